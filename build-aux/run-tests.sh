@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test:
+#   1. the whole test suite, warnings as errors;
+#   2. the GTK-free suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   3. each libFuzzer target for FUZZ_SECONDS (default 30) from its committed corpus.
+# Ends with one line "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build-aux/install-deps.sh || exit 1
+
+fuzz_seconds=${FUZZ_SECONDS:-30}
+passed=0
+failed=0
+
+count_meson () { # builddir
+  local counts
+  counts=$(python3 - "$1/meson-logs/testlog.json" <<'PY'
+import json, sys
+ok = bad = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line).get("result")
+    if r in ("OK", "EXPECTEDFAIL", "SKIP"):
+        ok += 1
+    else:
+        bad += 1
+print(ok, bad)
+PY
+) || counts="0 1"
+  passed=$((passed + ${counts% *}))
+  failed=$((failed + ${counts#* }))
+}
+
+setup () { # builddir, options...
+  local dir=$1; shift
+  if [ -f "$dir/build.ninja" ]; then
+    meson configure "$dir" "$@" >/dev/null
+  else
+    meson setup "$dir" "$@" >/dev/null
+  fi
+}
+
+echo "== build (warnings as errors) and full test suite"
+if setup build -Dwerror=true && ninja -C build; then
+  meson test -C build --print-errorlogs --num-processes 2
+  count_meson build
+else
+  echo "build failed"; failed=$((failed + 1))
+fi
+
+echo "== GTK-free tests under address + undefined sanitizers"
+if setup build-sanitize -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false \
+   && ninja -C build-sanitize; then
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    meson test -C build-sanitize --suite core --print-errorlogs --num-processes 2
+  count_meson build-sanitize
+else
+  echo "sanitizer build failed"; failed=$((failed + 1))
+fi
+
+echo "== fuzz targets, ${fuzz_seconds}s each"
+if [ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzzing=true -Dtests=false \
+     -Db_sanitize=address,undefined -Db_lundef=false >/dev/null; then
+  if ninja -C build-fuzz; then
+    for target in ddbjson plainjson expr; do
+      work=$(mktemp -d)
+      cp fuzz/corpus/$target/* "$work"/ 2>/dev/null
+      if build-fuzz/fuzz/fuzz-$target "$work" -max_total_time="$fuzz_seconds" \
+           -print_final_stats=0 >"build-fuzz/fuzz-$target.log" 2>&1; then
+        echo "fuzz-$target: ok"; passed=$((passed + 1))
+      else
+        echo "fuzz-$target: FAILED"; tail -40 "build-fuzz/fuzz-$target.log"; failed=$((failed + 1))
+      fi
+      rm -rf "$work"
+    done
+  else
+    echo "fuzz build failed"; failed=$((failed + 1))
+  fi
+else
+  echo "fuzz configure failed"; failed=$((failed + 1))
+fi
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
