@@ -1,0 +1,50 @@
+/* error.c: DynamoDB exception names for the DDB_ERROR domain. */
+#include "core/error.h"
+
+G_DEFINE_QUARK (ddb - error - quark, ddb_error)
+
+static const struct {
+  const char *name;
+  const char *full;
+} type_names[] = {
+  [DDB_ERROR_VALIDATION]
+  = { "ValidationException", "com.amazon.coral.validate#ValidationException" },
+  [DDB_ERROR_CONDITIONAL_CHECK_FAILED]
+  = { "ConditionalCheckFailedException",
+      "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException" },
+  [DDB_ERROR_RESOURCE_NOT_FOUND]
+  = { "ResourceNotFoundException", "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException" },
+  [DDB_ERROR_RESOURCE_IN_USE]
+  = { "ResourceInUseException", "com.amazonaws.dynamodb.v20120810#ResourceInUseException" },
+  [DDB_ERROR_TRANSACTION_CANCELED]
+  = { "TransactionCanceledException",
+      "com.amazonaws.dynamodb.v20120810#TransactionCanceledException" },
+  [DDB_ERROR_PROVISIONED_THROUGHPUT]
+  = { "ProvisionedThroughputExceededException",
+      "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException" },
+  [DDB_ERROR_ITEM_COLLECTION_SIZE_LIMIT]
+  = { "ItemCollectionSizeLimitExceededException",
+      "com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException" },
+  [DDB_ERROR_LIMIT_EXCEEDED]
+  = { "LimitExceededException", "com.amazonaws.dynamodb.v20120810#LimitExceededException" },
+  [DDB_ERROR_SERIALIZATION]
+  = { "SerializationException", "com.amazon.coral.service#SerializationException" },
+  [DDB_ERROR_INTERNAL]
+  = { "InternalServerError", "com.amazonaws.dynamodb.v20120810#InternalServerError" },
+};
+
+const char *
+ddb_error_type_name (DdbErrorCode code)
+{
+  if ((guint) code >= G_N_ELEMENTS (type_names))
+    return "InternalServerError";
+  return type_names[code].name;
+}
+
+const char *
+ddb_error_type_full (DdbErrorCode code)
+{
+  if ((guint) code >= G_N_ELEMENTS (type_names))
+    return type_names[DDB_ERROR_INTERNAL].full;
+  return type_names[code].full;
+}

@@ -1,0 +1,34 @@
+/* error.h: the GError domain that carries DynamoDB's exceptions through every layer.
+ * Messages are DynamoDB's own English wording: they are part of the wire protocol and are not
+ * translated here; the GUI translates when it shows them. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define DDB_ERROR (ddb_error_quark ())
+
+typedef enum {
+  DDB_ERROR_VALIDATION,                 /* ValidationException */
+  DDB_ERROR_CONDITIONAL_CHECK_FAILED,   /* ConditionalCheckFailedException */
+  DDB_ERROR_RESOURCE_NOT_FOUND,         /* ResourceNotFoundException */
+  DDB_ERROR_RESOURCE_IN_USE,            /* ResourceInUseException */
+  DDB_ERROR_TRANSACTION_CANCELED,       /* TransactionCanceledException */
+  DDB_ERROR_PROVISIONED_THROUGHPUT,     /* ProvisionedThroughputExceededException */
+  DDB_ERROR_ITEM_COLLECTION_SIZE_LIMIT, /* ItemCollectionSizeLimitExceededException */
+  DDB_ERROR_LIMIT_EXCEEDED,             /* LimitExceededException */
+  DDB_ERROR_SERIALIZATION,              /* SerializationException */
+  DDB_ERROR_INTERNAL,                   /* InternalServerError */
+} DdbErrorCode;
+
+GQuark ddb_error_quark (void);
+
+/* "ValidationException" etc. */
+const char *ddb_error_type_name (DdbErrorCode code);
+
+/* "com.amazonaws.dynamodb.v20120810#ValidationException" etc., as in an error body's __type.
+ * Returns a static string. */
+const char *ddb_error_type_full (DdbErrorCode code);
+
+G_END_DECLS
