@@ -1,0 +1,20 @@
+/* itemsize.h: item size as DynamoDB counts it (attribute names plus values), for the 400 KB
+ * item limit and for capacity units. */
+#pragma once
+
+#include <glib.h>
+
+#include "core/value.h"
+
+G_BEGIN_DECLS
+
+#define DDB_MAX_ITEM_SIZE (400 * 1024)
+
+/* Size of a value, not counting any attribute name. */
+gsize ddb_value_size (const DdbValue *value);
+/* Size of an item (a map): every top-level attribute name plus its value. */
+gsize ddb_item_size (const DdbValue *item);
+/* Size of a number value (1 to 21 bytes). */
+gsize ddb_number_size (const DdbNumber *n);
+
+G_END_DECLS
