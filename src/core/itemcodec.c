@@ -1,0 +1,566 @@
+/* itemcodec.c: the compact binary encoding of items that the store keeps on disk.
+ *
+ * An item is encoded as its M value. Every value starts with a tag byte: the type in the low
+ * four bits (DdbType's numbering) and a small number `k` in the high four bits:
+ *   S, B       k = byte length if < 15, else 15 followed by a varint of (length - 15); then the
+ *              raw bytes.
+ *   M          k = attribute count (same scheme); then per attribute a varint name length, the
+ *              raw name bytes and the attribute's value.
+ *   L, SS,     k = element count (same scheme); then the elements as values with their own tags
+ *   NS, BS     (a set's elements must all be of its element type).
+ *   BOOL       k = 0 or 1.   NULL  k = 0.
+ *   N          k = 0 for zero (nothing follows). Otherwise k = digit count if < 15, else 15
+ *              followed by one byte holding it (15..38); then a varint of
+ *              (zigzag (exponent) << 1 | negative); then the digits two per byte as 10 * hi + lo
+ *              (0..99), an odd last digit paired with 0. Number fields are DdbNumber's, which
+ *              is normalized, so the encoding of a number is unique.
+ * Varints are LEB128 (7 bits a byte, low first), at most 10 bytes, without redundant high
+ * zero groups. Sets and maps keep their order, so decoding gives back exactly what was encoded.
+ *
+ * A typical attribute costs its name plus two or three bytes of framing, against about ten
+ * in DynamoDB JSON. Decoding validates everything the value tree promises (UTF-8 names and
+ * strings, unique names, non-empty duplicate-free sets of the right element type, normalized
+ * numbers in range, the nesting limit) and never reads past `len`. */
+#include "core/itemcodec.h"
+
+#include <string.h>
+
+#include "core/error.h"
+
+#define TAG_TYPE(tag) ((tag) &0x0F)
+#define TAG_K(tag) ((tag) >> 4)
+#define K_EXTENDED 15
+
+#define NUM_MIN_EXPONENT (-129)
+#define NUM_MAX_EXPONENT 126
+
+/* Writing: straight into the array's storage, grown ahead, as a call per small piece through
+ * g_byte_array_append() would cost more than the encoding itself. */
+
+typedef struct {
+  GByteArray *out;
+  gsize pos;
+} Writer;
+
+static inline guint8 *
+reserve (Writer *w, gsize n)
+{
+  if (w->pos + n > w->out->len)
+    g_byte_array_set_size (w->out, (guint) MAX ((gsize) w->out->len * 2, w->pos + n + 256));
+  return w->out->data + w->pos;
+}
+
+/* Writes a varint into buf (at least 10 bytes); returns the bytes used. */
+static inline gsize
+varint_write (guint8 *buf, guint64 v)
+{
+  gsize n = 0;
+
+  while (v >= 0x80)
+    {
+      buf[n++] = (guint8) (v | 0x80);
+      v >>= 7;
+    }
+  buf[n++] = (guint8) v;
+  return n;
+}
+
+static inline void
+put_raw (Writer *w, const void *data, gsize len)
+{
+  if (len > 0)
+    {
+      memcpy (reserve (w, len), data, len);
+      w->pos += len;
+    }
+}
+
+static inline void
+put_varint (Writer *w, guint64 v)
+{
+  w->pos += varint_write (reserve (w, 10), v);
+}
+
+/* Tag with a length or count in k. */
+static inline void
+put_tag_len (Writer *w, DdbType type, gsize len)
+{
+  guint8 *buf = reserve (w, 11);
+
+  if (len < K_EXTENDED)
+    {
+      buf[0] = (guint8) (type | (len << 4));
+      w->pos += 1;
+    }
+  else
+    {
+      buf[0] = (guint8) (type | (K_EXTENDED << 4));
+      w->pos += 1 + varint_write (buf + 1, (guint64) len - K_EXTENDED);
+    }
+}
+
+static void
+put_number (Writer *w, const DdbNumber *n)
+{
+  /* tag, digit count, varint exponent, 19 digit pairs */
+  guint8 *buf = reserve (w, 1 + 1 + 10 + (DDB_NUMBER_MAX_DIGITS + 1) / 2);
+  gsize len = 0;
+  guint ndigits = MIN (n->ndigits, DDB_NUMBER_MAX_DIGITS);
+  gint64 e = n->exponent;
+  guint64 zz;
+
+  if (ndigits == 0)
+    {
+      buf[0] = DDB_TYPE_N;
+      w->pos += 1;
+      return;
+    }
+  if (ndigits < K_EXTENDED)
+    buf[len++] = (guint8) (DDB_TYPE_N | (ndigits << 4));
+  else
+    {
+      buf[len++] = (guint8) (DDB_TYPE_N | (K_EXTENDED << 4));
+      buf[len++] = (guint8) ndigits;
+    }
+  zz = e < 0 ? ((guint64) (-(e + 1)) << 1) | 1 : (guint64) e << 1;
+  len += varint_write (buf + len, (zz << 1) | (n->negative ? 1 : 0));
+  for (guint i = 0; i < ndigits; i += 2)
+    {
+      guint hi = n->d[i];
+      guint lo = i + 1 < ndigits ? n->d[i + 1] : 0;
+
+      buf[len++] = (guint8) (10 * hi + lo);
+    }
+  w->pos += len;
+}
+
+static void
+put_value (Writer *w, const DdbValue *v)
+{
+  switch (v->type)
+    {
+    case DDB_TYPE_S:
+    case DDB_TYPE_B:
+      put_tag_len (w, v->type, v->bytes.len);
+      put_raw (w, v->bytes.data, v->bytes.len);
+      break;
+    case DDB_TYPE_N:
+      put_number (w, &v->number);
+      break;
+    case DDB_TYPE_BOOL:
+      put_tag_len (w, DDB_TYPE_BOOL, v->boolean ? 1 : 0);
+      break;
+    case DDB_TYPE_NULL:
+      put_tag_len (w, DDB_TYPE_NULL, 0);
+      break;
+    case DDB_TYPE_M:
+      put_tag_len (w, DDB_TYPE_M, v->attrs->len);
+      for (guint i = 0; i < v->attrs->len; i++)
+        {
+          const DdbAttr *a = &g_array_index (v->attrs, DdbAttr, i);
+
+          put_varint (w, a->name_len);
+          put_raw (w, a->name, a->name_len);
+          put_value (w, a->value);
+        }
+      break;
+    case DDB_TYPE_L:
+    case DDB_TYPE_SS:
+    case DDB_TYPE_NS:
+    case DDB_TYPE_BS:
+      put_tag_len (w, v->type, v->elems->len);
+      for (guint i = 0; i < v->elems->len; i++)
+        put_value (w, g_ptr_array_index (v->elems, i));
+      break;
+    default:
+      g_return_if_reached ();
+    }
+}
+
+void
+ddb_item_encode (const DdbValue *item, GByteArray *out)
+{
+  Writer w;
+
+  g_return_if_fail (item != NULL && item->type == DDB_TYPE_M);
+  g_return_if_fail (out != NULL);
+
+  w.out = out;
+  w.pos = out->len;
+  put_value (&w, item);
+  g_byte_array_set_size (out, (guint) w.pos);
+}
+
+/* Reading */
+
+typedef struct {
+  const guint8 *p;
+  const guint8 *end;
+  GError **error;
+} Reader;
+
+static gboolean
+malformed (Reader *r, const char *what)
+{
+  /* Only the first problem is reported; callers unwind on FALSE. */
+  if (r->error != NULL && *r->error == NULL)
+    g_set_error (r->error, DDB_ERROR, DDB_ERROR_INTERNAL, "Malformed stored item: %s", what);
+  return FALSE;
+}
+
+static inline gsize
+remaining (const Reader *r)
+{
+  return (gsize) (r->end - r->p);
+}
+
+static gboolean
+get_varint (Reader *r, guint64 *out)
+{
+  guint64 v = 0;
+
+  for (guint shift = 0; shift < 70; shift += 7)
+    {
+      guint8 b;
+
+      if (r->p >= r->end)
+        return malformed (r, "truncated length");
+      b = *r->p++;
+      if (shift == 63 && b > 1)
+        return malformed (r, "length out of range");
+      v |= (guint64) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0)
+        {
+          /* A redundant zero group would give a value a second encoding. */
+          if (b == 0 && shift > 0)
+            return malformed (r, "overlong length");
+          *out = v;
+          return TRUE;
+        }
+    }
+  return malformed (r, "length out of range");
+}
+
+/* The length or count carried by a tag; `min_size` is the fewest bytes each unit takes, so that
+ * a count that cannot fit in what is left is refused before anything is allocated for it. */
+static gboolean
+get_len (Reader *r, guint8 tag, gsize min_size, gsize *out)
+{
+  guint64 v = TAG_K (tag);
+
+  if (v == K_EXTENDED)
+    {
+      guint64 extra;
+
+      if (!get_varint (r, &extra))
+        return FALSE;
+      if (extra > G_MAXUINT32)
+        return malformed (r, "length out of range");
+      v = extra + K_EXTENDED;
+    }
+  if (v > remaining (r) / min_size)
+    return malformed (r, "truncated value");
+  *out = (gsize) v;
+  return TRUE;
+}
+
+static gboolean
+get_number (Reader *r, guint8 tag, DdbNumber *n)
+{
+  guint ndigits = TAG_K (tag);
+  guint64 zz;
+  gint64 e;
+  guint npairs;
+
+  memset (n, 0, sizeof *n);
+  if (ndigits == 0)
+    return TRUE;
+  if (ndigits == K_EXTENDED)
+    {
+      if (r->p >= r->end)
+        return malformed (r, "truncated number");
+      ndigits = *r->p++;
+      if (ndigits < K_EXTENDED)
+        return malformed (r, "overlong number digit count");
+    }
+  if (ndigits > DDB_NUMBER_MAX_DIGITS)
+    return malformed (r, "number has too many digits");
+  if (!get_varint (r, &zz))
+    return FALSE;
+  n->negative = (zz & 1) != 0;
+  zz >>= 1;
+  if (zz > 1000)
+    return malformed (r, "number exponent out of range");
+  e = (zz & 1) ? -(gint64) (zz >> 1) - 1 : (gint64) (zz >> 1);
+  if (e < NUM_MIN_EXPONENT || e > NUM_MAX_EXPONENT)
+    return malformed (r, "number exponent out of range");
+  n->exponent = (gint32) e;
+
+  npairs = (ndigits + 1) / 2;
+  if (remaining (r) < npairs)
+    return malformed (r, "truncated number");
+  for (guint i = 0; i < npairs; i++)
+    {
+      guint b = r->p[i];
+
+      if (b > 99)
+        return malformed (r, "invalid number digits");
+      n->d[2 * i] = (guint8) (b / 10);
+      if (2 * i + 1 < ndigits)
+        n->d[2 * i + 1] = (guint8) (b % 10);
+      else if (b % 10 != 0)
+        return malformed (r, "invalid number digits");
+    }
+  r->p += npairs;
+  n->ndigits = (guint8) ndigits;
+  if (n->d[0] == 0 || n->d[ndigits - 1] == 0)
+    return malformed (r, "number not normalized");
+  return TRUE;
+}
+
+static DdbValue *get_value (Reader *r, guint level);
+
+/* Unique names: pairwise for the small maps most items are, hashed beyond. */
+static gboolean
+names_unique (const DdbValue *m)
+{
+  GArray *attrs = m->attrs;
+  gboolean dup = FALSE;
+
+  if (attrs->len <= 24)
+    {
+      for (guint i = 1; i < attrs->len; i++)
+        {
+          const DdbAttr *a = &g_array_index (attrs, DdbAttr, i);
+          for (guint j = 0; j < i; j++)
+            {
+              const DdbAttr *b = &g_array_index (attrs, DdbAttr, j);
+              if (a->name_len == b->name_len && memcmp (a->name, b->name, a->name_len) == 0)
+                return FALSE;
+            }
+        }
+      return TRUE;
+    }
+  else
+    {
+      /* Names hold no U+0000 here only by convention, so hash them as byte strings. */
+      GHashTable *seen = g_hash_table_new ((GHashFunc) g_bytes_hash, (GEqualFunc) g_bytes_equal);
+      GPtrArray *keep = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+
+      for (guint i = 0; i < attrs->len && !dup; i++)
+        {
+          const DdbAttr *a = &g_array_index (attrs, DdbAttr, i);
+          GBytes *b = g_bytes_new_static (a->name, a->name_len);
+
+          g_ptr_array_add (keep, b);
+          dup = !g_hash_table_add (seen, b);
+        }
+      g_hash_table_destroy (seen);
+      g_ptr_array_unref (keep);
+      return !dup;
+    }
+}
+
+static DdbValue *
+get_map (Reader *r, guint8 tag, guint level)
+{
+  gsize count;
+  DdbValue *m;
+
+  /* An attribute takes at least a name length byte and a tag. */
+  if (!get_len (r, tag, 2, &count))
+    return NULL;
+  m = ddb_value_new_m_sized ((guint) count);
+  for (gsize i = 0; i < count; i++)
+    {
+      guint64 name_len;
+      const char *name;
+      DdbValue *v;
+
+      if (!get_varint (r, &name_len))
+        goto fail;
+      if (name_len > remaining (r))
+        {
+          malformed (r, "truncated attribute name");
+          goto fail;
+        }
+      name = (const char *) r->p;
+      if (!ddb_utf8_validate (name, (gsize) name_len))
+        {
+          malformed (r, "attribute name is not valid UTF-8");
+          goto fail;
+        }
+      r->p += name_len;
+      v = get_value (r, level);
+      if (v == NULL)
+        goto fail;
+      ddb_value_map_append (m, name, (gsize) name_len, v);
+    }
+  if (!names_unique (m))
+    {
+      malformed (r, "duplicate attribute name");
+      goto fail;
+    }
+  return m;
+
+fail:
+  ddb_value_free (m);
+  return NULL;
+}
+
+static DdbValue *
+get_elems (Reader *r, guint8 tag, DdbType type, guint level)
+{
+  gsize count;
+  DdbValue *c;
+  gboolean set = type != DDB_TYPE_L;
+  DdbType elem_type = set ? ddb_type_set_element (type) : DDB_TYPE_L;
+
+  if (!get_len (r, tag, 1, &count))
+    return NULL;
+  if (set && count == 0)
+    {
+      malformed (r, "empty set");
+      return NULL;
+    }
+  c = set ? ddb_value_new_set_sized (type, (guint) count) : ddb_value_new_l_sized ((guint) count);
+  for (gsize i = 0; i < count; i++)
+    {
+      DdbValue *e;
+
+      if (set)
+        {
+          if (r->p >= r->end)
+            {
+              malformed (r, "truncated set");
+              goto fail;
+            }
+          if (TAG_TYPE (*r->p) != elem_type)
+            {
+              malformed (r, "set element of the wrong type");
+              goto fail;
+            }
+        }
+      /* Set elements are not nesting levels. */
+      e = get_value (r, set ? level : level + 1);
+      if (e == NULL)
+        goto fail;
+      g_ptr_array_add (c->elems, e);
+    }
+  if (set && ddb_value_set_has_duplicates (c))
+    {
+      malformed (r, "duplicate set element");
+      goto fail;
+    }
+  return c;
+
+fail:
+  ddb_value_free (c);
+  return NULL;
+}
+
+/* `level` is the nesting level of the value read, counted as ddb_item_validate() does. */
+static DdbValue *
+get_value (Reader *r, guint level)
+{
+  guint8 tag;
+  DdbType type;
+
+  if (r->p >= r->end)
+    {
+      malformed (r, "truncated value");
+      return NULL;
+    }
+  if (level > DDB_MAX_NESTING)
+    {
+      malformed (r, "nested too deep");
+      return NULL;
+    }
+  tag = *r->p++;
+  type = TAG_TYPE (tag);
+
+  switch (type)
+    {
+    case DDB_TYPE_S:
+      case DDB_TYPE_B: {
+        gsize len;
+        DdbValue *v;
+
+        if (!get_len (r, tag, 1, &len))
+          return NULL;
+        if (type == DDB_TYPE_S && !ddb_utf8_validate ((const char *) r->p, len))
+          {
+            malformed (r, "string is not valid UTF-8");
+            return NULL;
+          }
+        v = type == DDB_TYPE_S ? ddb_value_new_s ((const char *) r->p, (gssize) len)
+                               : ddb_value_new_b (r->p, len);
+        r->p += len;
+        return v;
+      }
+      case DDB_TYPE_N: {
+        DdbNumber n;
+
+        if (!get_number (r, tag, &n))
+          return NULL;
+        return ddb_value_new_n (&n);
+      }
+    case DDB_TYPE_BOOL:
+      if (TAG_K (tag) > 1)
+        {
+          malformed (r, "invalid boolean");
+          return NULL;
+        }
+      return ddb_value_new_bool (TAG_K (tag) == 1);
+    case DDB_TYPE_NULL:
+      if (TAG_K (tag) != 0)
+        {
+          malformed (r, "invalid null");
+          return NULL;
+        }
+      return ddb_value_new_null ();
+    case DDB_TYPE_M:
+      return get_map (r, tag, level + 1);
+    case DDB_TYPE_L:
+    case DDB_TYPE_SS:
+    case DDB_TYPE_NS:
+    case DDB_TYPE_BS:
+      return get_elems (r, tag, type, level);
+    default:
+      malformed (r, "unknown type tag");
+      return NULL;
+    }
+}
+
+DdbValue *
+ddb_item_decode (const guint8 *data, gsize len, GError **error)
+{
+  Reader r = { data, data + len, error };
+  DdbValue *item;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (len == 0)
+    {
+      malformed (&r, "empty");
+      return NULL;
+    }
+  if (TAG_TYPE (data[0]) != DDB_TYPE_M)
+    {
+      malformed (&r, "not a map");
+      return NULL;
+    }
+  r.p++;
+  /* The item's own attributes are at level 1. */
+  item = get_map (&r, data[0], 1);
+  if (item == NULL)
+    return NULL;
+  if (r.p != r.end)
+    {
+      malformed (&r, "trailing bytes");
+      ddb_value_free (item);
+      return NULL;
+    }
+  return item;
+}

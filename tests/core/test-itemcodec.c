@@ -1,0 +1,488 @@
+/* test-itemcodec.c: the stored item encoding round-trips every type exactly (order kept), is
+ * compact, and refuses every malformed or truncated input cleanly. */
+#include <string.h>
+
+#include "core/ddbjson.h"
+#include "core/error.h"
+#include "core/itemcodec.h"
+#include "core/value.h"
+
+#include "test-util.h"
+
+static GBytes *
+encode (const DdbValue *item)
+{
+  GByteArray *out = g_byte_array_new ();
+
+  ddb_item_encode (item, out);
+  return g_byte_array_free_to_bytes (out);
+}
+
+/* Encodes, decodes, and checks the result is written back as the same DynamoDB JSON text, which
+ * keeps attribute and set element order: what an export needs. */
+static void
+assert_round_trip (const DdbValue *item)
+{
+  g_autoptr (GBytes) enc = encode (item);
+  GError *error = NULL;
+  gsize len;
+  const guint8 *data = g_bytes_get_data (enc, &len);
+  g_autoptr (DdbValue) back = ddb_item_decode (data, len, &error);
+  g_autofree char *want = ddb_json_format_item (item);
+  g_autofree char *got = NULL;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (back);
+  got = ddb_json_format_item (back);
+  g_assert_cmpstr (got, ==, want);
+  g_assert_true (ddb_value_equal (item, back));
+}
+
+static void
+assert_round_trip_json (const char *json)
+{
+  g_autoptr (DdbValue) item = tu_item (json);
+
+  assert_round_trip (item);
+}
+
+static void
+assert_malformed (const guint8 *data, gsize len, const char *what)
+{
+  GError *error = NULL;
+  DdbValue *v = ddb_item_decode (data, len, &error);
+  g_autofree char *msg = g_strconcat ("Malformed stored item: ", what, NULL);
+
+  g_assert_null (v);
+  tu_assert_error (error, DDB_ERROR_INTERNAL, msg);
+  g_clear_error (&error);
+}
+
+static void
+test_types (void)
+{
+  assert_round_trip_json ("{'s': {'S': 'hello'}, 'e': {'S': ''}, 'b': {'B': 'AAEC/w=='},"
+                          " 'eb': {'B': ''}, 'bt': {'BOOL': true}, 'bf': {'BOOL': false},"
+                          " 'nl': {'NULL': true}, 'm': {'M': {}}, 'l': {'L': []},"
+                          " 'ss': {'SS': ['b', 'a', '']}, 'ns': {'NS': ['3', '-1', '0.5']},"
+                          " 'bs': {'BS': ['AQ==', 'AA==', '']}}");
+  assert_round_trip_json ("{}");
+  assert_round_trip_json ("{'': {'S': 'empty name'}, 'nul': {'S': 'a\\u0000b'},"
+                          " 'u': {'S': '\\u00e9\\u4e2d\\ud83d\\ude00'}}");
+}
+
+static void
+test_numbers (void)
+{
+  static const char *const numbers[] = {
+    "0",
+    "1",
+    "-1",
+    "5",
+    "10",
+    "100",
+    "0.5",
+    "-0.05",
+    "123456789",
+    "1E-130",
+    "-1E-130",
+    "9.9999999999999999999999999999999999999E+125",
+    "-9.9999999999999999999999999999999999999E+125",
+    "12345678901234567890123456789012345678",
+    "-0.12345678901234567890123456789012345678",
+    "1.2345678901234",
+    "12345678901234",
+    "123456789012345",
+    "3.14159",
+    "1E+125",
+    "1E-129",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    {
+      g_autofree char *json = g_strdup_printf ("{'n': {'N': '%s'}}", numbers[i]);
+      g_autoptr (DdbValue) item = tu_item (json);
+      g_autoptr (GBytes) enc = encode (item);
+      g_autoptr (DdbValue) back = NULL;
+      DdbValue *n;
+      GError *error = NULL;
+      gsize len;
+      const guint8 *data = g_bytes_get_data (enc, &len);
+
+      back = ddb_item_decode (data, len, &error);
+      g_assert_no_error (error);
+      n = ddb_value_map_get (back, "n");
+      g_assert_nonnull (n);
+      g_assert_cmpint (n->type, ==, DDB_TYPE_N);
+      g_assert_true (memcmp (&n->number, &ddb_value_map_get (item, "n")->number,
+                             G_STRUCT_OFFSET (DdbNumber, d) + n->number.ndigits)
+                     == 0);
+      g_assert_cmpint (n->number.exponent, ==, ddb_value_map_get (item, "n")->number.exponent);
+      /* name (1 + 1) + map tag + number: at most tag, count, 2 exponent bytes, 19 pairs */
+      g_assert_cmpuint (len, <=, 3 + 1 + 1 + 2 + 19);
+    }
+}
+
+/* The format is stored on disk: pin a few encodings so that a change cannot go unnoticed. */
+static void
+test_layout (void)
+{
+  static const guint8 s[] = { 0x15, 0x01, 'a', 0x10, 'x' };
+  static const guint8 n5[] = { 0x15, 0x01, 'a', 0x11, 0x04, 50 };
+  static const guint8 nneg[] = { 0x15, 0x01, 'a', 0x11, 0x03, 50 };
+  static const guint8 zero[] = { 0x15, 0x01, 'a', 0x01 };
+  static const guint8 misc[]
+      = { 0x35, 0x01, 'b', 0x13, 0x01, 'z', 0x04, 0x01, 'l', 0x26, 0x02, 0x10, 'q' };
+  struct {
+    const char *json;
+    const guint8 *bytes;
+    gsize len;
+  } cases[] = {
+    { "{'a': {'S': 'x'}}", s, sizeof s },
+    { "{'a': {'N': '5'}}", n5, sizeof n5 },
+    { "{'a': {'N': '-0.05'}}", nneg, sizeof nneg },
+    { "{'a': {'N': '-0'}}", zero, sizeof zero },
+    { "{'b': {'BOOL': true}, 'z': {'NULL': true}, 'l': {'L': [{'B': ''}, {'S': 'q'}]}}", misc,
+      sizeof misc },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (DdbValue) item = tu_item (cases[i].json);
+      g_autoptr (GBytes) enc = encode (item);
+      g_autoptr (GBytes) want = g_bytes_new_static (cases[i].bytes, cases[i].len);
+
+      g_assert_true (g_bytes_equal (enc, want));
+    }
+}
+
+static void
+test_long_lengths (void)
+{
+  g_autoptr (DdbValue) item = ddb_value_new_m ();
+  GString *s = g_string_new (NULL);
+  g_autoptr (GBytes) enc = NULL;
+  gsize len;
+
+  /* Around the one-byte / extended boundaries of the tag and of the varint. */
+  for (guint n = 0; n < 20; n++)
+    {
+      g_autofree char *name = g_strdup_printf ("s%u", n);
+      ddb_value_map_set (item, name, ddb_value_new_s (s->str, (gssize) s->len));
+      g_string_append_c (s, 'a' + n);
+    }
+  g_string_set_size (s, 0);
+  for (guint n = 0; n < 70000; n++)
+    g_string_append_c (s, (char) ('a' + n % 26));
+  ddb_value_map_set (item, "long", ddb_value_new_s (s->str, 142));
+  ddb_value_map_set (item, "longer", ddb_value_new_s (s->str, 16383 + 15));
+  ddb_value_map_set (item, "longest", ddb_value_new_b (s->str, 70000));
+  g_string_free (s, TRUE);
+  assert_round_trip (item);
+
+  /* Framing is small: 70000 bytes cost a tag and a three-byte varint. */
+  enc = encode (item);
+  g_bytes_get_data (enc, &len);
+  g_assert_cmpuint (len, <, 70000 + 16398 + 142 + 20 * 22 / 2 + 200);
+}
+
+/* Wraps `inner` in `depth` single-attribute maps (or lists). */
+static DdbValue *
+wrap (DdbValue *inner, guint depth, gboolean lists)
+{
+  for (guint i = 0; i < depth; i++)
+    {
+      DdbValue *w = lists ? ddb_value_new_l () : ddb_value_new_m ();
+      if (lists)
+        ddb_value_list_append (w, inner);
+      else
+        ddb_value_map_set (w, "x", inner);
+      inner = w;
+    }
+  return inner;
+}
+
+static void
+test_nesting (void)
+{
+  for (guint lists = 0; lists < 2; lists++)
+    {
+      /* 31 wraps around a scalar: the scalar is at level 32, the deepest DynamoDB accepts. */
+      g_autoptr (DdbValue) ok = ddb_value_new_m ();
+      g_autoptr (DdbValue) deep = ddb_value_new_m ();
+      g_autoptr (GBytes) enc = NULL;
+      GError *error = NULL;
+      gsize len;
+      const guint8 *data;
+
+      ddb_value_map_set (ok, "a", wrap (ddb_value_new_s ("deep", -1), 31, lists));
+      g_assert_true (ddb_item_validate (ok, NULL));
+      assert_round_trip (ok);
+
+      /* One more is refused, as ddb_item_validate() refuses it: a stored item can never hold
+       * what DynamoDB refuses, and decoding cannot recurse without bound. */
+      ddb_value_map_set (deep, "a", wrap (ddb_value_new_s ("deep", -1), 32, lists));
+      g_assert_false (ddb_item_validate (deep, &error));
+      g_clear_error (&error);
+      enc = encode (deep);
+      data = g_bytes_get_data (enc, &len);
+      assert_malformed (data, len, "nested too deep");
+    }
+}
+
+static void
+test_big_sets (void)
+{
+  g_autoptr (DdbValue) item = ddb_value_new_m ();
+  DdbValue *ss = ddb_value_new_set (DDB_TYPE_SS);
+  DdbValue *ns = ddb_value_new_set (DDB_TYPE_NS);
+  DdbValue *bs = ddb_value_new_set (DDB_TYPE_BS);
+  DdbValue *l = ddb_value_new_l ();
+
+  /* Not in sorted order, to see that order is kept. */
+  for (guint i = 0; i < 5000; i++)
+    {
+      guint k = (i * 7919) % 5000;
+      g_autofree char *s = g_strdup_printf ("elem-%u", k);
+      g_autofree char *n = g_strdup_printf ("%u.%u", k, k % 7 + 1);
+      DdbNumber num;
+      guint8 b[4] = { (guint8) (k >> 8), (guint8) k, 0, (guint8) (k % 3) };
+
+      g_assert_true (ddb_value_set_add (ss, ddb_value_new_s (s, -1)));
+      g_assert_true (ddb_number_parse (&num, n, -1, NULL));
+      g_assert_true (ddb_value_set_add (ns, ddb_value_new_n (&num)));
+      g_assert_true (ddb_value_set_add (bs, ddb_value_new_b (b, sizeof b)));
+      ddb_value_list_append (l, ddb_value_new_n (&num));
+    }
+  ddb_value_map_set (item, "ss", ss);
+  ddb_value_map_set (item, "ns", ns);
+  ddb_value_map_set (item, "bs", bs);
+  ddb_value_map_set (item, "l", l);
+  assert_round_trip (item);
+}
+
+static void
+test_many_attributes (void)
+{
+  g_autoptr (DdbValue) item = ddb_value_new_m ();
+  g_autoptr (GBytes) enc = NULL;
+  g_autoptr (GByteArray) dup = NULL;
+  gsize len;
+  const guint8 *data;
+
+  /* Past the pairwise duplicate check, into the hashed one. */
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("attr%03u", 299 - i);
+      ddb_value_map_set (item, name, ddb_value_new_bool (i % 2));
+    }
+  assert_round_trip (item);
+
+  /* The same with the last name made equal to the first. */
+  enc = encode (item);
+  data = g_bytes_get_data (enc, &len);
+  dup = g_byte_array_new ();
+  g_byte_array_append (dup, data, (guint) len);
+  g_assert_cmpuint (len, >, 20);
+  /* last attribute: varint 7, "attr000", bool tag: rename it to attr299 */
+  g_assert_cmpmem (dup->data + dup->len - 8, 7, "attr000", 7);
+  memcpy (dup->data + dup->len - 8, "attr299", 7);
+  assert_malformed (dup->data, dup->len, "duplicate attribute name");
+}
+
+static DdbValue *
+realistic_item (void)
+{
+  return tu_item ("{'PK': {'S': 'WS#acme'}, 'SK': {'S': 'PROJ#000042'},"
+                  " 'name': {'S': 'Project forty-two'}, 'owner': {'S': 'USER#12'},"
+                  " 'budget': {'N': '12345678901234567890123456789012345678'},"
+                  " 'created': {'N': '1714564800'}, 'tags': {'SS': ['blue', 'green']},"
+                  " 'scores': {'NS': ['1', '2.5', '-3']}, 'active': {'BOOL': true},"
+                  " 'meta': {'M': {'region': {'S': 'eu-west-1'}, 'tier': {'N': '3'},"
+                  " 'flags': {'L': [{'S': 'a'}, {'NULL': true}, {'B': 'AAEC'}]}}}}");
+}
+
+/* Every prefix of a valid encoding is refused with a clean error (ASan checks the reads). */
+static void
+test_truncation (void)
+{
+  g_autoptr (DdbValue) item = realistic_item ();
+  g_autoptr (GBytes) enc = encode (item);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (enc, &len);
+
+  for (gsize n = 0; n < len; n++)
+    {
+      /* A heap copy of exactly n bytes, so that any read past it is caught. */
+      guint8 *copy = g_memdup2 (data, n);
+      GError *error = NULL;
+      DdbValue *v = ddb_item_decode (copy, n, &error);
+
+      g_assert_null (v);
+      g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+      g_assert_true (g_str_has_prefix (error->message, "Malformed stored item: "));
+      g_clear_error (&error);
+      g_free (copy);
+    }
+}
+
+/* Every single-byte change either decodes to a valid item or fails cleanly. */
+static void
+test_corruption (void)
+{
+  g_autoptr (DdbValue) item = realistic_item ();
+  g_autoptr (GBytes) enc = encode (item);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (enc, &len);
+  static const guint8 patterns[] = { 0x00, 0x01, 0x0F, 0x10, 0x7F, 0x80, 0xF0, 0xFF };
+
+  for (gsize i = 0; i < len; i++)
+    for (guint k = 0; k < G_N_ELEMENTS (patterns) + 1; k++)
+      {
+        guint8 *copy = g_memdup2 (data, len);
+        GError *error = NULL;
+        DdbValue *v;
+
+        copy[i] = k < G_N_ELEMENTS (patterns) ? patterns[k] : (guint8) (copy[i] ^ 0x5A);
+        v = ddb_item_decode (copy, len, &error);
+        if (v != NULL)
+          {
+            g_assert_no_error (error);
+            g_assert_true (ddb_item_validate (v, NULL));
+            ddb_value_free (v);
+          }
+        else
+          {
+            g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+            g_clear_error (&error);
+          }
+        g_free (copy);
+      }
+}
+
+static void
+test_malformed (void)
+{
+  /* {'a': ...} prefix: map of 1, name "a" */
+#define M1 0x15, 0x01, 'a'
+  static const guint8 not_map[] = { 0x10, 'x' };
+  static const guint8 trailing[] = { M1, 0x10, 'x', 0x00 };
+  static const guint8 bad_tag[] = { M1, 0x0A };
+  static const guint8 bad_utf8[] = { M1, 0x10, 0xC0 };
+  static const guint8 bad_name[] = { 0x15, 0x01, 0xFF, 0x02 };
+  static const guint8 dup_names[] = { 0x25, 0x01, 'a', 0x02, 0x01, 'a', 0x02 };
+  static const guint8 empty_set[] = { M1, 0x07 };
+  static const guint8 dup_set[] = { M1, 0x27, 0x10, 'x', 0x10, 'x' };
+  static const guint8 dup_nset[] = { M1, 0x28, 0x11, 0x04, 50, 0x11, 0x04, 50 };
+  static const guint8 wrong_elem[] = { M1, 0x17, 0x11, 0x04, 50 };
+  static const guint8 bad_bool[] = { M1, 0x23 };
+  static const guint8 bad_null[] = { M1, 0x14 };
+  static const guint8 bad_digit[] = { M1, 0x11, 0x04, 100 };
+  static const guint8 pad_digit[] = { M1, 0x11, 0x04, 51 };
+  static const guint8 lead_zero[] = { M1, 0x21, 0x04, 5 };
+  static const guint8 trail_zero[] = { M1, 0x21, 0x04, 50 };
+  static const guint8 exp_big[] = { M1, 0x11, 0xFC, 0x03, 50 };   /* exponent 127 */
+  static const guint8 exp_small[] = { M1, 0x11, 0x86, 0x04, 50 }; /* exponent -130 */
+  static const guint8 many_digits[] = { M1, 0xF1, 39 };
+  static const guint8 short_count[] = { M1, 0xF1, 14 };
+  static const guint8 overlong[] = { M1, 0x11, 0x84, 0x00, 50 };
+  static const guint8 huge_len[] = { M1, 0xF0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F };
+  static const guint8 huge_count[]
+      = { 0xF5, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01 };
+  static const guint8 varint_over[]
+      = { 0xF5, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02 };
+
+  assert_malformed (NULL, 0, "empty");
+  assert_malformed (not_map, sizeof not_map, "not a map");
+  assert_malformed (trailing, sizeof trailing, "trailing bytes");
+  assert_malformed (bad_tag, sizeof bad_tag, "unknown type tag");
+  assert_malformed (bad_utf8, sizeof bad_utf8, "string is not valid UTF-8");
+  assert_malformed (bad_name, sizeof bad_name, "attribute name is not valid UTF-8");
+  assert_malformed (dup_names, sizeof dup_names, "duplicate attribute name");
+  assert_malformed (empty_set, sizeof empty_set, "empty set");
+  assert_malformed (dup_set, sizeof dup_set, "duplicate set element");
+  assert_malformed (dup_nset, sizeof dup_nset, "duplicate set element");
+  assert_malformed (wrong_elem, sizeof wrong_elem, "set element of the wrong type");
+  assert_malformed (bad_bool, sizeof bad_bool, "invalid boolean");
+  assert_malformed (bad_null, sizeof bad_null, "invalid null");
+  assert_malformed (bad_digit, sizeof bad_digit, "invalid number digits");
+  assert_malformed (pad_digit, sizeof pad_digit, "invalid number digits");
+  assert_malformed (lead_zero, sizeof lead_zero, "number not normalized");
+  assert_malformed (trail_zero, sizeof trail_zero, "number not normalized");
+  assert_malformed (exp_big, sizeof exp_big, "number exponent out of range");
+  assert_malformed (exp_small, sizeof exp_small, "number exponent out of range");
+  assert_malformed (many_digits, sizeof many_digits, "number has too many digits");
+  assert_malformed (short_count, sizeof short_count, "overlong number digit count");
+  assert_malformed (overlong, sizeof overlong, "overlong length");
+  assert_malformed (huge_len, sizeof huge_len, "truncated value");
+  assert_malformed (huge_count, sizeof huge_count, "length out of range");
+  assert_malformed (varint_over, sizeof varint_over, "length out of range");
+#undef M1
+}
+
+/* The demo items (the seeds' shapes) are stored in at most 0.6 of their DynamoDB JSON size. */
+static void
+test_size (void)
+{
+  const char *srcdir = g_getenv ("DYNOSCOPE_SOURCE_DIR");
+  static const char *const files[] = { "posts.jsonl", "workspaces.jsonl" };
+  gsize json_total = 0, enc_total = 0;
+
+  if (srcdir == NULL)
+    {
+      g_test_skip ("DYNOSCOPE_SOURCE_DIR is not set");
+      return;
+    }
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = g_build_filename (srcdir, "data", "demo", files[f], NULL);
+      g_autofree char *text = NULL;
+      g_auto (GStrv) lines = NULL;
+      GError *error = NULL;
+
+      g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+      g_assert_no_error (error);
+      lines = g_strsplit (text, "\n", -1);
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          g_autoptr (DdbValue) item = NULL;
+          g_autoptr (GBytes) enc = NULL;
+
+          if (lines[i][0] == '\0')
+            continue;
+          item = ddb_json_parse_item (lines[i], -1, &error);
+          g_assert_no_error (error);
+          assert_round_trip (item);
+          enc = encode (item);
+          json_total += strlen (lines[i]);
+          enc_total += g_bytes_get_size (enc);
+          /* Each item on its own too (an item of long strings saves less than the average). */
+          g_assert_cmpuint (g_bytes_get_size (enc) * 10, <=, strlen (lines[i]) * 7);
+        }
+    }
+  g_assert_cmpuint (json_total, >, 1000);
+  g_test_message ("demo items: %" G_GSIZE_FORMAT " bytes encoded, %" G_GSIZE_FORMAT
+                  " bytes of DynamoDB JSON",
+                  enc_total, json_total);
+  g_assert_cmpuint (enc_total * 10, <=, json_total * 6);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/itemcodec/types", test_types);
+  g_test_add_func ("/itemcodec/numbers", test_numbers);
+  g_test_add_func ("/itemcodec/layout", test_layout);
+  g_test_add_func ("/itemcodec/long-lengths", test_long_lengths);
+  g_test_add_func ("/itemcodec/nesting", test_nesting);
+  g_test_add_func ("/itemcodec/big-sets", test_big_sets);
+  g_test_add_func ("/itemcodec/many-attributes", test_many_attributes);
+  g_test_add_func ("/itemcodec/truncation", test_truncation);
+  g_test_add_func ("/itemcodec/corruption", test_corruption);
+  g_test_add_func ("/itemcodec/malformed", test_malformed);
+  g_test_add_func ("/itemcodec/size", test_size);
+
+  return g_test_run ();
+}
