@@ -31,6 +31,8 @@ static const struct {
   = { "SerializationException", "com.amazon.coral.service#SerializationException" },
   [DDB_ERROR_INTERNAL]
   = { "InternalServerError", "com.amazonaws.dynamodb.v20120810#InternalServerError" },
+  [DDB_ERROR_UNKNOWN_OPERATION]
+  = { "UnknownOperationException", "com.amazon.coral.service#UnknownOperationException" },
 };
 
 const char *

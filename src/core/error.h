@@ -20,6 +20,7 @@ typedef enum {
   DDB_ERROR_LIMIT_EXCEEDED,             /* LimitExceededException */
   DDB_ERROR_SERIALIZATION,              /* SerializationException */
   DDB_ERROR_INTERNAL,                   /* InternalServerError */
+  DDB_ERROR_UNKNOWN_OPERATION,          /* UnknownOperationException */
 } DdbErrorCode;
 
 GQuark ddb_error_quark (void);

@@ -1,0 +1,51 @@
+/* engine-private.h: what the operation files of src/engine share: the engine, the operation
+ * signature, and one declaration per operation (each implemented in its *-ops.c file). */
+#pragma once
+
+#include <glib.h>
+#include <jansson.h>
+
+#include "engine/engine.h"
+#include "engine/store.h"
+
+G_BEGIN_DECLS
+
+struct _DdbEngine {
+  DdbStore *store;
+  GMutex lock; /* serializes calls */
+};
+
+/* An operation: `request` borrowed; returns the response (new reference) or NULL with `error`
+ * set and, optionally, *extra set to the extra members of the error body. */
+typedef json_t *(*DdbOperation) (DdbEngine *engine, json_t *request, json_t **extra,
+                                 GError **error);
+
+/* table-ops.c */
+json_t *ddb_op_create_table (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_describe_table (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_list_tables (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_delete_table (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_update_table (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_tag_resource (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_untag_resource (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_list_tags_of_resource (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_update_time_to_live (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_describe_time_to_live (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+
+/* item-ops.c */
+json_t *ddb_op_put_item (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_update_item (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_delete_item (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+
+/* read-ops.c */
+json_t *ddb_op_query (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_scan (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+
+/* batch-ops.c */
+json_t *ddb_op_batch_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_transact_get_items (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+
+G_END_DECLS

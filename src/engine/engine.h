@@ -1,0 +1,30 @@
+/* engine.h: the embedded storage engine: one SQLite file holds a database of DynamoDB tables,
+ * and its only face is DynamoDB's JSON API (operation name + request -> response or error). */
+#pragma once
+
+#include <glib.h>
+#include <jansson.h>
+
+G_BEGIN_DECLS
+
+typedef struct _DdbEngine DdbEngine;
+
+/* Opens (creating if needed) the database at `path`; ":memory:" gives a private in-memory one. */
+DdbEngine *ddb_engine_open (const char *path, GError **error);
+void ddb_engine_free (DdbEngine *engine);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbEngine, ddb_engine_free)
+
+/* Runs one operation ("PutItem", "Query", ...) with `request` (a JSON object, borrowed), as the
+ * DynamoDB JSON 1.0 API does. On success returns TRUE and sets *response to a new reference.
+ * On failure returns FALSE with a DDB_ERROR (code = DynamoDB exception, message = DynamoDB's);
+ * *response is then NULL or, for errors that carry more than a message (CancellationReasons of
+ * TransactionCanceledException, Item of ConditionalCheckFailedException with
+ * ReturnValuesOnConditionCheckFailure), a JSON object of those extra members.
+ * Safe to call from several threads: calls are serialized on the engine's connection. */
+gboolean ddb_engine_call (DdbEngine *engine, const char *operation, json_t *request,
+                          json_t **response, GError **error);
+
+/* The error body DynamoDB would send for `error` (+ extra members): {"__type": ..., "message": ...}. */
+json_t *ddb_engine_error_body (const GError *error, json_t *extra);
+
+G_END_DECLS

@@ -1,0 +1,1336 @@
+/* store.c: the engine's SQLite storage: catalog, items, index entries and cursors.
+ *
+ * Schema (PRAGMA user_version 1):
+ *   dy_tables(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, def TEXT)
+ *     def is the JSON of the DdbTableDef (key schema, indexes with their ids, meta) plus the
+ *     next index id; AUTOINCREMENT so a dropped table's id is never given again (a stale
+ *     cursor or cached definition can then never see another table's rows).
+ *   dy_items(tid, h, pk, sk, size, item) PRIMARY KEY (tid, h, pk, sk) WITHOUT ROWID
+ *     pk, sk: the key codec's encodings (sk empty without a sort key), so memcmp order is
+ *     DynamoDB's key order. h: a 32-bit hash of pk, so a Scan walks partitions in hash order
+ *     as DynamoDB does and parallel Scan segment i of N is the h range
+ *     [i * 2^32 / N, (i + 1) * 2^32 / N): every partition (hence every item) falls in exactly one
+ *     segment. size: ddb_item_size() of the item, so table statistics need no decoding.
+ *     item: the item codec's encoding of the whole item (attribute order kept).
+ *   dy_index(tid, iid, h, ipk, isk, tk, size, item) PRIMARY KEY (tid, iid, h, ipk, isk, tk)
+ *     WITHOUT ROWID: one row per (index, item having the index's key attributes) holding the
+ *     projected item. ipk/isk are the index key's encodings, h the hash of ipk, tk the table
+ *     key (pk || sk: the encodings are self-delimiting so the concatenation sorts as the pair),
+ *     so a Query walks (index sort key, table key) in order, as DynamoDB breaks ties.
+ *     dy_index_by_item (tid, tk) finds an item's entries to replace them on a write.
+ *
+ * Statements are prepared once and pooled by SQL text; a cursor takes one from the pool for its
+ * lifetime, so several cursors (and writes) can be active at once. SQL text is only ever made of
+ * the fixed fragments below: every value is bound. */
+#include "engine/store.h"
+
+#include <sqlite3.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/itemcodec.h"
+#include "core/itemsize.h"
+#include "core/keycodec.h"
+
+#define SCHEMA_VERSION 1
+
+struct _DdbStore {
+  sqlite3 *db;
+  GHashTable *pool; /* SQL text -> GPtrArray of idle sqlite3_stmt* */
+  gboolean in_txn;
+  /* Scratch buffers of the write path, reused to spare allocations during imports. */
+  GByteArray *pk, *sk, *tk, *ipk, *isk, *item;
+};
+
+struct _DdbStoreCursor {
+  DdbStore *store;
+  sqlite3_stmt *stmt;
+  gboolean done;
+};
+
+static const char schema_sql[]
+  = "CREATE TABLE IF NOT EXISTS dy_tables ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " name TEXT UNIQUE NOT NULL,"
+    " def TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS dy_items ("
+    " tid INTEGER NOT NULL, h INTEGER NOT NULL, pk BLOB NOT NULL, sk BLOB NOT NULL,"
+    " size INTEGER NOT NULL, item BLOB NOT NULL,"
+    " PRIMARY KEY (tid, h, pk, sk)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS dy_index ("
+    " tid INTEGER NOT NULL, iid INTEGER NOT NULL, h INTEGER NOT NULL,"
+    " ipk BLOB NOT NULL, isk BLOB NOT NULL, tk BLOB NOT NULL,"
+    " size INTEGER NOT NULL, item BLOB NOT NULL,"
+    " PRIMARY KEY (tid, iid, h, ipk, isk, tk)) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS dy_index_by_item ON dy_index (tid, tk);";
+
+/* ---- Errors and statements ---- */
+
+static gboolean
+sql_error (DdbStore *store, GError **error, const char *what)
+{
+  g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL, "Storage error (%s): %s", what,
+               sqlite3_errmsg (store->db));
+  return FALSE;
+}
+
+static void
+stmt_array_free (gpointer data)
+{
+  GPtrArray *stmts = data;
+
+  for (guint i = 0; i < stmts->len; i++)
+    sqlite3_finalize (stmts->pdata[i]);
+  g_ptr_array_unref (stmts);
+}
+
+static sqlite3_stmt *
+stmt_acquire (DdbStore *store, const char *sql, GError **error)
+{
+  GPtrArray *idle = g_hash_table_lookup (store->pool, sql);
+  sqlite3_stmt *stmt = NULL;
+
+  if (idle != NULL && idle->len > 0)
+    return g_ptr_array_steal_index_fast (idle, idle->len - 1);
+
+  if (sqlite3_prepare_v3 (store->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
+    {
+      sql_error (store, error, "prepare");
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  return stmt;
+}
+
+static void
+stmt_release (DdbStore *store, sqlite3_stmt *stmt)
+{
+  const char *sql;
+  GPtrArray *idle;
+
+  if (stmt == NULL)
+    return;
+  sqlite3_reset (stmt);
+  sqlite3_clear_bindings (stmt);
+  sql = sqlite3_sql (stmt);
+  idle = g_hash_table_lookup (store->pool, sql);
+  if (idle == NULL)
+    {
+      idle = g_ptr_array_new ();
+      g_hash_table_insert (store->pool, g_strdup (sql), idle);
+    }
+  g_ptr_array_add (idle, stmt);
+}
+
+static gboolean
+exec_sql (DdbStore *store, const char *sql, GError **error)
+{
+  char *msg = NULL;
+
+  if (sqlite3_exec (store->db, sql, NULL, NULL, &msg) != SQLITE_OK)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL, "Storage error: %s",
+                   msg != NULL ? msg : sqlite3_errmsg (store->db));
+      sqlite3_free (msg);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Steps a statement that returns no row (or whose rows are not wanted), then releases it. */
+static gboolean
+stmt_run (DdbStore *store, sqlite3_stmt *stmt, GError **error)
+{
+  int rc = sqlite3_step (stmt);
+  gboolean ok = rc == SQLITE_DONE || rc == SQLITE_ROW;
+
+  if (!ok)
+    sql_error (store, error, "write");
+  stmt_release (store, stmt);
+  return ok;
+}
+
+static void
+bind_bytes (sqlite3_stmt *stmt, int i, const GByteArray *b)
+{
+  /* A zero-length blob must stay a blob (not NULL) to compare equal to the stored x''. */
+  sqlite3_bind_blob (stmt, i, b->len > 0 ? (const void *) b->data : "", (int) b->len,
+                     SQLITE_STATIC);
+}
+
+/* ---- Keys ---- */
+
+static guint32
+key_hash (const guint8 *data, gsize len)
+{
+  guint32 h = 2166136261u;
+
+  /* FNV-1a then murmur3's finalizer: cheap, stable across versions and well spread, so
+   * parallel Scan segments get even shares of the partitions. */
+  for (gsize i = 0; i < len; i++)
+    {
+      h ^= data[i];
+      h *= 16777619u;
+    }
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return h;
+}
+
+static gboolean
+encode_attr (const DdbValue *item, const char *name, GByteArray *out, GError **error)
+{
+  const DdbValue *v = ddb_value_map_get (item, name);
+
+  if (v == NULL)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL, "Key attribute %s is missing", name);
+      return FALSE;
+    }
+  return ddb_key_encode (v, out, error);
+}
+
+/* Fills pk and sk (emptied first) with the encodings of `key`'s attributes in `item`. */
+static gboolean
+encode_key (const DdbKeyDef *key, const DdbValue *item, GByteArray *pk, GByteArray *sk,
+            GError **error)
+{
+  g_byte_array_set_size (pk, 0);
+  g_byte_array_set_size (sk, 0);
+  if (!encode_attr (item, key->hash_name, pk, error))
+    return FALSE;
+  if (key->range_name != NULL && !encode_attr (item, key->range_name, sk, error))
+    return FALSE;
+  return TRUE;
+}
+
+static void
+concat_key (GByteArray *out, const GByteArray *pk, const GByteArray *sk)
+{
+  g_byte_array_set_size (out, 0);
+  g_byte_array_append (out, pk->data, pk->len);
+  g_byte_array_append (out, sk->data, sk->len);
+}
+
+/* ---- Definitions as JSON ---- */
+
+static json_t *
+key_to_json (const DdbKeyDef *key)
+{
+  json_t *o = json_object ();
+
+  json_object_set_new (o, "hash", json_string (key->hash_name));
+  json_object_set_new (o, "hash_type", json_string (ddb_type_name (key->hash_type)));
+  if (key->range_name != NULL)
+    {
+      json_object_set_new (o, "range", json_string (key->range_name));
+      json_object_set_new (o, "range_type", json_string (ddb_type_name (key->range_type)));
+    }
+  return o;
+}
+
+static gboolean
+key_from_json (json_t *o, DdbKeyDef *key)
+{
+  const char *hash = json_string_value (json_object_get (o, "hash"));
+  const char *range = json_string_value (json_object_get (o, "range"));
+
+  if (hash == NULL
+      || !ddb_type_from_name (json_string_value (json_object_get (o, "hash_type")) ?: "",
+                              &key->hash_type))
+    return FALSE;
+  key->hash_name = g_strdup (hash);
+  if (range != NULL)
+    {
+      if (!ddb_type_from_name (json_string_value (json_object_get (o, "range_type")) ?: "",
+                               &key->range_type))
+        return FALSE;
+      key->range_name = g_strdup (range);
+    }
+  return TRUE;
+}
+
+static const char *const projection_names[] = {
+  [DDB_PROJECTION_ALL] = "ALL",
+  [DDB_PROJECTION_KEYS_ONLY] = "KEYS_ONLY",
+  [DDB_PROJECTION_INCLUDE] = "INCLUDE",
+};
+
+static char *
+def_to_text (const DdbTableDef *def, gint64 next_index_id)
+{
+  json_t *o = json_object ();
+  json_t *indexes = json_array ();
+  char *text;
+
+  json_object_set_new (o, "key", key_to_json (&def->key));
+  for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
+    {
+      const DdbIndexDef *index = def->indexes->pdata[i];
+      json_t *io = json_object ();
+
+      json_object_set_new (io, "name", json_string (index->name));
+      json_object_set_new (io, "global", json_boolean (index->global));
+      json_object_set_new (io, "key", key_to_json (&index->key));
+      json_object_set_new (io, "projection", json_string (projection_names[index->projection]));
+      if (index->non_key_attributes != NULL)
+        {
+          json_t *names = json_array ();
+
+          for (char **p = index->non_key_attributes; *p != NULL; p++)
+            json_array_append_new (names, json_string (*p));
+          json_object_set_new (io, "non_key_attributes", names);
+        }
+      json_object_set_new (io, "id", json_integer (index->id));
+      if (index->provisioned != NULL)
+        json_object_set (io, "provisioned", index->provisioned);
+      json_array_append_new (indexes, io);
+    }
+  json_object_set_new (o, "indexes", indexes);
+  json_object_set_new (o, "next_index_id", json_integer (next_index_id));
+  if (def->meta != NULL)
+    json_object_set (o, "meta", def->meta);
+  else
+    json_object_set_new (o, "meta", json_object ());
+  text = json_dumps (o, JSON_COMPACT | JSON_ENSURE_ASCII);
+  json_decref (o);
+  return text;
+}
+
+static DdbTableDef *
+def_from_text (gint64 id, const char *name, const char *text, gint64 *next_index_id,
+               GError **error)
+{
+  json_error_t jerr;
+  json_t *o = json_loads (text, 0, &jerr);
+  DdbTableDef *def = g_new0 (DdbTableDef, 1);
+  json_t *indexes;
+  gboolean ok;
+  size_t i;
+  json_t *io;
+
+  def->id = id;
+  def->name = g_strdup (name);
+  def->indexes = g_ptr_array_new ();
+  ok = o != NULL && key_from_json (json_object_get (o, "key"), &def->key);
+  indexes = ok ? json_object_get (o, "indexes") : NULL;
+  json_array_foreach (indexes, i, io)
+    {
+      DdbIndexDef *index = g_new0 (DdbIndexDef, 1);
+      const char *proj = json_string_value (json_object_get (io, "projection"));
+      json_t *names = json_object_get (io, "non_key_attributes");
+
+      g_ptr_array_add (def->indexes, index);
+      index->name = g_strdup (json_string_value (json_object_get (io, "name")));
+      index->global = json_is_true (json_object_get (io, "global"));
+      index->id = json_integer_value (json_object_get (io, "id"));
+      if (index->name == NULL || !key_from_json (json_object_get (io, "key"), &index->key))
+        {
+          ok = FALSE;
+          break;
+        }
+      index->projection = DDB_PROJECTION_ALL;
+      for (guint p = 0; proj != NULL && p < G_N_ELEMENTS (projection_names); p++)
+        if (strcmp (proj, projection_names[p]) == 0)
+          index->projection = p;
+      if (json_is_array (names))
+        {
+          size_t n = json_array_size (names);
+
+          index->non_key_attributes = g_new0 (char *, n + 1);
+          for (size_t k = 0; k < n; k++)
+            index->non_key_attributes[k]
+              = g_strdup (json_string_value (json_array_get (names, k)) ?: "");
+        }
+      if (json_object_get (io, "provisioned") != NULL)
+        index->provisioned = json_incref (json_object_get (io, "provisioned"));
+    }
+  if (ok)
+    {
+      json_t *meta = json_object_get (o, "meta");
+
+      def->meta = json_is_object (meta) ? json_incref (meta) : json_object ();
+      *next_index_id = json_integer_value (json_object_get (o, "next_index_id"));
+    }
+  if (o != NULL)
+    json_decref (o);
+  if (!ok)
+    {
+      ddb_table_def_free (def);
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                   "Malformed stored definition of table %s", name);
+      return NULL;
+    }
+  return def;
+}
+
+/* ---- Open, close, transactions ---- */
+
+DdbStore *
+ddb_store_open (const char *path, GError **error)
+{
+  DdbStore *store = g_new0 (DdbStore, 1);
+  sqlite3_stmt *stmt = NULL;
+  int version = -1;
+
+  store->pool = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, stmt_array_free);
+  store->pk = g_byte_array_new ();
+  store->sk = g_byte_array_new ();
+  store->tk = g_byte_array_new ();
+  store->ipk = g_byte_array_new ();
+  store->isk = g_byte_array_new ();
+  store->item = g_byte_array_new ();
+
+  if (sqlite3_open_v2 (path, &store->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)
+      != SQLITE_OK)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL, "Cannot open the database %s: %s", path,
+                   store->db != NULL ? sqlite3_errmsg (store->db) : "out of memory");
+      ddb_store_free (store);
+      return NULL;
+    }
+  sqlite3_extended_result_codes (store->db, 1);
+  sqlite3_busy_timeout (store->db, 10000);
+
+  /* WAL: readers in other processes go on while we write. synchronous=FULL: a commit is
+   * fsynced before it returns, so an acknowledged write survives kill -9 and power loss. */
+  if (!exec_sql (store, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                        " PRAGMA foreign_keys=OFF; PRAGMA cache_size=-32768;"
+                        " PRAGMA temp_store=MEMORY;", error))
+    goto fail;
+
+  if (sqlite3_prepare_v2 (store->db, "PRAGMA user_version", -1, &stmt, NULL) != SQLITE_OK
+      || sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL, "Cannot open the database %s: %s", path,
+                   sqlite3_errmsg (store->db));
+      sqlite3_finalize (stmt);
+      goto fail;
+    }
+  version = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  if (version > SCHEMA_VERSION)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                   "The database %s was written by a newer version of Dynoscope (format %d)",
+                   path, version);
+      goto fail;
+    }
+  if (version < SCHEMA_VERSION)
+    {
+      g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; COMMIT;",
+                                              schema_sql, SCHEMA_VERSION);
+
+      if (!exec_sql (store, sql, error))
+        {
+          exec_sql (store, "ROLLBACK", NULL);
+          goto fail;
+        }
+    }
+  return store;
+
+fail:
+  ddb_store_free (store);
+  return NULL;
+}
+
+void
+ddb_store_free (DdbStore *store)
+{
+  if (store == NULL)
+    return;
+  if (store->in_txn)
+    ddb_store_rollback (store);
+  g_clear_pointer (&store->pool, g_hash_table_unref);
+  if (store->db != NULL)
+    sqlite3_close (store->db);
+  g_byte_array_unref (store->pk);
+  g_byte_array_unref (store->sk);
+  g_byte_array_unref (store->tk);
+  g_byte_array_unref (store->ipk);
+  g_byte_array_unref (store->isk);
+  g_byte_array_unref (store->item);
+  g_free (store);
+}
+
+gboolean
+ddb_store_begin (DdbStore *store, GError **error)
+{
+  if (store->in_txn)
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "Storage error: a transaction is already open");
+      return FALSE;
+    }
+  if (!exec_sql (store, "BEGIN IMMEDIATE", error))
+    return FALSE;
+  store->in_txn = TRUE;
+  return TRUE;
+}
+
+gboolean
+ddb_store_commit (DdbStore *store, GError **error)
+{
+  if (!store->in_txn)
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "Storage error: no transaction to commit");
+      return FALSE;
+    }
+  if (!exec_sql (store, "COMMIT", error))
+    {
+      /* Leave nothing half-done behind: the caller sees the failure and nothing is written. */
+      ddb_store_rollback (store);
+      return FALSE;
+    }
+  store->in_txn = FALSE;
+  return TRUE;
+}
+
+/* No-op when no transaction is open, so callers may use it for cleanup unconditionally. */
+void
+ddb_store_rollback (DdbStore *store)
+{
+  if (!store->in_txn)
+    return;
+  if (sqlite3_get_autocommit (store->db) == 0)
+    exec_sql (store, "ROLLBACK", NULL);
+  store->in_txn = FALSE;
+}
+
+/* Writes made outside an explicit transaction get their own, so an item and its index entries
+ * are always written together. */
+static gboolean
+auto_begin (DdbStore *store, gboolean *own, GError **error)
+{
+  *own = !store->in_txn;
+  return !*own || ddb_store_begin (store, error);
+}
+
+static gboolean
+auto_end (DdbStore *store, gboolean own, gboolean ok, GError **error)
+{
+  if (!own)
+    return ok;
+  if (!ok)
+    {
+      ddb_store_rollback (store);
+      return FALSE;
+    }
+  return ddb_store_commit (store, error);
+}
+
+/* ---- Catalog ---- */
+
+static gint64
+max_index_id (const DdbTableDef *def)
+{
+  gint64 max = 0;
+
+  for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
+    max = MAX (max, ((DdbIndexDef *) def->indexes->pdata[i])->id);
+  return max;
+}
+
+static gboolean
+table_exists (DdbStore *store, const char *name, gboolean *exists, GError **error)
+{
+  sqlite3_stmt *stmt = stmt_acquire (store, "SELECT 1 FROM dy_tables WHERE name = ?1", error);
+  int rc;
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, name, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  *exists = rc == SQLITE_ROW;
+  stmt_release (store, stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return sql_error (store, error, "catalog");
+  return TRUE;
+}
+
+gboolean
+ddb_store_table_create (DdbStore *store, DdbTableDef *def, GError **error)
+{
+  gboolean own, exists = FALSE, ok;
+  g_autofree char *text = NULL;
+  sqlite3_stmt *stmt;
+
+  if (!auto_begin (store, &own, error))
+    return FALSE;
+  ok = table_exists (store, def->name, &exists, error);
+  if (ok && exists)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_RESOURCE_IN_USE, "Table already exists: %s",
+                   def->name);
+      ok = FALSE;
+    }
+  if (ok)
+    {
+      gint64 next = 1;
+
+      for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
+        ((DdbIndexDef *) def->indexes->pdata[i])->id = next++;
+      text = def_to_text (def, next);
+      stmt = stmt_acquire (store, "INSERT INTO dy_tables (name, def) VALUES (?1, ?2)", error);
+      ok = stmt != NULL;
+      if (ok)
+        {
+          sqlite3_bind_text (stmt, 1, def->name, -1, SQLITE_STATIC);
+          sqlite3_bind_text (stmt, 2, text, -1, SQLITE_STATIC);
+          ok = stmt_run (store, stmt, error);
+        }
+      if (ok)
+        def->id = sqlite3_last_insert_rowid (store->db);
+    }
+  return auto_end (store, own, ok, error);
+}
+
+/* The stored definition and its next index id; *def NULL if the table does not exist. */
+static gboolean
+table_load (DdbStore *store, const char *name, DdbTableDef **def, gint64 *next_index_id,
+            GError **error)
+{
+  sqlite3_stmt *stmt = stmt_acquire (store, "SELECT id, def FROM dy_tables WHERE name = ?1",
+                                     error);
+  int rc;
+
+  *def = NULL;
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, name, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    *def = def_from_text (sqlite3_column_int64 (stmt, 0), name,
+                          (const char *) sqlite3_column_text (stmt, 1), next_index_id, error);
+  stmt_release (store, stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return sql_error (store, error, "catalog");
+  return rc == SQLITE_DONE || *def != NULL;
+}
+
+DdbTableDef *
+ddb_store_table_get (DdbStore *store, const char *name, GError **error)
+{
+  DdbTableDef *def = NULL;
+  gint64 next;
+
+  if (!table_load (store, name, &def, &next, error))
+    return NULL;
+  if (def == NULL)
+    g_set_error_literal (error, DDB_ERROR, DDB_ERROR_RESOURCE_NOT_FOUND,
+                         "Requested resource not found");
+  return def;
+}
+
+static gboolean put_index_entries (DdbStore *store, const DdbTableDef *def,
+                                   const DdbIndexDef *only, const DdbValue *item,
+                                   const GByteArray *tk, GError **error);
+
+/* Fills new indexes from the table's items. */
+static gboolean
+backfill (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, GError **error)
+{
+  sqlite3_stmt *stmt = stmt_acquire (store, "SELECT pk, sk, item FROM dy_items WHERE tid = ?1",
+                                     error);
+  GByteArray *tk = g_byte_array_new ();
+  gboolean ok = stmt != NULL;
+  int rc = SQLITE_DONE;
+
+  if (ok)
+    {
+      sqlite3_bind_int64 (stmt, 1, def->id);
+      while (ok && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+        {
+          g_autoptr (DdbValue) item = NULL;
+
+          g_byte_array_set_size (tk, 0);
+          g_byte_array_append (tk, sqlite3_column_blob (stmt, 0),
+                               (guint) sqlite3_column_bytes (stmt, 0));
+          g_byte_array_append (tk, sqlite3_column_blob (stmt, 1),
+                               (guint) sqlite3_column_bytes (stmt, 1));
+          item = ddb_item_decode (sqlite3_column_blob (stmt, 2),
+                                  (gsize) sqlite3_column_bytes (stmt, 2), error);
+          ok = item != NULL && put_index_entries (store, def, index, item, tk, error);
+        }
+      if (ok && rc != SQLITE_DONE)
+        ok = sql_error (store, error, "backfill");
+      stmt_release (store, stmt);
+    }
+  g_byte_array_unref (tk);
+  return ok;
+}
+
+gboolean
+ddb_store_table_update (DdbStore *store, DdbTableDef *def, GError **error)
+{
+  g_autoptr (DdbTableDef) old = NULL;
+  g_autofree char *text = NULL;
+  gint64 next = 0;
+  gboolean own, ok;
+  sqlite3_stmt *stmt;
+
+  if (!auto_begin (store, &own, error))
+    return FALSE;
+  ok = table_load (store, def->name, &old, &next, error);
+  if (ok && (old == NULL || old->id != def->id))
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_RESOURCE_NOT_FOUND,
+                           "Requested resource not found");
+      ok = FALSE;
+    }
+  if (ok)
+    {
+      next = MAX (next, max_index_id (old) + 1);
+      next = MAX (next, max_index_id (def) + 1);
+      for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
+        {
+          DdbIndexDef *index = def->indexes->pdata[i];
+
+          if (index->id == 0)
+            index->id = next++;
+        }
+      /* Dropped indexes lose their entries. */
+      for (guint i = 0; ok && i < old->indexes->len; i++)
+        {
+          const DdbIndexDef *o = old->indexes->pdata[i];
+          gboolean kept = FALSE;
+
+          for (guint j = 0; def->indexes != NULL && j < def->indexes->len; j++)
+            kept = kept || ((DdbIndexDef *) def->indexes->pdata[j])->id == o->id;
+          if (kept)
+            continue;
+          stmt = stmt_acquire (store, "DELETE FROM dy_index WHERE tid = ?1 AND iid = ?2", error);
+          ok = stmt != NULL;
+          if (ok)
+            {
+              sqlite3_bind_int64 (stmt, 1, def->id);
+              sqlite3_bind_int64 (stmt, 2, o->id);
+              ok = stmt_run (store, stmt, error);
+            }
+        }
+      /* New indexes are filled from the items. */
+      for (guint i = 0; ok && def->indexes != NULL && i < def->indexes->len; i++)
+        {
+          const DdbIndexDef *index = def->indexes->pdata[i];
+          gboolean existed = FALSE;
+
+          for (guint j = 0; j < old->indexes->len; j++)
+            existed = existed || ((DdbIndexDef *) old->indexes->pdata[j])->id == index->id;
+          if (!existed)
+            ok = backfill (store, def, index, error);
+        }
+    }
+  if (ok)
+    {
+      text = def_to_text (def, next);
+      stmt = stmt_acquire (store, "UPDATE dy_tables SET def = ?2 WHERE id = ?1", error);
+      ok = stmt != NULL;
+      if (ok)
+        {
+          sqlite3_bind_int64 (stmt, 1, def->id);
+          sqlite3_bind_text (stmt, 2, text, -1, SQLITE_STATIC);
+          ok = stmt_run (store, stmt, error);
+        }
+    }
+  return auto_end (store, own, ok, error);
+}
+
+gboolean
+ddb_store_table_delete (DdbStore *store, const DdbTableDef *def, GError **error)
+{
+  static const char *const sqls[] = {
+    "DELETE FROM dy_index WHERE tid = ?1",
+    "DELETE FROM dy_items WHERE tid = ?1",
+    "DELETE FROM dy_tables WHERE id = ?1",
+  };
+  gboolean own, ok;
+
+  if (!auto_begin (store, &own, error))
+    return FALSE;
+  ok = TRUE;
+  for (guint i = 0; ok && i < G_N_ELEMENTS (sqls); i++)
+    {
+      sqlite3_stmt *stmt = stmt_acquire (store, sqls[i], error);
+
+      ok = stmt != NULL;
+      if (ok)
+        {
+          sqlite3_bind_int64 (stmt, 1, def->id);
+          ok = stmt_run (store, stmt, error);
+        }
+    }
+  return auto_end (store, own, ok, error);
+}
+
+GPtrArray *
+ddb_store_table_names (DdbStore *store, const char *exclusive_start, guint limit,
+                       GError **error)
+{
+  /* Names are TEXT compared with the BINARY collation: memcmp of UTF-8, DynamoDB's order. */
+  sqlite3_stmt *stmt = stmt_acquire (store,
+                                     "SELECT name FROM dy_tables WHERE name > ?1"
+                                     " ORDER BY name LIMIT ?2",
+                                     error);
+  GPtrArray *names;
+  int rc;
+
+  if (stmt == NULL)
+    return NULL;
+  sqlite3_bind_text (stmt, 1, exclusive_start != NULL ? exclusive_start : "", -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 2, limit > 0 ? (gint64) limit : -1);
+  names = g_ptr_array_new_with_free_func (g_free);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    g_ptr_array_add (names, g_strdup ((const char *) sqlite3_column_text (stmt, 0)));
+  stmt_release (store, stmt);
+  if (rc != SQLITE_DONE)
+    {
+      sql_error (store, error, "catalog");
+      g_ptr_array_unref (names);
+      return NULL;
+    }
+  return names;
+}
+
+gboolean
+ddb_store_table_stats (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index,
+                       gint64 *item_count, gint64 *size_bytes, GError **error)
+{
+  sqlite3_stmt *stmt;
+  int rc;
+
+  if (index == NULL)
+    stmt = stmt_acquire (store,
+                         "SELECT count(*), total(size) FROM dy_items WHERE tid = ?1", error);
+  else
+    stmt = stmt_acquire (store,
+                         "SELECT count(*), total(size) FROM dy_index WHERE tid = ?1 AND iid = ?2",
+                         error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, def->id);
+  if (index != NULL)
+    sqlite3_bind_int64 (stmt, 2, index->id);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    {
+      *item_count = sqlite3_column_int64 (stmt, 0);
+      *size_bytes = sqlite3_column_int64 (stmt, 1);
+    }
+  stmt_release (store, stmt);
+  if (rc != SQLITE_ROW)
+    return sql_error (store, error, "statistics");
+  return TRUE;
+}
+
+/* ---- Items ---- */
+
+gboolean
+ddb_store_item_get (DdbStore *store, const DdbTableDef *def, const DdbValue *key,
+                    DdbValue **item, GError **error)
+{
+  sqlite3_stmt *stmt;
+  int rc;
+
+  *item = NULL;
+  if (!encode_key (&def->key, key, store->pk, store->sk, error))
+    return FALSE;
+  stmt = stmt_acquire (store,
+                       "SELECT item FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3"
+                       " AND sk = ?4",
+                       error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, def->id);
+  sqlite3_bind_int64 (stmt, 2, key_hash (store->pk->data, store->pk->len));
+  bind_bytes (stmt, 3, store->pk);
+  bind_bytes (stmt, 4, store->sk);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    *item = ddb_item_decode (sqlite3_column_blob (stmt, 0), (gsize) sqlite3_column_bytes (stmt, 0),
+                             error);
+  stmt_release (store, stmt);
+  if (rc == SQLITE_DONE)
+    return TRUE;
+  if (rc != SQLITE_ROW)
+    return sql_error (store, error, "read");
+  return *item != NULL;
+}
+
+/* Writes the entries of `item` (whose table key encoding is `tk`) in every index of the table,
+ * or only in `only`. */
+static gboolean
+put_index_entries (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *only,
+                   const DdbValue *item, const GByteArray *tk, GError **error)
+{
+  for (guint i = 0; i < def->indexes->len; i++)
+    {
+      const DdbIndexDef *index = def->indexes->pdata[i];
+      g_autoptr (DdbValue) projected = NULL;
+      sqlite3_stmt *stmt;
+
+      if (only != NULL && only != index)
+        continue;
+      projected = ddb_index_project (def, index, item);
+      if (projected == NULL)
+        continue; /* sparse */
+      if (!encode_key (&index->key, projected, store->ipk, store->isk, error))
+        return FALSE;
+      g_byte_array_set_size (store->item, 0);
+      ddb_item_encode (projected, store->item);
+      stmt = stmt_acquire (store,
+                           "INSERT OR REPLACE INTO dy_index (tid, iid, h, ipk, isk, tk, size, item)"
+                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                           error);
+      if (stmt == NULL)
+        return FALSE;
+      sqlite3_bind_int64 (stmt, 1, def->id);
+      sqlite3_bind_int64 (stmt, 2, index->id);
+      sqlite3_bind_int64 (stmt, 3, key_hash (store->ipk->data, store->ipk->len));
+      bind_bytes (stmt, 4, store->ipk);
+      bind_bytes (stmt, 5, store->isk);
+      bind_bytes (stmt, 6, tk);
+      sqlite3_bind_int64 (stmt, 7, (gint64) ddb_item_size (projected));
+      bind_bytes (stmt, 8, store->item);
+      if (!stmt_run (store, stmt, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+delete_index_entries (DdbStore *store, const DdbTableDef *def, const GByteArray *tk,
+                      GError **error)
+{
+  sqlite3_stmt *stmt = stmt_acquire (store, "DELETE FROM dy_index WHERE tid = ?1 AND tk = ?2",
+                                     error);
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, def->id);
+  bind_bytes (stmt, 2, tk);
+  return stmt_run (store, stmt, error);
+}
+
+static gboolean
+has_indexes (const DdbTableDef *def)
+{
+  return def->indexes != NULL && def->indexes->len > 0;
+}
+
+gboolean
+ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *item,
+                    GError **error)
+{
+  sqlite3_stmt *stmt;
+  gboolean own, ok;
+
+  if (!encode_key (&def->key, item, store->pk, store->sk, error))
+    return FALSE;
+  if (!auto_begin (store, &own, error))
+    return FALSE;
+  g_byte_array_set_size (store->item, 0);
+  ddb_item_encode (item, store->item);
+  stmt = stmt_acquire (store,
+                       "INSERT OR REPLACE INTO dy_items (tid, h, pk, sk, size, item)"
+                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                       error);
+  ok = stmt != NULL;
+  if (ok)
+    {
+      sqlite3_bind_int64 (stmt, 1, def->id);
+      sqlite3_bind_int64 (stmt, 2, key_hash (store->pk->data, store->pk->len));
+      bind_bytes (stmt, 3, store->pk);
+      bind_bytes (stmt, 4, store->sk);
+      sqlite3_bind_int64 (stmt, 5, (gint64) ddb_item_size (item));
+      bind_bytes (stmt, 6, store->item);
+      ok = stmt_run (store, stmt, error);
+    }
+  if (ok && has_indexes (def))
+    {
+      concat_key (store->tk, store->pk, store->sk);
+      ok = delete_index_entries (store, def, store->tk, error)
+           && put_index_entries (store, def, NULL, item, store->tk, error);
+    }
+  return auto_end (store, own, ok, error);
+}
+
+gboolean
+ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *key,
+                       GError **error)
+{
+  sqlite3_stmt *stmt;
+  gboolean own, ok;
+
+  if (!encode_key (&def->key, key, store->pk, store->sk, error))
+    return FALSE;
+  if (!auto_begin (store, &own, error))
+    return FALSE;
+  stmt = stmt_acquire (store,
+                       "DELETE FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3 AND sk = ?4",
+                       error);
+  ok = stmt != NULL;
+  if (ok)
+    {
+      sqlite3_bind_int64 (stmt, 1, def->id);
+      sqlite3_bind_int64 (stmt, 2, key_hash (store->pk->data, store->pk->len));
+      bind_bytes (stmt, 3, store->pk);
+      bind_bytes (stmt, 4, store->sk);
+      ok = stmt_run (store, stmt, error);
+    }
+  if (ok && has_indexes (def))
+    {
+      concat_key (store->tk, store->pk, store->sk);
+      ok = delete_index_entries (store, def, store->tk, error);
+    }
+  return auto_end (store, own, ok, error);
+}
+
+/* ---- Cursors ---- */
+
+/* A bound on the encoded sort key: `set` FALSE for none. */
+typedef struct {
+  GByteArray *bytes;
+  gboolean set;
+  gboolean strict;
+} Bound;
+
+static void
+bound_set (Bound *b, const GByteArray *bytes, gboolean strict)
+{
+  g_byte_array_set_size (b->bytes, 0);
+  g_byte_array_append (b->bytes, bytes->data, bytes->len);
+  b->set = TRUE;
+  b->strict = strict;
+}
+
+static int
+bytes_compare (const GByteArray *a, const GByteArray *b)
+{
+  int c = memcmp (a->data, b->data, MIN (a->len, b->len));
+
+  if (c != 0)
+    return c;
+  return a->len < b->len ? -1 : a->len > b->len ? 1 : 0;
+}
+
+/* Narrows `b` to `value` if that is tighter: `lower` tells which side. */
+static void
+bound_narrow (Bound *b, const GByteArray *value, gboolean strict, gboolean lower)
+{
+  int c;
+
+  if (!b->set)
+    {
+      bound_set (b, value, strict);
+      return;
+    }
+  c = bytes_compare (value, b->bytes);
+  if (lower ? c > 0 : c < 0)
+    bound_set (b, value, strict);
+  else if (c == 0)
+    b->strict = b->strict || strict;
+}
+
+/* The range of encoded sort keys that begins_with(`prefix`) selects. Strings and binaries
+ * encode as their bytes with 0x00 escaped as 00 FF, then the terminator 00 01; the escaping is
+ * a prefix code, so a value starts with the prefix iff its encoding starts with the prefix's
+ * encoding minus the terminator. Every such encoding lies in [P, successor (P)). */
+static gboolean
+prefix_bounds (const DdbValue *prefix, Bound *lower, Bound *upper, GError **error)
+{
+  GByteArray *p = g_byte_array_new ();
+  gboolean ok = ddb_key_encode (prefix, p, error);
+
+  if (ok)
+    {
+      g_assert (p->len >= 2);
+      g_byte_array_set_size (p, p->len - 2);
+      bound_narrow (lower, p, FALSE, TRUE);
+      while (p->len > 0 && p->data[p->len - 1] == 0xFF)
+        g_byte_array_set_size (p, p->len - 1);
+      if (p->len > 0)
+        {
+          p->data[p->len - 1]++;
+          bound_narrow (upper, p, TRUE, FALSE);
+        }
+    }
+  g_byte_array_unref (p);
+  return ok;
+}
+
+static gboolean
+range_bounds (const DdbStoreRange *range, Bound *lower, Bound *upper, GError **error)
+{
+  g_autoptr (GByteArray) a = g_byte_array_new ();
+  g_autoptr (GByteArray) b = g_byte_array_new ();
+
+  switch (range->range_op)
+    {
+    case DDB_SK_NONE:
+      return TRUE;
+    case DDB_SK_BEGINS_WITH:
+      return prefix_bounds (range->range[0], lower, upper, error);
+    case DDB_SK_EQ:
+    case DDB_SK_LT:
+    case DDB_SK_LE:
+    case DDB_SK_GT:
+    case DDB_SK_GE:
+    case DDB_SK_BETWEEN:
+    default:
+      break;
+    }
+  if (!ddb_key_encode (range->range[0], a, error))
+    return FALSE;
+  switch (range->range_op)
+    {
+    case DDB_SK_EQ:
+      bound_narrow (lower, a, FALSE, TRUE);
+      bound_narrow (upper, a, FALSE, FALSE);
+      break;
+    case DDB_SK_LT:
+      bound_narrow (upper, a, TRUE, FALSE);
+      break;
+    case DDB_SK_LE:
+      bound_narrow (upper, a, FALSE, FALSE);
+      break;
+    case DDB_SK_GT:
+      bound_narrow (lower, a, TRUE, TRUE);
+      break;
+    case DDB_SK_GE:
+      bound_narrow (lower, a, FALSE, TRUE);
+      break;
+    case DDB_SK_BETWEEN:
+      if (!ddb_key_encode (range->range[1], b, error))
+        return FALSE;
+      bound_narrow (lower, a, FALSE, TRUE);
+      bound_narrow (upper, b, FALSE, FALSE);
+      break;
+    case DDB_SK_NONE:
+    case DDB_SK_BEGINS_WITH:
+    default:
+      break;
+    }
+  return TRUE;
+}
+
+static gboolean
+cursor_step_error (DdbStoreCursor *cursor, GError **error)
+{
+  return sql_error (cursor->store, error, "read");
+}
+
+static DdbStoreCursor *
+cursor_new (DdbStore *store, const char *sql, GError **error)
+{
+  sqlite3_stmt *stmt = stmt_acquire (store, sql, error);
+  DdbStoreCursor *cursor;
+
+  if (stmt == NULL)
+    return NULL;
+  cursor = g_new0 (DdbStoreCursor, 1);
+  cursor->store = store;
+  cursor->stmt = stmt;
+  return cursor;
+}
+
+/* Query: one partition, sort keys within bounds, in either direction. */
+static DdbStoreCursor *
+open_query (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range, GError **error)
+{
+  const DdbIndexDef *index = range->index;
+  const DdbKeyDef *key = index != NULL ? &index->key : &def->key;
+  g_autoptr (GByteArray) pk = g_byte_array_new ();
+  g_autoptr (GByteArray) start_sk = g_byte_array_new ();
+  g_autoptr (GByteArray) start_tk = g_byte_array_new ();
+  Bound lower = { g_byte_array_new (), FALSE, FALSE };
+  Bound upper = { g_byte_array_new (), FALSE, FALSE };
+  g_autoptr (GString) sql = g_string_new (NULL);
+  DdbStoreCursor *cursor = NULL;
+  const char *col = index != NULL ? "isk" : "sk";
+  gboolean ok;
+
+  ok = ddb_key_encode (range->hash, pk, error) && range_bounds (range, &lower, &upper, error);
+  if (ok && range->exclusive_start != NULL)
+    {
+      g_autoptr (GByteArray) tpk = g_byte_array_new ();
+      g_autoptr (GByteArray) tsk = g_byte_array_new ();
+
+      if (key->range_name != NULL)
+        ok = encode_attr (range->exclusive_start, key->range_name, start_sk, error);
+      if (ok && index != NULL)
+        {
+          ok = encode_key (&def->key, range->exclusive_start, tpk, tsk, error);
+          concat_key (start_tk, tpk, tsk);
+        }
+      /* On the table the sort key alone continues; on an index equal index keys are told
+       * apart by the table key, so the bound stays inclusive and a row-value test follows. */
+      if (ok)
+        bound_narrow (range->forward ? &lower : &upper, start_sk, index == NULL,
+                      range->forward);
+    }
+
+  if (ok)
+    {
+      if (index == NULL)
+        g_string_append (sql, "SELECT item FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3");
+      else
+        g_string_append (sql, "SELECT item FROM dy_index WHERE tid = ?1 AND iid = ?6 AND h = ?2"
+                              " AND ipk = ?3");
+      if (lower.set)
+        g_string_append_printf (sql, " AND %s %s ?4", col, lower.strict ? ">" : ">=");
+      if (upper.set)
+        g_string_append_printf (sql, " AND %s %s ?5", col, upper.strict ? "<" : "<=");
+      if (index != NULL && range->exclusive_start != NULL)
+        g_string_append_printf (sql, " AND (isk, tk) %s (?7, ?8)", range->forward ? ">" : "<");
+      if (index == NULL)
+        g_string_append (sql, range->forward ? " ORDER BY sk ASC" : " ORDER BY sk DESC");
+      else
+        g_string_append (sql, range->forward ? " ORDER BY isk ASC, tk ASC"
+                                             : " ORDER BY isk DESC, tk DESC");
+      cursor = cursor_new (store, sql->str, error);
+    }
+  if (cursor != NULL)
+    {
+      sqlite3_stmt *stmt = cursor->stmt;
+
+      sqlite3_bind_int64 (stmt, 1, def->id);
+      sqlite3_bind_int64 (stmt, 2, key_hash (pk->data, pk->len));
+      sqlite3_bind_blob (stmt, 3, pk->data ?: (guint8 *) "", (int) pk->len, SQLITE_TRANSIENT);
+      if (lower.set)
+        sqlite3_bind_blob (stmt, 4, lower.bytes->data ?: (guint8 *) "", (int) lower.bytes->len,
+                           SQLITE_TRANSIENT);
+      if (upper.set)
+        sqlite3_bind_blob (stmt, 5, upper.bytes->data ?: (guint8 *) "", (int) upper.bytes->len,
+                           SQLITE_TRANSIENT);
+      if (index != NULL)
+        {
+          sqlite3_bind_int64 (stmt, 6, index->id);
+          if (range->exclusive_start != NULL)
+            {
+              sqlite3_bind_blob (stmt, 7, start_sk->data ?: (guint8 *) "", (int) start_sk->len,
+                                 SQLITE_TRANSIENT);
+              sqlite3_bind_blob (stmt, 8, start_tk->data ?: (guint8 *) "", (int) start_tk->len,
+                                 SQLITE_TRANSIENT);
+            }
+        }
+    }
+  g_byte_array_unref (lower.bytes);
+  g_byte_array_unref (upper.bytes);
+  return cursor;
+}
+
+/* Scan: every partition in hash order within the segment's hash range. */
+static DdbStoreCursor *
+open_scan (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range, GError **error)
+{
+  const DdbIndexDef *index = range->index;
+  guint total = MAX (range->total_segments, 1);
+  gint64 lo = (gint64) (((guint64) range->segment << 32) / total);
+  gint64 hi = (gint64) (((guint64) (range->segment + 1) << 32) / total);
+  g_autoptr (GByteArray) pk = g_byte_array_new ();
+  g_autoptr (GByteArray) sk = g_byte_array_new ();
+  g_autoptr (GByteArray) tpk = g_byte_array_new ();
+  g_autoptr (GByteArray) tsk = g_byte_array_new ();
+  g_autoptr (GByteArray) tk = g_byte_array_new ();
+  const char *sql;
+  DdbStoreCursor *cursor;
+  gint64 start_h = 0;
+
+  if (range->segment >= total)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL, "Scan segment %u of %u", range->segment,
+                   total);
+      return NULL;
+    }
+  if (range->exclusive_start != NULL)
+    {
+      if (!encode_key (index != NULL ? &index->key : &def->key, range->exclusive_start, pk, sk,
+                       error))
+        return NULL;
+      if (index != NULL)
+        {
+          if (!encode_key (&def->key, range->exclusive_start, tpk, tsk, error))
+            return NULL;
+          concat_key (tk, tpk, tsk);
+        }
+      start_h = key_hash (pk->data, pk->len);
+      lo = MAX (lo, start_h);
+    }
+
+  if (index == NULL)
+    sql = range->exclusive_start == NULL
+            ? "SELECT item FROM dy_items WHERE tid = ?1 AND h >= ?2 AND h < ?3"
+              " ORDER BY h, pk, sk"
+            : "SELECT item FROM dy_items WHERE tid = ?1 AND h >= ?2 AND h < ?3"
+              " AND (h, pk, sk) > (?4, ?5, ?6) ORDER BY h, pk, sk";
+  else
+    sql = range->exclusive_start == NULL
+            ? "SELECT item FROM dy_index WHERE tid = ?1 AND iid = ?7 AND h >= ?2 AND h < ?3"
+              " ORDER BY h, ipk, isk, tk"
+            : "SELECT item FROM dy_index WHERE tid = ?1 AND iid = ?7 AND h >= ?2 AND h < ?3"
+              " AND (h, ipk, isk, tk) > (?4, ?5, ?6, ?8) ORDER BY h, ipk, isk, tk";
+  cursor = cursor_new (store, sql, error);
+  if (cursor == NULL)
+    return NULL;
+  sqlite3_bind_int64 (cursor->stmt, 1, def->id);
+  sqlite3_bind_int64 (cursor->stmt, 2, lo);
+  sqlite3_bind_int64 (cursor->stmt, 3, hi);
+  if (range->exclusive_start != NULL)
+    {
+      sqlite3_bind_int64 (cursor->stmt, 4, start_h);
+      sqlite3_bind_blob (cursor->stmt, 5, pk->data ?: (guint8 *) "", (int) pk->len,
+                         SQLITE_TRANSIENT);
+      sqlite3_bind_blob (cursor->stmt, 6, sk->data ?: (guint8 *) "", (int) sk->len,
+                         SQLITE_TRANSIENT);
+      if (index != NULL)
+        sqlite3_bind_blob (cursor->stmt, 8, tk->data ?: (guint8 *) "", (int) tk->len,
+                           SQLITE_TRANSIENT);
+    }
+  if (index != NULL)
+    sqlite3_bind_int64 (cursor->stmt, 7, index->id);
+  return cursor;
+}
+
+DdbStoreCursor *
+ddb_store_cursor_open (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range,
+                       GError **error)
+{
+  if (range->hash != NULL)
+    return open_query (store, def, range, error);
+  return open_scan (store, def, range, error);
+}
+
+DdbValue *
+ddb_store_cursor_next (DdbStoreCursor *cursor, GError **error)
+{
+  int rc;
+
+  if (cursor->done)
+    return NULL;
+  rc = sqlite3_step (cursor->stmt);
+  if (rc == SQLITE_ROW)
+    {
+      DdbValue *item = ddb_item_decode (sqlite3_column_blob (cursor->stmt, 0),
+                                        (gsize) sqlite3_column_bytes (cursor->stmt, 0), error);
+      if (item == NULL)
+        cursor->done = TRUE;
+      return item;
+    }
+  cursor->done = TRUE;
+  if (rc != SQLITE_DONE)
+    cursor_step_error (cursor, error);
+  return NULL;
+}
+
+void
+ddb_store_cursor_free (DdbStoreCursor *cursor)
+{
+  if (cursor == NULL)
+    return;
+  stmt_release (cursor->store, cursor->stmt);
+  g_free (cursor);
+}

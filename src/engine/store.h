@@ -1,0 +1,87 @@
+/* store.h: the engine's SQLite storage: the catalog of tables, items, and index entries, read
+ * through cursors in DynamoDB's order. Private to src/engine; knows nothing of the API's JSON.
+ *
+ * Layout (see store.c): items are rows keyed by (table id, hash of the encoded partition key,
+ * encoded partition key, encoded sort key) with the keys in the core's key codec, so SQLite's
+ * memcmp order of BLOBs is DynamoDB's key order within a partition, and a Scan walks partitions
+ * in hash order as DynamoDB does (which is also what splits a parallel Scan into segments).
+ * Index entries are rows of their own holding the projected item. */
+#pragma once
+
+#include <glib.h>
+
+#include "engine/table.h"
+
+G_BEGIN_DECLS
+
+typedef struct _DdbStore DdbStore;
+typedef struct _DdbStoreCursor DdbStoreCursor;
+
+/* Opens or creates the database (WAL, synchronous=FULL: a committed write survives kill -9). */
+DdbStore *ddb_store_open (const char *path, GError **error);
+void ddb_store_free (DdbStore *store);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbStore, ddb_store_free)
+
+/* Write transactions (BEGIN IMMEDIATE). Every item or catalog write happens inside one; reads
+ * outside a transaction see committed data. Nested begin is an error. */
+gboolean ddb_store_begin (DdbStore *store, GError **error);
+gboolean ddb_store_commit (DdbStore *store, GError **error);
+void ddb_store_rollback (DdbStore *store);
+
+/* ---- Catalog ---- */
+
+/* Adds a table (assigns def->id and the index ids). ResourceInUseException if the name exists. */
+gboolean ddb_store_table_create (DdbStore *store, DdbTableDef *def, GError **error);
+/* A copy of the table's definition; ResourceNotFoundException if absent. */
+DdbTableDef *ddb_store_table_get (DdbStore *store, const char *name, GError **error);
+/* Rewrites the definition (same id); new indexes (id 0) get ids and are filled from the items. */
+gboolean ddb_store_table_update (DdbStore *store, DdbTableDef *def, GError **error);
+/* Drops the table, its items and index entries. */
+gboolean ddb_store_table_delete (DdbStore *store, const DdbTableDef *def, GError **error);
+/* Table names in order (UTF-8 bytes) after `exclusive_start` (or from the first), at most
+ * `limit` (0: all). */
+GPtrArray *ddb_store_table_names (DdbStore *store, const char *exclusive_start, guint limit,
+                                  GError **error);
+/* Item count and total size (bytes, as ddb_item_size counts) of a table or one index. */
+gboolean ddb_store_table_stats (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index,
+                                gint64 *item_count, gint64 *size_bytes, GError **error);
+
+/* ---- Items ---- */
+
+/* The item with the key attributes of `key` (a map; other attributes ignored), or *item = NULL
+ * if there is none. Key attributes must be present and of the schema's types (callers check). */
+gboolean ddb_store_item_get (DdbStore *store, const DdbTableDef *def, const DdbValue *key,
+                             DdbValue **item, GError **error);
+/* Inserts or replaces the item (whole), and updates every index entry. Inside a transaction;
+ * imports put many items in one transaction, so this must stay fast (cached statements). */
+gboolean ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *item,
+                             GError **error);
+/* Deletes the item and its index entries; no error if absent. Inside a transaction. */
+gboolean ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *key,
+                                GError **error);
+
+/* ---- Cursors ---- */
+
+typedef struct {
+  const DdbIndexDef *index;   /* NULL: the table itself */
+  /* Query: the partition key value (of the table or the index); NULL for a Scan. */
+  const DdbValue *hash;
+  DdbSortKeyOp range_op;      /* DDB_SK_NONE for all items of the partition */
+  const DdbValue *range[2];   /* range[1] only for BETWEEN */
+  gboolean forward;           /* ScanIndexForward (Query only; a Scan is always forward) */
+  guint segment;              /* parallel Scan: segment of total_segments (0 of 1 = all) */
+  guint total_segments;
+  /* Continue after this key (ExclusiveStartKey: the table's key attributes, plus the index's
+   * on an index), or NULL from the start. */
+  const DdbValue *exclusive_start;
+} DdbStoreRange;
+
+DdbStoreCursor *ddb_store_cursor_open (DdbStore *store, const DdbTableDef *def,
+                                       const DdbStoreRange *range, GError **error);
+/* The next item (a new map: the whole item for the table, the projected item for an index), or
+ * NULL at the end (no error) or on error. */
+DdbValue *ddb_store_cursor_next (DdbStoreCursor *cursor, GError **error);
+void ddb_store_cursor_free (DdbStoreCursor *cursor);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbStoreCursor, ddb_store_cursor_free)
+
+G_END_DECLS

@@ -1,0 +1,1018 @@
+/* test-store.c: the SQLite store: catalog, item put/get/delete, key order within a partition,
+ * Query bounds (BETWEEN, begins_with on awkward bytes), backwards reads, continuation after a
+ * key, parallel Scan segments, index maintenance, persistence and durability settings. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <jansson.h>
+#include <sqlite3.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/ddbjson.h"
+#include "core/error.h"
+#include "engine/store.h"
+#include "../core/test-util.h"
+
+/* ---- Helpers ---- */
+
+static DdbKeyDef
+key_def (const char *hash, DdbType ht, const char *range, DdbType rt)
+{
+  DdbKeyDef k = { g_strdup (hash), ht, g_strdup (range), rt };
+
+  return k;
+}
+
+static DdbTableDef *
+table_def (const char *name, const char *hash, DdbType ht, const char *range, DdbType rt)
+{
+  DdbTableDef *def = g_new0 (DdbTableDef, 1);
+
+  def->name = g_strdup (name);
+  def->key = key_def (hash, ht, range, rt);
+  def->indexes = g_ptr_array_new ();
+  def->meta = json_object ();
+  return def;
+}
+
+static DdbIndexDef *
+add_index (DdbTableDef *def, const char *name, gboolean global, const char *hash, DdbType ht,
+           const char *range, DdbType rt, DdbProjectionType proj, const char *const *include)
+{
+  DdbIndexDef *index = g_new0 (DdbIndexDef, 1);
+
+  index->name = g_strdup (name);
+  index->global = global;
+  index->key = key_def (hash, ht, range, rt);
+  index->projection = proj;
+  index->non_key_attributes = g_strdupv ((char **) include);
+  g_ptr_array_add (def->indexes, index);
+  return index;
+}
+
+static DdbStore *
+open_memory (void)
+{
+  GError *error = NULL;
+  DdbStore *store = ddb_store_open (":memory:", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  return store;
+}
+
+static void
+put (DdbStore *store, const DdbTableDef *def, const char *json)
+{
+  g_autoptr (DdbValue) item = tu_item (json);
+  GError *error = NULL;
+
+  g_assert_true (ddb_store_item_put (store, def, item, &error));
+  g_assert_no_error (error);
+}
+
+static DdbValue *
+get (DdbStore *store, const DdbTableDef *def, const char *key_json)
+{
+  g_autoptr (DdbValue) key = tu_item (key_json);
+  DdbValue *item = NULL;
+  GError *error = NULL;
+
+  g_assert_true (ddb_store_item_get (store, def, key, &item, &error));
+  g_assert_no_error (error);
+  return item;
+}
+
+/* Reads a cursor to the end; returns the values of `attr` joined with ",". */
+static char *
+drain (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range, const char *attr)
+{
+  GError *error = NULL;
+  g_autoptr (DdbStoreCursor) cursor = ddb_store_cursor_open (store, def, range, &error);
+  GString *out = g_string_new (NULL);
+  DdbValue *item;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (cursor);
+  while ((item = ddb_store_cursor_next (cursor, &error)) != NULL)
+    {
+      DdbValue *v = ddb_value_map_get (item, attr);
+
+      if (out->len > 0)
+        g_string_append_c (out, ',');
+      if (v == NULL)
+        g_string_append (out, "-");
+      else if (v->type == DDB_TYPE_N)
+        ddb_number_append (&v->number, out);
+      else if (v->type == DDB_TYPE_S)
+        {
+          /* U+0000 shows as \0 so results compare as C strings. */
+          for (gsize i = 0; i < v->bytes.len; i++)
+            {
+              if (v->bytes.data[i] == '\0')
+                g_string_append (out, "\\0");
+              else
+                g_string_append_c (out, v->bytes.data[i]);
+            }
+        }
+      else
+        {
+          for (gsize i = 0; i < v->bytes.len; i++)
+            g_string_append_printf (out, "%02x", (guint8) v->bytes.data[i]);
+        }
+      ddb_value_free (item);
+    }
+  g_assert_no_error (error);
+  return g_string_free (out, FALSE);
+}
+
+static void
+create (DdbStore *store, DdbTableDef *def)
+{
+  GError *error = NULL;
+
+  g_assert_true (ddb_store_table_create (store, def, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (def->id, >, 0);
+}
+
+static char *
+query_str (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, const char *hash,
+           DdbSortKeyOp op, DdbValue *a, DdbValue *b, gboolean forward, const DdbValue *start,
+           const char *attr)
+{
+  g_autoptr (DdbValue) h = tu_str (hash);
+  DdbStoreRange range = { index, h, op, { a, b }, forward, 0, 1, start };
+
+  return drain (store, def, &range, attr);
+}
+
+/* ---- Catalog ---- */
+
+static void
+test_catalog (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) a = table_def ("alpha", "pk", DDB_TYPE_S, NULL, DDB_TYPE_S);
+  g_autoptr (DdbTableDef) b = table_def ("Beta", "id", DDB_TYPE_N, "sk", DDB_TYPE_B);
+  g_autoptr (DdbTableDef) dup = table_def ("alpha", "x", DDB_TYPE_S, NULL, DDB_TYPE_S);
+  g_autoptr (DdbTableDef) got = NULL;
+  g_autoptr (GPtrArray) names = NULL;
+  GError *error = NULL;
+  gint64 first_id;
+
+  json_object_set_new (a->meta, "TableId", json_string ("abc"));
+  add_index (a, "byX", TRUE, "x", DDB_TYPE_S, "y", DDB_TYPE_N, DDB_PROJECTION_INCLUDE,
+             (const char *const[]){ "p", "q", NULL });
+  create (store, a);
+  create (store, b);
+  g_assert_cmpint (((DdbIndexDef *) a->indexes->pdata[0])->id, ==, 1);
+  g_assert_cmpint (b->id, >, a->id);
+
+  g_assert_false (ddb_store_table_create (store, dup, &error));
+  tu_assert_error (error, DDB_ERROR_RESOURCE_IN_USE, "Table already exists: alpha");
+  g_clear_error (&error);
+
+  got = ddb_store_table_get (store, "alpha", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (got->id, ==, a->id);
+  g_assert_cmpstr (got->key.hash_name, ==, "pk");
+  g_assert_null (got->key.range_name);
+  g_assert_cmpuint (got->indexes->len, ==, 1);
+  {
+    DdbIndexDef *ix = got->indexes->pdata[0];
+
+    g_assert_cmpstr (ix->name, ==, "byX");
+    g_assert_true (ix->global);
+    g_assert_cmpint (ix->key.range_type, ==, DDB_TYPE_N);
+    g_assert_cmpint (ix->projection, ==, DDB_PROJECTION_INCLUDE);
+    g_assert_cmpstr (ix->non_key_attributes[1], ==, "q");
+    g_assert_null (ix->non_key_attributes[2]);
+    g_assert_true (ddb_table_def_index (got, "byX") == ix);
+    g_assert_null (ddb_table_def_index (got, "nope"));
+  }
+  g_assert_cmpstr (json_string_value (json_object_get (got->meta, "TableId")), ==, "abc");
+
+  g_assert_null (ddb_store_table_get (store, "gamma", &error));
+  tu_assert_error (error, DDB_ERROR_RESOURCE_NOT_FOUND, "Requested resource not found");
+  g_clear_error (&error);
+
+  /* Byte order: upper case before lower case. */
+  names = ddb_store_table_names (store, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (names->len, ==, 2);
+  g_assert_cmpstr (names->pdata[0], ==, "Beta");
+  g_assert_cmpstr (names->pdata[1], ==, "alpha");
+  g_clear_pointer (&names, g_ptr_array_unref);
+  names = ddb_store_table_names (store, "Beta", 1, &error);
+  g_assert_cmpuint (names->len, ==, 1);
+  g_assert_cmpstr (names->pdata[0], ==, "alpha");
+  g_clear_pointer (&names, g_ptr_array_unref);
+
+  /* Ids are never given again after a drop. */
+  first_id = a->id;
+  put (store, a, "{'pk': {'S': 'k'}, 'x': {'S': 'x'}, 'y': {'N': '1'}}");
+  g_assert_true (ddb_store_table_delete (store, a, &error));
+  g_assert_no_error (error);
+  g_assert_null (ddb_store_table_get (store, "alpha", &error));
+  g_clear_error (&error);
+  {
+    g_autoptr (DdbTableDef) again = table_def ("alpha", "pk", DDB_TYPE_S, NULL, DDB_TYPE_S);
+    g_autoptr (DdbValue) item = NULL;
+    gint64 count = -1, size = -1;
+
+    create (store, again);
+    g_assert_cmpint (again->id, >, b->id);
+    g_assert_cmpint (again->id, !=, first_id);
+    item = get (store, again, "{'pk': {'S': 'k'}}");
+    g_assert_null (item);
+    g_assert_true (ddb_store_table_stats (store, again, NULL, &count, &size, &error));
+    g_assert_cmpint (count, ==, 0);
+  }
+}
+
+/* ---- Items ---- */
+
+static void
+test_put_get_delete (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) def = table_def ("t1", "pk", DDB_TYPE_S, "sk", DDB_TYPE_N);
+  g_autoptr (DdbTableDef) other = table_def ("t2", "pk", DDB_TYPE_S, "sk", DDB_TYPE_N);
+  g_autoptr (DdbValue) item = NULL;
+  g_autoptr (DdbValue) key = NULL;
+  GError *error = NULL;
+  gint64 count, size;
+
+  create (store, def);
+  create (store, other);
+  put (store, def, "{'pk': {'S': 'a'}, 'sk': {'N': '1'}, 'z': {'S': 'first'}, 'b': {'L': [{'NULL': true}]}}");
+  put (store, other, "{'pk': {'S': 'a'}, 'sk': {'N': '1'}, 'z': {'S': 'other table'}}");
+
+  /* 1.0 and 1E0 are the key 1. */
+  item = get (store, def, "{'pk': {'S': 'a'}, 'sk': {'N': '1.0'}}");
+  g_assert_nonnull (item);
+  tu_assert_item (item, "{'pk': {'S': 'a'}, 'sk': {'N': '1'}, 'z': {'S': 'first'}, 'b': {'L': [{'NULL': true}]}}");
+  /* Attribute order is kept byte for byte. */
+  {
+    g_autofree char *text = ddb_json_format_item (item);
+
+    g_assert_cmpstr (text, ==,
+                     "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"z\":{\"S\":\"first\"},"
+                     "\"b\":{\"L\":[{\"NULL\":true}]}}");
+  }
+  g_clear_pointer (&item, ddb_value_free);
+
+  /* Replace the whole item. */
+  put (store, def, "{'pk': {'S': 'a'}, 'sk': {'N': '1E0'}, 'y': {'BOOL': false}}");
+  item = get (store, def, "{'pk': {'S': 'a'}, 'sk': {'N': '1'}}");
+  tu_assert_item (item, "{'pk': {'S': 'a'}, 'sk': {'N': '1'}, 'y': {'BOOL': false}}");
+  g_clear_pointer (&item, ddb_value_free);
+  g_assert_true (ddb_store_table_stats (store, def, NULL, &count, &size, &error));
+  g_assert_cmpint (count, ==, 1);
+  g_assert_cmpint (size, ==, 2 + 1 + 2 + 2 + 1 + 1); /* pk a, sk 1 (2 bytes), y false */
+
+  item = get (store, def, "{'pk': {'S': 'a'}, 'sk': {'N': '2'}}");
+  g_assert_null (item);
+  item = get (store, def, "{'pk': {'S': 'b'}, 'sk': {'N': '1'}}");
+  g_assert_null (item);
+
+  key = tu_item ("{'pk': {'S': 'a'}, 'sk': {'N': '1'}}");
+  g_assert_true (ddb_store_item_delete (store, def, key, &error));
+  g_assert_no_error (error);
+  item = get (store, def, "{'pk': {'S': 'a'}, 'sk': {'N': '1'}}");
+  g_assert_null (item);
+  /* Deleting what is not there is no error. */
+  g_assert_true (ddb_store_item_delete (store, def, key, &error));
+  g_assert_no_error (error);
+  /* The other table's item with the same key is untouched. */
+  item = get (store, other, "{'pk': {'S': 'a'}, 'sk': {'N': '1'}}");
+  g_assert_nonnull (item);
+  g_clear_pointer (&item, ddb_value_free);
+
+  /* A missing key attribute is an error, not a crash. */
+  {
+    g_autoptr (DdbValue) bad = tu_item ("{'pk': {'S': 'a'}}");
+
+    g_assert_false (ddb_store_item_put (store, def, bad, &error));
+    g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+    g_clear_error (&error);
+  }
+}
+
+static void
+test_transactions (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) def = table_def ("t", "pk", DDB_TYPE_S, NULL, DDB_TYPE_S);
+  g_autoptr (DdbValue) item = NULL;
+  GError *error = NULL;
+
+  create (store, def);
+  g_assert_true (ddb_store_begin (store, &error));
+  g_assert_false (ddb_store_begin (store, &error));
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+  g_clear_error (&error);
+  put (store, def, "{'pk': {'S': 'gone'}}");
+  ddb_store_rollback (store);
+  item = get (store, def, "{'pk': {'S': 'gone'}}");
+  g_assert_null (item);
+
+  g_assert_true (ddb_store_begin (store, &error));
+  put (store, def, "{'pk': {'S': 'kept'}}");
+  g_assert_true (ddb_store_commit (store, &error));
+  g_assert_no_error (error);
+  item = get (store, def, "{'pk': {'S': 'kept'}}");
+  g_assert_nonnull (item);
+  g_assert_false (ddb_store_commit (store, &error));
+  g_clear_error (&error);
+  ddb_store_rollback (store); /* no-op without a transaction */
+}
+
+/* ---- Key order ---- */
+
+static void
+test_order_numbers (void)
+{
+  static const char *const sorted[] = {
+    "-1E+125", "-100", "-10", "-9.5", "-1", "-0.5", "-0.05", "-1E-130", "0", "1E-130",
+    "0.0001", "0.5", "1", "1.5", "2", "9.99", "10", "10.01", "100", "1E+125",
+  };
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) def = table_def ("n", "pk", DDB_TYPE_S, "sk", DDB_TYPE_N);
+  g_autoptr (GString) expected = g_string_new (NULL);
+  g_autoptr (GString) reversed = g_string_new (NULL);
+  g_autofree char *got = NULL;
+  g_autofree char *back = NULL;
+
+  create (store, def);
+  /* Insert in a scrambled order. */
+  for (guint i = 0; i < G_N_ELEMENTS (sorted); i++)
+    {
+      guint j = (i * 7) % G_N_ELEMENTS (sorted);
+      g_autofree char *json
+        = g_strdup_printf ("{'pk': {'S': 'p'}, 'sk': {'N': '%s'}, 'v': {'N': '%s'}}", sorted[j],
+                           sorted[j]);
+
+      put (store, def, json);
+    }
+  put (store, def, "{'pk': {'S': 'q'}, 'sk': {'N': '0'}}"); /* another partition */
+  for (guint i = 0; i < G_N_ELEMENTS (sorted); i++)
+    {
+      g_autoptr (DdbValue) v = tu_num (sorted[i]);
+      g_autoptr (DdbValue) r = tu_num (sorted[G_N_ELEMENTS (sorted) - 1 - i]);
+
+      g_string_append_printf (expected, "%s", i > 0 ? "," : "");
+      ddb_number_append (&v->number, expected);
+      g_string_append_printf (reversed, "%s", i > 0 ? "," : "");
+      ddb_number_append (&r->number, reversed);
+    }
+  got = query_str (store, def, NULL, "p", DDB_SK_NONE, NULL, NULL, TRUE, NULL, "sk");
+  g_assert_cmpstr (got, ==, expected->str);
+  back = query_str (store, def, NULL, "p", DDB_SK_NONE, NULL, NULL, FALSE, NULL, "sk");
+  g_assert_cmpstr (back, ==, reversed->str);
+}
+
+static void
+test_order_strings_binary (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) s = table_def ("s", "pk", DDB_TYPE_S, "sk", DDB_TYPE_S);
+  g_autoptr (DdbTableDef) b = table_def ("b", "pk", DDB_TYPE_S, "sk", DDB_TYPE_B);
+  g_autofree char *got = NULL;
+  g_autofree char *gotb = NULL;
+  /* Base64 of 00, 00 00, 00 01, 01, 7f, 80, ff, ff 00, ff ff. */
+  static const char *const bins[]
+    = { "/w==", "AA==", "AQ==", "gA==", "AAA=", "//8=", "fw==", "AAE=", "/wA=" };
+
+  create (store, s);
+  create (store, b);
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': 'b'}}");
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': 'a'}}");
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': 'ab'}}");
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': 'B'}}");
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': '\\u00e9'}}");
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': 'a\\u0000b'}}");
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': 'z'}}");
+  got = query_str (store, s, NULL, "p", DDB_SK_NONE, NULL, NULL, TRUE, NULL, "sk");
+  /* UTF-8 byte order: "B" < "a" < "a\0b" < "ab" < "b" < "z" < "é". */
+  g_assert_cmpstr (got, ==, "B,a,a\\0b,ab,b,z,\xc3\xa9");
+
+  for (guint i = 0; i < G_N_ELEMENTS (bins); i++)
+    {
+      g_autofree char *json = g_strdup_printf ("{'pk': {'S': 'p'}, 'sk': {'B': '%s'}}", bins[i]);
+
+      put (store, b, json);
+    }
+  gotb = query_str (store, b, NULL, "p", DDB_SK_NONE, NULL, NULL, TRUE, NULL, "sk");
+  g_assert_cmpstr (gotb, ==, "00,0000,0001,01,7f,80,ff,ff00,ffff");
+}
+
+/* ---- Query bounds ---- */
+
+static void
+test_query_operators (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) def = table_def ("q", "pk", DDB_TYPE_S, "sk", DDB_TYPE_N);
+  struct {
+    DdbSortKeyOp op;
+    const char *a, *b;
+    const char *fwd, *back;
+  } cases[] = {
+    { DDB_SK_EQ, "3", NULL, "3", "3" },
+    { DDB_SK_EQ, "3.5", NULL, "", "" },
+    { DDB_SK_LT, "3", NULL, "-2,1,2", "2,1,-2" },
+    { DDB_SK_LE, "3", NULL, "-2,1,2,3", "3,2,1,-2" },
+    { DDB_SK_GT, "3", NULL, "10,20", "20,10" },
+    { DDB_SK_GE, "3", NULL, "3,10,20", "20,10,3" },
+    { DDB_SK_GT, "20", NULL, "", "" },
+    { DDB_SK_BETWEEN, "1", "10", "1,2,3,10", "10,3,2,1" },
+    { DDB_SK_BETWEEN, "-5", "1.5", "-2,1", "1,-2" },
+    { DDB_SK_BETWEEN, "3", "3", "3", "3" },
+    { DDB_SK_BETWEEN, "4", "9", "", "" },
+  };
+
+  create (store, def);
+  put (store, def, "{'pk': {'S': 'p'}, 'sk': {'N': '1'}}");
+  put (store, def, "{'pk': {'S': 'p'}, 'sk': {'N': '2'}}");
+  put (store, def, "{'pk': {'S': 'p'}, 'sk': {'N': '3'}}");
+  put (store, def, "{'pk': {'S': 'p'}, 'sk': {'N': '10'}}");
+  put (store, def, "{'pk': {'S': 'p'}, 'sk': {'N': '20'}}");
+  put (store, def, "{'pk': {'S': 'p'}, 'sk': {'N': '-2'}}");
+  put (store, def, "{'pk': {'S': 'o'}, 'sk': {'N': '3'}}");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (DdbValue) a = tu_num (cases[i].a);
+      g_autoptr (DdbValue) b = cases[i].b != NULL ? tu_num (cases[i].b) : NULL;
+      g_autofree char *fwd = query_str (store, def, NULL, "p", cases[i].op, a, b, TRUE, NULL, "sk");
+      g_autofree char *back = query_str (store, def, NULL, "p", cases[i].op, a, b, FALSE, NULL,
+                                         "sk");
+
+      g_assert_cmpstr (fwd, ==, cases[i].fwd);
+      g_assert_cmpstr (back, ==, cases[i].back);
+    }
+  {
+    g_autofree char *none = query_str (store, def, NULL, "zz", DDB_SK_NONE, NULL, NULL, TRUE,
+                                       NULL, "sk");
+
+    g_assert_cmpstr (none, ==, "");
+  }
+}
+
+static void
+test_begins_with (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) s = table_def ("s", "pk", DDB_TYPE_S, "sk", DDB_TYPE_S);
+  g_autoptr (DdbTableDef) b = table_def ("b", "pk", DDB_TYPE_S, "sk", DDB_TYPE_B);
+  /* B values (base64): 00, 00 00, 00 01, 00 ff, 01, ff, ff 00, ff ff, ff ff 01, fe ff */
+  static const char *const bins[] = { "AA==", "AAA=", "AAE=", "AP8=", "AQ==", "/w==", "/wA=",
+                                      "//8=", "//8B", "/v8=" };
+  struct {
+    const char *prefix_b64;
+    const char *expected;
+  } bcases[] = {
+    { "AA==", "00,0000,0001,00ff" },  /* prefix 00 */
+    { "AAA=", "0000" },               /* prefix 00 00 */
+    { "/w==", "ff,ff00,ffff,ffff01" }, /* prefix ff: no upper bound byte */
+    { "//8=", "ffff,ffff01" },        /* prefix ff ff */
+    { "/v8=", "feff" },               /* prefix fe ff: the bound carries into fe -> ff */
+    { "AP8=", "00ff" },               /* prefix 00 ff (looks like an escaped zero) */
+    { "Ag==", "" },
+  };
+  struct {
+    const char *prefix;
+    gsize len;
+    const char *expected, *backwards;
+  } scases[] = {
+    { "a", 1, "a,a\\0,a\\0b,ab,abc", "abc,ab,a\\0b,a\\0,a" },
+    { "a\0", 2, "a\\0,a\\0b", "a\\0b,a\\0" },
+    { "ab", 2, "ab,abc", "abc,ab" },
+    { "abcd", 4, "", "" },
+    { "\xc3", 1, "\xc3\xa9", "\xc3\xa9" }, /* a partial character: bytes still match */
+  };
+
+  create (store, s);
+  create (store, b);
+  for (guint i = 0; i < G_N_ELEMENTS (bins); i++)
+    {
+      g_autofree char *json = g_strdup_printf ("{'pk': {'S': 'p'}, 'sk': {'B': '%s'}}", bins[i]);
+
+      put (store, b, json);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bcases); i++)
+    {
+      g_autofree char *json = g_strdup_printf ("{'x': {'B': '%s'}}", bcases[i].prefix_b64);
+      g_autoptr (DdbValue) holder = tu_item (json);
+      g_autofree char *got = query_str (store, b, NULL, "p", DDB_SK_BEGINS_WITH,
+                                        ddb_value_map_get (holder, "x"), NULL, TRUE, NULL, "sk");
+
+      g_assert_cmpstr (got, ==, bcases[i].expected);
+    }
+
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': 'a'}}");
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': 'a\\u0000'}}");
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': 'a\\u0000b'}}");
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': 'ab'}}");
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': 'abc'}}");
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': 'b'}}");
+  put (store, s, "{'pk': {'S': 'p'}, 'sk': {'S': '\\u00e9'}}");
+  for (guint i = 0; i < G_N_ELEMENTS (scases); i++)
+    {
+      /* A raw S value: prefixes may be partial UTF-8 in this store-level test. */
+      g_autoptr (DdbValue) prefix = ddb_value_new_s (scases[i].prefix, (gssize) scases[i].len);
+      g_autofree char *got = query_str (store, s, NULL, "p", DDB_SK_BEGINS_WITH, prefix, NULL,
+                                        TRUE, NULL, "sk");
+      g_autofree char *back = query_str (store, s, NULL, "p", DDB_SK_BEGINS_WITH, prefix, NULL,
+                                         FALSE, NULL, "sk");
+
+      g_assert_cmpstr (got, ==, scases[i].expected);
+      g_assert_cmpstr (back, ==, scases[i].backwards);
+    }
+}
+
+/* ---- Continuation ---- */
+
+static void
+test_exclusive_start (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) def = table_def ("q", "pk", DDB_TYPE_S, "sk", DDB_TYPE_N);
+  g_autoptr (DdbValue) start = tu_item ("{'pk': {'S': 'p'}, 'sk': {'N': '3'}}");
+  g_autoptr (DdbValue) missing = tu_item ("{'pk': {'S': 'p'}, 'sk': {'N': '2.5'}}");
+  g_autoptr (DdbValue) lo = tu_num ("2");
+  g_autoptr (DdbValue) hi = tu_num ("4");
+  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL;
+
+  create (store, def);
+  for (int i = 1; i <= 5; i++)
+    {
+      g_autofree char *json = g_strdup_printf ("{'pk': {'S': 'p'}, 'sk': {'N': '%d'}}", i);
+
+      put (store, def, json);
+    }
+  a = query_str (store, def, NULL, "p", DDB_SK_NONE, NULL, NULL, TRUE, start, "sk");
+  g_assert_cmpstr (a, ==, "4,5");
+  b = query_str (store, def, NULL, "p", DDB_SK_NONE, NULL, NULL, FALSE, start, "sk");
+  g_assert_cmpstr (b, ==, "2,1");
+  /* A start key that is not an item still continues after its place. */
+  c = query_str (store, def, NULL, "p", DDB_SK_NONE, NULL, NULL, TRUE, missing, "sk");
+  g_assert_cmpstr (c, ==, "3,4,5");
+  /* Combined with a range: the tighter bound wins. */
+  d = query_str (store, def, NULL, "p", DDB_SK_BETWEEN, lo, hi, TRUE, start, "sk");
+  g_assert_cmpstr (d, ==, "4");
+  e = query_str (store, def, NULL, "p", DDB_SK_BETWEEN, lo, hi, FALSE, start, "sk");
+  g_assert_cmpstr (e, ==, "2");
+}
+
+/* Pages through a scan `page` items at a time, restarting from the last key each time. */
+static char *
+scan_paged (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, guint segment,
+            guint total, guint page, const char *attr)
+{
+  GString *out = g_string_new (NULL);
+  g_autoptr (DdbValue) last = NULL;
+  GError *error = NULL;
+
+  for (;;)
+    {
+      DdbStoreRange range = { index, NULL, DDB_SK_NONE, { NULL, NULL }, TRUE, segment, total, last };
+      g_autoptr (DdbStoreCursor) cursor = ddb_store_cursor_open (store, def, &range, &error);
+      guint n = 0;
+      DdbValue *item = NULL;
+
+      g_assert_no_error (error);
+      while (n < page && (item = ddb_store_cursor_next (cursor, &error)) != NULL)
+        {
+          DdbValue *v = ddb_value_map_get (item, attr);
+
+          if (out->len > 0)
+            g_string_append_c (out, ',');
+          g_string_append_len (out, v->bytes.data, (gssize) v->bytes.len);
+          n++;
+          g_clear_pointer (&last, ddb_value_free);
+          last = item;
+        }
+      g_assert_no_error (error);
+      if (n < page)
+        break;
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_parallel_scan (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) def = table_def ("s", "pk", DDB_TYPE_S, "sk", DDB_TYPE_N);
+  g_autofree char *all = NULL;
+  g_autofree char *paged = NULL;
+  g_auto (GStrv) all_items = NULL;
+  GError *error = NULL;
+  const guint n_items = 300;
+
+  create (store, def);
+  g_assert_true (ddb_store_begin (store, &error));
+  for (guint i = 0; i < n_items; i++)
+    {
+      /* 100 partitions of 3 items. */
+      g_autofree char *json = g_strdup_printf (
+        "{'pk': {'S': 'user#%u'}, 'sk': {'N': '%u'}, 'id': {'S': '%u'}}", i / 3, i % 3, i);
+
+      put (store, def, json);
+    }
+  g_assert_true (ddb_store_commit (store, &error));
+
+  all = scan_paged (store, def, NULL, 0, 1, 1000, "id");
+  all_items = g_strsplit (all, ",", -1);
+  g_assert_cmpuint (g_strv_length (all_items), ==, n_items);
+  /* Items of a partition are together and in sort key order. */
+  for (guint i = 0; i < n_items; i += 3)
+    {
+      guint first = (guint) g_ascii_strtoull (all_items[i], NULL, 10);
+
+      g_assert_cmpuint (first % 3, ==, 0);
+      g_assert_cmpuint ((guint) g_ascii_strtoull (all_items[i + 1], NULL, 10), ==, first + 1);
+      g_assert_cmpuint ((guint) g_ascii_strtoull (all_items[i + 2], NULL, 10), ==, first + 2);
+    }
+  /* Paging with ExclusiveStartKey gives the same sequence. */
+  paged = scan_paged (store, def, NULL, 0, 1, 7, "id");
+  g_assert_cmpstr (paged, ==, all);
+
+  for (guint total = 1; total <= 7; total++)
+    {
+      g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      guint count = 0;
+
+      for (guint seg = 0; seg < total; seg++)
+        {
+          g_autofree char *part = scan_paged (store, def, NULL, seg, total, 5, "id");
+          g_auto (GStrv) ids = g_strsplit (part, ",", -1);
+
+          for (guint k = 0; part[0] != '\0' && ids[k] != NULL; k++)
+            {
+              g_assert_false (g_hash_table_contains (seen, ids[k]));
+              g_hash_table_add (seen, g_strdup (ids[k]));
+              count++;
+            }
+          /* Segments get a fair share (hash spread): none empty for small N. */
+          if (total <= 4)
+            g_assert_cmpuint (strlen (part), >, 0);
+        }
+      g_assert_cmpuint (count, ==, n_items);
+    }
+}
+
+/* ---- Indexes ---- */
+
+static void
+test_index_maintenance (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) def = table_def ("ix", "pk", DDB_TYPE_S, "sk", DDB_TYPE_S);
+  DdbIndexDef *gsi, *lsi, *keys;
+  g_autoptr (DdbValue) key = NULL;
+  GError *error = NULL;
+  gint64 count, size;
+  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL, *f = NULL;
+
+  gsi = add_index (def, "byStatus", TRUE, "status", DDB_TYPE_S, "score", DDB_TYPE_N,
+                   DDB_PROJECTION_INCLUDE, (const char *const[]){ "name", NULL });
+  lsi = add_index (def, "byDate", FALSE, "pk", DDB_TYPE_S, "date", DDB_TYPE_S,
+                   DDB_PROJECTION_ALL, NULL);
+  keys = add_index (def, "byName", TRUE, "name", DDB_TYPE_S, NULL, DDB_TYPE_S,
+                    DDB_PROJECTION_KEYS_ONLY, NULL);
+  create (store, def);
+
+  put (store, def, "{'pk': {'S': 'u1'}, 'sk': {'S': 'a'}, 'status': {'S': 'open'}, 'score': {'N': '5'}, 'name': {'S': 'n1'}, 'date': {'S': '2024'}, 'x': {'S': 'big'}}");
+  put (store, def, "{'pk': {'S': 'u2'}, 'sk': {'S': 'a'}, 'status': {'S': 'open'}, 'score': {'N': '5'}, 'name': {'S': 'n2'}}");
+  put (store, def, "{'pk': {'S': 'u1'}, 'sk': {'S': 'b'}, 'status': {'S': 'open'}, 'score': {'N': '-1'}, 'date': {'S': '2023'}}");
+  /* Sparse: no status -> not in byStatus; wrong type of score -> not either. */
+  put (store, def, "{'pk': {'S': 'u3'}, 'sk': {'S': 'a'}, 'name': {'S': 'n3'}}");
+  put (store, def, "{'pk': {'S': 'u4'}, 'sk': {'S': 'a'}, 'status': {'S': 'open'}, 'score': {'S': '7'}}");
+
+  /* Equal index keys are ordered by the table key. */
+  a = query_str (store, def, gsi, "open", DDB_SK_NONE, NULL, NULL, TRUE, NULL, "pk");
+  g_assert_cmpstr (a, ==, "u1,u1,u2");
+  b = query_str (store, def, gsi, "open", DDB_SK_NONE, NULL, NULL, FALSE, NULL, "pk");
+  g_assert_cmpstr (b, ==, "u2,u1,u1");
+  g_assert_true (ddb_store_table_stats (store, def, gsi, &count, &size, &error));
+  g_assert_cmpint (count, ==, 3);
+
+  /* Projection: INCLUDE keeps keys + name only, in the item's order. */
+  {
+    g_autoptr (DdbValue) h = tu_str ("open");
+    g_autoptr (DdbValue) five = tu_num ("5");
+    DdbStoreRange range = { gsi, h, DDB_SK_EQ, { five, NULL }, TRUE, 0, 1, NULL };
+    g_autoptr (DdbStoreCursor) cursor = ddb_store_cursor_open (store, def, &range, &error);
+    g_autoptr (DdbValue) first = ddb_store_cursor_next (cursor, &error);
+    g_autofree char *text = ddb_json_format_item (first);
+
+    g_assert_cmpstr (text, ==,
+                     "{\"pk\":{\"S\":\"u1\"},\"sk\":{\"S\":\"a\"},\"status\":{\"S\":\"open\"},"
+                     "\"score\":{\"N\":\"5\"},\"name\":{\"S\":\"n1\"}}");
+  }
+  /* Continuation inside a run of equal index keys uses the table key. */
+  {
+    g_autoptr (DdbValue) start = tu_item ("{'pk': {'S': 'u1'}, 'sk': {'S': 'a'}, 'status': {'S': 'open'}, 'score': {'N': '5'}}");
+
+    c = query_str (store, def, gsi, "open", DDB_SK_NONE, NULL, NULL, TRUE, start, "pk");
+    g_assert_cmpstr (c, ==, "u2");
+    d = query_str (store, def, gsi, "open", DDB_SK_NONE, NULL, NULL, FALSE, start, "sk");
+    g_assert_cmpstr (d, ==, "b");
+  }
+
+  /* LSI: same partition, ordered by date; KEYS_ONLY index: keys only. */
+  e = query_str (store, def, lsi, "u1", DDB_SK_NONE, NULL, NULL, TRUE, NULL, "date");
+  g_assert_cmpstr (e, ==, "2023,2024");
+  f = query_str (store, def, keys, "n1", DDB_SK_NONE, NULL, NULL, TRUE, NULL, "x");
+  g_assert_cmpstr (f, ==, "-");
+
+  /* An update that moves the item between index keys, and one that drops it from the index. */
+  put (store, def, "{'pk': {'S': 'u1'}, 'sk': {'S': 'a'}, 'status': {'S': 'closed'}, 'score': {'N': '5'}, 'name': {'S': 'n1'}}");
+  {
+    g_autofree char *open = query_str (store, def, gsi, "open", DDB_SK_NONE, NULL, NULL, TRUE,
+                                       NULL, "pk");
+    g_autofree char *closed = query_str (store, def, gsi, "closed", DDB_SK_NONE, NULL, NULL, TRUE,
+                                         NULL, "pk");
+    g_autofree char *dates = query_str (store, def, lsi, "u1", DDB_SK_NONE, NULL, NULL, TRUE, NULL,
+                                        "date");
+
+    g_assert_cmpstr (open, ==, "u1,u2"); /* u1/b has score -1 */
+    g_assert_cmpstr (closed, ==, "u1");
+    g_assert_cmpstr (dates, ==, "2023"); /* the new u1/a has no date */
+  }
+
+  key = tu_item ("{'pk': {'S': 'u2'}, 'sk': {'S': 'a'}}");
+  g_assert_true (ddb_store_item_delete (store, def, key, &error));
+  {
+    g_autofree char *open = query_str (store, def, gsi, "open", DDB_SK_NONE, NULL, NULL, TRUE,
+                                       NULL, "pk");
+    g_autofree char *names = query_str (store, def, keys, "n2", DDB_SK_NONE, NULL, NULL, TRUE,
+                                        NULL, "pk");
+
+    g_assert_cmpstr (open, ==, "u1");
+    g_assert_cmpstr (names, ==, "");
+  }
+
+  /* Index scan covers every entry exactly once across segments. */
+  {
+    g_autofree char *all = NULL;
+    guint total = 0;
+
+    for (guint seg = 0; seg < 3; seg++)
+      {
+        g_autofree char *part = scan_paged (store, def, keys, seg, 3, 1, "name");
+
+        if (part[0] != '\0')
+          {
+            g_auto (GStrv) ids = g_strsplit (part, ",", -1);
+            total += g_strv_length (ids);
+          }
+      }
+    all = scan_paged (store, def, keys, 0, 1, 1, "name");
+    g_assert_cmpuint (total, ==, 2); /* n1, n3 */
+    g_assert_cmpuint (strlen (all), ==, 5);
+  }
+}
+
+static void
+test_index_backfill_and_drop (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) def = table_def ("bf", "pk", DDB_TYPE_S, NULL, DDB_TYPE_S);
+  g_autoptr (DdbTableDef) got = NULL;
+  DdbIndexDef *gsi;
+  GError *error = NULL;
+  gint64 count = 0, size = 0;
+
+  create (store, def);
+  put (store, def, "{'pk': {'S': 'a'}, 'g': {'S': 'x'}}");
+  put (store, def, "{'pk': {'S': 'b'}, 'g': {'S': 'x'}}");
+  put (store, def, "{'pk': {'S': 'c'}}");
+
+  gsi = add_index (def, "byG", TRUE, "g", DDB_TYPE_S, NULL, DDB_TYPE_S, DDB_PROJECTION_ALL, NULL);
+  g_assert_true (ddb_store_table_update (store, def, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (gsi->id, ==, 1);
+  g_assert_true (ddb_store_table_stats (store, def, gsi, &count, &size, &error));
+  g_assert_cmpint (count, ==, 2);
+  {
+    g_autofree char *x = query_str (store, def, gsi, "x", DDB_SK_NONE, NULL, NULL, TRUE, NULL,
+                                    "pk");
+    g_assert_cmpstr (x, ==, "a,b");
+  }
+  /* Drop it: the entries go; a new index never reuses the id. */
+  g_ptr_array_remove_index (def->indexes, 0);
+  g_free (gsi->name);
+  g_free (gsi->key.hash_name);
+  g_free (gsi);
+  g_assert_true (ddb_store_table_update (store, def, &error));
+  gsi = add_index (def, "byG2", TRUE, "g", DDB_TYPE_S, NULL, DDB_TYPE_S, DDB_PROJECTION_KEYS_ONLY,
+                   NULL);
+  g_assert_true (ddb_store_table_update (store, def, &error));
+  g_assert_cmpint (gsi->id, ==, 2);
+  got = ddb_store_table_get (store, "bf", &error);
+  g_assert_cmpuint (got->indexes->len, ==, 1);
+  g_assert_cmpint (((DdbIndexDef *) got->indexes->pdata[0])->id, ==, 2);
+  g_assert_true (ddb_store_table_stats (store, def, gsi, &count, &size, &error));
+  g_assert_cmpint (count, ==, 2);
+}
+
+/* ---- Files ---- */
+
+static void
+test_persistence (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ddbstore-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "db.sqlite", NULL);
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+  GError *error = NULL;
+
+  {
+    g_autoptr (DdbStore) store = ddb_store_open (path, &error);
+    g_autoptr (DdbTableDef) def = table_def ("p", "pk", DDB_TYPE_S, NULL, DDB_TYPE_S);
+
+    g_assert_no_error (error);
+    add_index (def, "g", TRUE, "v", DDB_TYPE_N, NULL, DDB_TYPE_S, DDB_PROJECTION_ALL, NULL);
+    create (store, def);
+    g_assert_true (ddb_store_begin (store, &error));
+    for (int i = 0; i < 50; i++)
+      {
+        g_autofree char *json = g_strdup_printf ("{'pk': {'S': 'k%d'}, 'v': {'N': '%d'}}", i, i % 5);
+
+        put (store, def, json);
+      }
+    g_assert_true (ddb_store_commit (store, &error));
+  }
+  {
+    g_autoptr (DdbStore) store = ddb_store_open (path, &error);
+    g_autoptr (DdbTableDef) def = ddb_store_table_get (store, "p", &error);
+    g_autoptr (DdbValue) item = NULL;
+    g_autoptr (DdbValue) three = tu_num ("3");
+    DdbStoreRange range = { ddb_table_def_index (def, "g"), three, DDB_SK_NONE, { NULL, NULL },
+                            TRUE, 0, 1, NULL };
+    g_autofree char *keys = NULL;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *stmt = NULL;
+
+    g_assert_no_error (error);
+    item = get (store, def, "{'pk': {'S': 'k42'}}");
+    tu_assert_item (item, "{'pk': {'S': 'k42'}, 'v': {'N': '2'}}");
+    keys = drain (store, def, &range, "pk");
+    g_assert_cmpstr (keys, ==, "k13,k18,k23,k28,k3,k33,k38,k43,k48,k8");
+
+    /* Durability settings, seen from a second connection to the file. */
+    g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA journal_mode", -1, &stmt, NULL), ==,
+                     SQLITE_OK);
+    g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+    g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 0), ==, "wal");
+    sqlite3_finalize (stmt);
+    g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL), ==,
+                     SQLITE_OK);
+    g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+    g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 1);
+    sqlite3_finalize (stmt);
+    sqlite3_close (db);
+  }
+
+  /* A newer format is refused rather than misread. */
+  {
+    sqlite3 *db = NULL;
+    DdbStore *store;
+
+    g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_exec (db, "PRAGMA user_version=99", NULL, NULL, NULL), ==, SQLITE_OK);
+    sqlite3_close (db);
+    store = ddb_store_open (path, &error);
+    g_assert_null (store);
+    g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+    g_clear_error (&error);
+  }
+  /* Not a database at all. */
+  {
+    g_autofree char *junk = g_build_filename (dir, "junk", NULL);
+    DdbStore *store;
+
+    g_assert_true (g_file_set_contents (junk, "this is not sqlite, not at all, no.............."
+                                              "................................................",
+                                        -1, NULL));
+    store = ddb_store_open (junk, &error);
+    g_assert_null (store);
+    g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+    g_clear_error (&error);
+    g_unlink (junk);
+  }
+  g_unlink (path);
+  g_unlink (wal);
+  g_unlink (shm);
+  g_rmdir (dir);
+}
+
+static void
+test_synchronous_full (void)
+{
+  /* synchronous=FULL is a per-connection setting that cannot be read from outside; what
+   * shows is that a commit reaches the WAL file before the call returns. */
+  g_autofree char *dir = g_dir_make_tmp ("ddbsync-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "db.sqlite", NULL);
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+  GError *error = NULL;
+  g_autoptr (DdbStore) store = ddb_store_open (path, &error);
+  g_autoptr (DdbTableDef) def = table_def ("d", "pk", DDB_TYPE_S, NULL, DDB_TYPE_S);
+  GStatBuf st;
+
+  g_assert_no_error (error);
+  create (store, def);
+  put (store, def, "{'pk': {'S': 'x'}}");
+  /* Committed data sits in the WAL file (not only in memory) right after the call. */
+  g_assert_cmpint (g_stat (wal, &st), ==, 0);
+  g_assert_cmpint (st.st_size, >, 0);
+  g_clear_pointer (&store, ddb_store_free);
+  g_unlink (path);
+  g_unlink (wal);
+  g_unlink (shm);
+  g_rmdir (dir);
+}
+
+/* A committed write survives the writer being killed with SIGKILL right after the commit,
+ * before it can close anything. */
+static void
+test_survives_kill (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ddbkill-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "db.sqlite", NULL);
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+  GError *error = NULL;
+  int status = 0;
+  pid_t pid = fork ();
+
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      DdbStore *store = ddb_store_open (path, NULL);
+      DdbTableDef *def = table_def ("k", "pk", DDB_TYPE_S, NULL, DDB_TYPE_S);
+      DdbValue *item = tu_item ("{'pk': {'S': 'acknowledged'}, 'v': {'N': '42'}}");
+
+      if (store == NULL || !ddb_store_table_create (store, def, NULL)
+          || !ddb_store_begin (store, NULL) || !ddb_store_item_put (store, def, item, NULL)
+          || !ddb_store_commit (store, NULL))
+        _exit (3);
+      /* Begun but never committed: must not appear. */
+      ddb_store_begin (store, NULL);
+      ddb_value_free (item);
+      item = tu_item ("{'pk': {'S': 'unacknowledged'}}");
+      ddb_store_item_put (store, def, item, NULL);
+      kill (getpid (), SIGKILL);
+      _exit (4);
+    }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status));
+  g_assert_cmpint (WTERMSIG (status), ==, SIGKILL);
+  {
+    g_autoptr (DdbStore) store = ddb_store_open (path, &error);
+    g_autoptr (DdbTableDef) def = NULL;
+    g_autoptr (DdbValue) item = NULL;
+    g_autoptr (DdbValue) lost = NULL;
+
+    g_assert_no_error (error);
+    def = ddb_store_table_get (store, "k", &error);
+    g_assert_no_error (error);
+    item = get (store, def, "{'pk': {'S': 'acknowledged'}}");
+    tu_assert_item (item, "{'pk': {'S': 'acknowledged'}, 'v': {'N': '42'}}");
+    lost = get (store, def, "{'pk': {'S': 'unacknowledged'}}");
+    g_assert_null (lost);
+  }
+  g_unlink (path);
+  g_unlink (wal);
+  g_unlink (shm);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/store/catalog", test_catalog);
+  g_test_add_func ("/store/put-get-delete", test_put_get_delete);
+  g_test_add_func ("/store/transactions", test_transactions);
+  g_test_add_func ("/store/order/numbers", test_order_numbers);
+  g_test_add_func ("/store/order/strings-binary", test_order_strings_binary);
+  g_test_add_func ("/store/query/operators", test_query_operators);
+  g_test_add_func ("/store/query/begins-with", test_begins_with);
+  g_test_add_func ("/store/query/exclusive-start", test_exclusive_start);
+  g_test_add_func ("/store/scan/parallel", test_parallel_scan);
+  g_test_add_func ("/store/index/maintenance", test_index_maintenance);
+  g_test_add_func ("/store/index/backfill-drop", test_index_backfill_and_drop);
+  g_test_add_func ("/store/file/persistence", test_persistence);
+  g_test_add_func ("/store/file/synchronous", test_synchronous_full);
+  g_test_add_func ("/store/file/survives-kill", test_survives_kill);
+  return g_test_run ();
+}
