@@ -1,0 +1,103 @@
+/* request.h: reading and checking the members of an API request with DynamoDB's messages, and
+ * the consumed-capacity figures of a response. Shared by every *-ops.c file (request.c,
+ * capacity.c). */
+#pragma once
+
+#include <glib.h>
+#include <jansson.h>
+
+#include "core/expr.h"
+#include "engine/table.h"
+
+G_BEGIN_DECLS
+
+/* ---- Members ---- */
+
+/* The TableName member (or `member`), checked as DynamoDB checks it (required, 3..255
+ * characters of [a-zA-Z0-9_.-]); DynamoDB's "1 validation error detected: ..." message. */
+const char *ddb_req_table_name (json_t *req, const char *member, GError **error);
+
+/* A string member: NULL and no error when absent and not `required`; a non-string is a
+ * SerializationException as DynamoDB reports it. */
+const char *ddb_req_string (json_t *req, const char *member, gboolean required, GError **error);
+
+/* An optional string member that must be one of `allowed` (NULL-terminated); returns its index
+ * in `allowed`, `fallback` when absent, -1 with DynamoDB's enum message when not allowed. */
+int ddb_req_enum (json_t *req, const char *member, const char *const *allowed, int fallback,
+                  GError **error);
+
+/* An optional boolean member (`fallback` when absent). */
+gboolean ddb_req_bool (json_t *req, const char *member, gboolean fallback, gboolean *out,
+                       GError **error);
+
+/* An optional integer member within [min, max]; *present tells whether it was given. */
+gboolean ddb_req_int (json_t *req, const char *member, gint64 min, gint64 max, gint64 *out,
+                      gboolean *present, GError **error);
+
+/* ---- Items and keys ---- */
+
+/* An item member (DynamoDB JSON map): parsed strictly, key attributes present and of the
+ * schema's types and not empty, not over 400 KB; DynamoDB's messages ("One or more parameter
+ * values were invalid: Missing the key pk in the item", "... Type mismatch for key pk expected:
+ * S actual: N", "Item size has exceeded the maximum allowed size", ...). Also checks the
+ * item's values against every index's key types ("One or more parameter values were invalid:
+ * Type mismatch for Index Key ..."). */
+DdbValue *ddb_req_item (json_t *json, const DdbTableDef *def, GError **error);
+
+/* A Key member: exactly the table's key attributes, of the right types and not empty
+ * ("The provided key element does not match the schema"). */
+DdbValue *ddb_req_key (json_t *json, const DdbTableDef *def, GError **error);
+
+/* ExclusiveStartKey of a Query/Scan on the table or `index` (NULL): the table's key attributes
+ * plus the index's, checked as DynamoDB checks them. */
+DdbValue *ddb_req_start_key (json_t *json, const DdbTableDef *def, const DdbIndexDef *index,
+                             GError **error);
+
+/* ---- Expressions ---- */
+
+/* The request's ExpressionAttributeNames / ExpressionAttributeValues, checked as DynamoDB checks
+ * the maps themselves (not empty when present, keys of the form #x / :x, values valid), and the
+ * parse context built on them. After parsing every expression of the request call
+ * ddb_expr_context_check_unused (rx->ctx, error). */
+typedef struct {
+  GHashTable *names;    /* "#n" -> char* (owned here); NULL when absent */
+  GHashTable *values;   /* ":v" -> DdbValue* (owned by values_map); NULL when absent */
+  DdbValue *values_map; /* the parsed ExpressionAttributeValues map */
+  DdbExprContext *ctx;
+} DdbReqExpr;
+
+gboolean ddb_req_expr_init (DdbReqExpr *rx, json_t *req, GError **error);
+void ddb_req_expr_clear (DdbReqExpr *rx);
+
+/* ---- Consumed capacity (capacity.c) ---- */
+
+typedef enum {
+  DDB_RCC_NONE,
+  DDB_RCC_TOTAL,
+  DDB_RCC_INDEXES,
+} DdbReturnCapacity;
+
+/* ReturnConsumedCapacity of the request. */
+gboolean ddb_req_return_capacity (json_t *req, DdbReturnCapacity *out, GError **error);
+
+/* Read units for `bytes` read in one call: ceil(bytes / 4 KB), at least 1, halved when eventually
+ * consistent; writes: ceil(bytes / 1 KB), at least 1. Transactions double both (callers). */
+double ddb_capacity_read_units (gsize bytes, gboolean consistent);
+double ddb_capacity_write_units (gsize bytes);
+
+/* What one call consumed, table and indexes. */
+typedef struct {
+  char *table_name;
+  double table_read, table_write;
+  GHashTable *gsi_read, *gsi_write; /* index name -> double* units, or NULL */
+  GHashTable *lsi_read, *lsi_write;
+} DdbCapacity;
+
+void ddb_capacity_init (DdbCapacity *cap, const char *table_name);
+void ddb_capacity_clear (DdbCapacity *cap);
+void ddb_capacity_add_index (DdbCapacity *cap, const DdbIndexDef *index, gboolean write,
+                             double units);
+/* The ConsumedCapacity object DynamoDB returns for `mode` (NULL for DDB_RCC_NONE). */
+json_t *ddb_capacity_to_json (const DdbCapacity *cap, DdbReturnCapacity mode);
+
+G_END_DECLS
