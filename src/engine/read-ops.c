@@ -1,0 +1,758 @@
+/* read-ops.c: Query and Scan: request checks with DynamoDB's messages, then one page read from
+ * a store cursor (Limit and the 1 MB cap counted on items read before the filter), the filter,
+ * the projection, LastEvaluatedKey and the consumed capacity. */
+#include <string.h>
+
+#include "core/ddbjson.h"
+#include "core/error.h"
+#include "core/itemsize.h"
+#include "core/keycodec.h"
+#include "engine/engine-private.h"
+#include "engine/legacy.h"
+#include "engine/request.h"
+#include "engine/table.h"
+
+/* A Query or Scan page stops once the items read reach 1 MB; the item that crosses the line
+ * is part of the page. */
+#define PAGE_BYTES (1024 * 1024)
+
+typedef enum {
+  SELECT_NONE = -2, /* absent */
+  SELECT_SPECIFIC = 0,
+  SELECT_COUNT,
+  SELECT_ALL,
+  SELECT_ALL_PROJECTED,
+} Select;
+
+/* DynamoDB lists the allowed values in this order in its enum message. */
+static const char *const select_names[]
+    = { "SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", NULL };
+static const char *const conditional_operators[] = { "OR", "AND", NULL };
+
+typedef struct {
+  gboolean is_query;
+  const char *table_name;
+  const char *index_name;
+  int select;
+  gint64 limit;
+  gboolean has_limit;
+  gboolean consistent;
+  gboolean forward;
+  DdbReturnCapacity rcc;
+  gint64 segment, total_segments;
+  gboolean has_segment, has_total_segments;
+
+  DdbReqExpr rx;
+  gboolean rx_ready;
+  DdbNode *key_cond; /* KeyConditionExpression or KeyConditions */
+  DdbNode *filter;   /* FilterExpression or QueryFilter/ScanFilter */
+  gboolean filter_legacy;
+  DdbProjection *projection; /* ProjectionExpression or AttributesToGet */
+
+  DdbTableDef *def;
+  const DdbIndexDef *index;
+  const DdbKeyDef *read_key; /* the key schema read: the index's or the table's */
+  DdbKeyCondition kc;
+  gboolean kc_ready;
+  DdbValue *start;
+  gboolean fetch; /* LSI read that needs the whole item from the table */
+} ReadRequest;
+
+G_GNUC_PRINTF (2, 3)
+static gboolean
+refuse (GError **error, const char *fmt, ...)
+{
+  va_list ap;
+  char *msg;
+
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION, msg);
+  g_free (msg);
+  return FALSE;
+}
+
+static void
+read_request_clear (ReadRequest *r)
+{
+  if (r->rx_ready)
+    ddb_req_expr_clear (&r->rx);
+  g_clear_pointer (&r->key_cond, ddb_node_free);
+  g_clear_pointer (&r->filter, ddb_node_free);
+  g_clear_pointer (&r->projection, ddb_projection_free);
+  g_clear_pointer (&r->def, ddb_table_def_free);
+  if (r->kc_ready)
+    ddb_key_condition_clear (&r->kc);
+  g_clear_pointer (&r->start, ddb_value_free);
+}
+
+static gboolean
+has_member (json_t *req, const char *name)
+{
+  json_t *m = json_object_get (req, name);
+
+  /* DynamoDB treats a member set to null as absent. */
+  return m != NULL && !json_is_null (m);
+}
+
+/* ---- Checks before the table is read ------------------------------------------------- */
+
+static gboolean
+read_members (ReadRequest *r, json_t *req, GError **error)
+{
+  if (has_member (req, "IndexName"))
+    {
+      r->index_name = ddb_req_table_name (req, "IndexName", error);
+      if (r->index_name == NULL)
+        return FALSE;
+    }
+  r->select = ddb_req_enum (req, "Select", select_names, SELECT_NONE, error);
+  if (r->select == -1)
+    return FALSE;
+  if (!ddb_req_int (req, "Limit", 1, G_MAXINT32, &r->limit, &r->has_limit, error))
+    return FALSE;
+  if (!ddb_req_bool (req, "ConsistentRead", FALSE, &r->consistent, error))
+    return FALSE;
+  if (!ddb_req_return_capacity (req, &r->rcc, error))
+    return FALSE;
+  if (ddb_req_enum (req, "ConditionalOperator", conditional_operators, 0, error) == -1)
+    return FALSE;
+  if (r->is_query)
+    {
+      if (!ddb_req_bool (req, "ScanIndexForward", TRUE, &r->forward, error))
+        return FALSE;
+    }
+  else
+    {
+      r->forward = TRUE;
+      if (!ddb_req_int (req, "Segment", 0, 999999, &r->segment, &r->has_segment, error))
+        return FALSE;
+      if (!ddb_req_int (req, "TotalSegments", 1, 1000000, &r->total_segments,
+                        &r->has_total_segments, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ExpressionAttributeNames/Values without an expression that could use them. */
+static gboolean
+check_placeholders_have_expressions (ReadRequest *r, json_t *req, GError **error)
+{
+  gboolean has_kce = r->is_query && has_member (req, "KeyConditionExpression");
+  gboolean has_fe = has_member (req, "FilterExpression");
+  gboolean has_pe = has_member (req, "ProjectionExpression");
+
+  if (has_member (req, "ExpressionAttributeNames") && !has_kce && !has_fe && !has_pe)
+    return refuse (error, "ExpressionAttributeNames can only be specified when using expressions");
+  if (has_member (req, "ExpressionAttributeValues") && !has_kce && !has_fe)
+    return refuse (error,
+                   "ExpressionAttributeValues can only be specified when using "
+                   "expressions: %s",
+                   r->is_query ? "FilterExpression and KeyConditionExpression are null"
+                               : "FilterExpression is null");
+  return TRUE;
+}
+
+static gboolean
+check_segments (ReadRequest *r, GError **error)
+{
+  if (r->has_segment && !r->has_total_segments)
+    return refuse (error, "The TotalSegments parameter is required but was not present in the "
+                          "request when Segment parameter is present");
+  if (r->has_total_segments && !r->has_segment)
+    return refuse (error, "The Segment parameter is required but was not present in the request "
+                          "when parameter TotalSegments is present");
+  if (r->has_segment && r->segment >= r->total_segments)
+    return refuse (error,
+                   "The Segment parameter is zero-based and must be less than parameter "
+                   "TotalSegments: Segment: %" G_GINT64_FORMAT " is not less than "
+                   "TotalSegments: %" G_GINT64_FORMAT,
+                   r->segment, r->total_segments);
+  return TRUE;
+}
+
+static gboolean
+check_select (ReadRequest *r, json_t *req, GError **error)
+{
+  const char *proj_member = has_member (req, "AttributesToGet")        ? "AttributesToGet"
+                            : has_member (req, "ProjectionExpression") ? "ProjectionExpression"
+                                                                       : NULL;
+
+  switch (r->select)
+    {
+    case SELECT_SPECIFIC:
+      if (proj_member == NULL)
+        return refuse (error, "Must specify the AttributesToGet or ProjectionExpression when "
+                              "choosing to get SPECIFIC_ATTRIBUTES");
+      break;
+    case SELECT_COUNT:
+      if (proj_member != NULL)
+        return refuse (error, "Cannot specify the %s when choosing to get only the Count",
+                       proj_member);
+      break;
+    case SELECT_ALL:
+    case SELECT_ALL_PROJECTED:
+      if (proj_member != NULL)
+        return refuse (error, "Cannot specify the %s when choosing to get %s", proj_member,
+                       select_names[r->select]);
+      if (r->select == SELECT_ALL_PROJECTED && r->index_name == NULL)
+        return refuse (error, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an "
+                              "IndexName");
+      break;
+    default:
+      break;
+    }
+  return TRUE;
+}
+
+/* An optional string member; FALSE only when it is present and not a string. */
+static gboolean
+opt_string (json_t *req, const char *member, const char **out, GError **error)
+{
+  GError *local = NULL;
+
+  *out = ddb_req_string (req, member, FALSE, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_expressions (ReadRequest *r, json_t *req, GError **error)
+{
+  const char *kce = NULL, *fe, *pe;
+  json_t *legacy;
+
+  if (r->is_query && !opt_string (req, "KeyConditionExpression", &kce, error))
+    return FALSE;
+  if (!opt_string (req, "FilterExpression", &fe, error)
+      || !opt_string (req, "ProjectionExpression", &pe, error))
+    return FALSE;
+
+  if (r->is_query && kce == NULL && !has_member (req, "KeyConditions"))
+    return refuse (error, "Either the KeyConditions or KeyConditionExpression parameter must be "
+                          "specified in the request.");
+
+  if (!ddb_req_expr_init (&r->rx, req, error))
+    return FALSE;
+  r->rx_ready = TRUE;
+
+  if (kce != NULL)
+    {
+      r->key_cond = ddb_condition_parse (DDB_EXPR_KEY_CONDITION, kce, r->rx.ctx, error);
+      if (r->key_cond == NULL)
+        return FALSE;
+    }
+  if (fe != NULL)
+    {
+      r->filter = ddb_condition_parse (DDB_EXPR_FILTER, fe, r->rx.ctx, error);
+      if (r->filter == NULL)
+        return FALSE;
+    }
+  if (pe != NULL)
+    {
+      r->projection = ddb_projection_parse (pe, r->rx.ctx, error);
+      if (r->projection == NULL)
+        return FALSE;
+    }
+  if (!ddb_expr_context_check_unused (r->rx.ctx, error))
+    return FALSE;
+
+  if (r->is_query && r->key_cond == NULL)
+    {
+      r->key_cond = ddb_legacy_key_conditions (json_object_get (req, "KeyConditions"), error);
+      if (r->key_cond == NULL)
+        return FALSE;
+    }
+  legacy = json_object_get (req, r->is_query ? "QueryFilter" : "ScanFilter");
+  if (r->filter == NULL && legacy != NULL && !json_is_null (legacy))
+    {
+      r->filter = ddb_legacy_filter (
+          legacy, ddb_req_string (req, "ConditionalOperator", FALSE, NULL), error);
+      if (r->filter == NULL)
+        return FALSE;
+      r->filter_legacy = TRUE;
+    }
+  legacy = json_object_get (req, "AttributesToGet");
+  if (r->projection == NULL && legacy != NULL && !json_is_null (legacy))
+    {
+      r->projection = ddb_legacy_attributes_to_get (legacy, error);
+      if (r->projection == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- Checks against the table --------------------------------------------------------- */
+
+/* Orders two key values of one type as DynamoDB does (the key codec's order). */
+static int
+key_compare (const DdbValue *a, const DdbValue *b)
+{
+  GByteArray *ea = g_byte_array_new (), *eb = g_byte_array_new ();
+  int c;
+
+  /* Both are validated key values (S, N or B), which always encode. */
+  ddb_key_encode (a, ea, NULL);
+  ddb_key_encode (b, eb, NULL);
+  c = memcmp (ea->data, eb->data, MIN (ea->len, eb->len));
+  if (c == 0)
+    c = ea->len < eb->len ? -1 : ea->len > eb->len ? 1 : 0;
+  g_byte_array_unref (ea);
+  g_byte_array_unref (eb);
+  return c;
+}
+
+static gboolean
+sort_key_matches (const DdbKeyCondition *kc, const DdbValue *v)
+{
+  switch (kc->sk_op)
+    {
+    case DDB_SK_NONE:
+      return TRUE;
+    case DDB_SK_EQ:
+      return key_compare (v, kc->sk[0]) == 0;
+    case DDB_SK_LT:
+      return key_compare (v, kc->sk[0]) < 0;
+    case DDB_SK_LE:
+      return key_compare (v, kc->sk[0]) <= 0;
+    case DDB_SK_GT:
+      return key_compare (v, kc->sk[0]) > 0;
+    case DDB_SK_GE:
+      return key_compare (v, kc->sk[0]) >= 0;
+    case DDB_SK_BETWEEN:
+      return key_compare (v, kc->sk[0]) >= 0 && key_compare (v, kc->sk[1]) <= 0;
+    case DDB_SK_BEGINS_WITH:
+      return v->type == kc->sk[0]->type && v->bytes.len >= kc->sk[0]->bytes.len
+             && memcmp (v->bytes.data, kc->sk[0]->bytes.data, kc->sk[0]->bytes.len) == 0;
+    default:
+      return FALSE;
+    }
+}
+
+/* A Query may only restart inside what its key condition selects. */
+static gboolean
+check_query_start_key (ReadRequest *r, GError **error)
+{
+  const DdbValue *hash = ddb_value_map_get (r->start, r->read_key->hash_name);
+  gboolean same_hash = hash != NULL && ddb_value_equal (hash, r->kc.pk);
+
+  if (r->kc.sk_op != DDB_SK_NONE)
+    {
+      const DdbValue *range = ddb_value_map_get (r->start, r->read_key->range_name);
+
+      if (range == NULL || !sort_key_matches (&r->kc, range))
+        return refuse (error, "The provided starting key does not match the range key predicate");
+      if (!same_hash)
+        return refuse (error, "The query can return at most one row and cannot be restarted");
+    }
+  else if (!same_hash)
+    return refuse (error, "The provided starting key is outside query boundaries based on "
+                          "provided conditions");
+  return TRUE;
+}
+
+static void
+collect_paths (const DdbNode *n, GPtrArray *out)
+{
+  if (n == NULL)
+    return;
+  if (n->kind == DDB_NODE_PATH)
+    g_ptr_array_add (out, (gpointer) &n->path);
+  for (guint i = 0; i < n->n_args; i++)
+    collect_paths (n->args[i], out);
+}
+
+static GPtrArray *
+filter_paths (const ReadRequest *r)
+{
+  GPtrArray *paths = g_ptr_array_new ();
+
+  collect_paths (r->filter, paths);
+  return paths;
+}
+
+static gboolean
+path_head_is (const DdbPath *p, const char *name)
+{
+  return name != NULL && p->n > 0 && p->elems[0].name != NULL
+         && strcmp (p->elems[0].name, name) == 0;
+}
+
+/* Document paths into a key attribute make no sense: keys are scalars. */
+static gboolean
+check_key_paths (const ReadRequest *r, const DdbPath *const *paths, guint n, GError **error)
+{
+  const DdbKeyDef *tk = &r->def->key;
+  const char *table_keys[] = { tk->hash_name, tk->range_name };
+
+  for (guint k = 0; k < G_N_ELEMENTS (table_keys); k++)
+    for (guint i = 0; i < n; i++)
+      if (paths[i]->n > 1 && path_head_is (paths[i], table_keys[k]))
+        return refuse (error,
+                       "Key attributes must be scalars; list random access '[]' and map "
+                       "lookup '.' are not allowed: Key: %s",
+                       table_keys[k]);
+  for (guint x = 0; r->def->indexes != NULL && x < r->def->indexes->len; x++)
+    {
+      const DdbIndexDef *ix = g_ptr_array_index (r->def->indexes, x);
+      const char *index_keys[] = { ix->key.hash_name, ix->key.range_name };
+
+      for (guint k = 0; k < G_N_ELEMENTS (index_keys); k++)
+        for (guint i = 0; i < n; i++)
+          if (paths[i]->n > 1 && path_head_is (paths[i], index_keys[k]))
+            return refuse (error,
+                           "Key attributes must be scalars; list random access '[]' and "
+                           "map lookup '.' are not allowed: IndexKey: %s",
+                           index_keys[k]);
+    }
+  return TRUE;
+}
+
+static gboolean
+check_projection_key_paths (const ReadRequest *r, GError **error)
+{
+  const DdbPath **paths;
+  gboolean ok;
+
+  if (r->projection == NULL)
+    return TRUE;
+  paths = g_new (const DdbPath *, r->projection->n_paths + 1);
+  for (guint i = 0; i < r->projection->n_paths; i++)
+    paths[i] = &r->projection->paths[i];
+  ok = check_key_paths (r, paths, r->projection->n_paths, error);
+  g_free (paths);
+  return ok;
+}
+
+/* A Query filter may not touch the key attributes it reads by. */
+static gboolean
+check_filter_not_on_key (const ReadRequest *r, GError **error)
+{
+  g_autoptr (GPtrArray) paths = filter_paths (r);
+  const char *keys[] = { r->read_key->hash_name, r->read_key->range_name };
+
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    for (guint i = 0; i < paths->len; i++)
+      if (path_head_is (g_ptr_array_index (paths, i), keys[k]))
+        return refuse (error,
+                       "%s can only contain non-primary key attributes: Primary key "
+                       "attribute: %s",
+                       r->filter_legacy ? "QueryFilter" : "Filter Expression", keys[k]);
+  return TRUE;
+}
+
+static gboolean
+index_projects (const DdbTableDef *def, const DdbIndexDef *ix, const char *name)
+{
+  if (ix->projection == DDB_PROJECTION_ALL)
+    return TRUE;
+  if (g_strcmp0 (name, def->key.hash_name) == 0 || g_strcmp0 (name, def->key.range_name) == 0
+      || g_strcmp0 (name, ix->key.hash_name) == 0 || g_strcmp0 (name, ix->key.range_name) == 0)
+    return TRUE;
+  for (guint i = 0; ix->non_key_attributes != NULL && ix->non_key_attributes[i] != NULL; i++)
+    if (strcmp (ix->non_key_attributes[i], name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A local secondary index answers for attributes it does not hold by fetching the item from
+ * the table (a global one cannot: they are simply missing). */
+static gboolean
+needs_fetch (const ReadRequest *r)
+{
+  g_autoptr (GPtrArray) paths = NULL;
+
+  if (r->index == NULL || r->index->global || r->index->projection == DDB_PROJECTION_ALL)
+    return FALSE;
+  if (r->select == SELECT_ALL)
+    return TRUE;
+  if (r->select == SELECT_COUNT || r->select == SELECT_ALL_PROJECTED)
+    {
+      /* Only the filter can still need the table. */
+    }
+  else if (r->projection != NULL)
+    {
+      for (guint i = 0; i < r->projection->n_paths; i++)
+        if (!index_projects (r->def, r->index, r->projection->paths[i].elems[0].name))
+          return TRUE;
+    }
+  paths = filter_paths (r);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const DdbPath *p = g_ptr_array_index (paths, i);
+
+      if (!index_projects (r->def, r->index, p->elems[0].name))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+resolve_table (ReadRequest *r, DdbEngine *e, json_t *req, GError **error)
+{
+  json_t *start_json = json_object_get (req, "ExclusiveStartKey");
+  gboolean has_start = start_json != NULL && !json_is_null (start_json);
+
+  r->def = ddb_store_table_get (e->store, r->table_name, error);
+  if (r->def == NULL)
+    return FALSE;
+
+  r->read_key = &r->def->key;
+  if (r->index_name != NULL)
+    {
+      r->index = ddb_table_def_index (r->def, r->index_name);
+      if (r->index == NULL)
+        {
+          if (!r->is_query && has_start)
+            return refuse (error, "The provided starting key is invalid");
+          return refuse (error, "The table does not have the specified index: %s", r->index_name);
+        }
+      if (r->index->global && r->consistent)
+        return refuse (error, "Consistent reads are not supported on global secondary indexes");
+      r->read_key = &r->index->key;
+    }
+
+  if (r->is_query)
+    {
+      DdbKeySchema schema;
+
+      ddb_key_def_schema (r->read_key, &schema);
+      if (!ddb_key_condition_analyze (r->key_cond, &schema, &r->kc, error))
+        return FALSE;
+      r->kc_ready = TRUE;
+    }
+
+  if (has_start)
+    {
+      r->start = ddb_req_start_key (start_json, r->def, r->index, error);
+      if (r->start == NULL)
+        return FALSE;
+      if (r->is_query && !check_query_start_key (r, error))
+        return FALSE;
+    }
+
+  if (!check_projection_key_paths (r, error))
+    return FALSE;
+  if (r->is_query && r->filter != NULL && !check_filter_not_on_key (r, error))
+    return FALSE;
+  if (r->index != NULL && r->index->global && r->select == SELECT_ALL
+      && r->index->projection != DDB_PROJECTION_ALL)
+    return refuse (error,
+                   "One or more parameter values were invalid: Select type ALL_ATTRIBUTES "
+                   "is not supported for global secondary index %s because its "
+                   "projection type is not ALL",
+                   r->index->name);
+  if (r->filter != NULL)
+    {
+      g_autoptr (GPtrArray) paths = filter_paths (r);
+
+      if (!check_key_paths (r, (const DdbPath *const *) paths->pdata, paths->len, error))
+        return FALSE;
+    }
+
+  if (r->select == SELECT_NONE)
+    r->select = r->projection != NULL ? SELECT_SPECIFIC
+                : r->index != NULL    ? SELECT_ALL_PROJECTED
+                                      : SELECT_ALL;
+  r->fetch = needs_fetch (r);
+  return TRUE;
+}
+
+/* ---- The page ----------------------------------------------------------------------- */
+
+/* The LastEvaluatedKey of `item`: the table's key attributes, plus the index's. */
+static DdbValue *
+evaluated_key (const ReadRequest *r, const DdbValue *item)
+{
+  DdbValue *key = ddb_key_def_extract (&r->def->key, item);
+  const char *names[2];
+
+  if (key == NULL)
+    key = ddb_value_new_m ();
+  if (r->index == NULL)
+    return key;
+  names[0] = r->index->key.hash_name;
+  names[1] = r->index->key.range_name;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const DdbValue *v = names[i] != NULL ? ddb_value_map_get (item, names[i]) : NULL;
+
+      if (v != NULL && ddb_value_map_get (key, names[i]) == NULL)
+        ddb_value_map_set (key, names[i], ddb_value_copy (v));
+    }
+  return key;
+}
+
+static json_t *
+run_page (ReadRequest *r, DdbEngine *e, GError **error)
+{
+  DdbStoreRange range = { 0 };
+  g_autoptr (DdbStoreCursor) cursor = NULL;
+  g_autoptr (DdbValue) last_key = NULL;
+  json_t *items = NULL, *response, *capacity;
+  gsize bytes = 0;
+  double table_units = 0;
+  gint64 count = 0, scanned = 0;
+  gboolean stopped = FALSE;
+  DdbCapacity cap;
+
+  range.index = r->index;
+  range.forward = r->forward;
+  range.exclusive_start = r->start;
+  range.segment = r->has_segment ? (guint) r->segment : 0;
+  range.total_segments = r->has_total_segments ? (guint) r->total_segments : 1;
+  if (r->is_query)
+    {
+      range.hash = r->kc.pk;
+      range.range_op = r->kc.sk_op;
+      range.range[0] = r->kc.sk[0];
+      range.range[1] = r->kc.sk[1];
+    }
+  else
+    range.range_op = DDB_SK_NONE;
+
+  cursor = ddb_store_cursor_open (e->store, r->def, &range, error);
+  if (cursor == NULL)
+    return NULL;
+
+  if (r->select != SELECT_COUNT)
+    items = json_array ();
+
+  while (!stopped)
+    {
+      g_autoptr (DdbValue) item = NULL;
+      g_autoptr (DdbValue) full = NULL;
+      const DdbValue *subject;
+      GError *local = NULL;
+      gboolean pass = TRUE;
+
+      item = ddb_store_cursor_next (cursor, &local);
+      if (item == NULL)
+        {
+          if (local != NULL)
+            {
+              g_propagate_error (error, local);
+              json_decref (items);
+              return NULL;
+            }
+          break;
+        }
+
+      scanned++;
+      bytes += ddb_item_size (item);
+      g_clear_pointer (&last_key, ddb_value_free);
+      last_key = evaluated_key (r, item);
+      if ((r->has_limit && scanned >= r->limit) || bytes >= PAGE_BYTES)
+        stopped = TRUE;
+
+      subject = item;
+      if (r->fetch)
+        {
+          if (!ddb_store_item_get (e->store, r->def, item, &full, error))
+            {
+              json_decref (items);
+              return NULL;
+            }
+          if (full != NULL)
+            {
+              /* Each fetch from the table is its own read, rounded up on its own. */
+              table_units += ddb_capacity_read_units (ddb_item_size (full), r->consistent);
+              subject = full;
+            }
+        }
+
+      if (r->filter != NULL && !ddb_condition_eval (r->filter, subject, &pass, error))
+        {
+          json_decref (items);
+          return NULL;
+        }
+      if (!pass)
+        continue;
+      count++;
+      if (items == NULL)
+        continue;
+      if (r->projection != NULL)
+        {
+          g_autoptr (DdbValue) projected = ddb_projection_apply (r->projection, subject);
+
+          json_array_append_new (items, ddb_item_to_json (projected));
+        }
+      else
+        json_array_append_new (items, ddb_item_to_json (subject));
+    }
+
+  /* Members in the order DynamoDB writes them. */
+  response = json_object ();
+  ddb_capacity_init (&cap, r->def->name);
+  if (r->index == NULL)
+    cap.table_read = ddb_capacity_read_units (bytes, r->consistent);
+  else
+    {
+      cap.table_read = table_units;
+      ddb_capacity_add_index (&cap, r->index, FALSE,
+                              ddb_capacity_read_units (bytes, r->consistent));
+    }
+  capacity = ddb_capacity_to_json (&cap, r->rcc);
+  ddb_capacity_clear (&cap);
+  if (capacity != NULL)
+    json_object_set_new (response, "ConsumedCapacity", capacity);
+  json_object_set_new (response, "Count", json_integer (count));
+  if (items != NULL)
+    json_object_set_new (response, "Items", items);
+  /* DynamoDB does not look ahead: a page cut by Limit or size carries the key of its last
+   * item even when nothing follows it. */
+  if (stopped && last_key != NULL)
+    json_object_set_new (response, "LastEvaluatedKey", ddb_item_to_json (last_key));
+  json_object_set_new (response, "ScannedCount", json_integer (scanned));
+  return response;
+}
+
+static json_t *
+read_op (DdbEngine *e, json_t *req, gboolean is_query, GError **error)
+{
+  ReadRequest r = { 0 };
+  json_t *response = NULL;
+
+  r.is_query = is_query;
+  r.table_name = ddb_req_table_name (req, "TableName", error);
+  if (r.table_name == NULL)
+    goto out;
+  if (!read_members (&r, req, error))
+    goto out;
+  if (!ddb_legacy_check_not_mixed (req, error))
+    goto out;
+  if (!check_placeholders_have_expressions (&r, req, error))
+    goto out;
+  if (!is_query && !check_segments (&r, error))
+    goto out;
+  if (!check_select (&r, req, error))
+    goto out;
+  if (!parse_expressions (&r, req, error))
+    goto out;
+  if (!resolve_table (&r, e, req, error))
+    goto out;
+  response = run_page (&r, e, error);
+
+out:
+  read_request_clear (&r);
+  return response;
+}
+
+json_t *
+ddb_op_query (DdbEngine *e, json_t *req, json_t **extra, GError **error)
+{
+  (void) extra;
+  return read_op (e, req, TRUE, error);
+}
+
+json_t *
+ddb_op_scan (DdbEngine *e, json_t *req, json_t **extra, GError **error)
+{
+  (void) extra;
+  return read_op (e, req, FALSE, error);
+}
