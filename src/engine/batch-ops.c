@@ -1,0 +1,868 @@
+/* batch-ops.c: BatchGetItem, BatchWriteItem, TransactWriteItems and TransactGetItems, built on
+ * the prepared reads and writes of item-ops.h: every request is checked in full before any item
+ * is read or written, and the writes of one call go into one store transaction. */
+#include "engine/engine-private.h"
+
+#include <string.h>
+
+#include "core/ddbjson.h"
+#include "core/error.h"
+#include "core/itemsize.h"
+#include "engine/item-ops.h"
+#include "engine/legacy.h"
+#include "engine/request.h"
+
+#define BATCH_GET_MAX_KEYS 100
+#define BATCH_GET_MAX_RESPONSE_BYTES (16 * 1024 * 1024)
+#define BATCH_WRITE_MAX_REQUESTS 25
+#define TRANSACT_MAX_ACTIONS 100
+#define TRANSACT_MAX_BYTES (4 * 1024 * 1024)
+#define TOKEN_MAX_CHARS 36
+
+#define MSG_DUPLICATE_KEYS "Provided list of item keys contains duplicates"
+#define MSG_TRANSACT_SAME_ITEM "Transaction request cannot include multiple operations on one item"
+#define MSG_CONDITION_FAILED "The conditional request failed"
+
+G_GNUC_PRINTF (3, 4)
+static gpointer
+fail (GError **error, DdbErrorCode code, const char *fmt, ...)
+{
+  va_list ap;
+  char *msg;
+
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error_literal (error, DDB_ERROR, code, msg);
+  g_free (msg);
+  return NULL;
+}
+
+/* DynamoDB echoes an over-long list in its validation message the way Java prints it: each
+ * element as ClassName@identity-hash. The hash is ours, stable for a given position. */
+static void
+append_java_list (GString *s, const char *class_name, const char *salt, guint n)
+{
+  g_string_append_c (s, '[');
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *seed = g_strdup_printf ("%s/%u", salt, i);
+
+      g_string_append_printf (s, "%scom.amazonaws.dynamodb.v20120810.%s@%x", i ? ", " : "",
+                              class_name, g_str_hash (seed));
+    }
+  g_string_append_c (s, ']');
+}
+
+/* RequestItems' map keys are table names, checked with the "Map keys" wording. */
+static gboolean
+check_map_table_name (const char *name, GError **error)
+{
+  gsize len = strlen (name);
+  glong chars = g_utf8_validate (name, -1, NULL) ? g_utf8_strlen (name, -1) : (glong) len;
+  gboolean ok = len > 0;
+
+  for (gsize i = 0; ok && i < len; i++)
+    ok = g_ascii_isalnum (name[i]) || name[i] == '_' || name[i] == '.' || name[i] == '-';
+  if (ok && chars >= 3 && chars <= 255)
+    return TRUE;
+  fail (error, DDB_ERROR_VALIDATION,
+        "1 validation error detected: Value '%s' at 'requestItems' failed to satisfy constraint: "
+        "Map keys must satisfy constraint: [Member must have length less than or equal to 255, "
+        "Member must have length greater than or equal to 3, Member must satisfy regular "
+        "expression pattern: [a-zA-Z0-9_.-]+]",
+        name);
+  return FALSE;
+}
+
+/* The RequestItems member: a non-empty map. */
+static json_t *
+request_items (json_t *req, const char *operation, GError **error)
+{
+  json_t *items = json_object_get (req, "RequestItems");
+
+  if (items == NULL || json_is_null (items) || (json_is_object (items) && json_object_size (items) == 0))
+    return fail (error, DDB_ERROR_VALIDATION, "The requestItems parameter is required for %s",
+                 operation);
+  if (!json_is_object (items))
+    return fail (error, DDB_ERROR_SERIALIZATION,
+                 json_is_array (items) ? "Start of list found where not expected"
+                                       : "Expected map or null");
+  return items;
+}
+
+static gboolean
+same_item (const DdbTableDef *a, const DdbValue *ka, const DdbTableDef *b, const DdbValue *kb)
+{
+  return strcmp (a->name, b->name) == 0 && ddb_value_equal (ka, kb);
+}
+
+/* ---- Consumed capacity, one entry per table in order of first use ---------------------- */
+
+typedef struct {
+  GPtrArray *caps; /* DdbCapacity* */
+} CapacityList;
+
+static void
+capacity_free (gpointer p)
+{
+  ddb_capacity_clear (p);
+  g_free (p);
+}
+
+static void
+capacity_list_init (CapacityList *cl)
+{
+  cl->caps = g_ptr_array_new_with_free_func (capacity_free);
+}
+
+static void
+capacity_list_clear (CapacityList *cl)
+{
+  g_clear_pointer (&cl->caps, g_ptr_array_unref);
+}
+
+static DdbCapacity *
+capacity_for (CapacityList *cl, const char *table)
+{
+  DdbCapacity *cap;
+
+  for (guint i = 0; i < cl->caps->len; i++)
+    {
+      cap = g_ptr_array_index (cl->caps, i);
+      if (strcmp (cap->table_name, table) == 0)
+        return cap;
+    }
+  cap = g_new0 (DdbCapacity, 1);
+  ddb_capacity_init (cap, table);
+  g_ptr_array_add (cl->caps, cap);
+  return cap;
+}
+
+static void
+capacity_list_to_response (CapacityList *cl, DdbReturnCapacity mode, json_t *response)
+{
+  json_t *list;
+
+  if (mode == DDB_RCC_NONE)
+    return;
+  list = json_array ();
+  for (guint i = 0; i < cl->caps->len; i++)
+    json_array_append_new (list, ddb_capacity_to_json (g_ptr_array_index (cl->caps, i), mode));
+  json_object_set_new (response, "ConsumedCapacity", list);
+}
+
+static gboolean
+return_metrics (json_t *req, gboolean *out, GError **error)
+{
+  static const char *const allowed[] = { "SIZE", "NONE", NULL };
+  int i = ddb_req_enum (req, "ReturnItemCollectionMetrics", allowed, 1, error);
+
+  if (i < 0)
+    return FALSE;
+  *out = i == 0;
+  return TRUE;
+}
+
+static gboolean
+has_local_indexes (const DdbTableDef *def)
+{
+  for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
+    {
+      if (!((DdbIndexDef *) g_ptr_array_index (def->indexes, i))->global)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* ItemCollectionMetrics of a batch: {table: [metrics of each written item collection]}, for
+ * the tables with local secondary indexes. */
+static gboolean
+add_collection_metrics (DdbStore *store, GPtrArray *writes, json_t *response, GError **error)
+{
+  json_t *all = json_object ();
+
+  for (guint i = 0; i < writes->len; i++)
+    {
+      DdbPreparedWrite *w = g_ptr_array_index (writes, i);
+      json_t *list, *m;
+
+      if (w->kind == DDB_WRITE_CONDITION_CHECK || !has_local_indexes (w->def))
+        continue;
+      m = ddb_item_collection_metrics (store, w->def, w->key, error);
+      if (m == NULL)
+        {
+          json_decref (all);
+          return FALSE;
+        }
+      list = json_object_get (all, w->def->name);
+      if (list == NULL)
+        {
+          list = json_array ();
+          json_object_set_new (all, w->def->name, list);
+        }
+      json_array_append_new (list, m);
+    }
+  json_object_set_new (response, "ItemCollectionMetrics", all);
+  return TRUE;
+}
+
+/* ---- BatchGetItem --------------------------------------------------------------------- */
+
+typedef struct {
+  const char *table;
+  json_t *block;     /* the KeysAndAttributes (borrowed) */
+  GPtrArray *gets;   /* DdbPreparedGet*, one per key */
+} GetTable;
+
+static void
+get_table_clear (gpointer p)
+{
+  GetTable *t = p;
+
+  g_clear_pointer (&t->gets, g_ptr_array_unref);
+}
+
+/* The request ddb_get_prepare reads for one key: the block's members with Key in place of
+ * Keys. */
+static json_t *
+single_get_request (json_t *block, json_t *key)
+{
+  static const char *const members[] = { "ProjectionExpression", "ExpressionAttributeNames",
+                                         "AttributesToGet", "ConsistentRead", NULL };
+  json_t *r = json_object ();
+
+  json_object_set (r, "Key", key);
+  for (guint i = 0; members[i] != NULL; i++)
+    {
+      json_t *m = json_object_get (block, members[i]);
+
+      if (m != NULL)
+        json_object_set (r, members[i], m);
+    }
+  return r;
+}
+
+/* The block as UnprocessedKeys returns it: the same parameters with the keys not read. */
+static json_t *
+unprocessed_block (json_t *block, json_t *keys)
+{
+  json_t *u = json_object ();
+  const char *member;
+  json_t *value;
+
+  json_object_foreach (block, member, value)
+    {
+      if (strcmp (member, "Keys") != 0)
+        json_object_set (u, member, value);
+    }
+  json_object_set_new (u, "Keys", keys);
+  return u;
+}
+
+json_t *
+ddb_op_batch_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error)
+{
+  g_autoptr (GArray) tables = g_array_new (FALSE, TRUE, sizeof (GetTable));
+  CapacityList caps;
+  DdbReturnCapacity rcc;
+  json_t *items, *block, *response, *responses, *unprocessed;
+  const char *table, *projection_table = NULL, *legacy_table = NULL;
+  guint total = 0;
+  gsize bytes = 0;
+  gboolean full = FALSE;
+
+  g_array_set_clear_func (tables, get_table_clear);
+  items = request_items (req, "BatchGetItem", error);
+  if (items == NULL)
+    return NULL;
+  if (!ddb_req_return_capacity (req, &rcc, error))
+    return NULL;
+
+  /* The shape of every block first, then their total, then the keys themselves. */
+  json_object_foreach (items, table, block)
+    {
+      json_t *keys;
+      gsize n;
+
+      if (!check_map_table_name (table, error))
+        return NULL;
+      if (!json_is_object (block))
+        return fail (error, DDB_ERROR_SERIALIZATION,
+                     json_is_array (block) ? "Start of list found where not expected"
+                                           : "Expected null");
+      keys = json_object_get (block, "Keys");
+      if (keys == NULL || json_is_null (keys))
+        return fail (error, DDB_ERROR_VALIDATION,
+                     "1 validation error detected: Value null at 'requestItems.%s.member.keys' "
+                     "failed to satisfy constraint: Member must not be null",
+                     table);
+      if (!json_is_array (keys))
+        return fail (error, DDB_ERROR_SERIALIZATION,
+                     json_is_object (keys) ? "Start of structure or map found where not expected."
+                                           : "Expected list or null");
+      n = json_array_size (keys);
+      if (n < 1 || n > BATCH_GET_MAX_KEYS)
+        return fail (error, DDB_ERROR_VALIDATION,
+                     "1 validation error detected: Value at 'RequestItems.%s.member.Keys' failed "
+                     "to satisfy constraint: Member must have length %s",
+                     table,
+                     n < 1 ? "greater than or equal to 1" : "less than or equal to 100");
+      if (!ddb_legacy_check_not_mixed (block, error))
+        return NULL;
+      if (json_object_get (block, "ProjectionExpression") != NULL)
+        projection_table = table;
+      if (json_object_get (block, "AttributesToGet") != NULL)
+        legacy_table = table;
+      total += n;
+    }
+  /* One request uses one style, even across tables. */
+  if (projection_table != NULL && legacy_table != NULL)
+    return fail (error, DDB_ERROR_VALIDATION,
+                 "Can not use both expression and non-expression parameters in the same "
+                 "request: Non-expression parameters: {AttributesToGet} Expression parameters: "
+                 "{ProjectionExpression}");
+  if (total > BATCH_GET_MAX_KEYS)
+    return fail (error, DDB_ERROR_VALIDATION, "Too many items requested for the BatchGetItem call");
+
+  json_object_foreach (items, table, block)
+    {
+      GetTable t = { table, block, g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_get_free) };
+      json_t *keys = json_object_get (block, "Keys"), *key;
+      gsize i;
+
+      g_array_append_val (tables, t);
+      json_array_foreach (keys, i, key)
+        {
+          json_t *single = single_get_request (block, key);
+          DdbPreparedGet *g = ddb_get_prepare (e->store, single, table, error);
+
+          json_decref (single);
+          if (g == NULL)
+            return NULL;
+          for (guint j = 0; j < t.gets->len; j++)
+            {
+              DdbPreparedGet *o = g_ptr_array_index (t.gets, j);
+
+              if (same_item (o->def, o->key, g->def, g->key))
+                {
+                  ddb_get_free (g);
+                  return fail (error, DDB_ERROR_VALIDATION, MSG_DUPLICATE_KEYS);
+                }
+            }
+          g_ptr_array_add (t.gets, g);
+        }
+    }
+
+  capacity_list_init (&caps);
+  response = json_object ();
+  responses = json_object ();
+  unprocessed = json_object ();
+  json_object_set_new (response, "Responses", responses);
+  json_object_set_new (response, "UnprocessedKeys", unprocessed);
+  for (guint ti = 0; ti < tables->len; ti++)
+    {
+      GetTable *t = &g_array_index (tables, GetTable, ti);
+      json_t *found = json_array ();
+      json_t *left = NULL;
+
+      json_object_set_new (responses, t->table, found);
+      for (guint i = 0; i < t->gets->len; i++)
+        {
+          DdbPreparedGet *g = g_ptr_array_index (t->gets, i);
+          g_autoptr (DdbValue) item = NULL;
+          gsize size = 0, out_size;
+
+          /* Once the response is full, every key left is returned for a later call. */
+          if (!full)
+            {
+              if (!ddb_get_run (e->store, g, &item, &size, error))
+                goto failed;
+              out_size = item != NULL ? ddb_item_size (item) : 0;
+              if (bytes + out_size > BATCH_GET_MAX_RESPONSE_BYTES)
+                full = TRUE;
+            }
+          if (full)
+            {
+              if (left == NULL)
+                left = json_array ();
+              json_array_append (left, json_array_get (json_object_get (t->block, "Keys"), i));
+              continue;
+            }
+          bytes += out_size;
+          capacity_for (&caps, t->table)->table_read
+            += ddb_capacity_read_units (size, g->consistent);
+          if (item != NULL)
+            json_array_append_new (found, ddb_item_to_json (item));
+        }
+      if (left != NULL)
+        json_object_set_new (unprocessed, t->table, unprocessed_block (t->block, left));
+    }
+  capacity_list_to_response (&caps, rcc, response);
+  capacity_list_clear (&caps);
+  return response;
+
+failed:
+  capacity_list_clear (&caps);
+  json_decref (response);
+  return NULL;
+}
+
+/* ---- BatchWriteItem ------------------------------------------------------------------- */
+
+json_t *
+ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GError **error)
+{
+  g_autoptr (GPtrArray) writes = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_write_free);
+  CapacityList caps;
+  DdbReturnCapacity rcc;
+  gboolean metrics;
+  json_t *items, *list, *response;
+  const char *table;
+  guint total = 0;
+
+  items = request_items (req, "BatchWriteItem", error);
+  if (items == NULL)
+    return NULL;
+  if (!ddb_req_return_capacity (req, &rcc, error) || !return_metrics (req, &metrics, error))
+    return NULL;
+
+  json_object_foreach (items, table, list)
+    {
+      gsize n;
+
+      if (!check_map_table_name (table, error))
+        return NULL;
+      if (!json_is_array (list))
+        return fail (error, DDB_ERROR_SERIALIZATION,
+                     json_is_object (list) ? "Start of structure or map found where not expected."
+                                           : "Expected list or null");
+      n = json_array_size (list);
+      if (n < 1 || n > BATCH_WRITE_MAX_REQUESTS)
+        {
+          g_autoptr (GString) s = g_string_new (NULL);
+
+          g_string_append_printf (s, "1 validation error detected: Value '{%s=", table);
+          append_java_list (s, "WriteRequest", table, n);
+          g_string_append (s, "}' at 'requestItems' failed to satisfy constraint: Map value "
+                              "must satisfy constraint: [Member must have length less than or "
+                              "equal to 25, Member must have length greater than or equal to 1]");
+          return fail (error, DDB_ERROR_VALIDATION, "%s", s->str);
+        }
+      total += n;
+    }
+  if (total > BATCH_WRITE_MAX_REQUESTS)
+    return fail (error, DDB_ERROR_VALIDATION,
+                 "Too many items requested for the BatchWriteItem call");
+
+  json_object_foreach (items, table, list)
+    {
+      json_t *wr;
+      gsize i;
+
+      json_array_foreach (list, i, wr)
+        {
+          json_t *put, *del;
+          DdbPreparedWrite *w;
+
+          if (!json_is_object (wr))
+            return fail (error, DDB_ERROR_SERIALIZATION,
+                         json_is_array (wr) ? "Start of list found where not expected"
+                                            : "Expected null");
+          put = json_object_get (wr, "PutRequest");
+          del = json_object_get (wr, "DeleteRequest");
+          if (put != NULL && json_is_null (put))
+            put = NULL;
+          if (del != NULL && json_is_null (del))
+            del = NULL;
+          /* A WriteRequest is a union: exactly one of its members. */
+          if ((put == NULL) == (del == NULL))
+            return fail (error, DDB_ERROR_VALIDATION,
+                         "Supplied AttributeValue has more than one datatypes set, must contain "
+                         "exactly one of the supported datatypes");
+          w = ddb_write_prepare (e->store, put != NULL ? DDB_WRITE_PUT : DDB_WRITE_DELETE,
+                                 put != NULL ? put : del, table, DDB_WRITE_IN_BATCH, error);
+          if (w == NULL)
+            return NULL;
+          for (guint j = 0; j < writes->len; j++)
+            {
+              DdbPreparedWrite *o = g_ptr_array_index (writes, j);
+
+              if (same_item (o->def, o->key, w->def, w->key))
+                {
+                  ddb_write_free (w);
+                  return fail (error, DDB_ERROR_VALIDATION, MSG_DUPLICATE_KEYS);
+                }
+            }
+          g_ptr_array_add (writes, w);
+        }
+    }
+
+  if (!ddb_store_begin (e->store, error))
+    return NULL;
+  capacity_list_init (&caps);
+  for (guint i = 0; i < writes->len; i++)
+    {
+      DdbPreparedWrite *w = g_ptr_array_index (writes, i);
+
+      if (!ddb_write_check (e->store, w, NULL, error) || !ddb_write_apply (e->store, w, error))
+        goto failed;
+      ddb_write_add_capacity (w, capacity_for (&caps, w->def->name), 1.0);
+    }
+  response = json_object ();
+  if (metrics && !add_collection_metrics (e->store, writes, response, error))
+    {
+      json_decref (response);
+      goto failed;
+    }
+  if (!ddb_store_commit (e->store, error))
+    {
+      json_decref (response);
+      goto failed;
+    }
+  /* Everything is written at once here, so nothing is ever left unprocessed. */
+  json_object_set_new (response, "UnprocessedItems", json_object ());
+  capacity_list_to_response (&caps, rcc, response);
+  capacity_list_clear (&caps);
+  return response;
+
+failed:
+  ddb_store_rollback (e->store);
+  capacity_list_clear (&caps);
+  return NULL;
+}
+
+/* ---- Transactions: shared checks -------------------------------------------------------- */
+
+/* TransactItems: present, a list of 1..100. */
+static json_t *
+transact_items (json_t *req, const char *class_name, GError **error)
+{
+  json_t *items = json_object_get (req, "TransactItems");
+  gsize n;
+
+  if (items == NULL || json_is_null (items))
+    return fail (error, DDB_ERROR_VALIDATION,
+                 "1 validation error detected: Value null at 'transactItems' failed to satisfy "
+                 "constraint: Member must not be null");
+  if (!json_is_array (items))
+    return fail (error, DDB_ERROR_SERIALIZATION,
+                 json_is_object (items) ? "Start of structure or map found where not expected."
+                                        : "Expected list or null");
+  n = json_array_size (items);
+  if (n < 1 || n > TRANSACT_MAX_ACTIONS)
+    {
+      g_autoptr (GString) s = g_string_new ("1 validation error detected: Value '");
+
+      append_java_list (s, class_name, "transactItems", n);
+      g_string_append_printf (s, "' at 'transactItems' failed to satisfy constraint: Member "
+                                 "must have length %s",
+                              n < 1 ? "greater than or equal to 1"
+                                    : "less than or equal to 100");
+      return fail (error, DDB_ERROR_VALIDATION, "%s", s->str);
+    }
+  return items;
+}
+
+/* ---- TransactWriteItems ------------------------------------------------------------------ */
+
+static const struct {
+  const char *member;
+  DdbWriteKind kind;
+} transact_kinds[] = {
+  { "ConditionCheck", DDB_WRITE_CONDITION_CHECK },
+  { "Put", DDB_WRITE_PUT },
+  { "Delete", DDB_WRITE_DELETE },
+  { "Update", DDB_WRITE_UPDATE },
+};
+
+static DdbPreparedWrite *
+transact_prepare (DdbStore *store, json_t *action, GError **error)
+{
+  json_t *body = NULL;
+  DdbWriteKind kind = DDB_WRITE_PUT;
+  guint found = 0;
+
+  if (!json_is_object (action))
+    return fail (error, DDB_ERROR_SERIALIZATION,
+                 json_is_array (action) ? "Start of list found where not expected"
+                                        : "Expected null");
+  for (guint i = 0; i < G_N_ELEMENTS (transact_kinds); i++)
+    {
+      json_t *m = json_object_get (action, transact_kinds[i].member);
+
+      if (m != NULL && !json_is_null (m))
+        {
+          body = m;
+          kind = transact_kinds[i].kind;
+          found++;
+        }
+    }
+  if (found == 0)
+    return fail (error, DDB_ERROR_VALIDATION,
+                 "The action or operation requested is invalid. Verify that the action is typed "
+                 "correctly.");
+  if (found > 1)
+    return fail (error, DDB_ERROR_VALIDATION,
+                 "TransactItems can only contain one of Check, Put, Update or Delete");
+  return ddb_write_prepare (store, kind, body, NULL, DDB_WRITE_IN_TRANSACTION, error);
+}
+
+/* The size the 4 MB limit counts: the items written. */
+static gsize
+transact_write_bytes (const DdbPreparedWrite *w)
+{
+  if (w->new_item != NULL)
+    return ddb_item_size (w->new_item);
+  return w->key != NULL ? ddb_item_size (w->key) : 0;
+}
+
+static json_t *
+cancellation_reason (const GError *err, json_t *extra)
+{
+  json_t *reason = json_object ();
+
+  if (err == NULL)
+    {
+      json_object_set_new (reason, "Code", json_string ("None"));
+      return reason;
+    }
+  if (g_error_matches (err, DDB_ERROR, DDB_ERROR_CONDITIONAL_CHECK_FAILED))
+    {
+      json_t *item = extra != NULL ? json_object_get (extra, "Item") : NULL;
+
+      if (item != NULL)
+        json_object_set (reason, "Item", item);
+      json_object_set_new (reason, "Code", json_string ("ConditionalCheckFailed"));
+      json_object_set_new (reason, "Message", json_string (MSG_CONDITION_FAILED));
+      return reason;
+    }
+  if (g_error_matches (err, DDB_ERROR, DDB_ERROR_ITEM_COLLECTION_SIZE_LIMIT))
+    json_object_set_new (reason, "Code", json_string ("ItemCollectionSizeLimitExceeded"));
+  else
+    json_object_set_new (reason, "Code", json_string ("ValidationError"));
+  json_object_set_new (reason, "Message", json_string (err->message));
+  return reason;
+}
+
+json_t *
+ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError **error)
+{
+  g_autoptr (GPtrArray) writes = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_write_free);
+  g_autoptr (GString) codes = NULL;
+  CapacityList caps;
+  DdbReturnCapacity rcc;
+  gboolean metrics, cancelled = FALSE;
+  json_t *items, *action, *reasons, *response;
+  const char *token;
+  gsize i, bytes = 0;
+
+  items = transact_items (req, "TransactWriteItem", error);
+  if (items == NULL)
+    return NULL;
+  if (!ddb_req_return_capacity (req, &rcc, error) || !return_metrics (req, &metrics, error))
+    return NULL;
+  {
+    GError *local = NULL;
+
+    token = ddb_req_string (req, "ClientRequestToken", FALSE, &local);
+    if (local != NULL)
+      {
+        g_propagate_error (error, local);
+        return NULL;
+      }
+  }
+  if (token != NULL && (g_utf8_strlen (token, -1) < 1 || g_utf8_strlen (token, -1) > TOKEN_MAX_CHARS))
+    return fail (error, DDB_ERROR_VALIDATION,
+                 "1 validation error detected: Value '%s' at 'clientRequestToken' failed to "
+                 "satisfy constraint: Member must have length %s",
+                 token,
+                 g_utf8_strlen (token, -1) < 1 ? "greater than or equal to 1"
+                                               : "less than or equal to 36");
+
+  json_array_foreach (items, i, action)
+    {
+      DdbPreparedWrite *w = transact_prepare (e->store, action, error);
+
+      if (w == NULL)
+        return NULL;
+      g_ptr_array_add (writes, w);
+    }
+  for (guint a = 1; a < writes->len; a++)
+    {
+      DdbPreparedWrite *wa = g_ptr_array_index (writes, a);
+
+      for (guint b = 0; b < a; b++)
+        {
+          DdbPreparedWrite *wb = g_ptr_array_index (writes, b);
+
+          if (same_item (wa->def, wa->key, wb->def, wb->key))
+            return fail (error, DDB_ERROR_VALIDATION, MSG_TRANSACT_SAME_ITEM);
+        }
+    }
+
+  /* Every condition is checked before anything is written, in one store transaction so that
+   * nothing changes in between. */
+  if (!ddb_store_begin (e->store, error))
+    return NULL;
+  reasons = json_array ();
+  codes = g_string_new (NULL);
+  for (guint a = 0; a < writes->len; a++)
+    {
+      DdbPreparedWrite *w = g_ptr_array_index (writes, a);
+      GError *local = NULL;
+      json_t *x = NULL;
+
+      if (!ddb_write_check (e->store, w, &x, &local)
+          && !g_error_matches (local, DDB_ERROR, DDB_ERROR_CONDITIONAL_CHECK_FAILED)
+          && !g_error_matches (local, DDB_ERROR, DDB_ERROR_VALIDATION)
+          && !g_error_matches (local, DDB_ERROR, DDB_ERROR_ITEM_COLLECTION_SIZE_LIMIT))
+        {
+          /* Not the request's fault (storage): no cancellation reasons for that. */
+          g_propagate_error (error, local);
+          if (x != NULL)
+            json_decref (x);
+          json_decref (reasons);
+          ddb_store_rollback (e->store);
+          return NULL;
+        }
+      if (local != NULL)
+        cancelled = TRUE;
+      else
+        bytes += transact_write_bytes (w);
+      json_array_append_new (reasons, cancellation_reason (local, x));
+      g_string_append_printf (codes, "%s%s", a ? ", " : "",
+                              json_string_value (json_object_get (
+                                json_array_get (reasons, a), "Code")));
+      g_clear_error (&local);
+      if (x != NULL)
+        json_decref (x);
+    }
+  if (cancelled)
+    {
+      ddb_store_rollback (e->store);
+      if (extra != NULL)
+        *extra = json_pack ("{s:o}", "CancellationReasons", reasons);
+      else
+        json_decref (reasons);
+      return fail (error, DDB_ERROR_TRANSACTION_CANCELED,
+                   "Transaction cancelled, please refer cancellation reasons for specific "
+                   "reasons [%s]",
+                   codes->str);
+    }
+  json_decref (reasons);
+  if (bytes > TRANSACT_MAX_BYTES)
+    {
+      ddb_store_rollback (e->store);
+      /* Our wording: DynamoDB documents the 4 MB aggregate limit but its message is not known. */
+      return fail (error, DDB_ERROR_VALIDATION,
+                   "Transaction request size has exceeded the maximum allowed size of 4 MB");
+    }
+
+  capacity_list_init (&caps);
+  for (guint a = 0; a < writes->len; a++)
+    {
+      DdbPreparedWrite *w = g_ptr_array_index (writes, a);
+
+      if (!ddb_write_apply (e->store, w, error))
+        goto failed;
+      /* Transactions cost twice the units of the same writes. */
+      ddb_write_add_capacity (w, capacity_for (&caps, w->def->name), 2.0);
+    }
+  response = json_object ();
+  if (metrics && !add_collection_metrics (e->store, writes, response, error))
+    {
+      json_decref (response);
+      goto failed;
+    }
+  if (!ddb_store_commit (e->store, error))
+    {
+      json_decref (response);
+      goto failed;
+    }
+  capacity_list_to_response (&caps, rcc, response);
+  capacity_list_clear (&caps);
+  return response;
+
+failed:
+  ddb_store_rollback (e->store);
+  capacity_list_clear (&caps);
+  return NULL;
+}
+
+/* ---- TransactGetItems -------------------------------------------------------------------- */
+
+json_t *
+ddb_op_transact_get_items (DdbEngine *e, json_t *req, json_t **extra, GError **error)
+{
+  g_autoptr (GPtrArray) gets = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_get_free);
+  CapacityList caps;
+  DdbReturnCapacity rcc;
+  json_t *items, *action, *response, *responses;
+  gsize i;
+
+  items = transact_items (req, "TransactGetItem", error);
+  if (items == NULL)
+    return NULL;
+  if (!ddb_req_return_capacity (req, &rcc, error))
+    return NULL;
+
+  json_array_foreach (items, i, action)
+    {
+      json_t *get;
+      DdbPreparedGet *g;
+
+      if (!json_is_object (action))
+        return fail (error, DDB_ERROR_SERIALIZATION,
+                     json_is_array (action) ? "Start of list found where not expected"
+                                            : "Expected null");
+      get = json_object_get (action, "Get");
+      if (get == NULL || json_is_null (get))
+        return fail (error, DDB_ERROR_VALIDATION,
+                     "1 validation error detected: Value null at 'transactItems.%zu.member.get' "
+                     "failed to satisfy constraint: Member must not be null",
+                     i + 1);
+      g = ddb_get_prepare (e->store, get, NULL, error);
+      if (g == NULL)
+        return NULL;
+      for (guint j = 0; j < gets->len; j++)
+        {
+          DdbPreparedGet *o = g_ptr_array_index (gets, j);
+
+          if (same_item (o->def, o->key, g->def, g->key))
+            {
+              ddb_get_free (g);
+              return fail (error, DDB_ERROR_VALIDATION, MSG_TRANSACT_SAME_ITEM);
+            }
+        }
+      g_ptr_array_add (gets, g);
+    }
+
+  capacity_list_init (&caps);
+  response = json_object ();
+  responses = json_array ();
+  json_object_set_new (response, "Responses", responses);
+  for (guint j = 0; j < gets->len; j++)
+    {
+      DdbPreparedGet *g = g_ptr_array_index (gets, j);
+      g_autoptr (DdbValue) item = NULL;
+      gsize size = 0;
+      json_t *entry = json_object ();
+
+      if (!ddb_get_run (e->store, g, &item, &size, error))
+        {
+          json_decref (entry);
+          json_decref (response);
+          capacity_list_clear (&caps);
+          return NULL;
+        }
+      if (item != NULL)
+        json_object_set_new (entry, "Item", ddb_item_to_json (item));
+      json_array_append_new (responses, entry);
+      /* Transactional reads are strongly consistent and cost double. */
+      capacity_for (&caps, g->def->name)->table_read += 2.0 * ddb_capacity_read_units (size, TRUE);
+    }
+  capacity_list_to_response (&caps, rcc, response);
+  capacity_list_clear (&caps);
+  return response;
+}

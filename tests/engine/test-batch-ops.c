@@ -1,0 +1,664 @@
+/* test-batch-ops.c: BatchGetItem, BatchWriteItem, TransactWriteItems and TransactGetItems
+ * through ddb_engine_call: limits and DynamoDB's messages, UnprocessedKeys at 16 MB, and
+ * all-or-nothing transactions with their CancellationReasons. */
+#include <glib.h>
+#include <jansson.h>
+#include <string.h>
+
+#include "../core/test-util.h"
+#include "engine/engine-private.h"
+#include "engine/engine.h"
+
+/* The engine's dispatch table refers to the operations weakly; referring to them here makes
+ * sure the linker keeps this file's operations in the test binary. */
+static DdbOperation keep[] = {
+  ddb_op_batch_get_item, ddb_op_batch_write_item, ddb_op_transact_write_items,
+  ddb_op_transact_get_items, ddb_op_put_item, ddb_op_get_item, ddb_op_update_item,
+};
+
+static json_t *
+J (const char *text)
+{
+  g_autofree char *dq = tu_dq (text);
+  json_error_t jerr;
+  json_t *j = json_loads (dq, 0, &jerr);
+
+  if (j == NULL)
+    g_error ("bad test JSON %s: %s", text, jerr.text);
+  return j;
+}
+
+/* Runs an operation that must succeed; returns the response. */
+static json_t *
+call_ok_j (DdbEngine *e, const char *op, json_t *req)
+{
+  json_t *resp = NULL;
+  GError *error = NULL;
+
+  if (!ddb_engine_call (e, op, req, &resp, &error))
+    g_error ("%s failed: %s", op, error->message);
+  json_decref (req);
+  return resp;
+}
+
+static json_t *
+call_ok (DdbEngine *e, const char *op, const char *req)
+{
+  return call_ok_j (e, op, J (req));
+}
+
+/* Runs an operation that must fail with `code` and `message` (NULL: any message); returns the
+ * error's extra members, if any. */
+static json_t *
+call_fails_j (DdbEngine *e, const char *op, json_t *req, DdbErrorCode code, const char *message)
+{
+  json_t *resp = NULL;
+  GError *error = NULL;
+
+  if (ddb_engine_call (e, op, req, &resp, &error))
+    {
+      g_autofree char *text = json_dumps (resp, 0);
+      g_error ("%s succeeded: %s", op, text);
+    }
+  g_assert_error (error, DDB_ERROR, (gint) code);
+  if (message != NULL)
+    g_assert_cmpstr (error->message, ==, message);
+  g_clear_error (&error);
+  json_decref (req);
+  return resp;
+}
+
+static json_t *
+call_fails (DdbEngine *e, const char *op, const char *req, DdbErrorCode code,
+            const char *message)
+{
+  return call_fails_j (e, op, J (req), code, message);
+}
+
+static void
+assert_json (json_t *got, const char *expected)
+{
+  json_t *want = J (expected);
+
+  if (!json_equal (got, want))
+    {
+      g_autofree char *a = json_dumps (got, JSON_SORT_KEYS);
+      g_autofree char *b = json_dumps (want, JSON_SORT_KEYS);
+      g_error ("got %s\nexpected %s", a, b);
+    }
+  json_decref (want);
+}
+
+static DdbEngine *
+engine_new (void)
+{
+  GError *error = NULL;
+  DdbEngine *e = ddb_engine_open (":memory:", &error);
+
+  g_assert_no_error (error);
+  json_decref (call_ok (e, "CreateTable",
+           "{'TableName': 'posts', 'AttributeDefinitions': [{'AttributeName': 'pk', "
+           "'AttributeType': 'S'}], 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], "
+           "'BillingMode': 'PAY_PER_REQUEST'}"));
+  json_decref (call_ok (e, "CreateTable",
+           "{'TableName': 'authors', 'AttributeDefinitions': [{'AttributeName': 'id', "
+           "'AttributeType': 'N'}], 'KeySchema': [{'AttributeName': 'id', 'KeyType': 'HASH'}], "
+           "'BillingMode': 'PAY_PER_REQUEST'}"));
+  return e;
+}
+
+static json_t *
+get_item (DdbEngine *e, const char *table, const char *key_json)
+{
+  g_autofree char *req = g_strdup_printf ("{'TableName': '%s', 'Key': %s, 'ConsistentRead': "
+                                          "true}",
+                                          table, key_json);
+  json_t *resp = call_ok (e, "GetItem", req);
+  json_t *item = json_incref (json_object_get (resp, "Item"));
+
+  json_decref (resp);
+  return item; /* NULL when absent */
+}
+
+static void
+put (DdbEngine *e, const char *table, const char *item_json)
+{
+  g_autofree char *req = g_strdup_printf ("{'TableName': '%s', 'Item': %s}", table, item_json);
+
+  json_decref (call_ok (e, "PutItem", req));
+}
+
+/* ---- BatchGetItem ------------------------------------------------------------------- */
+
+static void
+test_batch_get_basic (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *resp;
+
+  put (e, "posts", "{'pk': {'S': 'p1'}, 'title': {'S': 'One'}, 'body': {'S': 'x'}}");
+  put (e, "posts", "{'pk': {'S': 'p2'}, 'title': {'S': 'Two'}}");
+  put (e, "authors", "{'id': {'N': '7'}, 'name': {'S': 'Ann'}}");
+
+  resp = call_ok (e, "BatchGetItem",
+                  "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'p1'}}, {'pk': {'S': "
+                  "'p2'}}, {'pk': {'S': 'nope'}}], 'ProjectionExpression': '#t', "
+                  "'ExpressionAttributeNames': {'#t': 'title'}}, 'authors': {'Keys': [{'id': "
+                  "{'N': '7.0'}}], 'ConsistentRead': true}}, 'ReturnConsumedCapacity': 'TOTAL'}");
+  assert_json (json_object_get (resp, "Responses"),
+               "{'posts': [{'title': {'S': 'One'}}, {'title': {'S': 'Two'}}], "
+               "'authors': [{'id': {'N': '7'}, 'name': {'S': 'Ann'}}]}");
+  assert_json (json_object_get (resp, "UnprocessedKeys"), "{}");
+  /* Three eventually consistent reads of under 4 KB, one strongly consistent. */
+  assert_json (json_object_get (resp, "ConsumedCapacity"),
+               "[{'TableName': 'posts', 'CapacityUnits': 1.5}, "
+               "{'TableName': 'authors', 'CapacityUnits': 1.0}]");
+  json_decref (resp);
+
+  /* AttributesToGet names are literal. */
+  resp = call_ok (e, "BatchGetItem",
+                  "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'p1'}}], "
+                  "'AttributesToGet': ['body']}}}");
+  assert_json (json_object_get (resp, "Responses"), "{'posts': [{'body': {'S': 'x'}}]}");
+  g_assert_null (json_object_get (resp, "ConsumedCapacity"));
+  json_decref (resp);
+}
+
+static json_t *
+keys_json (const char *attr, guint from, guint n)
+{
+  json_t *keys = json_array ();
+
+  for (guint i = from; i < from + n; i++)
+    {
+      g_autofree char *v = g_strdup_printf ("k%03u", i);
+      json_array_append_new (keys, json_pack ("{s:{s:s}}", attr, "S", v));
+    }
+  return keys;
+}
+
+static void
+test_batch_get_errors (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *req;
+
+  call_fails (e, "BatchGetItem", "{'RequestItems': {}}", DDB_ERROR_VALIDATION,
+              "The requestItems parameter is required for BatchGetItem");
+  call_fails (e, "BatchGetItem", "{}", DDB_ERROR_VALIDATION,
+              "The requestItems parameter is required for BatchGetItem");
+
+  req = json_pack ("{s:{s:{s:o}}}", "RequestItems", "posts", "Keys", keys_json ("pk", 0, 101));
+  call_fails_j (e, "BatchGetItem", req, DDB_ERROR_VALIDATION,
+                "1 validation error detected: Value at 'RequestItems.posts.member.Keys' failed "
+                "to satisfy constraint: Member must have length less than or equal to 100");
+  call_fails (e, "BatchGetItem", "{'RequestItems': {'posts': {'Keys': []}}}",
+              DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value at 'RequestItems.posts.member.Keys' failed to "
+              "satisfy constraint: Member must have length greater than or equal to 1");
+
+  /* 100 per table is fine, but not 101 in all. */
+  req = json_pack ("{s:{s:{s:o},s:{s:o}}}", "RequestItems", "posts", "Keys",
+                   keys_json ("pk", 0, 60), "other", "Keys", keys_json ("pk", 0, 41));
+  call_fails_j (e, "BatchGetItem", req, DDB_ERROR_VALIDATION,
+                "Too many items requested for the BatchGetItem call");
+
+  call_fails (e, "BatchGetItem",
+              "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'a'}}, {'pk': {'S': 'b'}}, "
+              "{'pk': {'S': 'a'}}]}}}",
+              DDB_ERROR_VALIDATION, "Provided list of item keys contains duplicates");
+  /* Numbers are one key whatever their spelling. */
+  call_fails (e, "BatchGetItem",
+              "{'RequestItems': {'authors': {'Keys': [{'id': {'N': '1'}}, {'id': {'N': "
+              "'1.00'}}]}}}",
+              DDB_ERROR_VALIDATION, "Provided list of item keys contains duplicates");
+  call_fails (e, "BatchGetItem",
+              "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'a'}}], 'AttributesToGet': "
+              "['a'], 'ProjectionExpression': 'a'}}}",
+              DDB_ERROR_VALIDATION,
+              "Can not use both expression and non-expression parameters in the same request: "
+              "Non-expression parameters: {AttributesToGet} Expression parameters: "
+              "{ProjectionExpression}");
+  call_fails (e, "BatchGetItem",
+              "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'a'}}], "
+              "'ProjectionExpression': 'a'}, 'authors': {'Keys': [{'id': {'N': '1'}}], "
+              "'AttributesToGet': ['a']}}}",
+              DDB_ERROR_VALIDATION,
+              "Can not use both expression and non-expression parameters in the same request: "
+              "Non-expression parameters: {AttributesToGet} Expression parameters: "
+              "{ProjectionExpression}");
+  call_fails (e, "BatchGetItem", "{'RequestItems': {'missing': {'Keys': [{'pk': {'S': 'a'}}]}}}",
+              DDB_ERROR_RESOURCE_NOT_FOUND, NULL);
+  call_fails (e, "BatchGetItem", "{'RequestItems': {'posts': {}}}", DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value null at 'requestItems.posts.member.keys' "
+              "failed to satisfy constraint: Member must not be null");
+  call_fails (e, "BatchGetItem", "{'RequestItems': {'ab': {'Keys': [{'pk': {'S': 'a'}}]}}}",
+              DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value 'ab' at 'requestItems' failed to satisfy "
+              "constraint: Map keys must satisfy constraint: [Member must have length less than "
+              "or equal to 255, Member must have length greater than or equal to 3, Member must "
+              "satisfy regular expression pattern: [a-zA-Z0-9_.-]+]");
+}
+
+/* An item of 399,009 bytes as DynamoDB counts it: "pk" + "kNNN" + "data" + 399,000 bytes. */
+static json_t *
+big_item (guint i)
+{
+  g_autofree char *pk = g_strdup_printf ("k%03u", i);
+  g_autofree char *data = g_malloc (399000 + 1);
+
+  memset (data, 'a' + (i % 26), 399000);
+  data[399000] = '\0';
+  return json_pack ("{s:{s:s},s:{s:s}}", "pk", "S", pk, "data", "S", data);
+}
+
+static void
+test_batch_get_16mb (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *req, *resp, *left, *again;
+
+  for (guint b = 0; b < 4; b++)
+    {
+      json_t *list = json_array ();
+
+      for (guint i = b * 25; i < b * 25 + 25; i++)
+        json_array_append_new (list, json_pack ("{s:{s:o}}", "PutRequest", "Item", big_item (i)));
+      json_decref (call_ok_j (e, "BatchWriteItem",
+                              json_pack ("{s:{s:o}}", "RequestItems", "posts", list)));
+    }
+
+  /* 42 items of 399,009 bytes fit in 16 MB (16,758,378 bytes); the 43rd would not. */
+  req = json_pack ("{s:{s:{s:o,s:b}}}", "RequestItems", "posts", "Keys", keys_json ("pk", 0, 100),
+                   "ConsistentRead", TRUE);
+  resp = call_ok_j (e, "BatchGetItem", req);
+  g_assert_cmpuint (json_array_size (json_object_get (json_object_get (resp, "Responses"), "posts")),
+                    ==, 42);
+  left = json_object_get (json_object_get (resp, "UnprocessedKeys"), "posts");
+  g_assert_nonnull (left);
+  g_assert_cmpuint (json_array_size (json_object_get (left, "Keys")), ==, 58);
+  /* The unprocessed block keeps the request's parameters. */
+  g_assert_true (json_is_true (json_object_get (left, "ConsistentRead")));
+  assert_json (json_array_get (json_object_get (left, "Keys"), 0), "{'pk': {'S': 'k042'}}");
+
+  /* Retrying with UnprocessedKeys goes on where the first call stopped. */
+  again = call_ok_j (e, "BatchGetItem",
+                     json_pack ("{s:O}", "RequestItems", json_object_get (resp, "UnprocessedKeys")));
+  g_assert_cmpuint (
+    json_array_size (json_object_get (json_object_get (again, "Responses"), "posts")), ==, 42);
+  g_assert_cmpuint (json_array_size (json_object_get (
+                      json_object_get (json_object_get (again, "UnprocessedKeys"), "posts"), "Keys")),
+                    ==, 16);
+  json_decref (again);
+  json_decref (resp);
+
+  /* With a projection the response is small and everything comes back at once. */
+  req = json_pack ("{s:{s:{s:o,s:s}}}", "RequestItems", "posts", "Keys", keys_json ("pk", 0, 100),
+                   "ProjectionExpression", "pk");
+  resp = call_ok_j (e, "BatchGetItem", req);
+  g_assert_cmpuint (json_array_size (json_object_get (json_object_get (resp, "Responses"), "posts")),
+                    ==, 100);
+  assert_json (json_object_get (resp, "UnprocessedKeys"), "{}");
+  json_decref (resp);
+}
+
+/* ---- BatchWriteItem ----------------------------------------------------------------- */
+
+static void
+test_batch_write_basic (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *resp, *item;
+
+  put (e, "posts", "{'pk': {'S': 'old'}}");
+  resp = call_ok (e, "BatchWriteItem",
+                  "{'RequestItems': {'posts': [{'PutRequest': {'Item': {'pk': {'S': 'a'}, 'n': "
+                  "{'N': '1'}}}}, {'DeleteRequest': {'Key': {'pk': {'S': 'old'}}}}], 'authors': "
+                  "[{'PutRequest': {'Item': {'id': {'N': '1'}}}}]}, 'ReturnConsumedCapacity': "
+                  "'TOTAL'}");
+  assert_json (json_object_get (resp, "UnprocessedItems"), "{}");
+  assert_json (json_object_get (resp, "ConsumedCapacity"),
+               "[{'TableName': 'posts', 'CapacityUnits': 2.0}, "
+               "{'TableName': 'authors', 'CapacityUnits': 1.0}]");
+  json_decref (resp);
+
+  item = get_item (e, "posts", "{'pk': {'S': 'a'}}");
+  assert_json (item, "{'pk': {'S': 'a'}, 'n': {'N': '1'}}");
+  json_decref (item);
+  g_assert_null (get_item (e, "posts", "{'pk': {'S': 'old'}}"));
+  item = get_item (e, "authors", "{'id': {'N': '1'}}");
+  g_assert_nonnull (item);
+  json_decref (item);
+}
+
+static void
+test_batch_write_errors (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *list = json_array (), *list2 = json_array ();
+  json_t *resp = NULL, *req;
+  GError *error = NULL;
+  const char *suffix = "}' at 'requestItems' failed to satisfy constraint: Map value must "
+                       "satisfy constraint: [Member must have length less than or equal to 25, "
+                       "Member must have length greater than or equal to 1]";
+
+  call_fails (e, "BatchWriteItem", "{'RequestItems': {}}", DDB_ERROR_VALIDATION,
+              "The requestItems parameter is required for BatchWriteItem");
+
+  for (guint i = 0; i < 26; i++)
+    {
+      g_autofree char *k = g_strdup_printf ("k%u", i);
+      json_array_append_new (list, json_pack ("{s:{s:{s:{s:s}}}}", "DeleteRequest", "Key", "pk",
+                                              "S", k));
+    }
+  req = json_pack ("{s:{s:o}}", "RequestItems", "posts", list);
+  g_assert_false (ddb_engine_call (e, "BatchWriteItem", req, &resp, &error));
+  json_decref (req);
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_VALIDATION);
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "1 validation error detected: Value '{posts=[com.amazonaws."
+                                   "dynamodb.v20120810.WriteRequest@"));
+  g_assert_true (g_str_has_suffix (error->message, suffix));
+  g_clear_error (&error);
+
+  call_fails (e, "BatchWriteItem", "{'RequestItems': {'posts': []}}", DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value '{posts=[]}' at 'requestItems' failed to "
+              "satisfy constraint: Map value must satisfy constraint: [Member must have length "
+              "less than or equal to 25, Member must have length greater than or equal to 1]");
+
+  /* 25 per table is fine, but not 26 in all. */
+  list = json_array ();
+  for (guint i = 0; i < 13; i++)
+    {
+      g_autofree char *k = g_strdup_printf ("k%u", i);
+      json_array_append_new (list, json_pack ("{s:{s:{s:{s:s}}}}", "PutRequest", "Item", "pk",
+                                              "S", k));
+      json_array_append_new (list2, json_pack ("{s:{s:{s:{s:s}}}}", "PutRequest", "Item", "id",
+                                               "N", k + 1));
+    }
+  call_fails_j (e, "BatchWriteItem",
+                json_pack ("{s:{s:o,s:o}}", "RequestItems", "posts", list, "authors", list2),
+                DDB_ERROR_VALIDATION, "Too many items requested for the BatchWriteItem call");
+
+  call_fails (e, "BatchWriteItem",
+              "{'RequestItems': {'posts': [{'PutRequest': {'Item': {'pk': {'S': 'x'}}}}, "
+              "{'DeleteRequest': {'Key': {'pk': {'S': 'x'}}}}]}}",
+              DDB_ERROR_VALIDATION, "Provided list of item keys contains duplicates");
+  call_fails (e, "BatchWriteItem", "{'RequestItems': {'posts': [{}]}}", DDB_ERROR_VALIDATION,
+              "Supplied AttributeValue has more than one datatypes set, must contain exactly one "
+              "of the supported datatypes");
+  call_fails (e, "BatchWriteItem",
+              "{'RequestItems': {'nope': [{'PutRequest': {'Item': {'pk': {'S': 'x'}}}}]}}",
+              DDB_ERROR_RESOURCE_NOT_FOUND, NULL);
+  /* A refused batch writes nothing. */
+  call_fails (e, "BatchWriteItem",
+              "{'RequestItems': {'posts': [{'PutRequest': {'Item': {'pk': {'S': 'y'}}}}, "
+              "{'PutRequest': {'Item': {'pk': {'N': '1'}}}}]}}",
+              DDB_ERROR_VALIDATION, NULL);
+  g_assert_null (get_item (e, "posts", "{'pk': {'S': 'y'}}"));
+}
+
+/* ---- TransactWriteItems ------------------------------------------------------------- */
+
+static void
+test_transact_write_all_or_nothing (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *extra, *item;
+
+  put (e, "posts", "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
+  put (e, "posts", "{'pk': {'S': 'c'}, 'state': {'S': 'locked'}}");
+
+  extra = call_fails (e, "TransactWriteItems",
+                      "{'TransactItems': ["
+                      "{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}, "
+                      "'UpdateExpression': 'SET v = v + :one', 'ExpressionAttributeValues': "
+                      "{':one': {'N': '1'}}}},"
+                      "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'c'}}, "
+                      "'ConditionExpression': '#s = :open', 'ExpressionAttributeNames': {'#s': "
+                      "'state'}, 'ExpressionAttributeValues': {':open': {'S': 'open'}}, "
+                      "'ReturnValuesOnConditionCheckFailure': 'ALL_OLD'}},"
+                      "{'Put': {'TableName': 'authors', 'Item': {'id': {'N': '9'}}}},"
+                      "{'Delete': {'TableName': 'posts', 'Key': {'pk': {'S': 'a2'}}}}]}",
+                      DDB_ERROR_TRANSACTION_CANCELED,
+                      "Transaction cancelled, please refer cancellation reasons for specific "
+                      "reasons [None, ConditionalCheckFailed, None, None]");
+  g_assert_nonnull (extra);
+  assert_json (json_object_get (extra, "CancellationReasons"),
+               "[{'Code': 'None'}, {'Code': 'ConditionalCheckFailed', 'Message': 'The "
+               "conditional request failed', 'Item': {'pk': {'S': 'c'}, 'state': {'S': "
+               "'locked'}}}, {'Code': 'None'}, {'Code': 'None'}]");
+  json_decref (extra);
+
+  /* Nothing was written. */
+  item = get_item (e, "posts", "{'pk': {'S': 'a'}}");
+  assert_json (item, "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
+  json_decref (item);
+  g_assert_null (get_item (e, "authors", "{'id': {'N': '9'}}"));
+
+  /* Without ALL_OLD the reason carries no Item; a failed Put condition too. */
+  extra = call_fails (e, "TransactWriteItems",
+                      "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': "
+                      "'a'}}, 'ConditionExpression': 'attribute_not_exists(pk)'}}]}",
+                      DDB_ERROR_TRANSACTION_CANCELED,
+                      "Transaction cancelled, please refer cancellation reasons for specific "
+                      "reasons [ConditionalCheckFailed]");
+  assert_json (json_object_get (extra, "CancellationReasons"),
+               "[{'Code': 'ConditionalCheckFailed', 'Message': 'The conditional request "
+               "failed'}]");
+  json_decref (extra);
+}
+
+static void
+test_transact_write_success (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *resp, *item;
+
+  put (e, "posts", "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
+  put (e, "posts", "{'pk': {'S': 'gone'}}");
+  put (e, "posts", "{'pk': {'S': 'c'}, 'v': {'N': '0'}}");
+  resp = call_ok (e, "TransactWriteItems",
+                  "{'TransactItems': ["
+                  "{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}, "
+                  "'UpdateExpression': 'SET v = v + :one', 'ConditionExpression': 'v = :one', "
+                  "'ExpressionAttributeValues': {':one': {'N': '1'}}}},"
+                  "{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'b'}}, "
+                  "'ConditionExpression': 'attribute_not_exists(pk)'}},"
+                  "{'Delete': {'TableName': 'posts', 'Key': {'pk': {'S': 'gone'}}}},"
+                  "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'c'}}, "
+                  "'ConditionExpression': 'attribute_exists(v)'}}"
+                  "], 'ReturnConsumedCapacity': 'TOTAL', 'ClientRequestToken': 'tok-1'}");
+  /* Three 1-KB writes and one check, each counted twice in a transaction. */
+  assert_json (json_object_get (resp, "ConsumedCapacity"),
+               "[{'TableName': 'posts', 'CapacityUnits': 8.0}]");
+  json_decref (resp);
+  item = get_item (e, "posts", "{'pk': {'S': 'a'}}");
+  assert_json (item, "{'pk': {'S': 'a'}, 'v': {'N': '2'}}");
+  json_decref (item);
+  item = get_item (e, "posts", "{'pk': {'S': 'b'}}");
+  g_assert_nonnull (item);
+  json_decref (item);
+  g_assert_null (get_item (e, "posts", "{'pk': {'S': 'gone'}}"));
+}
+
+static void
+test_transact_write_errors (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *list = json_array ();
+  json_t *resp = NULL;
+  GError *error = NULL;
+  json_t *req;
+
+  call_fails (e, "TransactWriteItems",
+              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'x'}}}}, "
+              "{'Delete': {'TableName': 'posts', 'Key': {'pk': {'S': 'x'}}}}]}",
+              DDB_ERROR_VALIDATION,
+              "Transaction request cannot include multiple operations on one item");
+  /* The same key in two tables is two items. */
+  json_decref (call_ok (e, "TransactWriteItems",
+                        "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': "
+                        "'x'}}}}, {'Put': {'TableName': 'authors', 'Item': {'id': {'N': "
+                        "'1'}}}}]}"));
+  call_fails (e, "TransactWriteItems", "{'TransactItems': []}", DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy "
+              "constraint: Member must have length greater than or equal to 1");
+  call_fails (e, "TransactWriteItems", "{}", DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value null at 'transactItems' failed to satisfy "
+              "constraint: Member must not be null");
+  call_fails (e, "TransactWriteItems", "{'TransactItems': [{}]}", DDB_ERROR_VALIDATION,
+              "The action or operation requested is invalid. Verify that the action is typed "
+              "correctly.");
+  call_fails (e, "TransactWriteItems",
+              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'q'}}}}], "
+              "'ClientRequestToken': '0123456789012345678901234567890123456'}",
+              DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value '0123456789012345678901234567890123456' at "
+              "'clientRequestToken' failed to satisfy constraint: Member must have length less "
+              "than or equal to 36");
+
+  for (guint i = 0; i < 101; i++)
+    {
+      g_autofree char *k = g_strdup_printf ("k%u", i);
+      json_array_append_new (list, json_pack ("{s:{s:s,s:{s:{s:s}}}}", "Delete", "TableName",
+                                              "posts", "Key", "pk", "S", k));
+    }
+  req = json_pack ("{s:o}", "TransactItems", list);
+  g_assert_false (ddb_engine_call (e, "TransactWriteItems", req, &resp, &error));
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_VALIDATION);
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "1 validation error detected: Value '[com.amazonaws.dynamodb."
+                                   "v20120810.TransactWriteItem@"));
+  g_assert_true (g_str_has_suffix (error->message,
+                                   "]' at 'transactItems' failed to satisfy constraint: Member "
+                                   "must have length less than or equal to 100"));
+  g_clear_error (&error);
+  json_decref (req);
+
+  /* 4 MB in all: eleven items of 399,009 bytes are 4,389,099 bytes. */
+  list = json_array ();
+  for (guint i = 0; i < 11; i++)
+    json_array_append_new (list, json_pack ("{s:{s:s,s:o}}", "Put", "TableName", "posts", "Item",
+                                            big_item (i)));
+  call_fails_j (e, "TransactWriteItems", json_pack ("{s:o}", "TransactItems", list),
+                DDB_ERROR_VALIDATION, NULL);
+  g_assert_null (get_item (e, "posts", "{'pk': {'S': 'k000'}}"));
+}
+
+/* The seed's fan-out rename: an author's new name is copied into each of their posts in one
+ * transaction, each post guarded by the name it had. */
+static void
+test_transact_fan_out_rename (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *extra, *item;
+  const char *rename =
+    "{'TransactItems': ["
+    "{'Update': {'TableName': 'authors', 'Key': {'id': {'N': '1'}}, 'UpdateExpression': "
+    "'SET #n = :new', 'ConditionExpression': '#n = :old', 'ExpressionAttributeNames': {'#n': "
+    "'name'}, 'ExpressionAttributeValues': {':new': {'S': 'Ada L.'}, ':old': {'S': 'Ada'}}}},"
+    "{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': 'p1'}}, 'UpdateExpression': "
+    "'SET authorName = :new', 'ConditionExpression': 'authorName = :old', "
+    "'ExpressionAttributeValues': {':new': {'S': 'Ada L.'}, ':old': {'S': 'Ada'}}}},"
+    "{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': 'p2'}}, 'UpdateExpression': "
+    "'SET authorName = :new', 'ConditionExpression': 'authorName = :old', "
+    "'ExpressionAttributeValues': {':new': {'S': 'Ada L.'}, ':old': {'S': 'Ada'}}}},"
+    "{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': 'p3'}}, 'UpdateExpression': "
+    "'SET authorName = :new', 'ConditionExpression': 'authorName = :old', "
+    "'ExpressionAttributeValues': {':new': {'S': 'Ada L.'}, ':old': {'S': 'Ada'}}}}]}";
+
+  put (e, "authors", "{'id': {'N': '1'}, 'name': {'S': 'Ada'}}");
+  put (e, "posts", "{'pk': {'S': 'p1'}, 'authorName': {'S': 'Ada'}, 'title': {'S': 'One'}}");
+  put (e, "posts", "{'pk': {'S': 'p2'}, 'authorName': {'S': 'Ada'}}");
+  /* Someone edited p3 meanwhile: the whole rename must be refused. */
+  put (e, "posts", "{'pk': {'S': 'p3'}, 'authorName': {'S': 'Ada Lovelace'}}");
+
+  extra = call_fails (e, "TransactWriteItems", rename, DDB_ERROR_TRANSACTION_CANCELED,
+                      "Transaction cancelled, please refer cancellation reasons for specific "
+                      "reasons [None, None, None, ConditionalCheckFailed]");
+  json_decref (extra);
+  item = get_item (e, "posts", "{'pk': {'S': 'p1'}}");
+  assert_json (item, "{'pk': {'S': 'p1'}, 'authorName': {'S': 'Ada'}, 'title': {'S': 'One'}}");
+  json_decref (item);
+  item = get_item (e, "authors", "{'id': {'N': '1'}}");
+  assert_json (item, "{'id': {'N': '1'}, 'name': {'S': 'Ada'}}");
+  json_decref (item);
+
+  put (e, "posts", "{'pk': {'S': 'p3'}, 'authorName': {'S': 'Ada'}}");
+  json_decref (call_ok (e, "TransactWriteItems", rename));
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("{'pk': {'S': 'p%u'}}", i);
+
+      item = get_item (e, "posts", key);
+      g_assert_cmpstr (json_string_value (json_object_get (json_object_get (item, "authorName"),
+                                                           "S")),
+                       ==, "Ada L.");
+      json_decref (item);
+    }
+  item = get_item (e, "posts", "{'pk': {'S': 'p1'}}");
+  g_assert_cmpstr (json_string_value (json_object_get (json_object_get (item, "title"), "S")), ==,
+                   "One");
+  json_decref (item);
+}
+
+/* ---- TransactGetItems --------------------------------------------------------------- */
+
+static void
+test_transact_get (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *resp;
+
+  put (e, "posts", "{'pk': {'S': 'a'}, 'title': {'S': 'A'}, 'body': {'S': 'long'}}");
+  put (e, "authors", "{'id': {'N': '1'}, 'name': {'S': 'Ada'}}");
+  resp = call_ok (e, "TransactGetItems",
+                  "{'TransactItems': ["
+                  "{'Get': {'TableName': 'authors', 'Key': {'id': {'N': '1'}}}},"
+                  "{'Get': {'TableName': 'posts', 'Key': {'pk': {'S': 'missing'}}}},"
+                  "{'Get': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}, "
+                  "'ProjectionExpression': 'title'}}], 'ReturnConsumedCapacity': 'TOTAL'}");
+  assert_json (json_object_get (resp, "Responses"),
+               "[{'Item': {'id': {'N': '1'}, 'name': {'S': 'Ada'}}}, {}, "
+               "{'Item': {'title': {'S': 'A'}}}]");
+  /* Each read is strongly consistent and counted twice. */
+  assert_json (json_object_get (resp, "ConsumedCapacity"),
+               "[{'TableName': 'authors', 'CapacityUnits': 2.0}, "
+               "{'TableName': 'posts', 'CapacityUnits': 4.0}]");
+  json_decref (resp);
+
+  call_fails (e, "TransactGetItems",
+              "{'TransactItems': [{'Get': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}}}, "
+              "{'Get': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}}}]}",
+              DDB_ERROR_VALIDATION,
+              "Transaction request cannot include multiple operations on one item");
+  call_fails (e, "TransactGetItems", "{'TransactItems': []}", DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy "
+              "constraint: Member must have length greater than or equal to 1");
+  call_fails (e, "TransactGetItems", "{'TransactItems': [{'Put': {}}]}", DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value null at 'transactItems.1.member.get' failed "
+              "to satisfy constraint: Member must not be null");
+  call_fails (e, "TransactGetItems",
+              "{'TransactItems': [{'Get': {'TableName': 'nope', 'Key': {'pk': {'S': 'a'}}}}]}",
+              DDB_ERROR_RESOURCE_NOT_FOUND, NULL);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (keep); i++)
+    g_assert_nonnull (keep[i]);
+  g_test_add_func ("/batch-ops/batch-get/basic", test_batch_get_basic);
+  g_test_add_func ("/batch-ops/batch-get/errors", test_batch_get_errors);
+  g_test_add_func ("/batch-ops/batch-get/16mb", test_batch_get_16mb);
+  g_test_add_func ("/batch-ops/batch-write/basic", test_batch_write_basic);
+  g_test_add_func ("/batch-ops/batch-write/errors", test_batch_write_errors);
+  g_test_add_func ("/batch-ops/transact-write/all-or-nothing", test_transact_write_all_or_nothing);
+  g_test_add_func ("/batch-ops/transact-write/success", test_transact_write_success);
+  g_test_add_func ("/batch-ops/transact-write/errors", test_transact_write_errors);
+  g_test_add_func ("/batch-ops/transact-write/fan-out-rename", test_transact_fan_out_rename);
+  g_test_add_func ("/batch-ops/transact-get", test_transact_get);
+  return g_test_run ();
+}
