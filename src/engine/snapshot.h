@@ -1,0 +1,106 @@
+/* snapshot.h: importing a table from a snapshot (the S3 export layout, DynamoDB JSON lines,
+ * plain JSON, CSV) and exporting a table or a query result to the same formats, with progress
+ * and cancellation. An import is one store transaction: the table and all its items, or nothing.
+ *
+ * Formats (see snapshot.c for the details of each):
+ *   s3     a folder holding manifest-summary.json, manifest-files.json and data/<name>.json.gz
+ *          with one {"Item": {...}} per line, as DynamoDB's export to S3 writes it; the
+ *          manifest's item counts and MD5 checksums are verified before anything is kept.
+ *   jsonl  one DynamoDB JSON item per line ({"pk": {"S": "a"}, ...}; lines wrapped as
+ *          {"Item": {...}} are accepted too); gzip-compressed when the name ends in ".gz".
+ *   json   plain JSON ({"pk": "a", "n": 1}, binary and sets in plainjson.h's tagged form):
+ *          a JSON array of objects, or one object per line; ".gz" as above.
+ *   csv    RFC 4180 with a header row. A header cell "name (T)" types its column, T one of
+ *          S N B BOOL NULL DDB JSON (DDB: each cell is a DynamoDB JSON value such as
+ *          {"SS":["a"]}; JSON: each cell is a plain JSON value in the tagged form); without a
+ *          suffix a column is S, or the key schema's type for a key attribute. An empty
+ *          unquoted cell means the attribute is absent; a quoted empty cell ("") is the empty
+ *          string. B cells are base64; BOOL cells true/false. */
+#pragma once
+
+#include <gio/gio.h>
+#include <glib.h>
+#include <jansson.h>
+
+#include "engine/engine.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  DDB_SNAPSHOT_AUTO, /* import: from the source (folder: s3; .csv; .json/.jsonl/.ndjson[.gz]) */
+  DDB_SNAPSHOT_S3,
+  DDB_SNAPSHOT_JSONL,
+  DDB_SNAPSHOT_JSON,
+  DDB_SNAPSHOT_CSV,
+} DdbSnapshotFormat;
+
+/* "s3", "jsonl", "json", "csv" (and "auto" for import) -> format; FALSE if unknown. */
+gboolean ddb_snapshot_format_from_name (const char *name, DdbSnapshotFormat *out);
+const char *ddb_snapshot_format_name (DdbSnapshotFormat format);
+
+/* Checks a --key specification ("pk:S[,sk:N]") or, with `gsi`, a --gsi one
+ * ("NAME:pk:S[,sk:S]") without importing anything, so that a command line can refuse it as a
+ * usage error. DDB_ERROR_VALIDATION with a message for people. */
+gboolean ddb_snapshot_check_key_spec (const char *spec, gboolean gsi, GError **error);
+
+typedef struct {
+  guint64 items;       /* items read (import) or written (export) so far */
+  guint64 bytes;       /* bytes read from the source (as stored, compressed if it is) or
+                        * written to the destination (before compression) */
+  guint64 total_bytes; /* import: size of the source files, 0 if unknown; export: 0 */
+  double seconds;      /* since the start */
+  double items_per_second;
+  double bytes_per_second;
+  gboolean done; /* the last report */
+} DdbSnapshotProgress;
+
+/* Called from the thread doing the work, at most about ten times a second, and once at the
+ * end with done = TRUE. */
+typedef void (*DdbSnapshotProgressFunc) (const DdbSnapshotProgress *progress, gpointer user_data);
+
+typedef struct {
+  const char *table_name;   /* the table to create */
+  DdbSnapshotFormat format; /* DDB_SNAPSHOT_AUTO: from the source */
+  /* Key schema "pk:S" or "pk:S,sk:N" (types S, N, B). NULL: taken from the snapshot when it
+   * records one (our own S3 exports do), else inferred from the items when unambiguous: "PK"
+   * (+ "SK") or "pk" (+ "sk") when every item has them with one key type; otherwise the one
+   * attribute every item holds with one key type. An inferred key must be unique. */
+  const char *key;
+  /* Global secondary indexes "NAME:pk:S" or "NAME:pk:S,sk:N" (projection ALL); NULL-terminated,
+   * or NULL for none. */
+  const char *const *gsis;
+  DdbSnapshotProgressFunc progress;
+  gpointer progress_data;
+  GCancellable *cancellable;
+} DdbImportOptions;
+
+/* Creates the table and puts every item of `source` (a file or, for s3, a folder), in one
+ * transaction. Errors: a DDB_ERROR whose message names the file and line ("posts.jsonl:3:
+ * ...") for a bad item, a DynamoDB error for a bad key specification or an existing table
+ * (ResourceInUseException), G_IO_ERROR for files, G_IO_ERROR_CANCELLED when cancelled.
+ * On any error nothing is left behind. `out` (may be NULL) receives the final figures. */
+gboolean ddb_snapshot_import (DdbEngine *engine, const char *source,
+                              const DdbImportOptions *options, DdbSnapshotProgress *out,
+                              GError **error);
+
+typedef struct {
+  const char *table_name;
+  DdbSnapshotFormat format; /* DDB_SNAPSHOT_AUTO: jsonl */
+  /* NULL: the whole table. Otherwise a Query request (as DynamoDB's JSON API takes it; its
+   * TableName is ignored and set to table_name, ExclusiveStartKey and Limit are managed here)
+   * whose items are exported: IndexName, KeyConditionExpression, FilterExpression,
+   * ExpressionAttributeNames/Values, ScanIndexForward... are honoured. Borrowed. */
+  json_t *query;
+  DdbSnapshotProgressFunc progress;
+  gpointer progress_data;
+  GCancellable *cancellable;
+} DdbExportOptions;
+
+/* Writes the table's items (in the table's Scan order) or the query's to `dest`: a file for
+ * jsonl/json/csv (gzip-compressed when the name ends in ".gz"), a folder (created; it must be
+ * empty if it exists) for s3. A DynamoDB JSON lines export imported and exported again gives
+ * the same bytes. On error or cancellation the partial output is removed. */
+gboolean ddb_snapshot_export (DdbEngine *engine, const char *dest, const DdbExportOptions *options,
+                              DdbSnapshotProgress *out, GError **error);
+
+G_END_DECLS
