@@ -1,0 +1,187 @@
+/* import.c: `dynoscope-cli --db PATH import --table NAME [--key pk:S[,sk:N]]
+ * [--gsi NAME:pk:S[,sk:S]] [--format s3|jsonl|json|csv] SOURCE`: creates the table and puts
+ * every item of the snapshot in one transaction, so a failed import leaves nothing behind.
+ * Progress is one updating line on standard error when it is a terminal. */
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/import.h"
+#include "core/error.h"
+#include "engine/engine.h"
+
+#define IMPORT_PREFIX "dynoscope-cli import: "
+#define IMPORT_USAGE \
+  "dynoscope-cli --db PATH import --table NAME [--key pk:S[,sk:N]] [--gsi NAME:pk:S[,sk:S]] " \
+  "[--format s3|jsonl|json|csv] SOURCE"
+
+void
+cli_snapshot_progress_line (const DdbSnapshotProgress *p, gpointer user_data)
+{
+  const char *verb = user_data;
+  g_autofree char *bytes = g_format_size (p->bytes);
+  g_autofree char *rate = g_format_size ((guint64) p->bytes_per_second);
+  g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, p->items);
+  GString *line = g_string_new (NULL);
+
+  /* TRANSLATORS: "Importing: 1200 items, 3.1 MB" */
+  g_string_append_printf (line, _ ("%s: %s items, %s"), verb, items, bytes);
+  if (p->total_bytes > 0)
+    g_string_append_printf (line, " (%.0f%%)", 100.0 * (double) p->bytes / (double) p->total_bytes);
+  g_string_append_printf (line, _ (", %.0f items/s, %s/s"), p->items_per_second, rate);
+  /* \r and clear to the end of the line: the line is rewritten in place. */
+  fprintf (stderr, "\r%s\033[K%s", line->str, p->done ? "\n" : "");
+  fflush (stderr);
+  g_string_free (line, TRUE);
+}
+
+void
+cli_snapshot_print_error (const char *command, const GError *error)
+{
+  if (error->domain == DDB_ERROR)
+    fprintf (stderr, "%s: %s\n", ddb_error_type_name ((DdbErrorCode) error->code), error->message);
+  else
+    fprintf (stderr, "dynoscope-cli %s: %s\n", command, error->message);
+}
+
+static int
+usage_error (const char *message)
+{
+  fprintf (stderr, IMPORT_PREFIX "%s\n%s: %s\n", message, _ ("Usage"), IMPORT_USAGE);
+  return 2;
+}
+
+int
+cli_import_main (const char *db_path, int argc, char **argv)
+{
+  char *table = NULL;
+  char *key = NULL;
+  char *format_name = NULL;
+  char **gsis = NULL;
+  char **rest = NULL;
+  g_autoptr (GOptionContext) octx = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DdbEngine) engine = NULL;
+  g_autofree char *summary = NULL;
+  DdbSnapshotFormat format = DDB_SNAPSHOT_AUTO;
+  DdbImportOptions opts = { 0 };
+  DdbSnapshotProgress progress;
+  gboolean terminal = isatty (STDERR_FILENO);
+  int status = 0;
+  GOptionEntry entries[] = {
+    { "table", 't', 0, G_OPTION_ARG_STRING, &table, N_ ("The table to create (required)"),
+      N_ ("NAME") },
+    { "key", 'k', 0, G_OPTION_ARG_STRING, &key,
+      N_ ("The key schema: partition key and optional sort key, types S, N or B (default: "
+          "recorded in the snapshot, or inferred from the items when unambiguous)"),
+      "pk:S[,sk:N]" },
+    { "gsi", 'g', 0, G_OPTION_ARG_STRING_ARRAY, &gsis,
+      N_ ("Declare a global secondary index (projection ALL); may be repeated"),
+      "NAME:pk:S[,sk:S]" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
+      N_ ("The snapshot's format (default: s3 for a folder, else from the file name: .csv, "
+          ".json, anything else DynamoDB JSON lines)"),
+      "s3|jsonl|json|csv" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_ ("SOURCE") },
+    { NULL },
+  };
+
+  octx = g_option_context_new (NULL);
+  g_option_context_set_translation_domain (octx, GETTEXT_PACKAGE);
+  summary = g_strdup_printf (
+      "%s\n\n%s\n\n%s\n\n%s",
+      _ ("Create table NAME in the database given with --db and put every item of SOURCE in it, "
+         "in one transaction: on any error nothing is left behind."),
+      _ ("Formats: s3 is a folder as DynamoDB's export to S3 writes it (manifest-summary.json, "
+         "manifest-files.json, data/*.json.gz; checksums and item counts are verified); jsonl is "
+         "one DynamoDB JSON item a line ({\"Item\": …} lines too); json is plain JSON, an array "
+         "or one object a line; csv has a header row whose cells may type their column: "
+         "\"price (N)\", with S N B BOOL NULL DDB JSON (DDB: DynamoDB JSON values; JSON: plain "
+         "JSON values). An empty cell is an absent attribute, \"\" an empty string. Files may be "
+         "gzip-compressed."),
+      _ ("A bad item stops the import with “FILE:LINE: message”."),
+      _ ("Exit status: 0 on success; 1 on a DynamoDB error, printed on standard error as "
+         "“ErrorName: message”, or an unreadable source; 2 on a usage error."));
+  g_option_context_set_summary (octx, summary);
+  g_option_context_add_main_entries (octx, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (octx, &argc, &argv, &error))
+    {
+      status = usage_error (error->message);
+      goto out;
+    }
+  if (table == NULL)
+    {
+      status = usage_error (_ ("missing --table NAME"));
+      goto out;
+    }
+  if (format_name != NULL && (!ddb_snapshot_format_from_name (format_name, &format)))
+    {
+      status = usage_error (_ ("--format must be one of s3, jsonl, json, csv"));
+      goto out;
+    }
+  if (key != NULL && !ddb_snapshot_check_key_spec (key, FALSE, &error))
+    {
+      status = usage_error (error->message);
+      goto out;
+    }
+  for (guint i = 0; gsis != NULL && gsis[i] != NULL; i++)
+    {
+      if (!ddb_snapshot_check_key_spec (gsis[i], TRUE, &error))
+        {
+          status = usage_error (error->message);
+          goto out;
+        }
+    }
+  if (rest == NULL || rest[0] == NULL)
+    {
+      status = usage_error (_ ("missing SOURCE"));
+      goto out;
+    }
+  if (rest[1] != NULL)
+    {
+      status = usage_error (_ ("too many arguments"));
+      goto out;
+    }
+  if (db_path == NULL)
+    {
+      status = usage_error (_ ("no database: give one with --db PATH before the command"));
+      goto out;
+    }
+
+  engine = ddb_engine_open (db_path, &error);
+  if (engine == NULL)
+    {
+      fprintf (stderr, IMPORT_PREFIX "%s\n", error->message);
+      status = 1;
+      goto out;
+    }
+  opts.table_name = table;
+  opts.format = format;
+  opts.key = key;
+  opts.gsis = (const char *const *) gsis;
+  if (terminal)
+    {
+      opts.progress = cli_snapshot_progress_line;
+      opts.progress_data = (gpointer) _ ("Importing");
+    }
+  if (!ddb_snapshot_import (engine, rest[0], &opts, &progress, &error))
+    {
+      cli_snapshot_print_error ("import", error);
+      status = 1;
+      goto out;
+    }
+  if (terminal)
+    {
+      g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, progress.items);
+      fprintf (stderr, _ ("Imported %s items into %s in %.1f s\n"), items, table, progress.seconds);
+    }
+
+out:
+  g_free (table);
+  g_free (key);
+  g_free (format_name);
+  g_strfreev (gsis);
+  g_strfreev (rest);
+  return status;
+}
