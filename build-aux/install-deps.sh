@@ -17,11 +17,29 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+# The differential tests (tests/diff) run AWS's DynamoDB Local: Java 17 and npm to fetch it.
+# A Java or npm already on PATH (from any source) is used as it is.
+command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 
-echo "Installing missing packages: ${missing[*]}"
-sudo=()
-[ "$(id -u)" -eq 0 ] || sudo=(sudo)
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -q
-"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing missing packages: ${missing[*]}"
+  sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -q
+  "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# DynamoDB Local itself, once, into a cache outside the source tree (tests/diff/run-diff.py looks
+# there; DYNOSCOPE_DDBLOCAL_DIR overrides the place).
+ddblocal=${DYNOSCOPE_DDBLOCAL_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dynoscope/ddblocal}
+if [ ! -f "$ddblocal/node_modules/amplify-dynamodb-simulator/emulator/DynamoDBLocal.jar" ] \
+   && command -v npm >/dev/null 2>&1; then
+  echo "Installing DynamoDB Local (amplify-dynamodb-simulator@2.9.30) into $ddblocal"
+  mkdir -p "$ddblocal"
+  npm install --no-audit --no-fund --no-save --prefix "$ddblocal" \
+    amplify-dynamodb-simulator@2.9.30 >/dev/null \
+    || echo "warning: npm could not install DynamoDB Local; the diff tests will try again"
+fi
+exit 0
