@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, the Debian/Ubuntu packages that building and testing Dynoscope need and
-# that are not installed yet. Used by run-demo.sh, run-tests.sh and CI.
+# that are not installed yet. Used by run-demo.sh and, with --tests (which adds what the tests
+# need: Java, npm and AWS's DynamoDB Local for the differential tests), by run-tests.sh and CI.
 set -euo pipefail
+
+for_tests=false
+[ "${1:-}" = "--tests" ] && for_tests=true
 
 packages=(
   meson ninja-build gcc pkg-config gettext
-  libglib2.0-dev libjansson-dev
+  libglib2.0-dev libjansson-dev libsqlite3-dev
   # the libFuzzer targets: clang and its sanitizer runtimes
   clang libclang-rt-dev
   python3
@@ -19,8 +23,10 @@ for p in "${packages[@]}"; do
 done
 # The differential tests (tests/diff) run AWS's DynamoDB Local: Java 17 and npm to fetch it.
 # A Java or npm already on PATH (from any source) is used as it is.
-command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
-command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+if $for_tests; then
+  command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+  command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+fi
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing missing packages: ${missing[*]}"
@@ -34,7 +40,8 @@ fi
 # DynamoDB Local itself, once, into a cache outside the source tree (tests/diff/run-diff.py looks
 # there; DYNOSCOPE_DDBLOCAL_DIR overrides the place).
 ddblocal=${DYNOSCOPE_DDBLOCAL_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dynoscope/ddblocal}
-if [ ! -f "$ddblocal/node_modules/amplify-dynamodb-simulator/emulator/DynamoDBLocal.jar" ] \
+if $for_tests \
+   && [ ! -f "$ddblocal/node_modules/amplify-dynamodb-simulator/emulator/DynamoDBLocal.jar" ] \
    && command -v npm >/dev/null 2>&1; then
   echo "Installing DynamoDB Local (amplify-dynamodb-simulator@2.9.30) into $ddblocal"
   mkdir -p "$ddblocal"

@@ -1,18 +1,40 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs Dynoscope's main job on the embedded demo data.
-# Until the GUI exists that is the command-line tool: its help, and the one-to-many demo query.
+# Installs what is missing, builds, and runs Dynoscope's main job on the embedded demo database.
+# Until the GUI exists that is the command-line tool: it builds build/demo.db from the seed
+# articles' worked examples (data/demo/*.jsonl) and runs their queries against it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build-aux/install-deps.sh
 [ -f build/build.ninja ] || meson setup build
 ninja -C build
 cli=build/src/cli/dynoscope-cli
+db=build/demo.db
+
 "$cli" --help
 echo
-echo "Workspace WS#acme and its projects (one item collection), as the seed article queries it:"
-echo "  #er = :er AND begins_with(#d, :p)"
-"$cli" eval data/demo/workspaces.jsonl \
-  --condition '#er = :er AND begins_with(#d, :p)' \
-  --values '{":er": {"S": "WS#acme"}, ":p": {"S": "PROJ#"}}' \
-  --projection '#d, #n, budget, checksum' \
-  --names '{"#er": "EntityRef", "#d": "Detail", "#n": "name"}'
+rm -f "$db" "$db-wal" "$db-shm"
+"$cli" --db "$db" import --table Workspaces --key EntityRef:S,Detail:S data/demo/workspaces.jsonl
+"$cli" --db "$db" import --table Posts --key PK:S,SK:S data/demo/posts.jsonl
+echo
+echo "The workspace WS#acme's projects, newest first: one Query over one item collection"
+echo "  KeyConditionExpression #er = :er AND begins_with(#d, :p), ScanIndexForward false"
+"$cli" --db "$db" call --pretty Query '{
+  "TableName": "Workspaces",
+  "KeyConditionExpression": "#er = :er AND begins_with(#d, :p)",
+  "ExpressionAttributeNames": {"#er": "EntityRef", "#d": "Detail"},
+  "ExpressionAttributeValues": {":er": {"S": "WS#acme"}, ":p": {"S": "PROJ#"}},
+  "ScanIndexForward": false,
+  "ReturnConsumedCapacity": "TOTAL"
+}'
+echo
+echo "Mara renames herself: the post still holding the old author name changes, guarded by a condition"
+"$cli" --db "$db" call --pretty UpdateItem '{
+  "TableName": "Posts",
+  "Key": {"PK": {"S": "POST#9f3"}, "SK": {"S": "META"}},
+  "UpdateExpression": "SET authorName = :new",
+  "ConditionExpression": "authorName = :old",
+  "ExpressionAttributeValues": {":old": {"S": "Mara Vance"}, ":new": {"S": "Mara V."}},
+  "ReturnValues": "UPDATED_OLD"
+}'
+echo
+echo "Demo database: $db (try: $cli --db $db call Scan '{\"TableName\": \"Posts\"}')"

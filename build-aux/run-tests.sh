@@ -6,7 +6,7 @@
 # Ends with one line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
-build-aux/install-deps.sh || exit 1
+build-aux/install-deps.sh --tests || exit 1
 
 fuzz_seconds=${FUZZ_SECONDS:-30}
 passed=0
