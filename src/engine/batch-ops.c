@@ -22,6 +22,10 @@
 #define MSG_DUPLICATE_KEYS "Provided list of item keys contains duplicates"
 #define MSG_TRANSACT_SAME_ITEM "Transaction request cannot include multiple operations on one item"
 #define MSG_CONDITION_FAILED "The conditional request failed"
+/* A ConditionCheck's reason ends with a period, a Put's, Update's or Delete's does not: so
+ * DynamoDB Local answers, and captures of the service's answers for the latter (boto3#2657,
+ * PynamoDB#1225, erlcloud#607) have no period. */
+#define MSG_CONDITION_CHECK_FAILED "The conditional request failed."
 
 G_GNUC_PRINTF (3, 4)
 static gpointer
@@ -139,8 +143,10 @@ capacity_for (CapacityList *cl, const char *table)
   return cap;
 }
 
+/* `split`: the transactions' form, with ReadCapacityUnits / WriteCapacityUnits. */
 static void
-capacity_list_to_response (CapacityList *cl, DdbReturnCapacity mode, json_t *response)
+capacity_list_to_response (CapacityList *cl, DdbReturnCapacity mode, gboolean split,
+                           json_t *response)
 {
   json_t *list;
 
@@ -148,7 +154,12 @@ capacity_list_to_response (CapacityList *cl, DdbReturnCapacity mode, json_t *res
     return;
   list = json_array ();
   for (guint i = 0; i < cl->caps->len; i++)
-    json_array_append_new (list, ddb_capacity_to_json (g_ptr_array_index (cl->caps, i), mode));
+    {
+      DdbCapacity *cap = g_ptr_array_index (cl->caps, i);
+
+      json_array_append_new (list, split ? ddb_capacity_to_json_split (cap, mode)
+                                         : ddb_capacity_to_json (cap, mode));
+    }
   json_object_set_new (response, "ConsumedCapacity", list);
 }
 
@@ -203,7 +214,11 @@ add_collection_metrics (DdbStore *store, GPtrArray *writes, json_t *response, GE
         }
       json_array_append_new (list, m);
     }
-  json_object_set_new (response, "ItemCollectionMetrics", all);
+  /* Only tables with local secondary indexes have item collections: none, no member. */
+  if (json_object_size (all) > 0)
+    json_object_set_new (response, "ItemCollectionMetrics", all);
+  else
+    json_decref (all);
   return TRUE;
 }
 
@@ -335,11 +350,18 @@ ddb_op_batch_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error
       json_array_foreach (keys, i, key)
         {
           json_t *single = single_get_request (block, key);
-          DdbPreparedGet *g = ddb_get_prepare (e->store, single, table, error);
+          GError *local = NULL;
+          DdbPreparedGet *g = ddb_get_prepare (e->store, single, table, &local);
 
           json_decref (single);
           if (g == NULL)
-            return NULL;
+            {
+              g_autofree char *prefix = g_strdup_printf ("requestItems.%s.member.", table);
+
+              ddb_req_error_prefix_members (local, prefix);
+              g_propagate_error (error, local);
+              return NULL;
+            }
           for (guint j = 0; j < t.gets->len; j++)
             {
               DdbPreparedGet *o = g_ptr_array_index (t.gets, j);
@@ -390,15 +412,18 @@ ddb_op_batch_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error
               continue;
             }
           bytes += out_size;
+          /* "DynamoDB first rounds up the size of each item to the next 4 KB boundary, and
+           * then calculates the total size" (Capacity unit consumption for read operations):
+           * a key with no item adds nothing, unlike a GetItem of it. */
           capacity_for (&caps, t->table)->table_read
-            += ddb_capacity_read_units (size, g->consistent);
+            += item != NULL ? ddb_capacity_read_units (size, g->consistent) : 0;
           if (item != NULL)
             json_array_append_new (found, ddb_item_to_json (item));
         }
       if (left != NULL)
         json_object_set_new (unprocessed, t->table, unprocessed_block (t->block, left));
     }
-  capacity_list_to_response (&caps, rcc, response);
+  capacity_list_to_response (&caps, rcc, FALSE, response);
   capacity_list_clear (&caps);
   return response;
 
@@ -464,6 +489,7 @@ ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GError **err
         {
           json_t *put, *del;
           DdbPreparedWrite *w;
+          GError *local = NULL;
 
           if (!json_is_object (wr))
             return fail (error, DDB_ERROR_SERIALIZATION,
@@ -481,9 +507,17 @@ ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GError **err
                          "Supplied AttributeValue has more than one datatypes set, must contain "
                          "exactly one of the supported datatypes");
           w = ddb_write_prepare (e->store, put != NULL ? DDB_WRITE_PUT : DDB_WRITE_DELETE,
-                                 put != NULL ? put : del, table, DDB_WRITE_IN_BATCH, error);
+                                 put != NULL ? put : del, table, DDB_WRITE_IN_BATCH, &local);
           if (w == NULL)
-            return NULL;
+            {
+              g_autofree char *prefix = g_strdup_printf (
+                  "requestItems.%s.member.%" G_GSIZE_FORMAT ".member.%s.", table, i + 1,
+                  put != NULL ? "putRequest" : "deleteRequest");
+
+              ddb_req_error_prefix_members (local, prefix);
+              g_propagate_error (error, local);
+              return NULL;
+            }
           for (guint j = 0; j < writes->len; j++)
             {
               DdbPreparedWrite *o = g_ptr_array_index (writes, j);
@@ -522,7 +556,7 @@ ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GError **err
     }
   /* Everything is written at once here, so nothing is ever left unprocessed. */
   json_object_set_new (response, "UnprocessedItems", json_object ());
-  capacity_list_to_response (&caps, rcc, response);
+  capacity_list_to_response (&caps, rcc, FALSE, response);
   capacity_list_clear (&caps);
   return response;
 
@@ -577,11 +611,15 @@ static const struct {
 };
 
 static DdbPreparedWrite *
-transact_prepare (DdbStore *store, json_t *action, GError **error)
+transact_prepare (DdbStore *store, json_t *action, gsize index, GError **error)
 {
   json_t *body = NULL;
   DdbWriteKind kind = DDB_WRITE_PUT;
+  const char *member = NULL;
   guint found = 0;
+  GError *local = NULL;
+  DdbPreparedWrite *w;
+  g_autofree char *prefix = NULL;
 
   if (!json_is_object (action))
     return fail (error, DDB_ERROR_SERIALIZATION,
@@ -595,6 +633,7 @@ transact_prepare (DdbStore *store, json_t *action, GError **error)
         {
           body = m;
           kind = transact_kinds[i].kind;
+          member = transact_kinds[i].member;
           found++;
         }
     }
@@ -605,7 +644,16 @@ transact_prepare (DdbStore *store, json_t *action, GError **error)
   if (found > 1)
     return fail (error, DDB_ERROR_VALIDATION,
                  "TransactItems can only contain one of Check, Put, Update or Delete");
-  return ddb_write_prepare (store, kind, body, NULL, DDB_WRITE_IN_TRANSACTION, error);
+  w = ddb_write_prepare (store, kind, body, NULL, DDB_WRITE_IN_TRANSACTION, &local);
+  if (w == NULL)
+    {
+      /* DynamoDB numbers the actions from 1 in member paths. */
+      prefix = g_strdup_printf ("transactItems.%" G_GSIZE_FORMAT ".member.%c%s.", index + 1,
+                                g_ascii_tolower (member[0]), member + 1);
+      ddb_req_error_prefix_members (local, prefix);
+      g_propagate_error (error, local);
+    }
+  return w;
 }
 
 /* The size the 4 MB limit counts: the items written. */
@@ -618,7 +666,7 @@ transact_write_bytes (const DdbPreparedWrite *w)
 }
 
 static json_t *
-cancellation_reason (const GError *err, json_t *extra)
+cancellation_reason (const GError *err, DdbWriteKind kind, json_t *extra)
 {
   json_t *reason = json_object ();
 
@@ -634,7 +682,10 @@ cancellation_reason (const GError *err, json_t *extra)
       if (item != NULL)
         json_object_set (reason, "Item", item);
       json_object_set_new (reason, "Code", json_string ("ConditionalCheckFailed"));
-      json_object_set_new (reason, "Message", json_string (MSG_CONDITION_FAILED));
+      json_object_set_new (reason, "Message",
+                           json_string (kind == DDB_WRITE_CONDITION_CHECK
+                                            ? MSG_CONDITION_CHECK_FAILED
+                                            : MSG_CONDITION_FAILED));
       return reason;
     }
   if (g_error_matches (err, DDB_ERROR, DDB_ERROR_ITEM_COLLECTION_SIZE_LIMIT))
@@ -682,7 +733,7 @@ ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError *
 
   json_array_foreach (items, i, action)
     {
-      DdbPreparedWrite *w = transact_prepare (e->store, action, error);
+      DdbPreparedWrite *w = transact_prepare (e->store, action, i, error);
 
       if (w == NULL)
         return NULL;
@@ -730,7 +781,7 @@ ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError *
         cancelled = TRUE;
       else
         bytes += transact_write_bytes (w);
-      json_array_append_new (reasons, cancellation_reason (local, x));
+      json_array_append_new (reasons, cancellation_reason (local, w->kind, x));
       g_string_append_printf (codes, "%s%s", a ? ", " : "",
                               json_string_value (json_object_get (
                                 json_array_get (reasons, a), "Code")));
@@ -780,7 +831,7 @@ ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError *
       json_decref (response);
       goto failed;
     }
-  capacity_list_to_response (&caps, rcc, response);
+  capacity_list_to_response (&caps, rcc, TRUE, response);
   capacity_list_clear (&caps);
   return response;
 
@@ -811,6 +862,7 @@ ddb_op_transact_get_items (DdbEngine *e, json_t *req, json_t **extra, GError **e
     {
       json_t *get;
       DdbPreparedGet *g;
+      GError *local = NULL;
 
       if (!json_is_object (action))
         return fail (error, DDB_ERROR_SERIALIZATION,
@@ -822,9 +874,16 @@ ddb_op_transact_get_items (DdbEngine *e, json_t *req, json_t **extra, GError **e
                      "1 validation error detected: Value null at 'transactItems.%zu.member.get' "
                      "failed to satisfy constraint: Member must not be null",
                      i + 1);
-      g = ddb_get_prepare (e->store, get, NULL, error);
+      g = ddb_get_prepare (e->store, get, NULL, &local);
       if (g == NULL)
-        return NULL;
+        {
+          g_autofree char *prefix
+              = g_strdup_printf ("transactItems.%" G_GSIZE_FORMAT ".member.get.", i + 1);
+
+          ddb_req_error_prefix_members (local, prefix);
+          g_propagate_error (error, local);
+          return NULL;
+        }
       for (guint j = 0; j < gets->len; j++)
         {
           DdbPreparedGet *o = g_ptr_array_index (gets, j);
@@ -862,7 +921,7 @@ ddb_op_transact_get_items (DdbEngine *e, json_t *req, json_t **extra, GError **e
       /* Transactional reads are strongly consistent and cost double. */
       capacity_for (&caps, g->def->name)->table_read += 2.0 * ddb_capacity_read_units (size, TRUE);
     }
-  capacity_list_to_response (&caps, rcc, response);
+  capacity_list_to_response (&caps, rcc, TRUE, response);
   capacity_list_clear (&caps);
   return response;
 }

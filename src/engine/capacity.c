@@ -169,3 +169,95 @@ ddb_capacity_to_json (const DdbCapacity *cap, DdbReturnCapacity mode)
     }
   return out;
 }
+
+/* {"CapacityUnits": r + w, "ReadCapacityUnits": r, "WriteCapacityUnits": w}, each split member
+ * only when that kind was consumed. */
+static json_t *
+split_object (double read, double write)
+{
+  json_t *obj = units_object (read + write);
+
+  if (read > 0)
+    json_object_set_new (obj, "ReadCapacityUnits", json_real (read));
+  if (write > 0)
+    json_object_set_new (obj, "WriteCapacityUnits", json_real (write));
+  return obj;
+}
+
+static double
+units_of (GHashTable *units, const char *name)
+{
+  double *slot = units != NULL ? g_hash_table_lookup (units, name) : NULL;
+
+  return slot != NULL ? *slot : 0;
+}
+
+static double
+sum_units (GHashTable *units)
+{
+  GHashTableIter it;
+  gpointer value;
+  double total = 0;
+
+  if (units == NULL)
+    return 0;
+  g_hash_table_iter_init (&it, units);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    total += *(double *) value;
+  return total;
+}
+
+/* The indexes of `read` and `write`, split, in name order; NULL when there is none. */
+static json_t *
+split_indexes_object (GHashTable *read, GHashTable *write)
+{
+  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree gpointer *sorted = NULL;
+  GHashTable *sources[2] = { read, write };
+  GHashTableIter it;
+  gpointer key;
+  guint n;
+  json_t *obj;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      if (sources[s] == NULL)
+        continue;
+      g_hash_table_iter_init (&it, sources[s]);
+      while (g_hash_table_iter_next (&it, &key, NULL))
+        g_hash_table_add (names, key);
+    }
+  if (g_hash_table_size (names) == 0)
+    return NULL;
+  sorted = g_hash_table_get_keys_as_array (names, &n);
+  g_qsort_with_data (sorted, n, sizeof (gpointer), name_cmp, NULL);
+  obj = json_object ();
+  for (guint i = 0; i < n; i++)
+    json_object_set_new (obj, sorted[i],
+                         split_object (units_of (read, sorted[i]), units_of (write, sorted[i])));
+  return obj;
+}
+
+json_t *
+ddb_capacity_to_json_split (const DdbCapacity *cap, DdbReturnCapacity mode)
+{
+  double read, write;
+  json_t *out, *obj;
+
+  if (mode == DDB_RCC_NONE)
+    return NULL;
+  read = cap->table_read + sum_units (cap->gsi_read) + sum_units (cap->lsi_read);
+  write = cap->table_write + sum_units (cap->gsi_write) + sum_units (cap->lsi_write);
+  out = split_object (read, write);
+  json_object_set_new (out, "TableName",
+                       json_string (cap->table_name != NULL ? cap->table_name : ""));
+  if (mode == DDB_RCC_INDEXES)
+    {
+      json_object_set_new (out, "Table", split_object (cap->table_read, cap->table_write));
+      if ((obj = split_indexes_object (cap->lsi_read, cap->lsi_write)) != NULL)
+        json_object_set_new (out, "LocalSecondaryIndexes", obj);
+      if ((obj = split_indexes_object (cap->gsi_read, cap->gsi_write)) != NULL)
+        json_object_set_new (out, "GlobalSecondaryIndexes", obj);
+    }
+  return out;
+}

@@ -117,6 +117,7 @@ ddb_write_free (DdbPreparedWrite *w)
   g_clear_pointer (&w->condition, ddb_node_free);
   g_clear_pointer (&w->old_item, ddb_value_free);
   g_clear_pointer (&w->new_item, ddb_value_free);
+  g_clear_error (&w->invalid);
   g_free (w);
 }
 
@@ -143,6 +144,50 @@ check_update_spares_key (const DdbTableDef *def, const DdbUpdate *u, GError **er
           return FALSE;
         }
     }
+  return TRUE;
+}
+
+/* TransactWriteItems reports a key attribute of the wrong type as the action's cancellation
+ * reason (ValidationError), not for the whole request, as DynamoDB Local does (the
+ * TransactionCanceledException documentation lists "One or more parameter values were
+ * invalid" among the ValidationError reasons). Only when that is the only problem of the Item
+ * or Key: every key attribute present and not empty, nothing else in a Key. Sets w->key and
+ * w->invalid and returns TRUE then. */
+static gboolean
+defer_key_type_mismatch (DdbPreparedWrite *w, json_t *json)
+{
+  const DdbKeyDef *k = &w->def->key;
+  const char *names[2] = { k->hash_name, k->range_name };
+  const DdbType types[2] = { k->hash_type, k->range_type };
+  guint n_keys = k->range_name != NULL ? 2 : 1;
+  g_autoptr (DdbValue) map = NULL;
+  gboolean mismatch = FALSE;
+
+  if (json == NULL || (map = ddb_req_attribute_map (json, NULL)) == NULL)
+    return FALSE;
+  if (w->kind != DDB_WRITE_PUT && ddb_value_map_size (map) != n_keys)
+    return FALSE;
+  for (guint i = 0; i < n_keys; i++)
+    {
+      const DdbValue *v = ddb_value_map_get (map, names[i]);
+
+      if (v == NULL)
+        return FALSE;
+      if (v->type == types[i] && (v->type == DDB_TYPE_S || v->type == DDB_TYPE_B)
+          && v->bytes.len == 0)
+        return FALSE;
+      mismatch = mismatch || v->type != types[i];
+    }
+  if (!mismatch)
+    return FALSE;
+  w->key = ddb_value_new_m ();
+  for (guint i = 0; i < n_keys; i++)
+    ddb_value_map_set (w->key, names[i], ddb_value_copy (ddb_value_map_get (map, names[i])));
+  /* The reason's wording is DynamoDB Local's, for an Item and a Key alike: the documentation
+   * lists only "One or more parameter values were invalid" for it. */
+  g_set_error_literal (&w->invalid, DDB_ERROR, DDB_ERROR_VALIDATION,
+                       "One or more parameter values were invalid: Type mismatch for key");
+  w->invalid_before_read = TRUE;
   return TRUE;
 }
 
@@ -321,6 +366,9 @@ write_prepare (DdbStore *store, DdbWriteKind kind, json_t *req, const char *tabl
   if (w->def == NULL)
     return NULL;
 
+  if ((flags & DDB_WRITE_IN_TRANSACTION)
+      && defer_key_type_mismatch (w, member_get (req, kind == DDB_WRITE_PUT ? "Item" : "Key")))
+    return g_steal_pointer (&w);
   if (kind == DDB_WRITE_PUT)
     {
       w->put_item = ddb_req_item (member_get (req, "Item"), w->def, error);
@@ -334,7 +382,9 @@ write_prepare (DdbStore *store, DdbWriteKind kind, json_t *req, const char *tabl
       if (w->key == NULL)
         return NULL;
     }
-  if (!check_update_spares_key (w->def, w->update, error))
+  if (!check_update_spares_key (w->def, w->update,
+                                (flags & DDB_WRITE_IN_TRANSACTION) ? &w->invalid : error)
+      && !(flags & DDB_WRITE_IN_TRANSACTION))
     return NULL;
   return g_steal_pointer (&w);
 
@@ -371,6 +421,11 @@ ddb_write_check (DdbStore *store, DdbPreparedWrite *w, json_t **extra, GError **
   g_clear_pointer (&w->old_item, ddb_value_free);
   g_clear_pointer (&w->new_item, ddb_value_free);
   w->checked = FALSE;
+  if (w->invalid != NULL && w->invalid_before_read)
+    {
+      g_propagate_error (error, g_error_copy (w->invalid));
+      return FALSE;
+    }
   if (!ddb_store_item_get (store, w->def, w->key, &w->old_item, error))
     return FALSE;
 
@@ -393,6 +448,11 @@ ddb_write_check (DdbStore *store, DdbPreparedWrite *w, json_t **extra, GError **
         }
     }
 
+  if (w->invalid != NULL)
+    {
+      g_propagate_error (error, g_error_copy (w->invalid));
+      return FALSE;
+    }
   switch (w->kind)
     {
     case DDB_WRITE_PUT:

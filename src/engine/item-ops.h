@@ -67,6 +67,13 @@ typedef struct {
   DdbReturnCapacity return_capacity;
   gboolean return_metrics; /* ReturnItemCollectionMetrics = SIZE */
 
+  /* In a transaction, a problem DynamoDB reports as this action's cancellation reason
+   * (ValidationError) instead of failing the whole request: a key attribute of the wrong type
+   * (reported before the item is read) or an update of a key attribute (after the
+   * condition). ddb_write_check fails with it. Owned. */
+  GError *invalid;
+  gboolean invalid_before_read;
+
   /* Set by ddb_write_check: */
   gboolean checked;
   DdbValue *old_item; /* the item before the write, or NULL (owned) */
@@ -84,7 +91,8 @@ DdbPreparedWrite *ddb_write_prepare (DdbStore *store, DdbWriteKind kind, json_t 
                                      const char *table_name, DdbWriteFlags flags, GError **error);
 
 /* Reads the current item, evaluates the condition against it, and computes the new item
- * (update applied, key and index checks, 400 KB limit). A failed condition is
+ * (update applied, key and index checks, 400 KB limit); fails with w->invalid, if set, at
+ * its point. A failed condition is
  * ConditionalCheckFailedException "The conditional request failed" and, when `extra` is not
  * NULL and ReturnValuesOnConditionCheckFailure was ALL_OLD, *extra = {"Item": old item} (if
  * the item exists). Call inside the store transaction that will apply the write, so nothing

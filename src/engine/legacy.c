@@ -8,6 +8,7 @@
 
 #include "core/ddbjson.h"
 #include "core/error.h"
+#include "engine/request.h"
 
 #define INVALID "One or more parameter values were invalid: "
 /* DynamoDB reports the Expected rules inside its validation-layer envelope (observed against
@@ -321,7 +322,7 @@ parse_values (json_t *list, json_t *single, GPtrArray *vals, GError **error)
         return FALSE;
       json_array_foreach (list, i, elem)
         {
-          DdbValue *v = ddb_json_to_value (elem, error);
+          DdbValue *v = ddb_req_value (elem, error);
 
           if (v == NULL)
             return FALSE;
@@ -330,7 +331,7 @@ parse_values (json_t *list, json_t *single, GPtrArray *vals, GError **error)
     }
   else if (single != NULL)
     {
-      DdbValue *v = ddb_json_to_value (single, error);
+      DdbValue *v = ddb_req_value (single, error);
 
       if (v == NULL)
         return FALSE;
@@ -564,7 +565,11 @@ combine (json_t *map, const char *conditional_operator, EntryFunc func, gpointer
     }
   json_object_foreach (map, attr, cond)
     {
-      DdbNode *c = func (attr, cond, data, error);
+      DdbNode *c;
+
+      if (!ddb_req_attribute_name (attr, error))
+        return NULL;
+      c = func (attr, cond, data, error);
 
       if (c == NULL)
         return NULL;
@@ -679,6 +684,9 @@ ddb_legacy_attribute_updates (json_t *updates, GError **error)
       gboolean ok;
       json_t *jv;
 
+      if (!ddb_req_attribute_name (attr, error))
+        return NULL;
+
       if (!expect_object (upd, error))
         return NULL;
       action = get_string (upd, "Action", &ok, error);
@@ -696,7 +704,7 @@ ddb_legacy_attribute_updates (json_t *updates, GError **error)
       jv = json_object_get (upd, "Value");
       if (jv != NULL && !json_is_null (jv))
         {
-          v = ddb_json_to_value (jv, error);
+          v = ddb_req_value (jv, error);
           if (v == NULL)
             return NULL;
         }
@@ -770,6 +778,8 @@ ddb_legacy_attributes_to_get (json_t *names, GError **error)
                      json_is_object (elem) ? "Start of structure or map found where not expected."
                      : json_is_array (elem) ? "Start of list found where not expected"
                                             : "Unexpected value type in payload");
+      if (!ddb_req_attribute_name (json_string_value (elem), error))
+        return NULL;
       if (!g_hash_table_add (seen, (gpointer) json_string_value (elem)))
         return fail (error, DDB_ERROR_VALIDATION,
                      INVALID "Duplicate value in attribute name: %s", json_string_value (elem));

@@ -312,6 +312,163 @@ ddb_req_int (json_t *req, const char *member, gint64 min, gint64 max, gint64 *ou
   return TRUE;
 }
 
+/* ---- AttributeValues ---- */
+
+#define EMPTY_ATTRIBUTE_NAME "Empty attribute name"
+
+/* The core's message without the attribute path it appends for people. */
+static void
+strip_path (GError *error)
+{
+  char *cut;
+
+  if (error == NULL || error->domain != DDB_ERROR)
+    return;
+  cut = strstr (error->message, DDB_JSON_PATH_SEPARATOR);
+  if (cut != NULL)
+    *cut = '\0';
+}
+
+gboolean
+ddb_req_attribute_name (const char *name, GError **error)
+{
+  if (name != NULL && name[0] != '\0')
+    return TRUE;
+  g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION, EMPTY_ATTRIBUTE_NAME);
+  return FALSE;
+}
+
+static gboolean map_has_empty_name (json_t *map);
+
+/* Whether the value, in JSON, holds a map (M, at any depth in M and L) with an empty key. */
+static gboolean
+value_has_empty_name (json_t *value)
+{
+  json_t *m, *l, *elem;
+  gsize i;
+
+  if (!json_is_object (value))
+    return FALSE;
+  m = json_object_get (value, "M");
+  if (json_is_object (m) && map_has_empty_name (m))
+    return TRUE;
+  l = json_object_get (value, "L");
+  if (json_is_array (l))
+    json_array_foreach (l, i, elem)
+      {
+        if (value_has_empty_name (elem))
+          return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+map_has_empty_name (json_t *map)
+{
+  const char *name;
+  json_t *value;
+
+  json_object_foreach (map, name, value)
+    {
+      if (name[0] == '\0' || value_has_empty_name (value))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+DdbValue *
+ddb_req_value (json_t *json, GError **error)
+{
+  GError *local = NULL;
+  DdbValue *v = ddb_json_to_value (json, &local);
+
+  /* A serialization problem is found while reading the request, before any name is looked
+   * at; among validation problems the empty name comes first in the value. */
+  if ((v == NULL && local->code == DDB_ERROR_SERIALIZATION) || !value_has_empty_name (json))
+    {
+      strip_path (local);
+      if (local != NULL)
+        g_propagate_error (error, local);
+      return v;
+    }
+  g_clear_error (&local);
+  g_clear_pointer (&v, ddb_value_free);
+  g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION, EMPTY_ATTRIBUTE_NAME);
+  return NULL;
+}
+
+DdbValue *
+ddb_req_attribute_map (json_t *json, GError **error)
+{
+  GError *local = NULL;
+  DdbValue *map = ddb_json_to_item (json, &local);
+  const char *name;
+  json_t *value;
+
+  if (map == NULL && (local->code == DDB_ERROR_SERIALIZATION || !json_is_object (json)))
+    {
+      strip_path (local);
+      g_propagate_error (error, local);
+      return NULL;
+    }
+  /* DynamoDB validates attribute by attribute: the first attribute with an empty name (here
+   * or inside it) or a bad value decides the message. */
+  json_object_foreach (json, name, value)
+    {
+      GError *own = NULL;
+      DdbValue *v;
+
+      if (name[0] == '\0' || value_has_empty_name (value))
+        {
+          g_clear_error (&local);
+          g_clear_pointer (&map, ddb_value_free);
+          g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION, EMPTY_ATTRIBUTE_NAME);
+          return NULL;
+        }
+      if (local == NULL)
+        continue;
+      v = ddb_json_to_value (value, &own);
+      if (v == NULL)
+        {
+          g_clear_error (&local);
+          strip_path (own);
+          g_propagate_error (error, own);
+          return NULL;
+        }
+      ddb_value_free (v);
+    }
+  if (local != NULL)
+    {
+      /* A problem with the map as a whole. */
+      strip_path (local);
+      g_propagate_error (error, local);
+      return NULL;
+    }
+  return map;
+}
+
+void
+ddb_req_error_prefix_members (GError *error, const char *prefix)
+{
+  g_autoptr (GRegex) re = NULL;
+  g_autofree char *replacement = NULL;
+  char *rewritten;
+
+  if (error == NULL || !g_error_matches (error, DDB_ERROR, DDB_ERROR_VALIDATION)
+      || !g_regex_match_simple ("^[0-9]+ validation errors? detected: ", error->message, 0, 0))
+    return;
+  /* The member of each violation: "Value ... at 'member' failed to satisfy constraint". */
+  re = g_regex_new ("( at ')([a-zA-Z][a-zA-Z0-9.]*' failed to satisfy constraint: )", 0, 0,
+                    NULL);
+  replacement = g_strdup_printf ("\\1%s\\2", prefix);
+  rewritten = g_regex_replace (re, error->message, -1, 0, replacement, 0, NULL);
+  if (rewritten != NULL)
+    {
+      g_free (error->message);
+      error->message = rewritten;
+    }
+}
+
 /* ---- Items and keys ---- */
 
 static gboolean
@@ -492,7 +649,7 @@ ddb_req_item (json_t *json, const DdbTableDef *def, GError **error)
       fail_not_null ("Item", error);
       return NULL;
     }
-  item = ddb_json_to_item (json, error);
+  item = ddb_req_attribute_map (json, error);
   if (item == NULL)
     return NULL;
   if (ddb_item_size (item) > DDB_MAX_ITEM_SIZE)
@@ -546,7 +703,7 @@ ddb_req_key (json_t *json, const DdbTableDef *def, GError **error)
       fail_not_null ("Key", error);
       return NULL;
     }
-  key = ddb_json_to_item (json, error);
+  key = ddb_req_attribute_map (json, error);
   if (key == NULL)
     return NULL;
   if (!check_empty_keys (&def->key, key, error))
@@ -573,7 +730,7 @@ ddb_req_start_key (json_t *json, const DdbTableDef *def, const DdbIndexDef *inde
 
   if (json == NULL || json_is_null (json))
     return NULL;
-  key = ddb_json_to_item (json, error);
+  key = ddb_req_attribute_map (json, error);
   if (key == NULL)
     return NULL;
   for (guint k = 0; k < 2; k++)
@@ -716,7 +873,7 @@ read_values (DdbReqExpr *rx, json_t *values, GError **error)
 
       if (json_is_null (value))
         continue;
-      v = ddb_json_to_value (value, &local);
+      v = ddb_req_value (value, &local);
       if (v == NULL)
         {
           /* A deserialization problem anywhere ends the request before any validation. */
@@ -767,14 +924,9 @@ read_values (DdbReqExpr *rx, json_t *values, GError **error)
         }
       if (first_validation != NULL && key == first_key)
         {
-          /* The value's own message, without the path inside it the core adds. */
-          const char *msg = first_validation->message;
-          const char *cut = strstr (msg, DDB_JSON_PATH_SEPARATOR);
-          int len = cut != NULL ? (int) (cut - msg) : (int) strlen (msg);
-
           g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
-                       "ExpressionAttributeValues contains invalid value: %.*s for key %s", len,
-                       msg, key);
+                       "ExpressionAttributeValues contains invalid value: %s for key %s",
+                       first_validation->message, key);
           g_clear_error (&first_validation);
           return FALSE;
         }

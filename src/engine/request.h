@@ -34,6 +34,30 @@ gboolean ddb_req_bool (json_t *req, const char *member, gboolean fallback, gbool
 gboolean ddb_req_int (json_t *req, const char *member, gint64 min, gint64 max, gint64 *out,
                       gboolean *present, GError **error);
 
+/* ---- AttributeValues ----
+ *
+ * Every AttributeValue, item and key a request carries is read through these, never with
+ * ddb_json_to_*() directly: the core names the attribute path in its messages
+ * (DDB_JSON_PATH_SEPARATOR), which DynamoDB does not send, so the path is cut here; and
+ * DynamoDB refuses an empty attribute name, at the top level or in a nested map, with
+ * "Empty attribute name" (in document order with the values' own problems; a serialization
+ * problem anywhere still wins). */
+
+/* One AttributeValue ({"S": "x"}). */
+DdbValue *ddb_req_value (json_t *json, GError **error);
+/* A map of attribute names to AttributeValues (Item, Key, ExclusiveStartKey). */
+DdbValue *ddb_req_attribute_map (json_t *json, GError **error);
+/* An attribute name given as a map key or list element outside an AttributeValue
+ * (AttributeUpdates, Expected, ScanFilter, AttributesToGet...): not empty. */
+gboolean ddb_req_attribute_name (const char *name, GError **error);
+
+/* For a member of a list or map in the request (a transaction's action, a batch's write
+ * request): DynamoDB names the member by its full path in "N validation error(s) detected"
+ * messages, e.g. 'transactItems.1.member.conditionCheck.conditionExpression'. Rewrites the
+ * member names of such a message in `error` (if any) to start with `prefix`
+ * ("transactItems.1.member.conditionCheck."). Other errors are left as they are. */
+void ddb_req_error_prefix_members (GError *error, const char *prefix);
+
 /* ---- Items and keys ---- */
 
 /* An item member (DynamoDB JSON map): parsed strictly, key attributes present and of the
@@ -99,5 +123,8 @@ void ddb_capacity_add_index (DdbCapacity *cap, const DdbIndexDef *index, gboolea
                              double units);
 /* The ConsumedCapacity object DynamoDB returns for `mode` (NULL for DDB_RCC_NONE). */
 json_t *ddb_capacity_to_json (const DdbCapacity *cap, DdbReturnCapacity mode);
+/* The same for TransactWriteItems / TransactGetItems, where DynamoDB also splits every figure
+ * (the total, Table and each index) into ReadCapacityUnits and WriteCapacityUnits. */
+json_t *ddb_capacity_to_json_split (const DdbCapacity *cap, DdbReturnCapacity mode);
 
 G_END_DECLS

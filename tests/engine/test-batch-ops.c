@@ -149,9 +149,11 @@ test_batch_get_basic (void)
                "{'posts': [{'title': {'S': 'One'}}, {'title': {'S': 'Two'}}], "
                "'authors': [{'id': {'N': '7'}, 'name': {'S': 'Ann'}}]}");
   assert_json (json_object_get (resp, "UnprocessedKeys"), "{}");
-  /* Three eventually consistent reads of under 4 KB, one strongly consistent. */
+  /* Two eventually consistent reads of under 4 KB, one strongly consistent; the missing key
+   * costs nothing: "DynamoDB first rounds up the size of each item to the next 4 KB
+   * boundary, and then calculates the total size" (Capacity unit consumption for reads). */
   assert_json (json_object_get (resp, "ConsumedCapacity"),
-               "[{'TableName': 'posts', 'CapacityUnits': 1.5}, "
+               "[{'TableName': 'posts', 'CapacityUnits': 1.0}, "
                "{'TableName': 'authors', 'CapacityUnits': 1.0}]");
   json_decref (resp);
 
@@ -426,7 +428,7 @@ test_transact_write_all_or_nothing (void)
   g_assert_nonnull (extra);
   assert_json (json_object_get (extra, "CancellationReasons"),
                "[{'Code': 'None'}, {'Code': 'ConditionalCheckFailed', 'Message': 'The "
-               "conditional request failed', 'Item': {'pk': {'S': 'c'}, 'state': {'S': "
+               "conditional request failed.', 'Item': {'pk': {'S': 'c'}, 'state': {'S': "
                "'locked'}}}, {'Code': 'None'}, {'Code': 'None'}]");
   json_decref (extra);
 
@@ -469,9 +471,10 @@ test_transact_write_success (void)
                   "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'c'}}, "
                   "'ConditionExpression': 'attribute_exists(v)'}}"
                   "], 'ReturnConsumedCapacity': 'TOTAL', 'ClientRequestToken': 'tok-1'}");
-  /* Three 1-KB writes and one check, each counted twice in a transaction. */
+  /* Three 1-KB writes and one check, each counted twice in a transaction, and split into
+   * WriteCapacityUnits as DynamoDB does for transactions. */
   assert_json (json_object_get (resp, "ConsumedCapacity"),
-               "[{'TableName': 'posts', 'CapacityUnits': 8.0}]");
+               "[{'TableName': 'posts', 'CapacityUnits': 8.0, 'WriteCapacityUnits': 8.0}]");
   json_decref (resp);
   item = get_item (e, "posts", "{'pk': {'S': 'a'}}");
   assert_json (item, "{'pk': {'S': 'a'}, 'v': {'N': '2'}}");
@@ -603,6 +606,132 @@ test_transact_fan_out_rename (void)
   json_decref (item);
 }
 
+/* Which problems of one action DynamoDB reports as that action's cancellation reason
+ * (TransactionCanceledException, ValidationError) and which fail the whole request; member
+ * paths name the action; the reasons' wording. */
+static void
+test_transact_write_reasons (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *extra, *resp;
+
+  put (e, "posts", "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
+  put (e, "posts", "{'pk': {'S': 'b'}}");
+
+  /* An update of a key attribute: a reason, after the condition (which wins if it fails). */
+  extra = call_fails (e, "TransactWriteItems",
+                      "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': "
+                      "'n'}}}}, {'Update': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}, "
+                      "'UpdateExpression': 'SET pk = :x', 'ExpressionAttributeValues': {':x': "
+                      "{'S': 'z'}}}}]}",
+                      DDB_ERROR_TRANSACTION_CANCELED,
+                      "Transaction cancelled, please refer cancellation reasons for specific "
+                      "reasons [None, ValidationError]");
+  assert_json (json_object_get (extra, "CancellationReasons"),
+               "[{'Code': 'None'}, {'Code': 'ValidationError', 'Message': 'One or more "
+               "parameter values were invalid: Cannot update attribute pk. This attribute is "
+               "part of the key'}]");
+  json_decref (extra);
+  g_assert_null (get_item (e, "posts", "{'pk': {'S': 'n'}}"));
+  extra = call_fails (e, "TransactWriteItems",
+                      "{'TransactItems': [{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': "
+                      "'a'}}, 'UpdateExpression': 'SET pk = :x', 'ConditionExpression': "
+                      "'attribute_exists(nope)', 'ExpressionAttributeValues': {':x': {'S': "
+                      "'z'}}}}]}",
+                      DDB_ERROR_TRANSACTION_CANCELED, NULL);
+  assert_json (json_object_get (extra, "CancellationReasons"),
+               "[{'Code': 'ConditionalCheckFailed', 'Message': 'The conditional request "
+               "failed'}]");
+  json_decref (extra);
+
+  /* A key attribute of the wrong type, in an Item or a Key: a reason. */
+  extra = call_fails (e, "TransactWriteItems",
+                      "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'N': "
+                      "'1'}}}}, {'Delete': {'TableName': 'posts', 'Key': {'pk': {'B': 'AQ=='}}}}, "
+                      "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'b'}}, "
+                      "'ConditionExpression': 'attribute_not_exists(pk)'}}]}",
+                      DDB_ERROR_TRANSACTION_CANCELED,
+                      "Transaction cancelled, please refer cancellation reasons for specific "
+                      "reasons [ValidationError, ValidationError, ConditionalCheckFailed]");
+  /* A ConditionCheck's message ends with a period, as DynamoDB Local's does. */
+  assert_json (json_object_get (extra, "CancellationReasons"),
+               "[{'Code': 'ValidationError', 'Message': 'One or more parameter values were "
+               "invalid: Type mismatch for key'}, {'Code': 'ValidationError', 'Message': 'One "
+               "or more parameter values were invalid: Type mismatch for key'}, {'Code': "
+               "'ConditionalCheckFailed', 'Message': 'The conditional request failed.'}]");
+  json_decref (extra);
+
+  /* A missing or empty key attribute is the request's fault. */
+  call_fails (e, "TransactWriteItems",
+              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'v': {'N': '1'}}}}]}",
+              DDB_ERROR_VALIDATION,
+              "One or more parameter values were invalid: Missing the key pk in the item");
+  call_fails (e, "TransactWriteItems",
+              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': ''}}}}]}",
+              DDB_ERROR_VALIDATION,
+              "One or more parameter values are not valid. The AttributeValue for a key "
+              "attribute cannot contain an empty string value. Key: pk");
+
+  /* Members are named by their full path, actions numbered from 1. */
+  call_fails (e, "TransactWriteItems",
+              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'x'}}}}, "
+              "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'b'}}}}]}",
+              DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value null at "
+              "'transactItems.2.member.conditionCheck.conditionExpression' failed to satisfy "
+              "constraint: Member must not be null");
+  call_fails (e, "TransactWriteItems", "{'TransactItems': [{'Delete': {'TableName': 'posts'}}]}",
+              DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value null at 'transactItems.1.member.delete.key' "
+              "failed to satisfy constraint: Member must not be null");
+  call_fails (e, "TransactWriteItems",
+              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'x'}}, "
+              "'ReturnValuesOnConditionCheckFailure': 'SOME'}}]}",
+              DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value 'SOME' at "
+              "'transactItems.1.member.put.returnValuesOnConditionCheckFailure' failed to "
+              "satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]");
+  call_fails (e, "TransactGetItems",
+              "{'TransactItems': [{'Get': {'Key': {'pk': {'S': 'a'}}}}]}", DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value null at 'transactItems.1.member.get.tableName' "
+              "failed to satisfy constraint: Member must not be null");
+  call_fails (e, "BatchWriteItem", "{'RequestItems': {'posts': [{'PutRequest': {}}]}}",
+              DDB_ERROR_VALIDATION,
+              "1 validation error detected: Value null at "
+              "'requestItems.posts.member.1.member.putRequest.item' failed to satisfy "
+              "constraint: Member must not be null");
+  /* Messages other than "N validation errors" keep their words. */
+  call_fails (e, "TransactWriteItems",
+              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'x'}, "
+              "'n': {'N': '1e999'}}}}]}",
+              DDB_ERROR_VALIDATION,
+              "Number overflow. Attempting to store a number with magnitude larger than "
+              "supported range");
+
+  /* INDEXES: the split figures for the table too. */
+  resp = call_ok (e, "TransactWriteItems",
+                  "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': "
+                  "'x'}}}}], 'ReturnConsumedCapacity': 'INDEXES', "
+                  "'ReturnItemCollectionMetrics': 'SIZE'}");
+  /* No table here has local indexes: no ItemCollectionMetrics member at all. */
+  assert_json (resp, "{'ConsumedCapacity': [{'TableName': 'posts', 'CapacityUnits': 2.0, "
+                     "'WriteCapacityUnits': 2.0, 'Table': {'CapacityUnits': 2.0, "
+                     "'WriteCapacityUnits': 2.0}}]}");
+  json_decref (resp);
+  resp = call_ok (e, "BatchWriteItem",
+                  "{'RequestItems': {'posts': [{'PutRequest': {'Item': {'pk': {'S': 'y'}}}}]}, "
+                  "'ReturnItemCollectionMetrics': 'SIZE'}");
+  assert_json (resp, "{'UnprocessedItems': {}}");
+  json_decref (resp);
+  /* A BatchGetItem of keys that all miss costs nothing. */
+  resp = call_ok (e, "BatchGetItem",
+                  "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'none1'}}, {'pk': {'S': "
+                  "'none2'}}], 'ConsistentRead': true}}, 'ReturnConsumedCapacity': 'TOTAL'}");
+  assert_json (json_object_get (resp, "ConsumedCapacity"),
+               "[{'TableName': 'posts', 'CapacityUnits': 0.0}]");
+  json_decref (resp);
+}
+
 /* ---- TransactGetItems --------------------------------------------------------------- */
 
 static void
@@ -622,10 +751,10 @@ test_transact_get (void)
   assert_json (json_object_get (resp, "Responses"),
                "[{'Item': {'id': {'N': '1'}, 'name': {'S': 'Ada'}}}, {}, "
                "{'Item': {'title': {'S': 'A'}}}]");
-  /* Each read is strongly consistent and counted twice. */
+  /* Each read is strongly consistent and counted twice, a missing item too. */
   assert_json (json_object_get (resp, "ConsumedCapacity"),
-               "[{'TableName': 'authors', 'CapacityUnits': 2.0}, "
-               "{'TableName': 'posts', 'CapacityUnits': 4.0}]");
+               "[{'TableName': 'authors', 'CapacityUnits': 2.0, 'ReadCapacityUnits': 2.0}, "
+               "{'TableName': 'posts', 'CapacityUnits': 4.0, 'ReadCapacityUnits': 4.0}]");
   json_decref (resp);
 
   call_fails (e, "TransactGetItems",
@@ -658,6 +787,7 @@ main (int argc, char **argv)
   g_test_add_func ("/batch-ops/transact-write/all-or-nothing", test_transact_write_all_or_nothing);
   g_test_add_func ("/batch-ops/transact-write/success", test_transact_write_success);
   g_test_add_func ("/batch-ops/transact-write/errors", test_transact_write_errors);
+  g_test_add_func ("/batch-ops/transact-write/reasons", test_transact_write_reasons);
   g_test_add_func ("/batch-ops/transact-write/fan-out-rename", test_transact_fan_out_rename);
   g_test_add_func ("/batch-ops/transact-get", test_transact_get);
   return g_test_run ();

@@ -378,7 +378,64 @@ test_put_get_roundtrip (void)
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'b'},"
              " 'n': {'N': '123456789012345678901234567890123456789'}}}",
              DDB_ERROR_VALIDATION,
-             "Attempting to store more than 38 significant digits in a Number; attribute path: n");
+             "Attempting to store more than 38 significant digits in a Number");
+}
+
+/* DynamoDB refuses an empty attribute name anywhere a request carries attributes, nested maps
+ * included, in document order with the values' own problems; messages never carry the
+ * attribute path the core adds for people. */
+static void
+test_empty_attribute_name (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  const char *const empty = "Empty attribute name";
+
+  call_fail (e, "PutItem", "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, '': {'S': 'v'}}}",
+             DDB_ERROR_VALIDATION, empty);
+  call_fail (e, "PutItem",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, 'm': {'M': {'l': {'L': [{'M': "
+             "{'': {'S': 'v'}}}]}}}}}",
+             DDB_ERROR_VALIDATION, empty);
+  /* The first problem in the item decides. */
+  call_fail (e, "PutItem",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, '': {'S': 'v'}, 'x': {'N': "
+             "'abc'}}}",
+             DDB_ERROR_VALIDATION, empty);
+  call_fail (e, "PutItem",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, 'x': {'N': 'abc'}, '': {'S': "
+             "'v'}}}",
+             DDB_ERROR_VALIDATION, "The parameter cannot be converted to a numeric value: abc");
+  /* A serialization problem anywhere still wins. */
+  call_fail (e, "PutItem",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, '': {'S': 'v'}, 'x': {'S': 1}}}",
+             DDB_ERROR_SERIALIZATION, "NUMBER_VALUE cannot be converted to String");
+  call_fail (e, "GetItem", "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}, '': {'S': 'v'}}}",
+             DDB_ERROR_VALIDATION, empty);
+  call_fail (e, "DeleteItem", "{'TableName': 'simple', 'Key': {'': {'S': 'v'}}}",
+             DDB_ERROR_VALIDATION, empty);
+  call_fail (e, "PutItem",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': 'm <> "
+             ":v', 'ExpressionAttributeValues': {':v': {'M': {'': {'S': 'x'}}}}}",
+             DDB_ERROR_VALIDATION,
+             "ExpressionAttributeValues contains invalid value: Empty attribute name for key :v");
+  call_fail (e, "UpdateItem",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'AttributeUpdates': {'': "
+             "{'Value': {'S': 'x'}}}}",
+             DDB_ERROR_VALIDATION, empty);
+  call_fail (e, "PutItem",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'Expected': {'': {'Exists': "
+             "false}}}",
+             DDB_ERROR_VALIDATION, empty);
+  call_fail (e, "GetItem",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'AttributesToGet': ['']}",
+             DDB_ERROR_VALIDATION, empty);
+  call_fail (e, "Scan", "{'TableName': 'simple', 'ExclusiveStartKey': {'': {'S': 'v'}}}",
+             DDB_ERROR_VALIDATION, empty);
+  /* Nothing was written; a set's element problem has no "[i]" path either. */
+  assert_item (e, "simple", "{'pk': {'S': 'a'}}", NULL);
+  call_fail (e, "PutItem",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, 'ns': {'NS': ['1', 'x']}}}",
+             DDB_ERROR_VALIDATION, "The parameter cannot be converted to a numeric value: x");
 }
 
 static void
@@ -493,7 +550,7 @@ test_key_checks (void)
              "cannot contain an empty string value. Key: pk");
   call_fail (e, "GetItem", "{'TableName': 'simple', 'Key': {'pk': {'S': 1}}}",
              DDB_ERROR_SERIALIZATION,
-             "NUMBER_VALUE cannot be converted to String; attribute path: pk");
+             "NUMBER_VALUE cannot be converted to String");
 }
 
 /* ---- Expression parameters ---- */
@@ -1155,6 +1212,7 @@ main (int argc, char **argv)
   g_test_add_func ("/item-ops/request/capacity-units", test_capacity_units);
   g_test_add_func ("/item-ops/put/roundtrip", test_put_get_roundtrip);
   g_test_add_func ("/item-ops/put/checks", test_put_item_checks);
+  g_test_add_func ("/item-ops/request/empty-attribute-name", test_empty_attribute_name);
   g_test_add_func ("/item-ops/key/checks", test_key_checks);
   g_test_add_func ("/item-ops/expression-maps", test_expression_maps);
   g_test_add_func ("/item-ops/condition", test_condition);

@@ -292,6 +292,15 @@ test_filter_operators (void)
 static void
 test_filter_errors (void)
 {
+  /* An empty attribute name, as a condition's key or inside a value; values' messages carry
+   * no attribute path. */
+  filter_fails ("{'': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'x'}]}}",
+                "Empty attribute name");
+  filter_fails ("{'a': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'M': {'': {'S': "
+                "'x'}}}]}}",
+                "Empty attribute name");
+  filter_fails ("{'a': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'N': 'x'}]}}",
+                "The parameter cannot be converted to a numeric value: x");
   filter_fails ("{'a': {'ComparisonOperator': 'EQ'}}",
                 INVALID "Invalid number of argument(s) for the EQ ComparisonOperator");
   filter_fails ("{'a': {'ComparisonOperator': 'NULL', 'AttributeValueList': [{'S': 'x'}]}}",
