@@ -3,7 +3,8 @@
  * database file's size against the input's; then in-process GetItem, PutItem, Query (100 items)
  * and Scan (1 MB page) in µs per call through ddb_engine_call. Prints one line per figure.
  * Usage: bench-engine [N_ITEMS] (default 1000000). Everything lives in a temporary folder that is
- * removed at the end. */
+ * removed at the end. `bench-engine --input N FILE` only writes the input, for profiling an import
+ * through the command line (dynoscope-cli --db DB import --table bench --key PK:S,SK:S FILE). */
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,22 @@ main (int argc, char **argv)
   guint calls;
   GRand *rand = g_rand_new_with_seed (7);
 
+  if (argc == 4 && strcmp (argv[1], "--input") == 0)
+    {
+      n = (guint) strtoul (argv[2], NULL, 10);
+      f = fopen (argv[3], "w");
+      g_assert_nonnull (f);
+      for (guint i = 0; i < n; i++)
+        {
+          g_string_truncate (line, 0);
+          append_item (line, i);
+          fwrite (line->str, 1, line->len, f);
+        }
+      fclose (f);
+      g_string_free (line, TRUE);
+      g_rand_free (rand);
+      return 0;
+    }
   if (n < 100)
     n = 100;
   dir = g_dir_make_tmp ("bench-engine-XXXXXX", &error);

@@ -5,11 +5,9 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/export.h"
-#include "cli/import.h"
-#include "core/error.h"
+#include "cli/snapshot-cmd.h"
 #include "engine/engine.h"
 #include "engine/snapshot.h"
 
@@ -50,11 +48,12 @@ cli_export_main (const char *db_path, int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (DdbEngine) engine = NULL;
   g_autofree char *summary = NULL;
+  g_autofree char *bad_args = NULL;
+  CliSnapshotRun run;
   DdbSnapshotFormat format = DDB_SNAPSHOT_AUTO;
   DdbExportOptions opts = { 0 };
   DdbSnapshotProgress progress;
   json_t *query = NULL;
-  gboolean terminal = isatty (STDERR_FILENO);
   int status = 0;
   GOptionEntry entries[] = {
     { "table", 't', 0, G_OPTION_ARG_STRING, &table, N_ ("The table to export (required)"),
@@ -80,9 +79,9 @@ cli_export_main (const char *db_path, int argc, char **argv)
       _ ("Formats: jsonl is one DynamoDB JSON item a line; json is a plain JSON array (binary and "
          "sets in Dynoscope's tagged form); csv has a typed header row (\"price (N)\"; columns "
          "of mixed types hold DynamoDB JSON values); s3 is a folder laid out as DynamoDB's export "
-         "to S3 (it must be new or empty). A file name ending in .gz is gzip-compressed. The "
-         "output is written aside and put in place at the end, so a failed export leaves "
-         "nothing."),
+         "to S3 (it must be new or empty). A file name ending in .gz is gzip-compressed; DEST - is "
+         "standard output (jsonl, json, csv). A file is written aside and put in place at the "
+         "end, so a failed or cancelled (Ctrl-C) export leaves nothing."),
       _ ("Exit status: 0 on success; 1 on a DynamoDB error, printed on standard error as "
          "“ErrorName: message”, or an unwritable destination; 2 on a usage error."));
   g_option_context_set_summary (octx, summary);
@@ -114,19 +113,15 @@ cli_export_main (const char *db_path, int argc, char **argv)
           goto out;
         }
     }
-  if (rest == NULL || rest[0] == NULL)
+  bad_args = cli_snapshot_check_args (rest, "DEST", db_path);
+  if (bad_args != NULL)
     {
-      status = usage_error (_ ("missing DEST"));
+      status = usage_error (bad_args);
       goto out;
     }
-  if (rest[1] != NULL)
+  if (format == DDB_SNAPSHOT_S3 && strcmp (rest[0], "-") == 0)
     {
-      status = usage_error (_ ("too many arguments"));
-      goto out;
-    }
-  if (db_path == NULL)
-    {
-      status = usage_error (_ ("no database: give one with --db PATH before the command"));
+      status = usage_error (_ ("an s3 export is a folder: it cannot go to standard output (-)"));
       goto out;
     }
   if (format == DDB_SNAPSHOT_AUTO)
@@ -142,22 +137,16 @@ cli_export_main (const char *db_path, int argc, char **argv)
   opts.table_name = table;
   opts.format = format;
   opts.query = query;
-  if (terminal)
-    {
-      opts.progress = cli_snapshot_progress_line;
-      opts.progress_data = (gpointer) _ ("Exporting");
-    }
+  cli_snapshot_run_begin (&run, _ ("Exporting"), &opts.progress, &opts.progress_data);
+  opts.cancellable = run.cancellable;
   if (!ddb_snapshot_export (engine, rest[0], &opts, &progress, &error))
-    {
-      cli_snapshot_print_error ("export", error);
-      status = 1;
-      goto out;
-    }
-  if (terminal)
+    status = cli_snapshot_fail ("export", error);
+  else if (run.terminal)
     {
       g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, progress.items);
       fprintf (stderr, _ ("Exported %s items of %s in %.1f s\n"), items, table, progress.seconds);
     }
+  cli_snapshot_run_end (&run);
 
 out:
   if (query != NULL)

@@ -1,49 +1,19 @@
 /* import.c: `dynoscope-cli --db PATH import --table NAME [--key pk:S[,sk:N]]
  * [--gsi NAME:pk:S[,sk:S]] [--format s3|jsonl|json|csv] SOURCE`: creates the table and puts
  * every item of the snapshot in one transaction, so a failed import leaves nothing behind.
- * Progress is one updating line on standard error when it is a terminal. */
+ * Progress is one updating line on standard error when it is a terminal; Ctrl-C cancels,
+ * leaving nothing behind. */
 #include <glib/gi18n.h>
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "cli/import.h"
-#include "core/error.h"
+#include "cli/snapshot-cmd.h"
 #include "engine/engine.h"
 
 #define IMPORT_PREFIX "dynoscope-cli import: "
 #define IMPORT_USAGE \
   "dynoscope-cli --db PATH import --table NAME [--key pk:S[,sk:N]] [--gsi NAME:pk:S[,sk:S]] " \
   "[--format s3|jsonl|json|csv] SOURCE"
-
-void
-cli_snapshot_progress_line (const DdbSnapshotProgress *p, gpointer user_data)
-{
-  const char *verb = user_data;
-  g_autofree char *bytes = g_format_size (p->bytes);
-  g_autofree char *rate = g_format_size ((guint64) p->bytes_per_second);
-  g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, p->items);
-  GString *line = g_string_new (NULL);
-
-  /* TRANSLATORS: "Importing: 1200 items, 3.1 MB" */
-  g_string_append_printf (line, _ ("%s: %s items, %s"), verb, items, bytes);
-  if (p->total_bytes > 0)
-    g_string_append_printf (line, " (%.0f%%)", 100.0 * (double) p->bytes / (double) p->total_bytes);
-  g_string_append_printf (line, _ (", %.0f items/s, %s/s"), p->items_per_second, rate);
-  /* \r and clear to the end of the line: the line is rewritten in place. */
-  fprintf (stderr, "\r%s\033[K%s", line->str, p->done ? "\n" : "");
-  fflush (stderr);
-  g_string_free (line, TRUE);
-}
-
-void
-cli_snapshot_print_error (const char *command, const GError *error)
-{
-  if (error->domain == DDB_ERROR)
-    fprintf (stderr, "%s: %s\n", ddb_error_type_name ((DdbErrorCode) error->code), error->message);
-  else
-    fprintf (stderr, "dynoscope-cli %s: %s\n", command, error->message);
-}
 
 static int
 usage_error (const char *message)
@@ -64,10 +34,11 @@ cli_import_main (const char *db_path, int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (DdbEngine) engine = NULL;
   g_autofree char *summary = NULL;
+  g_autofree char *bad_args = NULL;
+  CliSnapshotRun run;
   DdbSnapshotFormat format = DDB_SNAPSHOT_AUTO;
   DdbImportOptions opts = { 0 };
   DdbSnapshotProgress progress;
-  gboolean terminal = isatty (STDERR_FILENO);
   int status = 0;
   GOptionEntry entries[] = {
     { "table", 't', 0, G_OPTION_ARG_STRING, &table, N_ ("The table to create (required)"),
@@ -133,19 +104,10 @@ cli_import_main (const char *db_path, int argc, char **argv)
           goto out;
         }
     }
-  if (rest == NULL || rest[0] == NULL)
+  bad_args = cli_snapshot_check_args (rest, "SOURCE", db_path);
+  if (bad_args != NULL)
     {
-      status = usage_error (_ ("missing SOURCE"));
-      goto out;
-    }
-  if (rest[1] != NULL)
-    {
-      status = usage_error (_ ("too many arguments"));
-      goto out;
-    }
-  if (db_path == NULL)
-    {
-      status = usage_error (_ ("no database: give one with --db PATH before the command"));
+      status = usage_error (bad_args);
       goto out;
     }
 
@@ -160,22 +122,16 @@ cli_import_main (const char *db_path, int argc, char **argv)
   opts.format = format;
   opts.key = key;
   opts.gsis = (const char *const *) gsis;
-  if (terminal)
-    {
-      opts.progress = cli_snapshot_progress_line;
-      opts.progress_data = (gpointer) _ ("Importing");
-    }
+  cli_snapshot_run_begin (&run, _ ("Importing"), &opts.progress, &opts.progress_data);
+  opts.cancellable = run.cancellable;
   if (!ddb_snapshot_import (engine, rest[0], &opts, &progress, &error))
-    {
-      cli_snapshot_print_error ("import", error);
-      status = 1;
-      goto out;
-    }
-  if (terminal)
+    status = cli_snapshot_fail ("import", error);
+  else if (run.terminal)
     {
       g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, progress.items);
       fprintf (stderr, _ ("Imported %s items into %s in %.1f s\n"), items, table, progress.seconds);
     }
+  cli_snapshot_run_end (&run);
 
 out:
   g_free (table);

@@ -812,3 +812,14 @@ ddb_item_validate (const DdbValue *item, GError **error)
     }
   return TRUE;
 }
+
+gboolean
+ddb_set_validation_error (GError **error, const char *format, ...)
+{
+  va_list ap;
+
+  va_start (ap, format);
+  g_propagate_error (error, g_error_new_valist (DDB_ERROR, DDB_ERROR_VALIDATION, format, ap));
+  va_end (ap);
+  return FALSE;
+}

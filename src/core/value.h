@@ -162,4 +162,8 @@ gboolean ddb_item_validate (const DdbValue *item, GError **error);
  * g_utf8_validate_len() it accepts U+0000, which DynamoDB strings may hold. */
 gboolean ddb_utf8_validate (const char *data, gsize len);
 
+/* Sets a DDB_ERROR_VALIDATION whose message is the formatted text (which may hold '%' from the
+ * arguments without harm) and returns FALSE, so that a check can `return` it. */
+gboolean ddb_set_validation_error (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
 G_END_DECLS

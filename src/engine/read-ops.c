@@ -460,8 +460,146 @@ index_projects (const DdbTableDef *def, const DdbIndexDef *ix, const char *name)
   return FALSE;
 }
 
+/* Java's String.hashCode over the name's UTF-16 code units. */
+static guint32
+java_string_hash (const char *s)
+{
+  guint32 h = 0;
+
+  for (const char *p = s; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c >= 0x10000)
+        {
+          h = 31 * h + (0xD800 + ((c - 0x10000) >> 10));
+          c = 0xDC00 + ((c - 0x10000) & 0x3FF);
+        }
+      h = 31 * h + c;
+    }
+  return h;
+}
+
+static gint
+java_bucket_compare (gconstpointer a, gconstpointer b, gpointer data)
+{
+  guint32 mask = GPOINTER_TO_UINT (data) - 1;
+  guint32 ha = java_string_hash (*(const char *const *) a);
+  guint32 hb = java_string_hash (*(const char *const *) b);
+  guint32 ba = (ha ^ (ha >> 16)) & mask, bb = (hb ^ (hb >> 16)) & mask;
+
+  return ba < bb ? -1 : ba > bb ? 1 : 0;
+}
+
+/* DynamoDB lists the attributes a GSI does not project in the iteration order of a Java
+ * HashSet filled from the last name of the request to the first: by hash bucket of a table of
+ * 16 (doubled past 3/4 full), then in insertion order (`names` holds them in insertion order;
+ * the sort is stable). */
+static void
+order_as_java_hash_set (GPtrArray *names)
+{
+  guint capacity = 16;
+
+  while (names->len * 4 > capacity * 3)
+    capacity *= 2;
+  g_ptr_array_sort_with_data (names, java_bucket_compare, GUINT_TO_POINTER (capacity));
+}
+
+static gint
+str_ptr_compare (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static void
+add_unique (GPtrArray *names, const char *name)
+{
+  for (guint i = 0; i < names->len; i++)
+    if (strcmp (names->pdata[i], name) == 0)
+      return;
+  g_ptr_array_add (names, (gpointer) name);
+}
+
+static void
+string_list_text (GString *out, const GPtrArray *names)
+{
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < names->len; i++)
+    g_string_append_printf (out, "%s%s", i > 0 ? ", " : "", (const char *) names->pdata[i]);
+  g_string_append_c (out, ']');
+}
+
+/* "If you query or scan a global secondary index, you can only request attributes that are
+ * projected into the index": the top-level names of the projection the index lacks. */
+static gboolean
+check_gsi_projection (const ReadRequest *r, GError **error)
+{
+  g_autoptr (GPtrArray) missing = g_ptr_array_new ();
+  g_autoptr (GString) list = g_string_new (NULL);
+
+  for (guint i = r->projection != NULL ? r->projection->n_paths : 0; i > 0; i--)
+    {
+      const char *name = r->projection->paths[i - 1].elems[0].name;
+
+      if (!index_projects (r->def, r->index, name))
+        add_unique (missing, name);
+    }
+  if (missing->len == 0)
+    return TRUE;
+  order_as_java_hash_set (missing);
+  string_list_text (list, missing);
+  return refuse (error,
+                 "One or more parameter values were invalid: Global secondary index %s does "
+                 "not project %s",
+                 r->index->name, list->str);
+}
+
+/* A Query filter on a GSI may only read what the index holds. (DynamoDB Local lets a Scan
+ * filter on missing attributes, which then never match; so does the engine.) DynamoDB lists
+ * the names sorted. */
+static gboolean
+check_gsi_filter (const ReadRequest *r, GError **error)
+{
+  g_autoptr (GPtrArray) paths = filter_paths (r);
+  g_autoptr (GPtrArray) missing = g_ptr_array_new ();
+  g_autoptr (GString) list = g_string_new (NULL);
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const DdbPath *p = g_ptr_array_index (paths, i);
+
+      if (!index_projects (r->def, r->index, p->elems[0].name))
+        add_unique (missing, p->elems[0].name);
+    }
+  if (missing->len == 0)
+    return TRUE;
+  g_ptr_array_sort (missing, str_ptr_compare);
+  string_list_text (list, missing);
+  return refuse (error,
+                 "One or more parameter values were invalid: Secondary index %s does not "
+                 "project one or more filter attributes: %s",
+                 r->index->name, list->str);
+}
+
+/* A parallel Scan may only restart inside its own segment. The message is the service's
+ * (DynamoDB Local says "Exclusive start key must lie within the segment"). */
+static gboolean
+check_start_key_segment (const ReadRequest *r, GError **error)
+{
+  const DdbValue *hash = ddb_value_map_get (r->start, r->read_key->hash_name);
+
+  if (hash == NULL
+      || ddb_store_segment_of (hash, (guint) r->total_segments) == (guint) r->segment)
+    return TRUE;
+  return refuse (error,
+                 "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
+                 "ExclusiveStartKey with correct Segment. TotalSegments: %" G_GINT64_FORMAT
+                 " Segment: %" G_GINT64_FORMAT,
+                 r->total_segments, r->segment);
+}
+
 /* A local secondary index answers for attributes it does not hold by fetching the item from
- * the table (a global one cannot: they are simply missing). */
+ * the table (a global one cannot: requests for them are refused, see above). */
 static gboolean
 needs_fetch (const ReadRequest *r)
 {
@@ -534,19 +672,28 @@ resolve_table (ReadRequest *r, DdbEngine *e, json_t *req, GError **error)
         return FALSE;
       if (r->is_query && !check_query_start_key (r, error))
         return FALSE;
+      if (!r->is_query && r->has_segment && !check_start_key_segment (r, error))
+        return FALSE;
     }
 
   if (!check_projection_key_paths (r, error))
     return FALSE;
   if (r->is_query && r->filter != NULL && !check_filter_not_on_key (r, error))
     return FALSE;
-  if (r->index != NULL && r->index->global && r->select == SELECT_ALL
-      && r->index->projection != DDB_PROJECTION_ALL)
-    return refuse (error,
-                   "One or more parameter values were invalid: Select type ALL_ATTRIBUTES "
-                   "is not supported for global secondary index %s because its "
-                   "projection type is not ALL",
-                   r->index->name);
+  if (r->index != NULL && r->index->global && r->index->projection != DDB_PROJECTION_ALL)
+    {
+      /* In DynamoDB's order: the filter, Select, then the projection. */
+      if (r->is_query && !check_gsi_filter (r, error))
+        return FALSE;
+      if (r->select == SELECT_ALL)
+        return refuse (error,
+                       "One or more parameter values were invalid: Select type "
+                       "ALL_ATTRIBUTES is not supported for global secondary index %s "
+                       "because its projection type is not ALL",
+                       r->index->name);
+      if (!check_gsi_projection (r, error))
+        return FALSE;
+    }
   if (r->filter != NULL)
     {
       g_autoptr (GPtrArray) paths = filter_paths (r);

@@ -97,8 +97,8 @@ typedef struct {
 } DdbExportOptions;
 
 /* Writes the table's items (in the table's Scan order) or the query's to `dest`: a file for
- * jsonl/json/csv (gzip-compressed when the name ends in ".gz"), a folder (created; it must be
- * empty if it exists) for s3. A DynamoDB JSON lines export imported and exported again gives
+ * jsonl/json/csv (gzip-compressed when the name ends in ".gz"; "-" is standard output, written
+ * as the items come), a folder (created; it must be empty if it exists) for s3. A DynamoDB JSON lines export imported and exported again gives
  * the same bytes. On error or cancellation the partial output is removed. */
 gboolean ddb_snapshot_export (DdbEngine *engine, const char *dest, const DdbExportOptions *options,
                               DdbSnapshotProgress *out, GError **error);

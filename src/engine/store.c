@@ -33,6 +33,9 @@
 #include "core/keycodec.h"
 
 #define SCHEMA_VERSION 1
+/* Page cache during a bulk load (negative: KiB), so that a big import's pages are not spilled to
+ * the WAL and written again each time they change. */
+#define BULK_CACHE_KIB (-262144)
 
 struct _DdbStore {
   sqlite3 *db;
@@ -40,6 +43,10 @@ struct _DdbStore {
   gboolean in_txn;
   /* Scratch buffers of the write path, reused to spare allocations during imports. */
   GByteArray *pk, *sk, *tk, *ipk, *isk, *item;
+  /* The pool's idle lists of the write path's statements (owned by the pool), held so that a
+   * put does not hash its SQL text to find them. */
+  GPtrArray *put_item_idle, *put_index_idle, *delete_index_idle;
+  int saved_cache_size; /* during a bulk load; 0 otherwise */
 };
 
 struct _DdbStoreCursor {
@@ -120,6 +127,46 @@ stmt_release (DdbStore *store, sqlite3_stmt *stmt)
       g_hash_table_insert (store->pool, g_strdup (sql), idle);
     }
   g_ptr_array_add (idle, stmt);
+}
+
+/* The pool's idle list for `sql`, created empty if there is none yet. */
+static GPtrArray *
+pool_list (DdbStore *store, const char *sql)
+{
+  GPtrArray *idle = g_hash_table_lookup (store->pool, sql);
+
+  if (idle == NULL)
+    {
+      idle = g_ptr_array_new ();
+      g_hash_table_insert (store->pool, g_strdup (sql), idle);
+    }
+  return idle;
+}
+
+/* stmt_acquire() through a held idle list (*idle is filled on first use). */
+static sqlite3_stmt *
+stmt_acquire_held (DdbStore *store, GPtrArray **idle, const char *sql, GError **error)
+{
+  if (*idle == NULL)
+    *idle = pool_list (store, sql);
+  if ((*idle)->len > 0)
+    return g_ptr_array_steal_index_fast (*idle, (*idle)->len - 1);
+  return stmt_acquire (store, sql, error);
+}
+
+/* stmt_run() releasing to a held idle list. */
+static gboolean
+stmt_run_held (DdbStore *store, GPtrArray *idle, sqlite3_stmt *stmt, GError **error)
+{
+  int rc = sqlite3_step (stmt);
+  gboolean ok = rc == SQLITE_DONE || rc == SQLITE_ROW;
+
+  if (!ok)
+    sql_error (store, error, "write");
+  sqlite3_reset (stmt);
+  sqlite3_clear_bindings (stmt);
+  g_ptr_array_add (idle, stmt);
+  return ok;
 }
 
 static gboolean
@@ -881,10 +928,11 @@ put_index_entries (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *o
         return FALSE;
       g_byte_array_set_size (store->item, 0);
       ddb_item_encode (projected, store->item);
-      stmt = stmt_acquire (store,
-                           "INSERT OR REPLACE INTO dy_index (tid, iid, h, ipk, isk, tk, size, item)"
-                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                           error);
+      stmt = stmt_acquire_held (store, &store->put_index_idle,
+                                "INSERT OR REPLACE INTO dy_index"
+                                " (tid, iid, h, ipk, isk, tk, size, item)"
+                                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                                error);
       if (stmt == NULL)
         return FALSE;
       sqlite3_bind_int64 (stmt, 1, def->id);
@@ -895,7 +943,7 @@ put_index_entries (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *o
       bind_bytes (stmt, 6, tk);
       sqlite3_bind_int64 (stmt, 7, (gint64) ddb_item_size (projected));
       bind_bytes (stmt, 8, store->item);
-      if (!stmt_run (store, stmt, error))
+      if (!stmt_run_held (store, store->put_index_idle, stmt, error))
         return FALSE;
     }
   return TRUE;
@@ -905,14 +953,14 @@ static gboolean
 delete_index_entries (DdbStore *store, const DdbTableDef *def, const GByteArray *tk,
                       GError **error)
 {
-  sqlite3_stmt *stmt = stmt_acquire (store, "DELETE FROM dy_index WHERE tid = ?1 AND tk = ?2",
-                                     error);
+  sqlite3_stmt *stmt = stmt_acquire_held (store, &store->delete_index_idle,
+                                          "DELETE FROM dy_index WHERE tid = ?1 AND tk = ?2", error);
 
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, def->id);
   bind_bytes (stmt, 2, tk);
-  return stmt_run (store, stmt, error);
+  return stmt_run_held (store, store->delete_index_idle, stmt, error);
 }
 
 static gboolean
@@ -934,10 +982,10 @@ ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *ite
     return FALSE;
   g_byte_array_set_size (store->item, 0);
   ddb_item_encode (item, store->item);
-  stmt = stmt_acquire (store,
-                       "INSERT OR REPLACE INTO dy_items (tid, h, pk, sk, size, item)"
-                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                       error);
+  stmt = stmt_acquire_held (store, &store->put_item_idle,
+                            "INSERT OR REPLACE INTO dy_items (tid, h, pk, sk, size, item)"
+                            " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                            error);
   ok = stmt != NULL;
   if (ok)
     {
@@ -947,7 +995,7 @@ ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *ite
       bind_bytes (stmt, 4, store->sk);
       sqlite3_bind_int64 (stmt, 5, (gint64) ddb_item_size (item));
       bind_bytes (stmt, 6, store->item);
-      ok = stmt_run (store, stmt, error);
+      ok = stmt_run_held (store, store->put_item_idle, stmt, error);
     }
   if (ok && has_indexes (def))
     {
@@ -956,6 +1004,33 @@ ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *ite
            && put_index_entries (store, def, NULL, item, store->tk, error);
     }
   return auto_end (store, own, ok, error);
+}
+
+gboolean
+ddb_store_set_bulk (DdbStore *store, gboolean bulk, GError **error)
+{
+  g_autofree char *sql = NULL;
+
+  if (bulk == (store->saved_cache_size != 0))
+    return TRUE;
+  if (bulk)
+    {
+      sqlite3_stmt *stmt = NULL;
+      int rc = sqlite3_prepare_v2 (store->db, "PRAGMA cache_size", -1, &stmt, NULL);
+
+      if (rc == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW)
+        store->saved_cache_size = sqlite3_column_int (stmt, 0);
+      sqlite3_finalize (stmt);
+      if (store->saved_cache_size == 0)
+        return sql_error (store, error, "read");
+      sql = g_strdup_printf ("PRAGMA cache_size=%d;", BULK_CACHE_KIB);
+    }
+  else
+    {
+      sql = g_strdup_printf ("PRAGMA cache_size=%d;", store->saved_cache_size);
+      store->saved_cache_size = 0;
+    }
+  return exec_sql (store, sql, error);
 }
 
 gboolean
@@ -1221,6 +1296,21 @@ open_query (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range,
   g_byte_array_unref (lower.bytes);
   g_byte_array_unref (upper.bytes);
   return cursor;
+}
+
+guint
+ddb_store_segment_of (const DdbValue *hash, guint total_segments)
+{
+  g_autoptr (GByteArray) pk = g_byte_array_new ();
+  guint64 total = MAX (total_segments, 1);
+  guint64 h;
+
+  /* A validated key value always encodes. */
+  ddb_key_encode (hash, pk, NULL);
+  h = key_hash (pk->data, pk->len);
+  /* open_scan gives segment s the hashes from floor(s * 2^32 / total): the last s whose
+   * floor(s * 2^32 / total) <= h is ceil((h + 1) * total / 2^32) - 1. */
+  return (guint) (((h + 1) * total - 1) >> 32);
 }
 
 /* Scan: every partition in hash order within the segment's hash range. */

@@ -56,6 +56,9 @@ gboolean ddb_store_item_get (DdbStore *store, const DdbTableDef *def, const DdbV
  * imports put many items in one transaction, so this must stay fast (cached statements). */
 gboolean ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *item,
                              GError **error);
+/* Bulk load (an import: many puts in one transaction) on or off: a larger page cache while on.
+ * Durability is unchanged, commits still wait for the disk. */
+gboolean ddb_store_set_bulk (DdbStore *store, gboolean bulk, GError **error);
 /* Deletes the item and its index entries; no error if absent. Inside a transaction. */
 gboolean ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *key,
                                 GError **error);
@@ -75,6 +78,10 @@ typedef struct {
    * on an index), or NULL from the start. */
   const DdbValue *exclusive_start;
 } DdbStoreRange;
+
+/* The parallel Scan segment (of `total_segments`) that holds the partition key value `hash`
+ * (of the table, or of the index scanned): the same split ddb_store_cursor_open uses. */
+guint ddb_store_segment_of (const DdbValue *hash, guint total_segments);
 
 DdbStoreCursor *ddb_store_cursor_open (DdbStore *store, const DdbTableDef *def,
                                        const DdbStoreRange *range, GError **error);

@@ -13,22 +13,22 @@ key_def_copy (DdbKeyDef *dst, const DdbKeyDef *src)
   dst->range_type = src->range_type;
 }
 
-static void
-key_def_clear (DdbKeyDef *key)
+void
+ddb_key_def_clear (DdbKeyDef *key)
 {
   g_clear_pointer (&key->hash_name, g_free);
   g_clear_pointer (&key->range_name, g_free);
 }
 
-static void
-index_def_free (gpointer data)
+void
+ddb_index_def_free (gpointer data)
 {
   DdbIndexDef *index = data;
 
   if (index == NULL)
     return;
   g_free (index->name);
-  key_def_clear (&index->key);
+  ddb_key_def_clear (&index->key);
   g_strfreev (index->non_key_attributes);
   if (index->provisioned != NULL)
     json_decref (index->provisioned);
@@ -58,7 +58,7 @@ ddb_table_def_copy (const DdbTableDef *def)
   copy->id = def->id;
   copy->name = g_strdup (def->name);
   key_def_copy (&copy->key, &def->key);
-  copy->indexes = g_ptr_array_new_with_free_func (index_def_free);
+  copy->indexes = g_ptr_array_new_with_free_func (ddb_index_def_free);
   if (def->indexes != NULL)
     {
       for (guint i = 0; i < def->indexes->len; i++)
@@ -74,13 +74,13 @@ ddb_table_def_free (DdbTableDef *def)
   if (def == NULL)
     return;
   g_free (def->name);
-  key_def_clear (&def->key);
+  ddb_key_def_clear (&def->key);
   if (def->indexes != NULL)
     {
       /* Callers may have built the array without a free function. */
       for (guint i = 0; i < def->indexes->len; i++)
         {
-          index_def_free (def->indexes->pdata[i]);
+          ddb_index_def_free (def->indexes->pdata[i]);
           def->indexes->pdata[i] = NULL;
         }
       g_ptr_array_unref (def->indexes);

@@ -46,6 +46,10 @@ typedef struct {
 } DdbTableDef;
 
 DdbTableDef *ddb_table_def_copy (const DdbTableDef *def);
+/* Frees the names and resets them to NULL. */
+void ddb_key_def_clear (DdbKeyDef *key);
+/* Frees a DdbIndexDef (a GDestroyNotify; NULL is allowed). */
+void ddb_index_def_free (gpointer index);
 void ddb_table_def_free (DdbTableDef *def);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbTableDef, ddb_table_def_free)
 

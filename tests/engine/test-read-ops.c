@@ -969,7 +969,7 @@ test_gsi_projections (void)
   }
   json_decref (r);
 
-  /* ALL, and a projection of an attribute a GSI does not hold: simply absent. */
+  /* ALL fetches nothing from the table: it holds every attribute. */
   r = ok (e, "Query",
           "{'TableName': 'Idx', 'IndexName': 'gall', 'KeyConditionExpression': 'g = :g',"
           " 'ExpressionAttributeValues': {':g': {'S': 'G'}}, 'Select': 'ALL_ATTRIBUTES'}");
@@ -979,12 +979,13 @@ test_gsi_projections (void)
     g_assert_cmpstr (names, ==, "a,b,g,gs,l,pk,sk");
   }
   json_decref (r);
+  /* A projection of what a GSI holds. */
   r = ok (e, "Query",
-          "{'TableName': 'Idx', 'IndexName': 'gkeys', 'KeyConditionExpression': 'g = :g',"
-          " 'ProjectionExpression': 'b, sk', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+          "{'TableName': 'Idx', 'IndexName': 'ginc', 'KeyConditionExpression': 'g = :g',"
+          " 'ProjectionExpression': 'a, sk', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
   {
     g_autofree char *names = attr_names (r, 0);
-    g_assert_cmpstr (names, ==, "sk");
+    g_assert_cmpstr (names, ==, "a,sk");
   }
   json_decref (r);
 
@@ -1024,6 +1025,118 @@ test_gsi_projections (void)
                "{'TableName': 'Idx', 'CapacityUnits': 0.5, 'Table': {'CapacityUnits': 0.0},"
                " 'GlobalSecondaryIndexes': {'gkeys': {'CapacityUnits': 0.5}}}");
   json_decref (r);
+}
+
+/* "If you query or scan a global secondary index, you can only request attributes that are
+ * projected into the index. Global secondary index queries cannot fetch attributes from the
+ * parent table." Messages as DynamoDB Local gives them. */
+static void
+test_gsi_refuses_what_it_does_not_project (void)
+{
+  g_autoptr (DdbEngine) e = index_engine ();
+  json_t *r;
+
+#define GQ(ix) "{'TableName': 'Idx', 'IndexName': '" ix "', 'KeyConditionExpression': 'g = :g', "
+#define INVALID "One or more parameter values were invalid: "
+  fails (e, "Query", DDB_ERROR_VALIDATION, INVALID "Global secondary index gkeys does not project [b]",
+         GQ ("gkeys") "'ProjectionExpression': 'b, sk', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  /* Only top-level names, each once; INCLUDE projects its NonKeyAttributes, not the LSI's key. */
+  fails (e, "Query", DDB_ERROR_VALIDATION, INVALID "Global secondary index ginc does not project [b, l]",
+         GQ ("ginc") "'ProjectionExpression': 'l, a, b.c, b.d', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  /* Listed as a Java HashSet iterates them: bucket order, a shared bucket in reverse. */
+  fails (e, "Query", DDB_ERROR_VALIDATION,
+         INVALID "Global secondary index gkeys does not project [zz, body, title]",
+         GQ ("gkeys") "'ProjectionExpression': 'title, zz, body', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  fails (e, "Query", DDB_ERROR_VALIDATION,
+         INVALID "Global secondary index gkeys does not project "
+         "[b10, b12, b11, b14, b13, b1, b2, b3, b4, b5, b6, b7, b8, b9]",
+         GQ ("gkeys") "'ProjectionExpression': 'b1,b2,b3,b4,b5,b6,b7,b8,b9,b10,b11,b12,b13,b14',"
+         " 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  /* AttributesToGet and SPECIFIC_ATTRIBUTES alike. */
+  fails (e, "Query", DDB_ERROR_VALIDATION, INVALID "Global secondary index gkeys does not project [a]",
+         "{'TableName': 'Idx', 'IndexName': 'gkeys', 'Select': 'SPECIFIC_ATTRIBUTES',"
+         " 'KeyConditions': {'g': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'G'}]}},"
+         " 'AttributesToGet': ['a', 'pk']}");
+  /* A Query filter: names sorted, checked before Select and the projection. */
+  fails (e, "Query", DDB_ERROR_VALIDATION,
+         INVALID "Secondary index gkeys does not project one or more filter attributes: [a, b]",
+         GQ ("gkeys") "'FilterExpression': 'b = :g OR size(a) > :n OR attribute_exists(b.c)',"
+         " 'ProjectionExpression': 'zz', 'ExpressionAttributeValues': {':g': {'S': 'G'}, ':n': {'N': '1'}}}");
+  fails (e, "Query", DDB_ERROR_VALIDATION,
+         INVALID "Secondary index ginc does not project one or more filter attributes: [b]",
+         GQ ("ginc") "'FilterExpression': 'a = :g AND b = :g', 'Select': 'ALL_ATTRIBUTES',"
+         " 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  fails (e, "Query", DDB_ERROR_VALIDATION,
+         INVALID "Secondary index gkeys does not project one or more filter attributes: [b]",
+         "{'TableName': 'Idx', 'IndexName': 'gkeys', 'Select': 'COUNT',"
+         " 'KeyConditions': {'g': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'G'}]}},"
+         " 'QueryFilter': {'b': {'ComparisonOperator': 'NOT_NULL'}}}");
+  r = ok (e, "Query", GQ ("ginc") "'FilterExpression': 'a = :a', 'ExpressionAttributeValues':"
+          " {':g': {'S': 'G'}, ':a': {'S': 'a3'}}}");
+  g_assert_cmpint (int_member (r, "Count"), ==, 1);
+  json_decref (r);
+
+  /* A Scan refuses the projection too; its filter sees only the index's attributes. */
+  fails (e, "Scan", DDB_ERROR_VALIDATION, INVALID "Global secondary index gkeys does not project [a]",
+         "{'TableName': 'Idx', 'IndexName': 'gkeys', 'ProjectionExpression': 'sk, a'}");
+  fails (e, "Scan", DDB_ERROR_VALIDATION, INVALID "Global secondary index ginc does not project [b]",
+         "{'TableName': 'Idx', 'IndexName': 'ginc', 'AttributesToGet': ['b']}");
+  r = ok (e, "Scan", "{'TableName': 'Idx', 'IndexName': 'gkeys', 'FilterExpression': 'attribute_exists(a)'}");
+  g_assert_cmpint (int_member (r, "Count"), ==, 0);
+  g_assert_cmpint (int_member (r, "ScannedCount"), ==, 4);
+  json_decref (r);
+
+  /* An LSI fetches from the table instead. */
+  r = ok (e, "Scan", "{'TableName': 'Idx', 'IndexName': 'lkeys', 'ProjectionExpression': 'b',"
+          " 'FilterExpression': 'attribute_exists(a)'}");
+  g_assert_cmpint (int_member (r, "Count"), ==, 3);
+  json_decref (r);
+#undef GQ
+#undef INVALID
+}
+
+/* A parallel Scan restarts only inside its own segment; its own LastEvaluatedKeys do. */
+static void
+test_parallel_scan_start_key_segment (void)
+{
+  g_autoptr (DdbEngine) e = many_engine ();
+  guint total = 0, refused = 0;
+
+  for (guint s = 0; s < 4; s++)
+    {
+      g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autofree char *extra = g_strdup_printf (", 'Segment': %u, 'TotalSegments': 4", s);
+
+      total += scan_all (e, extra, 7, seen);
+    }
+  g_assert_cmpuint (total, ==, 200);
+
+  for (guint s = 0; s < 4; s++)
+    {
+      GError *error = NULL;
+      json_t *resp = NULL;
+      g_autofree char *text = g_strdup_printf (
+        "{'TableName': 'Many', 'Segment': %u, 'TotalSegments': 4,"
+        " 'ExclusiveStartKey': {'pk': {'S': 'p7'}, 'sk': {'N': '3'}}}", s);
+      g_autofree char *dq = tu_dq (text);
+      json_t *req = json_loads (dq, 0, NULL);
+
+      if (!ddb_engine_call (e, "Scan", req, &resp, &error))
+        {
+          g_autofree char *want = g_strdup_printf (
+            "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
+            "ExclusiveStartKey with correct Segment. TotalSegments: 4 Segment: %u", s);
+
+          g_assert_true (g_error_matches (error, DDB_ERROR, DDB_ERROR_VALIDATION));
+          g_assert_cmpstr (error->message, ==, want);
+          refused++;
+          g_clear_error (&error);
+        }
+      json_decref (resp);
+      json_decref (req);
+    }
+  /* The key lies in exactly one of the four segments. */
+  g_assert_cmpuint (refused, ==, 3);
 }
 
 static void
@@ -1386,6 +1499,10 @@ main (int argc, char **argv)
                    test_pagination_visits_every_item_once);
   g_test_add_func ("/read-ops/parallel-scan-segments", test_parallel_scan_segments);
   g_test_add_func ("/read-ops/gsi-projections", test_gsi_projections);
+  g_test_add_func ("/read-ops/gsi-refuses-what-it-does-not-project",
+                   test_gsi_refuses_what_it_does_not_project);
+  g_test_add_func ("/read-ops/parallel-scan-start-key-segment",
+                   test_parallel_scan_start_key_segment);
   g_test_add_func ("/read-ops/lsi-fetches-from-table", test_lsi_fetches_from_table);
   g_test_add_func ("/read-ops/query-validation", test_query_validation);
   g_test_add_func ("/read-ops/scan-validation", test_scan_validation);

@@ -603,6 +603,51 @@ scan_paged (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, g
   return g_string_free (out, FALSE);
 }
 
+/* ddb_store_segment_of names the segment whose Scan returns the partition, for any split
+ * (including totals that do not divide 2^32, where the boundaries round). */
+static void
+test_segment_of (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) def = table_def ("seg", "pk", DDB_TYPE_S, NULL, DDB_TYPE_S);
+  static const guint totals[] = { 1, 2, 3, 7, 10, 1000 };
+  GError *error = NULL;
+  const guint n_items = 60;
+
+  create (store, def);
+  g_assert_true (ddb_store_begin (store, &error));
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autofree char *json = g_strdup_printf ("{'pk': {'S': 'k%u'}}", i);
+
+      put (store, def, json);
+    }
+  g_assert_true (ddb_store_commit (store, &error));
+
+  for (guint t = 0; t < G_N_ELEMENTS (totals); t++)
+    {
+      for (guint i = 0; i < n_items; i++)
+        {
+          g_autofree char *name = g_strdup_printf ("k%u", i);
+          g_autoptr (DdbValue) pk = ddb_value_new_s (name, -1);
+          guint segment = ddb_store_segment_of (pk, totals[t]);
+          g_autofree char *items = NULL;
+          g_auto (GStrv) names = NULL;
+
+          g_assert_cmpuint (segment, <, totals[t]);
+          items = scan_paged (store, def, NULL, segment, totals[t], 1000, "pk");
+          names = g_strsplit (items, ",", -1);
+          g_assert_true (g_strv_contains ((const char *const *) names, name));
+        }
+    }
+  /* Total 0 is read as 1, as the cursor reads it. */
+  {
+    g_autoptr (DdbValue) pk = ddb_value_new_s ("k1", -1);
+
+    g_assert_cmpuint (ddb_store_segment_of (pk, 0), ==, 0);
+  }
+}
+
 static void
 test_parallel_scan (void)
 {
@@ -1009,6 +1054,7 @@ main (int argc, char **argv)
   g_test_add_func ("/store/query/begins-with", test_begins_with);
   g_test_add_func ("/store/query/exclusive-start", test_exclusive_start);
   g_test_add_func ("/store/scan/parallel", test_parallel_scan);
+  g_test_add_func ("/store/scan/segment-of", test_segment_of);
   g_test_add_func ("/store/index/maintenance", test_index_maintenance);
   g_test_add_func ("/store/index/backfill-drop", test_index_backfill_and_drop);
   g_test_add_func ("/store/file/persistence", test_persistence);

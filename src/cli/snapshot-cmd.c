@@ -1,0 +1,109 @@
+/* snapshot-cmd.c: what `dynoscope-cli import` and `export` share: argument checks, the progress
+ * line on standard error, Ctrl-C turned into a GCancellable cancellation, error printing.
+ *
+ * The signal handler only sets a flag (g_cancellable_cancel() is not async-signal-safe); the
+ * progress function, which the snapshot code calls every 64 items whatever the interval, turns
+ * the flag into the cancellation that the import or export then notices. */
+#include <glib/gi18n.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/snapshot-cmd.h"
+#include "core/error.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void
+on_sigint (int sig)
+{
+  interrupted = 1;
+}
+
+char *
+cli_snapshot_check_args (char **rest, const char *what, const char *db_path)
+{
+  if (rest == NULL || rest[0] == NULL)
+    return g_strdup_printf (_ ("missing %s"), what);
+  if (rest[1] != NULL)
+    return g_strdup (_ ("too many arguments"));
+  if (db_path == NULL)
+    return g_strdup (_ ("no database: give one with --db PATH before the command"));
+  return NULL;
+}
+
+static void
+progress_line (const DdbSnapshotProgress *p, const char *verb)
+{
+  g_autofree char *bytes = g_format_size (p->bytes);
+  g_autofree char *rate = g_format_size ((guint64) p->bytes_per_second);
+  g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, p->items);
+  GString *line = g_string_new (NULL);
+
+  /* TRANSLATORS: "Importing: 1200 items, 3.1 MB" */
+  g_string_append_printf (line, _ ("%s: %s items, %s"), verb, items, bytes);
+  if (p->total_bytes > 0)
+    g_string_append_printf (line, " (%.0f%%)", 100.0 * (double) p->bytes / (double) p->total_bytes);
+  g_string_append_printf (line, _ (", %.0f items/s, %s/s"), p->items_per_second, rate);
+  /* \r and clear to the end of the line: the line is rewritten in place. */
+  fprintf (stderr, "\r%s\033[K%s", line->str, p->done ? "\n" : "");
+  fflush (stderr);
+  g_string_free (line, TRUE);
+}
+
+static void
+on_progress (const DdbSnapshotProgress *p, gpointer user_data)
+{
+  CliSnapshotRun *run = user_data;
+
+  if (interrupted && !g_cancellable_is_cancelled (run->cancellable))
+    g_cancellable_cancel (run->cancellable);
+  if (run->terminal)
+    progress_line (p, run->verb);
+}
+
+void
+cli_snapshot_run_begin (CliSnapshotRun *run, const char *verb, DdbSnapshotProgressFunc *progress,
+                        gpointer *progress_data)
+{
+  struct sigaction sa;
+
+  memset (run, 0, sizeof *run);
+  run->cancellable = g_cancellable_new ();
+  run->verb = verb;
+  run->terminal = isatty (STDERR_FILENO);
+  *progress = on_progress;
+  *progress_data = run;
+
+  interrupted = 0;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  /* One-shot: a second Ctrl-C gets the default action. Killed mid-import, the database is
+   * still whole: the transaction was never committed. */
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, NULL);
+}
+
+void
+cli_snapshot_run_end (CliSnapshotRun *run)
+{
+  signal (SIGINT, SIG_DFL);
+  g_clear_object (&run->cancellable);
+}
+
+int
+cli_snapshot_fail (const char *command, const GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      fprintf (stderr, "dynoscope-cli %s: %s\n", command, _ ("cancelled"));
+      return CLI_EXIT_CANCELLED;
+    }
+  if (error->domain == DDB_ERROR)
+    fprintf (stderr, "%s: %s\n", ddb_error_type_name ((DdbErrorCode) error->code), error->message);
+  else
+    fprintf (stderr, "dynoscope-cli %s: %s\n", command, error->message);
+  return 1;
+}

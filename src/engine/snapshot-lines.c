@@ -1,0 +1,180 @@
+/* snapshot-lines.c: the line reader every import format goes through: a file (or pipe) read in
+ * chunks, gunzipped when it starts with gzip's magic bytes, cut into lines (LF or CRLF, a
+ * leading UTF-8 BOM dropped), counting lines for messages. */
+#include <string.h>
+
+#include "engine/snapshot-private.h"
+
+/* ---- Reading lines ---- */
+
+gboolean
+snap_io_error_prefixed (GError **error, GError *inner, const char *display)
+{
+  g_prefix_error (&inner, "%s: ", display);
+  g_propagate_error (error, inner);
+  return FALSE;
+}
+
+gboolean
+snap_line_reader_open (LineReader *lr, const char *path, const char *display,
+                       GCancellable *cancellable, GError **error)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GFileInputStream *fin;
+  GInputStream *buffered;
+  const guint8 *magic;
+  gsize got = 0;
+  GError *inner = NULL;
+
+  memset (lr, 0, sizeof *lr);
+  fin = g_file_read (file, cancellable, &inner);
+  if (fin == NULL)
+    return snap_io_error_prefixed (error, inner, display);
+  lr->file = G_INPUT_STREAM (fin);
+  lr->seekable = g_seekable_can_seek (G_SEEKABLE (fin));
+  lr->cancellable = cancellable;
+  /* gzip by content, not by name: DynamoDB names its data files .json.gz, people rename. Peeked
+   * through a buffer rather than read and sought back, so that pipes (/dev/stdin) work. */
+  buffered = g_buffered_input_stream_new (lr->file);
+  while ((got = g_buffered_input_stream_get_available (G_BUFFERED_INPUT_STREAM (buffered))) < 2)
+    {
+      gssize n = g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (buffered), 2 - got,
+                                               cancellable, &inner);
+      if (n < 0)
+        {
+          g_object_unref (buffered);
+          g_clear_object (&lr->file);
+          return snap_io_error_prefixed (error, inner, display);
+        }
+      if (n == 0)
+        break;
+    }
+  magic = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &got);
+  if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+    {
+      g_autoptr (GZlibDecompressor) z = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      lr->in = g_converter_input_stream_new (buffered, G_CONVERTER (z));
+      g_object_unref (buffered);
+    }
+  else
+    lr->in = buffered;
+  lr->cap = READ_CHUNK;
+  lr->buf = g_malloc (lr->cap);
+  lr->first = TRUE;
+  return TRUE;
+}
+
+void
+snap_line_reader_close (LineReader *lr)
+{
+  g_clear_object (&lr->in);
+  g_clear_object (&lr->file);
+  g_clear_pointer (&lr->buf, g_free);
+}
+
+guint64
+snap_line_reader_position (LineReader *lr)
+{
+  if (lr->file == NULL || !lr->seekable)
+    return 0;
+  return (guint64) g_seekable_tell (G_SEEKABLE (lr->file));
+}
+
+/* The next line without its line end (LF or CRLF), valid until the next call; FALSE at the end
+ * (no error) or on error. */
+gboolean
+snap_line_reader_next (LineReader *lr, const char **line, gsize *len, const char *display,
+                       GError **error)
+{
+  for (;;)
+    {
+      char *nl = lr->scanned < lr->end ? memchr (lr->buf + lr->scanned, '\n', lr->end - lr->scanned)
+                                       : NULL;
+      gsize stop;
+      gssize n;
+      GError *inner = NULL;
+
+      if (nl != NULL || (lr->eof && lr->start < lr->end))
+        {
+          char *s = lr->buf + lr->start;
+
+          stop = nl != NULL ? (gsize) (nl - lr->buf) : lr->end;
+          *line = s;
+          *len = stop - lr->start;
+          if (*len > 0 && s[*len - 1] == '\r')
+            (*len)--;
+          if (lr->first)
+            {
+              lr->first = FALSE;
+              if (*len >= 3 && memcmp (s, "\xEF\xBB\xBF", 3) == 0)
+                {
+                  *line += 3;
+                  *len -= 3;
+                }
+            }
+          lr->start = lr->scanned = nl != NULL ? stop + 1 : lr->end;
+          lr->line++;
+          return TRUE;
+        }
+      if (lr->eof)
+        return FALSE;
+
+      lr->scanned = lr->end;
+      if (lr->start > 0)
+        {
+          memmove (lr->buf, lr->buf + lr->start, lr->end - lr->start);
+          lr->end -= lr->start;
+          lr->scanned -= lr->start;
+          lr->start = 0;
+        }
+      if (lr->end == lr->cap)
+        {
+          lr->cap *= 2;
+          lr->buf = g_realloc (lr->buf, lr->cap);
+        }
+      n = g_input_stream_read (lr->in, lr->buf + lr->end, lr->cap - lr->end, lr->cancellable,
+                               &inner);
+      if (n < 0)
+        return snap_io_error_prefixed (error, inner, display);
+      if (n == 0)
+        lr->eof = TRUE;
+      lr->end += (gsize) n;
+    }
+}
+
+/* The rest of the stream from where the reader is (used for a plain JSON array). */
+gboolean
+snap_line_reader_read_rest (LineReader *lr, GByteArray *out, const char *display, GError **error)
+{
+  g_byte_array_append (out, (const guint8 *) lr->buf + lr->start, (guint) (lr->end - lr->start));
+  lr->start = lr->scanned = lr->end;
+  while (!lr->eof)
+    {
+      GError *inner = NULL;
+      gssize n = g_input_stream_read (lr->in, lr->buf, lr->cap, lr->cancellable, &inner);
+
+      if (n < 0)
+        return snap_io_error_prefixed (error, inner, display);
+      if (n == 0)
+        lr->eof = TRUE;
+      g_byte_array_append (out, (const guint8 *) lr->buf, (guint) n);
+    }
+  lr->start = lr->end = lr->scanned = 0;
+  return TRUE;
+}
+
+gboolean
+snap_is_blank (const char *s, gsize len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+snap_file_exists (const char *path)
+{
+  /* Not only regular files: /dev/stdin and named pipes are sources too. */
+  return g_file_test (path, G_FILE_TEST_EXISTS) && !g_file_test (path, G_FILE_TEST_IS_DIR);
+}

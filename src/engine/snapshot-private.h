@@ -1,0 +1,193 @@
+/* snapshot-private.h: what the snapshot files share: progress reports, key specifications, the
+ * line reader, CSV columns and cells, the sources of an import and the writer of an export.
+ * Private to snapshot*.c; the public face is snapshot.h. */
+#pragma once
+
+#include <gio/gio.h>
+#include <glib.h>
+#include <jansson.h>
+
+#include "core/value.h"
+#include "engine/snapshot.h"
+#include "engine/table.h"
+
+G_BEGIN_DECLS
+
+#define READ_CHUNK (64 * 1024)
+#define WRITE_FLUSH (64 * 1024)
+#define MAX_ATTRIBUTE_NAME 255
+
+/* ---- Progress and key specifications (snapshot.c) ---- */
+
+typedef struct {
+  DdbSnapshotProgress p;
+  gint64 start;
+  gint64 last_report;
+  DdbSnapshotProgressFunc func;
+  gpointer data;
+} Progress;
+
+void snap_progress_init (Progress *pr, DdbSnapshotProgressFunc func, gpointer data);
+/* Reports if the last report is old enough. */
+void snap_progress_tick (Progress *pr);
+/* The last report (done = TRUE); copies the figures to `out` (may be NULL). */
+void snap_progress_finish (Progress *pr, DdbSnapshotProgress *out);
+
+/* "pk:S" or "pk:S,sk:N" into `key` (`what` names it in messages: "key", "index"). */
+gboolean snap_parse_key_spec (const char *spec, const char *what, DdbKeyDef *key, GError **error);
+/* The reverse: "pk:S,sk:N". */
+char *snap_key_spec_string (const DdbKeyDef *key);
+/* "NAME:pk:S[,sk:N]" -> a GSI with projection ALL. */
+DdbIndexDef *snap_parse_gsi_spec (const char *spec, GError **error);
+
+/* ---- Reading lines (snapshot-lines.c) ---- */
+
+typedef struct {
+  GInputStream *file; /* the file as stored: its position is the bytes read */
+  GInputStream *in;   /* what is read: the file, or a gunzipping stream over it */
+  GCancellable *cancellable;
+  char *buf;
+  gsize cap, start, end, scanned;
+  gboolean eof;
+  gboolean first;
+  gboolean seekable;
+  guint64 line; /* number of the line last returned */
+} LineReader;
+
+/* Prefixes `inner` with "DISPLAY: " and propagates it; FALSE. */
+gboolean snap_io_error_prefixed (GError **error, GError *inner, const char *display);
+/* Opens `path`, gunzipping it when it starts with gzip's magic bytes. */
+gboolean snap_line_reader_open (LineReader *lr, const char *path, const char *display,
+                                GCancellable *cancellable, GError **error);
+void snap_line_reader_close (LineReader *lr);
+/* Bytes read from the file as stored (0 when it cannot tell). */
+guint64 snap_line_reader_position (LineReader *lr);
+/* The next line without its line end (LF or CRLF), valid until the next call; FALSE at the end
+ * (no error) or on error. */
+gboolean snap_line_reader_next (LineReader *lr, const char **line, gsize *len, const char *display,
+                                GError **error);
+/* The rest of the stream from where the reader is (used for a plain JSON array). */
+gboolean snap_line_reader_read_rest (LineReader *lr, GByteArray *out, const char *display,
+                                     GError **error);
+gboolean snap_is_blank (const char *s, gsize len);
+/* A file or something read like one (/dev/stdin, a named pipe), not a folder. */
+gboolean snap_file_exists (const char *path);
+
+/* ---- Sources of an import (snapshot-import.c, snapshot-s3.c) ---- */
+
+typedef struct {
+  char *path;    /* the file */
+  char *display; /* its name in messages */
+  /* S3 layout only */
+  gboolean has_count;
+  guint64 count;
+  char *md5_base64;
+  char *etag;
+} SourceFile;
+
+typedef struct {
+  DdbSnapshotFormat format;
+  GPtrArray *files; /* SourceFile* */
+  /* S3 */
+  gboolean has_total;
+  guint64 total;
+  char *key_spec; /* recorded by our own exports */
+  GStrv gsi_specs;
+  guint64 total_bytes;
+} Sources;
+
+/* Fills `s` (files, counts, recorded key schema) from an S3 export folder. */
+gboolean snap_load_s3_sources (Sources *s, const char *folder, GError **error);
+/* Checks the file's MD5 against the manifest's md5Checksum and etag. */
+gboolean snap_verify_checksums (const SourceFile *f, GCancellable *cancellable, GError **error);
+
+/* ---- Export (snapshot-export.c) ---- */
+
+typedef struct {
+  char *final_path;
+  char *part_path;
+  GOutputStream *file;
+  GOutputStream *out;
+  GString *buf;
+  GCancellable *cancellable;
+  guint64 *bytes;
+  gboolean to_stdout; /* the path "-" */
+} Writer;
+
+/* Opens DEST.part (gzip-compressing if asked), or standard output for "-"; `bytes` counts what
+ * is written. */
+gboolean snap_writer_open (Writer *w, const char *path, gboolean gzip, guint64 *bytes,
+                           GCancellable *cancellable, GError **error);
+/* Closes; on success renames DEST.part to DEST, otherwise removes DEST.part. */
+gboolean snap_writer_close (Writer *w, gboolean success, GError **error);
+
+typedef gboolean (*ItemFunc) (const DdbValue *item, gpointer data, GError **error);
+
+typedef struct {
+  Writer *w;
+  DdbSnapshotFormat format;
+  Progress *pr;
+  GCancellable *cancellable;
+  gboolean first;
+  gsize billed;
+  /* csv */
+  GPtrArray *columns;       /* CsvColumn*, type = the column's output type */
+  GHashTable *column_index; /* name -> index + 1 */
+} ExportState;
+
+/* Calls `func` for every item of the table or the query, page by page. */
+gboolean snap_for_each_item (DdbEngine *engine, const DdbExportOptions *options, ItemFunc func,
+                             gpointer data, GCancellable *cancellable, GError **error);
+/* Counts an item written: reports progress, checks for cancellation, flushes. */
+gboolean snap_export_tick (ExportState *st, GError **error);
+/* An ItemFunc: the item as a DynamoDB JSON line ({"Item": ...} for the s3 format). */
+gboolean snap_write_ddb_item (const DdbValue *item, gpointer data, GError **error);
+
+/* The s3 format: a folder with the manifests and one gzipped data file. */
+gboolean snap_export_s3 (DdbEngine *engine, const char *dest, const DdbExportOptions *options,
+                         Progress *pr, GError **error);
+
+/* ---- CSV (snapshot-csv.c) ---- */
+
+typedef enum {
+  CSV_S,
+  CSV_N,
+  CSV_B,
+  CSV_BOOL,
+  CSV_NULL,
+  CSV_DDB,
+  CSV_JSON,
+  CSV_UNTYPED, /* S, or the key schema's type for a key attribute */
+} CsvType;
+
+typedef struct {
+  char *name;
+  gsize name_len;
+  CsvType type;
+  char *header; /* the header cell, for messages */
+} CsvColumn;
+
+typedef struct {
+  GString *text;
+  gboolean quoted;
+} CsvCell;
+
+void snap_csv_column_free (gpointer data);
+void snap_csv_cell_free (gpointer data);
+/* One record (which a quoted cell may spread over several lines) into `cells`, reusing its
+ * members; *ncells set. FALSE at the end (no error) or on error. Blank lines are skipped. */
+gboolean snap_csv_next_record (LineReader *lr, GPtrArray *cells, guint *ncells, guint64 *first_line,
+                               const char *display, GError **error);
+/* "price (N)" -> name "price", CSV_N; anything else is an untyped name. */
+CsvColumn *snap_csv_column_new (const char *header);
+/* The value of a cell under its column's type (`key` types untyped key columns; may be NULL). */
+DdbValue *snap_csv_cell_value (const CsvColumn *col, const CsvCell *cell, const DdbKeyDef *key,
+                               GError **error);
+/* An ItemFunc for a first pass: the columns in order of first appearance, each with one type if
+ * all its values share a scalar type, else DDB. */
+gboolean snap_csv_collect_columns (const DdbValue *item, gpointer data, GError **error);
+void snap_csv_write_header (ExportState *st);
+/* An ItemFunc: one CSV record. */
+gboolean snap_csv_write_item (const DdbValue *item, gpointer data, GError **error);
+
+G_END_DECLS

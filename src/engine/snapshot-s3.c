@@ -1,0 +1,533 @@
+/* snapshot-s3.c: the S3 export layout (DynamoDB's "export to S3" output): reading its
+ * manifests, verifying its checksums, and writing one.
+ *
+ * manifest-summary.json (itemCount, outputFormat, manifestFilesS3Key, ...) and
+ * manifest-files.json, one JSON object a line per data file: {"itemCount", "md5Checksum"
+ * (base64 MD5 of the object as stored, i.e. of the .gz), "etag" (S3's ETag: the hex MD5, or for
+ * a multipart upload the hex MD5 of the parts' MD5s followed by "-PARTS"), "dataFileS3Key"}. A
+ * data file is found under the folder's data/ by the part of its key after "/data/". Each
+ * file's MD5 is checked against md5Checksum, and against etag when it is a single-part one or a
+ * one-part multipart one (other multipart ETags depend on the part size, which the manifest does
+ * not record); item counts are checked per file (snapshot-import.c) and in total. A summary
+ * without outputFormat DYNAMODB_JSON (ION) is refused. Our exports add "dynoscopeKey" and
+ * "dynoscopeGsis" to the summary so that they import without --key. */
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "engine/snapshot-private.h"
+
+/* ---- Reading the S3 layout ---- */
+
+/* The folder holding manifest-summary.json: `dir` itself, or its one AWSDynamoDB/<id>/. */
+static char *
+find_s3_export_dir (const char *dir)
+{
+  g_autofree char *direct = g_build_filename (dir, "manifest-summary.json", NULL);
+  g_autofree char *aws = g_build_filename (dir, "AWSDynamoDB", NULL);
+  GDir *d;
+  const char *name;
+  char *found = NULL;
+  guint n = 0;
+
+  if (snap_file_exists (direct))
+    return g_strdup (dir);
+  d = g_dir_open (aws, 0, NULL);
+  if (d == NULL)
+    return NULL;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *sub = g_build_filename (aws, name, NULL);
+      g_autofree char *summary = g_build_filename (sub, "manifest-summary.json", NULL);
+
+      if (snap_file_exists (summary))
+        {
+          n++;
+          g_free (found);
+          found = g_steal_pointer (&sub);
+        }
+    }
+  g_dir_close (d);
+  if (n != 1)
+    g_clear_pointer (&found, g_free);
+  return found;
+}
+
+static json_t *
+load_json_file (const char *path, const char *display, GError **error)
+{
+  json_error_t jerr;
+  json_t *j = json_load_file (path, JSON_REJECT_DUPLICATES, &jerr);
+
+  if (j == NULL)
+    g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION, "%s:%d: %s", display, jerr.line,
+                 jerr.text);
+  return j;
+}
+
+static gboolean
+json_count (json_t *j, guint64 *out)
+{
+  if (!json_is_integer (j) || json_integer_value (j) < 0)
+    return FALSE;
+  *out = (guint64) json_integer_value (j);
+  return TRUE;
+}
+
+gboolean
+snap_load_s3_sources (Sources *s, const char *folder, GError **error)
+{
+  g_autofree char *dir = find_s3_export_dir (folder);
+  g_autofree char *summary_path = NULL;
+  g_autofree char *files_path = NULL;
+  json_auto_t *summary = NULL;
+  json_t *j;
+  LineReader lr;
+  const char *line;
+  gsize len;
+  GError *local = NULL;
+
+  if (dir == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "%s: not a DynamoDB S3 export: no manifest-summary.json in it (or in one "
+                   "AWSDynamoDB/<export id>/ folder under it)",
+                   folder);
+      return FALSE;
+    }
+  summary_path = g_build_filename (dir, "manifest-summary.json", NULL);
+  files_path = g_build_filename (dir, "manifest-files.json", NULL);
+  summary = load_json_file (summary_path, "manifest-summary.json", error);
+  if (summary == NULL)
+    return FALSE;
+  j = json_object_get (summary, "outputFormat");
+  if (j != NULL && (!json_is_string (j) || strcmp (json_string_value (j), "DYNAMODB_JSON") != 0))
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                   "manifest-summary.json: outputFormat %s is not supported (only DYNAMODB_JSON)",
+                   json_is_string (j) ? json_string_value (j) : "?");
+      return FALSE;
+    }
+  j = json_object_get (summary, "exportType");
+  if (j != NULL && json_is_string (j) && strcmp (json_string_value (j), "FULL_EXPORT") != 0)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                   "manifest-summary.json: exportType %s is not supported (only FULL_EXPORT)",
+                   json_string_value (j));
+      return FALSE;
+    }
+  s->has_total = json_count (json_object_get (summary, "itemCount"), &s->total);
+  j = json_object_get (summary, "dynoscopeKey");
+  if (json_is_string (j))
+    s->key_spec = g_strdup (json_string_value (j));
+  j = json_object_get (summary, "dynoscopeGsis");
+  if (json_is_array (j))
+    {
+      GPtrArray *specs = g_ptr_array_new ();
+      gsize i;
+      json_t *e;
+
+      json_array_foreach (j, i, e)
+        if (json_is_string (e))
+          g_ptr_array_add (specs, g_strdup (json_string_value (e)));
+      g_ptr_array_add (specs, NULL);
+      s->gsi_specs = (GStrv) g_ptr_array_free (specs, FALSE);
+    }
+
+  if (!snap_line_reader_open (&lr, files_path, "manifest-files.json", NULL, error))
+    return FALSE;
+  while (snap_line_reader_next (&lr, &line, &len, "manifest-files.json", &local))
+    {
+      json_error_t jerr;
+      json_auto_t *entry = NULL;
+      const char *key, *rel;
+      SourceFile *f;
+
+      if (snap_is_blank (line, len))
+        continue;
+      entry = json_loadb (line, len, JSON_REJECT_DUPLICATES, &jerr);
+      key = entry != NULL ? json_string_value (json_object_get (entry, "dataFileS3Key")) : NULL;
+      if (key == NULL)
+        {
+          g_set_error (&local, DDB_ERROR, DDB_ERROR_VALIDATION,
+                       "manifest-files.json:%" G_GUINT64_FORMAT
+                       ": expected an object with a dataFileS3Key",
+                       lr.line);
+          break;
+        }
+      rel = g_strrstr (key, "/data/");
+      rel = rel != NULL                       ? rel + strlen ("/data/")
+            : g_str_has_prefix (key, "data/") ? key + 5
+                                              : NULL;
+      if (rel == NULL || *rel == '\0' || strstr (rel, "..") != NULL)
+        {
+          g_autofree char *base = g_path_get_basename (key);
+          f = g_new0 (SourceFile, 1);
+          f->path = g_build_filename (dir, "data", base, NULL);
+          f->display = g_build_filename ("data", base, NULL);
+        }
+      else
+        {
+          f = g_new0 (SourceFile, 1);
+          f->path = g_build_filename (dir, "data", rel, NULL);
+          f->display = g_build_filename ("data", rel, NULL);
+        }
+      f->has_count = json_count (json_object_get (entry, "itemCount"), &f->count);
+      f->md5_base64 = g_strdup (json_string_value (json_object_get (entry, "md5Checksum")));
+      f->etag = g_strdup (json_string_value (json_object_get (entry, "etag")));
+      g_ptr_array_add (s->files, f);
+    }
+  snap_line_reader_close (&lr);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- Checksums ---- */
+
+static gboolean
+file_md5 (const char *path, const char *display, guint8 digest[16], GCancellable *cancellable,
+          GError **error)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GFileInputStream) in = NULL;
+  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_MD5);
+  g_autofree guint8 *buf = g_malloc (READ_CHUNK);
+  gsize dlen = 16;
+  GError *inner = NULL;
+
+  in = g_file_read (file, cancellable, &inner);
+  if (in == NULL)
+    return snap_io_error_prefixed (error, inner, display);
+  for (;;)
+    {
+      gssize n = g_input_stream_read (G_INPUT_STREAM (in), buf, READ_CHUNK, cancellable, &inner);
+
+      if (n < 0)
+        return snap_io_error_prefixed (error, inner, display);
+      if (n == 0)
+        break;
+      g_checksum_update (sum, buf, n);
+    }
+  g_checksum_get_digest (sum, digest, &dlen);
+  return TRUE;
+}
+
+static char *
+hex_of (const guint8 *d, gsize n)
+{
+  GString *s = g_string_sized_new (2 * n);
+
+  for (gsize i = 0; i < n; i++)
+    g_string_append_printf (s, "%02x", d[i]);
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+snap_verify_checksums (const SourceFile *f, GCancellable *cancellable, GError **error)
+{
+  guint8 digest[16];
+  g_autofree char *b64 = NULL;
+  g_autofree char *hex = NULL;
+
+  if (f->md5_base64 == NULL && f->etag == NULL)
+    return TRUE;
+  if (!file_md5 (f->path, f->display, digest, cancellable, error))
+    return FALSE;
+  b64 = g_base64_encode (digest, sizeof digest);
+  hex = hex_of (digest, sizeof digest);
+  if (f->md5_base64 != NULL && strcmp (f->md5_base64, b64) != 0)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                   "%s: checksum mismatch: manifest-files.json gives md5Checksum %s, the file's "
+                   "MD5 is %s",
+                   f->display, f->md5_base64, b64);
+      return FALSE;
+    }
+  if (f->etag != NULL)
+    {
+      g_autofree char *etag = g_ascii_strdown (f->etag, -1);
+      g_autofree char *want = NULL;
+      char *dash;
+
+      /* S3 may quote ETags. */
+      g_strdelimit (etag, "\"", ' ');
+      g_strstrip (etag);
+      dash = strchr (etag, '-');
+      if (dash == NULL)
+        want = g_strdup (hex);
+      else if (strcmp (dash, "-1") == 0)
+        {
+          /* One-part multipart upload: MD5 of the part's MD5. */
+          guint8 d2[16];
+          gsize dlen = sizeof d2;
+          g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_MD5);
+          g_autofree char *h2 = NULL;
+
+          g_checksum_update (sum, digest, sizeof digest);
+          g_checksum_get_digest (sum, d2, &dlen);
+          h2 = hex_of (d2, sizeof d2);
+          want = g_strconcat (h2, "-1", NULL);
+        }
+      if (want != NULL && strcmp (want, etag) != 0)
+        {
+          g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                       "%s: checksum mismatch: manifest-files.json gives etag %s, the file's is %s",
+                       f->display, f->etag, want);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* ---- Writing the S3 layout ---- */
+
+static gboolean
+describe_key_specs (DdbEngine *engine, const char *table, char **key_spec, GStrv *gsis,
+                    char **table_arn, char **table_id, GError **error)
+{
+  json_auto_t *req = json_pack ("{ss}", "TableName", table);
+  json_auto_t *resp = NULL;
+  json_t *desc, *attrs, *j;
+  g_autoptr (GHashTable) types = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *specs = g_ptr_array_new ();
+  gsize i;
+
+  if (!ddb_engine_call (engine, "DescribeTable", req, &resp, error))
+    {
+      g_ptr_array_free (specs, TRUE);
+      return FALSE;
+    }
+  desc = json_object_get (resp, "Table");
+  attrs = json_object_get (desc, "AttributeDefinitions");
+  json_array_foreach (attrs, i, j)
+    g_hash_table_insert (types, (gpointer) json_string_value (json_object_get (j, "AttributeName")),
+                         (gpointer) json_string_value (json_object_get (j, "AttributeType")));
+
+#define SPEC_OF(schema, out) \
+  do \
+    { \
+      GString *s_ = g_string_new (NULL); \
+      gsize k_; \
+      json_t *e_; \
+      json_array_foreach ((schema), k_, e_) \
+        { \
+          const char *n_ = json_string_value (json_object_get (e_, "AttributeName")); \
+          const char *t_ = n_ != NULL ? g_hash_table_lookup (types, n_) : NULL; \
+          g_string_append_printf (s_, "%s%s:%s", k_ > 0 ? "," : "", n_ ? n_ : "?", t_ ? t_ : "S"); \
+        } \
+      (out) = g_string_free (s_, FALSE); \
+    } \
+  while (0)
+
+  SPEC_OF (json_object_get (desc, "KeySchema"), *key_spec);
+  json_array_foreach (json_object_get (desc, "GlobalSecondaryIndexes"), i, j)
+    {
+      char *ks;
+      SPEC_OF (json_object_get (j, "KeySchema"), ks);
+      g_ptr_array_add (
+          specs,
+          g_strdup_printf ("%s:%s", json_string_value (json_object_get (j, "IndexName")), ks));
+      g_free (ks);
+    }
+#undef SPEC_OF
+  g_ptr_array_add (specs, NULL);
+  *gsis = (GStrv) g_ptr_array_free (specs, FALSE);
+  *table_arn = g_strdup (json_string_value (json_object_get (desc, "TableArn")));
+  *table_id = g_strdup (json_string_value (json_object_get (desc, "TableId")));
+  return TRUE;
+}
+
+static char *
+iso_time (GDateTime *t)
+{
+  return g_date_time_format (t, "%Y-%m-%dT%H:%M:%S.%fZ");
+}
+
+static gboolean
+write_small_file (const char *dir, const char *name, const char *text, GError **error)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  return g_file_set_contents (path, text, -1, error);
+}
+
+static char *
+md5_hex_of_text (const char *text)
+{
+  return g_compute_checksum_for_string (G_CHECKSUM_MD5, text, -1);
+}
+
+/* Removes what the folder holds, not the folder. */
+static void
+remove_contents (const char *path)
+{
+  GDir *d = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    return;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *sub = g_build_filename (path, name, NULL);
+
+      if (g_file_test (sub, G_FILE_TEST_IS_DIR) && !g_file_test (sub, G_FILE_TEST_IS_SYMLINK))
+        {
+          remove_contents (sub);
+          g_rmdir (sub);
+        }
+      else
+        g_unlink (sub);
+    }
+  g_dir_close (d);
+}
+
+gboolean
+snap_export_s3 (DdbEngine *engine, const char *dest, const DdbExportOptions *options, Progress *pr,
+                GError **error)
+{
+  g_autoptr (GDateTime) start = g_date_time_new_now_utc ();
+  g_autoptr (GDateTime) end = NULL;
+  g_autofree char *export_id = NULL;
+  g_autofree char *data_dir = g_build_filename (dest, "data", NULL);
+  g_autofree char *data_name = NULL;
+  g_autofree char *data_path = NULL;
+  g_autofree char *key_spec = NULL;
+  g_autofree char *table_arn = NULL;
+  g_autofree char *table_id = NULL;
+  g_auto (GStrv) gsis = NULL;
+  g_autofree char *files_text = NULL;
+  g_autofree char *summary_text = NULL;
+  g_autofree char *files_md5 = NULL;
+  g_autofree char *summary_md5 = NULL;
+  g_autofree char *b64 = NULL;
+  g_autofree char *hex = NULL;
+  g_autofree char *t0 = NULL;
+  g_autofree char *t1 = NULL;
+  json_auto_t *files_entry = NULL;
+  json_auto_t *summary = NULL;
+  json_t *gsi_array;
+  guint8 digest[16];
+  guint64 written = 0;
+  gboolean created = FALSE;
+  Writer w;
+  ExportState st = { 0 };
+  gboolean ok;
+
+  if (g_file_test (dest, G_FILE_TEST_EXISTS))
+    {
+      GDir *d = g_dir_open (dest, 0, NULL);
+      gboolean empty = d != NULL && g_dir_read_name (d) == NULL;
+
+      if (d != NULL)
+        g_dir_close (d);
+      if (!empty)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                       "%s: the folder for an s3 export must be new or empty", dest);
+          return FALSE;
+        }
+    }
+  else
+    created = TRUE;
+  if (!describe_key_specs (engine, options->table_name, &key_spec, &gsis, &table_arn, &table_id,
+                           error))
+    return FALSE;
+  if (g_mkdir_with_parents (data_dir, 0777) != 0)
+    {
+      int e = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", data_dir,
+                   g_strerror (e));
+      return FALSE;
+    }
+
+  export_id = g_strdup_printf ("%014" G_GINT64_FORMAT "-%08x", g_get_real_time () / 1000,
+                               g_random_int ());
+  {
+    /* DynamoDB names data files with 26 random base-32 characters. */
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
+    char name[27];
+    for (guint i = 0; i < 26; i++)
+      name[i] = alphabet[g_random_int_range (0, 32)];
+    name[26] = '\0';
+    data_name = g_strconcat (name, ".json.gz", NULL);
+  }
+  data_path = g_build_filename (data_dir, data_name, NULL);
+
+  if (!snap_writer_open (&w, data_path, TRUE, &written, options->cancellable, error))
+    goto fail;
+  st.w = &w;
+  st.format = DDB_SNAPSHOT_S3;
+  st.pr = pr;
+  st.cancellable = options->cancellable;
+  ok = snap_for_each_item (engine, options, snap_write_ddb_item, &st, options->cancellable, error);
+  if (!snap_writer_close (&w, ok, ok ? error : NULL) || !ok)
+    goto fail;
+  if (!file_md5 (data_path, data_name, digest, options->cancellable, error))
+    goto fail;
+  b64 = g_base64_encode (digest, sizeof digest);
+  hex = hex_of (digest, sizeof digest);
+
+  {
+    g_autofree char *k = g_strdup_printf ("AWSDynamoDB/%s/data/%s", export_id, data_name);
+
+    files_entry = json_pack ("{sIssssss}", "itemCount", (json_int_t) pr->p.items, "md5Checksum",
+                             b64, "etag", hex, "dataFileS3Key", k);
+  }
+  {
+    char *line = json_dumps (files_entry, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    files_text = g_strconcat (line, "\n", NULL);
+    free (line);
+  }
+  end = g_date_time_new_now_utc ();
+  t0 = iso_time (start);
+  t1 = iso_time (end);
+  gsi_array = json_array ();
+  for (guint i = 0; gsis != NULL && gsis[i] != NULL; i++)
+    json_array_append_new (gsi_array, json_string (gsis[i]));
+  {
+    g_autofree char *arn = g_strdup_printf ("%s/export/%s", table_arn ? table_arn : "", export_id);
+    g_autofree char *mkey = g_strdup_printf ("AWSDynamoDB/%s/manifest-files.json", export_id);
+
+    summary = json_pack ("{ss ss ss ss ss ss ss ss ss? ss sn ss sI sI ss ss ss so}", "version",
+                         "2020-06-30", "exportArn", arn, "startTime", t0, "endTime", t1, "tableArn",
+                         table_arn ? table_arn : "", "tableId", table_id ? table_id : "",
+                         "exportTime", t0, "s3Bucket", "local", "s3Prefix", NULL, "s3SseAlgorithm",
+                         "AES256", "s3SseKmsKeyId", "manifestFilesS3Key", mkey, "billedSizeBytes",
+                         (json_int_t) st.billed, "itemCount", (json_int_t) pr->p.items,
+                         "outputFormat", "DYNAMODB_JSON", "exportType", "FULL_EXPORT",
+                         "dynoscopeKey", key_spec, "dynoscopeGsis", gsi_array);
+  }
+  if (summary == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                           "Cannot write manifest-summary.json (a name is not UTF-8)");
+      goto fail;
+    }
+  {
+    char *text = json_dumps (summary, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    summary_text = g_strdup (text);
+    free (text);
+  }
+  files_md5 = md5_hex_of_text (files_text);
+  summary_md5 = md5_hex_of_text (summary_text);
+  if (!write_small_file (dest, "manifest-files.json", files_text, error)
+      || !write_small_file (dest, "manifest-files.checksum", files_md5, error)
+      || !write_small_file (dest, "manifest-summary.json", summary_text, error)
+      || !write_small_file (dest, "manifest-summary.checksum", summary_md5, error)
+      || !write_small_file (dest, "_started", "", error))
+    goto fail;
+  pr->p.bytes = written;
+  return TRUE;
+
+fail:
+  /* An empty folder the caller gave is left as it was. */
+  remove_contents (dest);
+  if (created)
+    g_rmdir (dest);
+  return FALSE;
+}

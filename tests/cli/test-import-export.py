@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""dynoscope-cli import and export, run as a user runs them: the demo data in and out again
+byte for byte, a Query on what was imported, a bad line reported as FILE:LINE with exit status 1,
+export to standard output, Ctrl-C leaving nothing behind, --help."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+CLI = sys.argv.pop(1) if len(sys.argv) > 1 else "build/src/cli/dynoscope-cli"
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEMO = os.path.join(HERE, "..", "..", "data", "demo", "workspaces.jsonl")
+KEY = "EntityRef:S,Detail:S"
+
+
+def run(*args, stdin=None):
+    return subprocess.run([CLI, *args], input=stdin, capture_output=True, timeout=60)
+
+
+class ImportExport(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="dynoscope-cli-test-")
+        self.db = os.path.join(self.dir, "test.db")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def imp(self, source, table="Workspaces", db=None, *extra):
+        return run("--db", db or self.db, "import", "--table", table, "--key", KEY, *extra, source)
+
+    def table_names(self, db=None):
+        r = run("--db", db or self.db, "call", "ListTables")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return json.loads(r.stdout)["TableNames"]
+
+    def test_round_trip(self):
+        r = self.imp(DEMO)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, b"")
+
+        r = run("--db", self.db, "call", "Query", json.dumps({
+            "TableName": "Workspaces",
+            "KeyConditionExpression": "EntityRef = :e AND begins_with(Detail, :p)",
+            "ExpressionAttributeValues": {":e": {"S": "WS#acme"}, ":p": {"S": "PROJ#"}}}))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        resp = json.loads(r.stdout)
+        self.assertEqual(resp["Count"], 3)
+        self.assertEqual([i["Detail"]["S"] for i in resp["Items"]],
+                         ["PROJ#2026-0040", "PROJ#2026-0041", "PROJ#2026-0042"])
+        # Exact numbers and binary survive the import.
+        self.assertEqual(resp["Items"][2]["budget"], {"N": "12345678901234567890123456789012345678"})
+        self.assertEqual(resp["Items"][2]["checksum"], {"B": "3q2+7w=="})
+
+        first = self.path("first.jsonl")
+        r = run("--db", self.db, "export", "--table", "Workspaces", first)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(first, "rb") as f:
+            exported = f.read()
+        with open(DEMO, "rb") as f:
+            demo = f.read()
+        # The export is in Scan order (partitions in hash order), not the file's, but every
+        # line comes back with the same bytes (attribute order, number text).
+        self.assertEqual(sorted(exported.splitlines()), sorted(demo.splitlines()))
+        self.assertTrue(exported.endswith(b"\n"))
+        self.assertFalse(os.path.exists(first + ".part"))
+
+        # Imported again and exported again: the same bytes, order included.
+        db2 = self.path("second.db")
+        r = self.imp(first, "Workspaces", db2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        second = self.path("second.jsonl")
+        r = run("--db", db2, "export", "--table", "Workspaces", "--format", "jsonl", second)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(second, "rb") as f:
+            self.assertEqual(f.read(), exported)
+
+        # "-" is standard output, the same bytes as the file.
+        r = run("--db", db2, "export", "--table", "Workspaces", "-")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, exported)
+        self.assertFalse(os.path.exists("-"))
+
+    def test_export_stdout_formats(self):
+        self.assertEqual(self.imp(DEMO).returncode, 0)
+        r = run("--db", self.db, "export", "--table", "Workspaces", "--format", "json", "-")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        items = json.loads(r.stdout)
+        self.assertEqual(len(items), 7)
+        self.assertIn({"EntityRef": "WS#acme#01", "Detail": "PROJ#2026-0100",
+                       "name": "Shard one project", "status": "active"}, items)
+        r = run("--db", self.db, "export", "--table", "Workspaces", "--format", "csv", "-")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.split(b"\r\n")
+        self.assertTrue(lines[0].startswith(b"EntityRef,Detail,"), lines[0])
+        self.assertEqual(len([l for l in lines if l]), 8)
+        # An s3 export is a folder: a usage error, nothing written.
+        r = run("--db", self.db, "export", "--table", "Workspaces", "--format", "s3", "-")
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stdout, b"")
+        self.assertIn(b"standard output", r.stderr)
+        # A missing table: DynamoDB's error, exit 1, nothing on standard output.
+        r = run("--db", self.db, "export", "--table", "Nope", "-")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, b"")
+        self.assertTrue(r.stderr.startswith(b"ResourceNotFoundException: "), r.stderr)
+
+    def test_bad_line(self):
+        with open(DEMO, "rb") as f:
+            lines = f.read().splitlines(keepends=True)
+        bad = self.path("bad.jsonl")
+        with open(bad, "wb") as f:
+            f.write(b"".join(lines[:3]) + b'{"EntityRef":{"S":"WS#x"},"Detail":{"N":"1"}}\n'
+                    + b"".join(lines[3:]))
+        r = self.imp(bad)
+        self.assertEqual(r.returncode, 1)
+        err = r.stderr.decode()
+        self.assertTrue(err.startswith("ValidationException: bad.jsonl:4: "), err)
+        self.assertIn("Detail", err)
+        self.assertEqual(err.count("\n"), 1, err)
+        # Nothing left behind: no table, so the same import can be run again once fixed.
+        self.assertEqual(self.table_names(), [])
+
+        with open(bad, "wb") as f:
+            f.write(b"".join(lines[:5]) + b'{"EntityRef": {"S": "WS#x"},\n' + b"".join(lines[5:]))
+        r = self.imp(bad)
+        self.assertEqual(r.returncode, 1)
+        self.assertTrue(r.stderr.decode().startswith("SerializationException: bad.jsonl:6: "),
+                        r.stderr)
+        self.assertEqual(self.table_names(), [])
+
+    def test_ctrl_c_leaves_nothing(self):
+        # Items come through a pipe, so the import is surely running when Ctrl-C arrives.
+        p = subprocess.Popen([CLI, "--db", self.db, "import", "--table", "Big", "--key", "pk:S",
+                              "--format", "jsonl", "/dev/stdin"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        def batch(start, n):
+            return "".join('{"pk":{"S":"k%d"},"n":{"N":"%d"}}\n' % (i, i)
+                           for i in range(start, start + n)).encode()
+        p.stdin.write(batch(0, 5000))
+        p.stdin.flush()
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.2)
+        try:
+            for start in range(5000, 200000, 5000):
+                p.stdin.write(batch(start, 5000))
+                p.stdin.flush()
+                time.sleep(0.01)
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 130, err)
+        self.assertIn(b"dynoscope-cli import: cancelled", err)
+        self.assertEqual(self.table_names(), [])
+
+    def test_help(self):
+        r = run("import", "--help")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.decode()
+        for word in ("--table", "--key", "--gsi", "--format", "SOURCE", "FILE:LINE", "Exit status"):
+            self.assertIn(word, out)
+        r = run("export", "--help")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.decode()
+        for word in ("--table", "--format", "--query", "DEST", "standard output", "Exit status"):
+            self.assertIn(word, out)
+        # Usage errors: exit 2 with the usage line.
+        r = run("--db", self.db, "import", "--table", "Workspaces", DEMO, DEMO)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"too many arguments", r.stderr)
+        self.assertIn(b"Usage:", r.stderr)
+        r = run("--db", self.db, "import", "--table", "Workspaces", "--key", "EntityRef:X", DEMO)
+        self.assertEqual(r.returncode, 2)
+        r = run("--db", self.db, "export", "--table", "Workspaces")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"missing DEST", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
