@@ -13,21 +13,6 @@ typedef struct {
   guint n_vals;
 } Leaf;
 
-G_GNUC_PRINTF (2, 3)
-static gboolean
-refuse (GError **error, const char *fmt, ...)
-{
-  va_list ap;
-  char *msg;
-
-  va_start (ap, fmt);
-  msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION, msg);
-  g_free (msg);
-  return FALSE;
-}
-
 /* The operator seen from the other side: ":v < k" is "k > :v". */
 static DdbNodeKind
 flip (DdbNodeKind op)
@@ -58,31 +43,40 @@ collect (const DdbNode *n, GArray *leaves, GError **error)
     case DDB_NODE_AND:
       return collect (n->args[0], leaves, error) && collect (n->args[1], leaves, error);
     case DDB_NODE_OR:
-      return refuse (error, "Invalid operator used in KeyConditionExpression: OR");
+      return ddb_set_validation_error (error,
+                                       "Invalid operator used in KeyConditionExpression: OR");
     case DDB_NODE_NOT:
-      return refuse (error, "Invalid operator used in KeyConditionExpression: NOT");
+      return ddb_set_validation_error (error,
+                                       "Invalid operator used in KeyConditionExpression: NOT");
     case DDB_NODE_IN:
-      return refuse (error, "Invalid operator used in KeyConditionExpression: IN");
+      return ddb_set_validation_error (error,
+                                       "Invalid operator used in KeyConditionExpression: IN");
     case DDB_NODE_NE:
-      return refuse (error, "Invalid operator used in KeyConditionExpression: <>");
+      return ddb_set_validation_error (error,
+                                       "Invalid operator used in KeyConditionExpression: <>");
     case DDB_NODE_ATTRIBUTE_EXISTS:
-      return refuse (error, "Invalid operator used in KeyConditionExpression: attribute_exists");
+      return ddb_set_validation_error (
+          error, "Invalid operator used in KeyConditionExpression: attribute_exists");
     case DDB_NODE_ATTRIBUTE_NOT_EXISTS:
-      return refuse (error,
-                     "Invalid operator used in KeyConditionExpression: attribute_not_exists");
+      return ddb_set_validation_error (
+          error, "Invalid operator used in KeyConditionExpression: attribute_not_exists");
     case DDB_NODE_ATTRIBUTE_TYPE:
-      return refuse (error, "Invalid operator used in KeyConditionExpression: attribute_type");
+      return ddb_set_validation_error (
+          error, "Invalid operator used in KeyConditionExpression: attribute_type");
     case DDB_NODE_CONTAINS:
-      return refuse (error, "Invalid operator used in KeyConditionExpression: contains");
+      return ddb_set_validation_error (error,
+                                       "Invalid operator used in KeyConditionExpression: contains");
     case DDB_NODE_BETWEEN:
       if (n->args[0]->kind != DDB_NODE_PATH)
-        return refuse (error, "Invalid condition in KeyConditionExpression: BETWEEN operator "
-                              "must have the key attribute as its first operand");
+        return ddb_set_validation_error (
+            error, "Invalid condition in KeyConditionExpression: BETWEEN operator "
+                   "must have the key attribute as its first operand");
       break;
     case DDB_NODE_BEGINS_WITH:
       if (n->args[0]->kind != DDB_NODE_PATH)
-        return refuse (error, "Invalid condition in KeyConditionExpression: begins_with "
-                              "operator must have the key attribute as its first operand");
+        return ddb_set_validation_error (
+            error, "Invalid condition in KeyConditionExpression: begins_with "
+                   "operator must have the key attribute as its first operand");
       break;
     case DDB_NODE_EQ:
     case DDB_NODE_LT:
@@ -91,7 +85,8 @@ collect (const DdbNode *n, GArray *leaves, GError **error)
     case DDB_NODE_GE:
       break;
     default:
-      return refuse (error, "KeyConditionExpressions cannot contain nested operations");
+      return ddb_set_validation_error (error,
+                                       "KeyConditionExpressions cannot contain nested operations");
     }
 
   for (guint i = 0; i < n->n_args; i++)
@@ -101,11 +96,12 @@ collect (const DdbNode *n, GArray *leaves, GError **error)
       if (a->kind == DDB_NODE_PATH)
         {
           if (attr_ix >= 0)
-            return refuse (error, "Invalid condition in KeyConditionExpression: Multiple "
-                                  "attribute names used in one condition");
+            return ddb_set_validation_error (
+                error, "Invalid condition in KeyConditionExpression: Multiple "
+                       "attribute names used in one condition");
           if (a->path.n > 1)
-            return refuse (error,
-                           "KeyConditionExpressions cannot have conditions on nested attributes");
+            return ddb_set_validation_error (
+                error, "KeyConditionExpressions cannot have conditions on nested attributes");
           attr_ix = (gint) i;
           leaf.attr = a->path.elems[0].name;
         }
@@ -115,14 +111,17 @@ collect (const DdbNode *n, GArray *leaves, GError **error)
             leaf.vals[leaf.n_vals++] = a->value;
         }
       else
-        return refuse (error, "KeyConditionExpressions cannot contain nested operations");
+        return ddb_set_validation_error (
+            error, "KeyConditionExpressions cannot contain nested operations");
     }
   if (attr_ix < 0)
-    return refuse (error, "Invalid condition in KeyConditionExpression: No key attribute "
-                          "specified");
+    return ddb_set_validation_error (
+        error, "Invalid condition in KeyConditionExpression: No key attribute "
+               "specified");
   for (guint i = 0; i < leaves->len; i++)
     if (strcmp (g_array_index (leaves, Leaf, i).attr, leaf.attr) == 0)
-      return refuse (error, "KeyConditionExpressions must only contain one condition per key");
+      return ddb_set_validation_error (
+          error, "KeyConditionExpressions must only contain one condition per key");
   leaf.op = attr_ix == 0 ? n->kind : flip (n->kind);
   g_array_append_val (leaves, leaf);
   return TRUE;
@@ -145,13 +144,15 @@ check_types (const Leaf *leaf, DdbType type, GError **error)
       const DdbValue *v = leaf->vals[i];
 
       if (v->type != type)
-        return refuse (error, "One or more parameter values were invalid: Condition parameter "
-                              "type does not match schema type");
+        return ddb_set_validation_error (
+            error, "One or more parameter values were invalid: Condition parameter "
+                   "type does not match schema type");
       if ((v->type == DDB_TYPE_S || v->type == DDB_TYPE_B) && v->bytes.len == 0)
-        return refuse (error,
-                       "One or more parameter values are not valid. The AttributeValue "
-                       "for a key attribute cannot contain an empty %s value. Key: %s",
-                       v->type == DDB_TYPE_S ? "string" : "binary", leaf->attr);
+        return ddb_set_validation_error (
+            error,
+            "One or more parameter values are not valid. The AttributeValue "
+            "for a key attribute cannot contain an empty %s value. Key: %s",
+            v->type == DDB_TYPE_S ? "string" : "binary", leaf->attr);
     }
   return TRUE;
 }
@@ -204,21 +205,23 @@ ddb_key_condition_analyze (const DdbNode *cond, const DdbKeySchema *schema, DdbK
   if (!collect (cond, leaves, error))
     return FALSE;
   if (leaves->len != 1 && leaves->len != 2)
-    return refuse (error, "Conditions can be of length 1 or 2 only");
+    return ddb_set_validation_error (error, "Conditions can be of length 1 or 2 only");
 
   pk = find_leaf (leaves, schema->pk_name);
   if (pk == NULL)
-    return refuse (error, "Query condition missed key schema element: %s", schema->pk_name);
+    return ddb_set_validation_error (error, "Query condition missed key schema element: %s",
+                                     schema->pk_name);
   if (leaves->len == 2)
     {
       if (schema->sk_name == NULL)
-        return refuse (error, "Query key condition not supported");
+        return ddb_set_validation_error (error, "Query key condition not supported");
       sk = find_leaf (leaves, schema->sk_name);
       if (sk == NULL)
-        return refuse (error, "Query condition missed key schema element: %s", schema->sk_name);
+        return ddb_set_validation_error (error, "Query condition missed key schema element: %s",
+                                         schema->sk_name);
     }
   if (pk->op != DDB_NODE_EQ)
-    return refuse (error, "Query key condition not supported");
+    return ddb_set_validation_error (error, "Query key condition not supported");
   if (!check_types (pk, schema->pk_type, error)
       || (sk != NULL && !check_types (sk, schema->sk_type, error)))
     return FALSE;

@@ -42,6 +42,14 @@ fail (GError **error, DdbErrorCode code, const char *fmt, ...)
   return NULL;
 }
 
+/* What the deserializer says of a list element that is not a structure. */
+static gpointer
+not_a_structure (json_t *j, GError **error)
+{
+  return fail (error, DDB_ERROR_SERIALIZATION,
+               json_is_array (j) ? "Start of list found where not expected" : "Expected null");
+}
+
 /* DynamoDB echoes an over-long list in its validation message the way Java prints it: each
  * element as ClassName@identity-hash. The hash is ours, stable for a given position. */
 static void
@@ -303,9 +311,7 @@ ddb_op_batch_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error
       if (!check_map_table_name (table, error))
         return NULL;
       if (!json_is_object (block))
-        return fail (error, DDB_ERROR_SERIALIZATION,
-                     json_is_array (block) ? "Start of list found where not expected"
-                                           : "Expected null");
+        return not_a_structure (block, error);
       keys = json_object_get (block, "Keys");
       if (keys == NULL || json_is_null (keys))
         return fail (error, DDB_ERROR_VALIDATION,
@@ -492,9 +498,7 @@ ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GError **err
           GError *local = NULL;
 
           if (!json_is_object (wr))
-            return fail (error, DDB_ERROR_SERIALIZATION,
-                         json_is_array (wr) ? "Start of list found where not expected"
-                                            : "Expected null");
+            return not_a_structure (wr, error);
           put = json_object_get (wr, "PutRequest");
           del = json_object_get (wr, "DeleteRequest");
           if (put != NULL && json_is_null (put))
@@ -622,9 +626,7 @@ transact_prepare (DdbStore *store, json_t *action, gsize index, GError **error)
   g_autofree char *prefix = NULL;
 
   if (!json_is_object (action))
-    return fail (error, DDB_ERROR_SERIALIZATION,
-                 json_is_array (action) ? "Start of list found where not expected"
-                                        : "Expected null");
+    return not_a_structure (action, error);
   for (guint i = 0; i < G_N_ELEMENTS (transact_kinds); i++)
     {
       json_t *m = json_object_get (action, transact_kinds[i].member);
@@ -865,9 +867,7 @@ ddb_op_transact_get_items (DdbEngine *e, json_t *req, json_t **extra, GError **e
       GError *local = NULL;
 
       if (!json_is_object (action))
-        return fail (error, DDB_ERROR_SERIALIZATION,
-                     json_is_array (action) ? "Start of list found where not expected"
-                                            : "Expected null");
+        return not_a_structure (action, error);
       get = json_object_get (action, "Get");
       if (get == NULL || json_is_null (get))
         return fail (error, DDB_ERROR_VALIDATION,

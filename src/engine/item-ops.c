@@ -195,34 +195,18 @@ defer_key_type_mismatch (DdbPreparedWrite *w, json_t *json)
 static json_t *
 write_request_view (DdbWriteKind kind, json_t *req, DdbWriteFlags flags)
 {
-  static const char *const batch_put_drop[] = { "TableName",
-                                                "Key",
-                                                "ConditionExpression",
-                                                "ExpressionAttributeNames",
-                                                "ExpressionAttributeValues",
-                                                "ReturnValues",
-                                                "ReturnConsumedCapacity",
-                                                "ReturnItemCollectionMetrics",
-                                                "ReturnValuesOnConditionCheckFailure",
-                                                "Expected",
-                                                "ConditionalOperator",
-                                                "UpdateExpression",
-                                                "AttributeUpdates",
-                                                NULL };
-  static const char *const batch_delete_drop[] = { "TableName",
-                                                   "Item",
-                                                   "ConditionExpression",
-                                                   "ExpressionAttributeNames",
-                                                   "ExpressionAttributeValues",
-                                                   "ReturnValues",
-                                                   "ReturnConsumedCapacity",
-                                                   "ReturnItemCollectionMetrics",
-                                                   "ReturnValuesOnConditionCheckFailure",
-                                                   "Expected",
-                                                   "ConditionalOperator",
-                                                   "UpdateExpression",
-                                                   "AttributeUpdates",
-                                                   NULL };
+  /* Beyond what the kind of write has no use for (below). */
+  static const char *const batch_drop[] = { "TableName",
+                                            "ConditionExpression",
+                                            "ExpressionAttributeNames",
+                                            "ExpressionAttributeValues",
+                                            "ReturnValues",
+                                            "ReturnConsumedCapacity",
+                                            "ReturnItemCollectionMetrics",
+                                            "ReturnValuesOnConditionCheckFailure",
+                                            "Expected",
+                                            "ConditionalOperator",
+                                            NULL };
   static const char *const transact_drop[] = { "ReturnValues",
                                                "ReturnConsumedCapacity",
                                                "ReturnItemCollectionMetrics",
@@ -235,14 +219,12 @@ write_request_view (DdbWriteKind kind, json_t *req, DdbWriteFlags flags)
   static const char *const delete_drop[] = { "Item", "UpdateExpression", "AttributeUpdates", NULL };
   json_t *view, *tmp;
 
-  if (flags & DDB_WRITE_IN_BATCH)
-    return request_without (req, kind == DDB_WRITE_PUT ? batch_put_drop : batch_delete_drop);
   view = request_without (req, kind == DDB_WRITE_PUT      ? put_drop
                                : kind == DDB_WRITE_UPDATE ? update_drop
                                                           : delete_drop);
-  if (flags & DDB_WRITE_IN_TRANSACTION)
+  if (flags & (DDB_WRITE_IN_BATCH | DDB_WRITE_IN_TRANSACTION))
     {
-      tmp = request_without (view, transact_drop);
+      tmp = request_without (view, (flags & DDB_WRITE_IN_BATCH) ? batch_drop : transact_drop);
       json_decref (view);
       view = tmp;
     }

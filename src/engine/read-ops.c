@@ -58,21 +58,6 @@ typedef struct {
   gboolean fetch; /* LSI read that needs the whole item from the table */
 } ReadRequest;
 
-G_GNUC_PRINTF (2, 3)
-static gboolean
-refuse (GError **error, const char *fmt, ...)
-{
-  va_list ap;
-  char *msg;
-
-  va_start (ap, fmt);
-  msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION, msg);
-  g_free (msg);
-  return FALSE;
-}
-
 static void
 read_request_clear (ReadRequest *r)
 {
@@ -144,13 +129,15 @@ check_placeholders_have_expressions (ReadRequest *r, json_t *req, GError **error
   gboolean has_pe = has_member (req, "ProjectionExpression");
 
   if (has_member (req, "ExpressionAttributeNames") && !has_kce && !has_fe && !has_pe)
-    return refuse (error, "ExpressionAttributeNames can only be specified when using expressions");
+    return ddb_set_validation_error (
+        error, "ExpressionAttributeNames can only be specified when using expressions");
   if (has_member (req, "ExpressionAttributeValues") && !has_kce && !has_fe)
-    return refuse (error,
-                   "ExpressionAttributeValues can only be specified when using "
-                   "expressions: %s",
-                   r->is_query ? "FilterExpression and KeyConditionExpression are null"
-                               : "FilterExpression is null");
+    return ddb_set_validation_error (error,
+                                     "ExpressionAttributeValues can only be specified when using "
+                                     "expressions: %s",
+                                     r->is_query
+                                         ? "FilterExpression and KeyConditionExpression are null"
+                                         : "FilterExpression is null");
   return TRUE;
 }
 
@@ -158,17 +145,20 @@ static gboolean
 check_segments (ReadRequest *r, GError **error)
 {
   if (r->has_segment && !r->has_total_segments)
-    return refuse (error, "The TotalSegments parameter is required but was not present in the "
-                          "request when Segment parameter is present");
+    return ddb_set_validation_error (
+        error, "The TotalSegments parameter is required but was not present in the "
+               "request when Segment parameter is present");
   if (r->has_total_segments && !r->has_segment)
-    return refuse (error, "The Segment parameter is required but was not present in the request "
-                          "when parameter TotalSegments is present");
+    return ddb_set_validation_error (
+        error, "The Segment parameter is required but was not present in the request "
+               "when parameter TotalSegments is present");
   if (r->has_segment && r->segment >= r->total_segments)
-    return refuse (error,
-                   "The Segment parameter is zero-based and must be less than parameter "
-                   "TotalSegments: Segment: %" G_GINT64_FORMAT " is not less than "
-                   "TotalSegments: %" G_GINT64_FORMAT,
-                   r->segment, r->total_segments);
+    return ddb_set_validation_error (
+        error,
+        "The Segment parameter is zero-based and must be less than parameter "
+        "TotalSegments: Segment: %" G_GINT64_FORMAT " is not less than "
+        "TotalSegments: %" G_GINT64_FORMAT,
+        r->segment, r->total_segments);
   return TRUE;
 }
 
@@ -183,22 +173,24 @@ check_select (ReadRequest *r, json_t *req, GError **error)
     {
     case SELECT_SPECIFIC:
       if (proj_member == NULL)
-        return refuse (error, "Must specify the AttributesToGet or ProjectionExpression when "
-                              "choosing to get SPECIFIC_ATTRIBUTES");
+        return ddb_set_validation_error (
+            error, "Must specify the AttributesToGet or ProjectionExpression when "
+                   "choosing to get SPECIFIC_ATTRIBUTES");
       break;
     case SELECT_COUNT:
       if (proj_member != NULL)
-        return refuse (error, "Cannot specify the %s when choosing to get only the Count",
-                       proj_member);
+        return ddb_set_validation_error (
+            error, "Cannot specify the %s when choosing to get only the Count", proj_member);
       break;
     case SELECT_ALL:
     case SELECT_ALL_PROJECTED:
       if (proj_member != NULL)
-        return refuse (error, "Cannot specify the %s when choosing to get %s", proj_member,
-                       select_names[r->select]);
+        return ddb_set_validation_error (error, "Cannot specify the %s when choosing to get %s",
+                                         proj_member, select_names[r->select]);
       if (r->select == SELECT_ALL_PROJECTED && r->index_name == NULL)
-        return refuse (error, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an "
-                              "IndexName");
+        return ddb_set_validation_error (
+            error, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an "
+                   "IndexName");
       break;
     default:
       break;
@@ -234,8 +226,9 @@ parse_expressions (ReadRequest *r, json_t *req, GError **error)
     return FALSE;
 
   if (r->is_query && kce == NULL && !has_member (req, "KeyConditions"))
-    return refuse (error, "Either the KeyConditions or KeyConditionExpression parameter must be "
-                          "specified in the request.");
+    return ddb_set_validation_error (
+        error, "Either the KeyConditions or KeyConditionExpression parameter must be "
+               "specified in the request.");
 
   if (!ddb_req_expr_init (&r->rx, req, error))
     return FALSE;
@@ -346,13 +339,16 @@ check_query_start_key (ReadRequest *r, GError **error)
       const DdbValue *range = ddb_value_map_get (r->start, r->read_key->range_name);
 
       if (range == NULL || !sort_key_matches (&r->kc, range))
-        return refuse (error, "The provided starting key does not match the range key predicate");
+        return ddb_set_validation_error (
+            error, "The provided starting key does not match the range key predicate");
       if (!same_hash)
-        return refuse (error, "The query can return at most one row and cannot be restarted");
+        return ddb_set_validation_error (
+            error, "The query can return at most one row and cannot be restarted");
     }
   else if (!same_hash)
-    return refuse (error, "The provided starting key is outside query boundaries based on "
-                          "provided conditions");
+    return ddb_set_validation_error (
+        error, "The provided starting key is outside query boundaries based on "
+               "provided conditions");
   return TRUE;
 }
 
@@ -393,10 +389,11 @@ check_key_paths (const ReadRequest *r, const DdbPath *const *paths, guint n, GEr
   for (guint k = 0; k < G_N_ELEMENTS (table_keys); k++)
     for (guint i = 0; i < n; i++)
       if (paths[i]->n > 1 && path_head_is (paths[i], table_keys[k]))
-        return refuse (error,
-                       "Key attributes must be scalars; list random access '[]' and map "
-                       "lookup '.' are not allowed: Key: %s",
-                       table_keys[k]);
+        return ddb_set_validation_error (
+            error,
+            "Key attributes must be scalars; list random access '[]' and map "
+            "lookup '.' are not allowed: Key: %s",
+            table_keys[k]);
   for (guint x = 0; r->def->indexes != NULL && x < r->def->indexes->len; x++)
     {
       const DdbIndexDef *ix = g_ptr_array_index (r->def->indexes, x);
@@ -405,10 +402,11 @@ check_key_paths (const ReadRequest *r, const DdbPath *const *paths, guint n, GEr
       for (guint k = 0; k < G_N_ELEMENTS (index_keys); k++)
         for (guint i = 0; i < n; i++)
           if (paths[i]->n > 1 && path_head_is (paths[i], index_keys[k]))
-            return refuse (error,
-                           "Key attributes must be scalars; list random access '[]' and "
-                           "map lookup '.' are not allowed: IndexKey: %s",
-                           index_keys[k]);
+            return ddb_set_validation_error (
+                error,
+                "Key attributes must be scalars; list random access '[]' and "
+                "map lookup '.' are not allowed: IndexKey: %s",
+                index_keys[k]);
     }
   return TRUE;
 }
@@ -439,10 +437,11 @@ check_filter_not_on_key (const ReadRequest *r, GError **error)
   for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
     for (guint i = 0; i < paths->len; i++)
       if (path_head_is (g_ptr_array_index (paths, i), keys[k]))
-        return refuse (error,
-                       "%s can only contain non-primary key attributes: Primary key "
-                       "attribute: %s",
-                       r->filter_legacy ? "QueryFilter" : "Filter Expression", keys[k]);
+        return ddb_set_validation_error (
+            error,
+            "%s can only contain non-primary key attributes: Primary key "
+            "attribute: %s",
+            r->filter_legacy ? "QueryFilter" : "Filter Expression", keys[k]);
   return TRUE;
 }
 
@@ -548,10 +547,11 @@ check_gsi_projection (const ReadRequest *r, GError **error)
     return TRUE;
   order_as_java_hash_set (missing);
   string_list_text (list, missing);
-  return refuse (error,
-                 "One or more parameter values were invalid: Global secondary index %s does "
-                 "not project %s",
-                 r->index->name, list->str);
+  return ddb_set_validation_error (
+      error,
+      "One or more parameter values were invalid: Global secondary index %s does "
+      "not project %s",
+      r->index->name, list->str);
 }
 
 /* A Query filter on a GSI may only read what the index holds. (DynamoDB Local lets a Scan
@@ -575,10 +575,11 @@ check_gsi_filter (const ReadRequest *r, GError **error)
     return TRUE;
   g_ptr_array_sort (missing, str_ptr_compare);
   string_list_text (list, missing);
-  return refuse (error,
-                 "One or more parameter values were invalid: Secondary index %s does not "
-                 "project one or more filter attributes: %s",
-                 r->index->name, list->str);
+  return ddb_set_validation_error (
+      error,
+      "One or more parameter values were invalid: Secondary index %s does not "
+      "project one or more filter attributes: %s",
+      r->index->name, list->str);
 }
 
 /* A parallel Scan may only restart inside its own segment. The message is the service's
@@ -591,11 +592,12 @@ check_start_key_segment (const ReadRequest *r, GError **error)
   if (hash == NULL
       || ddb_store_segment_of (hash, (guint) r->total_segments) == (guint) r->segment)
     return TRUE;
-  return refuse (error,
-                 "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
-                 "ExclusiveStartKey with correct Segment. TotalSegments: %" G_GINT64_FORMAT
-                 " Segment: %" G_GINT64_FORMAT,
-                 r->total_segments, r->segment);
+  return ddb_set_validation_error (
+      error,
+      "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
+      "ExclusiveStartKey with correct Segment. TotalSegments: %" G_GINT64_FORMAT
+      " Segment: %" G_GINT64_FORMAT,
+      r->total_segments, r->segment);
 }
 
 /* A local secondary index answers for attributes it does not hold by fetching the item from
@@ -647,11 +649,13 @@ resolve_table (ReadRequest *r, DdbEngine *e, json_t *req, GError **error)
       if (r->index == NULL)
         {
           if (!r->is_query && has_start)
-            return refuse (error, "The provided starting key is invalid");
-          return refuse (error, "The table does not have the specified index: %s", r->index_name);
+            return ddb_set_validation_error (error, "The provided starting key is invalid");
+          return ddb_set_validation_error (error, "The table does not have the specified index: %s",
+                                           r->index_name);
         }
       if (r->index->global && r->consistent)
-        return refuse (error, "Consistent reads are not supported on global secondary indexes");
+        return ddb_set_validation_error (
+            error, "Consistent reads are not supported on global secondary indexes");
       r->read_key = &r->index->key;
     }
 
@@ -686,11 +690,12 @@ resolve_table (ReadRequest *r, DdbEngine *e, json_t *req, GError **error)
       if (r->is_query && !check_gsi_filter (r, error))
         return FALSE;
       if (r->select == SELECT_ALL)
-        return refuse (error,
-                       "One or more parameter values were invalid: Select type "
-                       "ALL_ATTRIBUTES is not supported for global secondary index %s "
-                       "because its projection type is not ALL",
-                       r->index->name);
+        return ddb_set_validation_error (
+            error,
+            "One or more parameter values were invalid: Select type "
+            "ALL_ATTRIBUTES is not supported for global secondary index %s "
+            "because its projection type is not ALL",
+            r->index->name);
       if (!check_gsi_projection (r, error))
         return FALSE;
     }

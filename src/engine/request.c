@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/itemsize.h"
 #include "engine/item-ops.h"
+#include "engine/table-private.h"
 
 #define START_OF_MAP "Start of structure or map found where not expected"
 #define NOT_MATCH_SCHEMA "The provided key element does not match the schema"
@@ -22,61 +23,25 @@
 
 /* ---- "N validation errors detected" ---- */
 
-/* DynamoDB reports every constraint a request breaks in one message; the members are named
- * with a lower-case first letter ("TableName" -> 'tableName'). */
-typedef struct {
-  GString *text;
-  guint count;
-} Violations;
-
+/* The collector is table-validate.c's; request members are named with a lower-case first
+ * letter ("TableName" -> 'tableName'). */
 static void
-violations_init (Violations *v)
+violation_add (DdbViolations *v, const char *member, const char *value, const char *constraint)
 {
-  v->text = g_string_new (NULL);
-  v->count = 0;
-}
+  g_autofree char *path = g_strdup (member);
 
-static void
-violation_add (Violations *v, const char *member, const char *value, const char *constraint)
-{
-  if (v->count > 0)
-    g_string_append (v->text, "; ");
-  g_string_append (v->text, "Value ");
-  if (value != NULL)
-    g_string_append_printf (v->text, "'%s'", value);
-  else
-    g_string_append (v->text, "null");
-  g_string_append (v->text, " at '");
-  if (member[0] != '\0')
-    {
-      g_string_append_c (v->text, g_ascii_tolower (member[0]));
-      g_string_append (v->text, member + 1);
-    }
-  g_string_append_printf (v->text, "' failed to satisfy constraint: %s", constraint);
-  v->count++;
-}
-
-/* Sets `error` if there were violations; frees `v` either way. Returns TRUE when none. */
-static gboolean
-violations_finish (Violations *v, GError **error)
-{
-  gboolean ok = v->count == 0;
-
-  if (!ok)
-    g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION, "%u validation error%s detected: %s",
-                 v->count, v->count > 1 ? "s" : "", v->text->str);
-  g_string_free (v->text, TRUE);
-  return ok;
+  path[0] = g_ascii_tolower (path[0]);
+  ddb_violation_add (v, path, value, constraint);
 }
 
 static gboolean
 fail_not_null (const char *member, GError **error)
 {
-  Violations v;
+  DdbViolations v;
 
-  violations_init (&v);
+  ddb_violations_init (&v);
   violation_add (&v, member, NULL, "Member must not be null");
-  return violations_finish (&v, error);
+  return ddb_violations_finish (&v, error);
 }
 
 /* A member set to JSON null is absent, as DynamoDB reads it. */
@@ -91,10 +56,8 @@ member_get (json_t *req, const char *member)
   return j == NULL || json_is_null (j) ? NULL : j;
 }
 
-/* What DynamoDB's deserializer says of a member of the wrong JSON type, by the Java type it
- * expected there. */
-static void
-set_type_error (json_t *j, const char *java_type, GError **error)
+gboolean
+ddb_req_type_error (json_t *j, const char *java_type, GError **error)
 {
   const char *kind;
 
@@ -102,11 +65,11 @@ set_type_error (json_t *j, const char *java_type, GError **error)
     {
     case JSON_OBJECT:
       g_set_error_literal (error, DDB_ERROR, DDB_ERROR_SERIALIZATION, START_OF_MAP);
-      return;
+      return FALSE;
     case JSON_ARRAY:
       g_set_error (error, DDB_ERROR, DDB_ERROR_SERIALIZATION,
                    "Unrecognized collection type class java.lang.%s", java_type);
-      return;
+      return FALSE;
     case JSON_STRING:
       kind = "STRING_VALUE";
       break;
@@ -128,6 +91,7 @@ set_type_error (json_t *j, const char *java_type, GError **error)
     }
   g_set_error (error, DDB_ERROR, DDB_ERROR_SERIALIZATION, "%s cannot be converted to %s", kind,
                java_type);
+  return FALSE;
 }
 
 /* ---- Members ---- */
@@ -146,7 +110,7 @@ ddb_req_table_name (json_t *req, const char *member, GError **error)
   gsize len, i;
   glong chars;
   gboolean pattern_ok;
-  Violations v;
+  DdbViolations v;
 
   if (member == NULL)
     member = "TableName";
@@ -158,7 +122,7 @@ ddb_req_table_name (json_t *req, const char *member, GError **error)
     }
   if (!json_is_string (j))
     {
-      set_type_error (j, "String", error);
+      ddb_req_type_error (j, "String", error);
       return NULL;
     }
   name = json_string_value (j);
@@ -169,7 +133,7 @@ ddb_req_table_name (json_t *req, const char *member, GError **error)
   /* Lengths are in characters, as Java counts them. */
   chars = g_utf8_validate_len (name, len, NULL) ? g_utf8_strlen (name, len) : (glong) len;
 
-  violations_init (&v);
+  ddb_violations_init (&v);
   if (!pattern_ok)
     violation_add (&v, member, name,
                    "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
@@ -177,7 +141,7 @@ ddb_req_table_name (json_t *req, const char *member, GError **error)
     violation_add (&v, member, name, "Member must have length greater than or equal to 3");
   if (chars > 255)
     violation_add (&v, member, name, "Member must have length less than or equal to 255");
-  if (!violations_finish (&v, error))
+  if (!ddb_violations_finish (&v, error))
     return NULL;
   return name;
 }
@@ -195,7 +159,7 @@ ddb_req_string (json_t *req, const char *member, gboolean required, GError **err
     }
   if (!json_is_string (j))
     {
-      set_type_error (j, "String", error);
+      ddb_req_type_error (j, "String", error);
       return NULL;
     }
   return json_string_value (j);
@@ -208,14 +172,14 @@ ddb_req_enum (json_t *req, const char *member, const char *const *allowed, int f
   json_t *j = member_get (req, member);
   const char *s;
   GString *set;
-  Violations v;
+  DdbViolations v;
   int i;
 
   if (j == NULL)
     return fallback;
   if (!json_is_string (j))
     {
-      set_type_error (j, "String", error);
+      ddb_req_type_error (j, "String", error);
       return -1;
     }
   s = json_string_value (j);
@@ -227,9 +191,9 @@ ddb_req_enum (json_t *req, const char *member, const char *const *allowed, int f
   for (i = 0; allowed[i] != NULL; i++)
     g_string_append_printf (set, "%s%s", i > 0 ? ", " : "", allowed[i]);
   g_string_append_c (set, ']');
-  violations_init (&v);
+  ddb_violations_init (&v);
   violation_add (&v, member, s, set->str);
-  violations_finish (&v, error);
+  ddb_violations_finish (&v, error);
   g_string_free (set, TRUE);
   return -1;
 }
@@ -256,7 +220,7 @@ ddb_req_bool (json_t *req, const char *member, gboolean fallback, gboolean *out,
                            "Unexpected token received from parser");
       return FALSE;
     }
-  set_type_error (j, "Boolean", error);
+  ddb_req_type_error (j, "Boolean", error);
   return FALSE;
 }
 
@@ -266,7 +230,7 @@ ddb_req_int (json_t *req, const char *member, gint64 min, gint64 max, gint64 *ou
 {
   json_t *j = member_get (req, member);
   gint64 n;
-  Violations v;
+  DdbViolations v;
   char *text, *constraint;
 
   if (present != NULL)
@@ -285,11 +249,11 @@ ddb_req_int (json_t *req, const char *member, gint64 min, gint64 max, gint64 *ou
     }
   else
     {
-      set_type_error (j, "Integer", error);
+      ddb_req_type_error (j, "Integer", error);
       return FALSE;
     }
 
-  violations_init (&v);
+  ddb_violations_init (&v);
   text = g_strdup_printf ("%" G_GINT64_FORMAT, n);
   if (n < min)
     {
@@ -306,7 +270,7 @@ ddb_req_int (json_t *req, const char *member, gint64 min, gint64 max, gint64 *ou
       g_free (constraint);
     }
   g_free (text);
-  if (!violations_finish (&v, error))
+  if (!ddb_violations_finish (&v, error))
     return FALSE;
   *out = n;
   return TRUE;
@@ -814,7 +778,7 @@ read_names (DdbReqExpr *rx, json_t *names, GError **error)
     {
       if (!json_is_null (value) && !json_is_string (value))
         {
-          set_type_error (value, "String", error);
+          ddb_req_type_error (value, "String", error);
           return FALSE;
         }
     }

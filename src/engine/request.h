@@ -13,6 +13,12 @@ G_BEGIN_DECLS
 
 /* ---- Members ---- */
 
+/* The SerializationException DynamoDB's deserializer gives for a member `j` of the wrong JSON
+ * type where it expected the Java type `java_type` ("String", "Boolean", "Integer"): "Start of
+ * structure or map found where not expected", "Unrecognized collection type class
+ * java.lang.String", "NUMBER_VALUE cannot be converted to String"... Returns FALSE. */
+gboolean ddb_req_type_error (json_t *j, const char *java_type, GError **error);
+
 /* The TableName member (or `member`), checked as DynamoDB checks it (required, 3..255
  * characters of [a-zA-Z0-9_.-]); DynamoDB's "1 validation error detected: ..." message. */
 const char *ddb_req_table_name (json_t *req, const char *member, GError **error);

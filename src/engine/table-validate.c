@@ -71,45 +71,18 @@ ddb_table_member (json_t *obj, const char *name)
 gboolean
 ddb_table_check_type (json_t *j, json_type want, const char *java, GError **error)
 {
-  const char *kind;
-
   if (j == NULL || json_typeof (j) == want
       || (want == JSON_TRUE && json_is_boolean (j))
       || (want == JSON_INTEGER && json_is_number (j)))
     return TRUE;
-  switch (json_typeof (j))
-    {
-    case JSON_OBJECT:
-      return ddb_table_fail (error, DDB_ERROR_SERIALIZATION,
-                   "Start of structure or map found where not expected");
-    case JSON_ARRAY:
-      if (want == JSON_STRING)
-        return ddb_table_fail (error, DDB_ERROR_SERIALIZATION,
-                     "Unrecognized collection type class java.lang.String");
-      return ddb_table_fail (error, DDB_ERROR_SERIALIZATION, "Start of list found where not expected");
-    case JSON_STRING:
-      if (want == JSON_TRUE)
-        return ddb_table_fail (error, DDB_ERROR_SERIALIZATION, "Unexpected token received from parser");
-      kind = "STRING_VALUE";
-      break;
-    case JSON_INTEGER:
-      kind = "NUMBER_VALUE";
-      break;
-    case JSON_REAL:
-      kind = "DECIMAL_VALUE";
-      break;
-    case JSON_TRUE:
-      kind = "TRUE_VALUE";
-      break;
-    case JSON_FALSE:
-      kind = "FALSE_VALUE";
-      break;
-    case JSON_NULL:
-    default:
-      kind = "NULL_VALUE";
-      break;
-    }
-  return ddb_table_fail (error, DDB_ERROR_SERIALIZATION, "%s cannot be converted to %s", kind, java);
+  /* Where DynamoDB reads a structure, a list or a number, a list is refused as such; where it
+   * reads a boolean, a string is an unexpected token. */
+  if (json_is_array (j) && want != JSON_STRING)
+    return ddb_table_fail (error, DDB_ERROR_SERIALIZATION,
+                           "Start of list found where not expected");
+  if (json_is_string (j) && want == JSON_TRUE)
+    return ddb_table_fail (error, DDB_ERROR_SERIALIZATION, "Unexpected token received from parser");
+  return ddb_req_type_error (j, java, error);
 }
 
 /* Adds the violations of a "N validation error(s) detected: ..." error to `v`. */

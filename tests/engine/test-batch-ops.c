@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/test-util.h"
+#include "engine-test-util.h"
 #include "engine/engine-private.h"
 #include "engine/engine.h"
 
@@ -16,94 +17,14 @@ static DdbOperation keep[] = {
   ddb_op_transact_get_items, ddb_op_put_item, ddb_op_get_item, ddb_op_update_item,
 };
 
-static json_t *
-J (const char *text)
-{
-  g_autofree char *dq = tu_dq (text);
-  json_error_t jerr;
-  json_t *j = json_loads (dq, 0, &jerr);
-
-  if (j == NULL)
-    g_error ("bad test JSON %s: %s", text, jerr.text);
-  return j;
-}
-
-/* Runs an operation that must succeed; returns the response. */
-static json_t *
-call_ok_j (DdbEngine *e, const char *op, json_t *req)
-{
-  json_t *resp = NULL;
-  GError *error = NULL;
-
-  if (!ddb_engine_call (e, op, req, &resp, &error))
-    g_error ("%s failed: %s", op, error->message);
-  json_decref (req);
-  return resp;
-}
-
-static json_t *
-call_ok (DdbEngine *e, const char *op, const char *req)
-{
-  return call_ok_j (e, op, J (req));
-}
-
-/* Runs an operation that must fail with `code` and `message` (NULL: any message); returns the
- * error's extra members, if any. */
-static json_t *
-call_fails_j (DdbEngine *e, const char *op, json_t *req, DdbErrorCode code, const char *message)
-{
-  json_t *resp = NULL;
-  GError *error = NULL;
-
-  if (ddb_engine_call (e, op, req, &resp, &error))
-    {
-      g_autofree char *text = json_dumps (resp, 0);
-      g_error ("%s succeeded: %s", op, text);
-    }
-  g_assert_error (error, DDB_ERROR, (gint) code);
-  if (message != NULL)
-    g_assert_cmpstr (error->message, ==, message);
-  g_clear_error (&error);
-  json_decref (req);
-  return resp;
-}
-
-static json_t *
-call_fails (DdbEngine *e, const char *op, const char *req, DdbErrorCode code,
-            const char *message)
-{
-  return call_fails_j (e, op, J (req), code, message);
-}
-
-static void
-assert_json (json_t *got, const char *expected)
-{
-  json_t *want = J (expected);
-
-  if (!json_equal (got, want))
-    {
-      g_autofree char *a = json_dumps (got, JSON_SORT_KEYS);
-      g_autofree char *b = json_dumps (want, JSON_SORT_KEYS);
-      g_error ("got %s\nexpected %s", a, b);
-    }
-  json_decref (want);
-}
-
+/* The tables "posts" (pk S) and "authors" (id N). */
 static DdbEngine *
 engine_new (void)
 {
-  GError *error = NULL;
-  DdbEngine *e = ddb_engine_open (":memory:", &error);
+  DdbEngine *e = etu_engine_new ();
 
-  g_assert_no_error (error);
-  json_decref (call_ok (e, "CreateTable",
-           "{'TableName': 'posts', 'AttributeDefinitions': [{'AttributeName': 'pk', "
-           "'AttributeType': 'S'}], 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], "
-           "'BillingMode': 'PAY_PER_REQUEST'}"));
-  json_decref (call_ok (e, "CreateTable",
-           "{'TableName': 'authors', 'AttributeDefinitions': [{'AttributeName': 'id', "
-           "'AttributeType': 'N'}], 'KeySchema': [{'AttributeName': 'id', 'KeyType': 'HASH'}], "
-           "'BillingMode': 'PAY_PER_REQUEST'}"));
+  etu_create_table (e, "posts", "pk", "S");
+  etu_create_table (e, "authors", "id", "N");
   return e;
 }
 
@@ -113,19 +34,11 @@ get_item (DdbEngine *e, const char *table, const char *key_json)
   g_autofree char *req = g_strdup_printf ("{'TableName': '%s', 'Key': %s, 'ConsistentRead': "
                                           "true}",
                                           table, key_json);
-  json_t *resp = call_ok (e, "GetItem", req);
+  json_t *resp = etu_ok (e, "GetItem", "%s", req);
   json_t *item = json_incref (json_object_get (resp, "Item"));
 
   json_decref (resp);
   return item; /* NULL when absent */
-}
-
-static void
-put (DdbEngine *e, const char *table, const char *item_json)
-{
-  g_autofree char *req = g_strdup_printf ("{'TableName': '%s', 'Item': %s}", table, item_json);
-
-  json_decref (call_ok (e, "PutItem", req));
 }
 
 /* ---- BatchGetItem ------------------------------------------------------------------- */
@@ -136,32 +49,32 @@ test_batch_get_basic (void)
   g_autoptr (DdbEngine) e = engine_new ();
   json_t *resp;
 
-  put (e, "posts", "{'pk': {'S': 'p1'}, 'title': {'S': 'One'}, 'body': {'S': 'x'}}");
-  put (e, "posts", "{'pk': {'S': 'p2'}, 'title': {'S': 'Two'}}");
-  put (e, "authors", "{'id': {'N': '7'}, 'name': {'S': 'Ann'}}");
+  etu_put (e, "posts", "{'pk': {'S': 'p1'}, 'title': {'S': 'One'}, 'body': {'S': 'x'}}");
+  etu_put (e, "posts", "{'pk': {'S': 'p2'}, 'title': {'S': 'Two'}}");
+  etu_put (e, "authors", "{'id': {'N': '7'}, 'name': {'S': 'Ann'}}");
 
-  resp = call_ok (e, "BatchGetItem",
-                  "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'p1'}}, {'pk': {'S': "
-                  "'p2'}}, {'pk': {'S': 'nope'}}], 'ProjectionExpression': '#t', "
-                  "'ExpressionAttributeNames': {'#t': 'title'}}, 'authors': {'Keys': [{'id': "
-                  "{'N': '7.0'}}], 'ConsistentRead': true}}, 'ReturnConsumedCapacity': 'TOTAL'}");
-  assert_json (json_object_get (resp, "Responses"),
-               "{'posts': [{'title': {'S': 'One'}}, {'title': {'S': 'Two'}}], "
-               "'authors': [{'id': {'N': '7'}, 'name': {'S': 'Ann'}}]}");
-  assert_json (json_object_get (resp, "UnprocessedKeys"), "{}");
+  resp = etu_ok (e, "BatchGetItem",
+                 "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'p1'}}, {'pk': {'S': "
+                 "'p2'}}, {'pk': {'S': 'nope'}}], 'ProjectionExpression': '#t', "
+                 "'ExpressionAttributeNames': {'#t': 'title'}}, 'authors': {'Keys': [{'id': "
+                 "{'N': '7.0'}}], 'ConsistentRead': true}}, 'ReturnConsumedCapacity': 'TOTAL'}");
+  etu_assert_json (json_object_get (resp, "Responses"),
+                   "{'posts': [{'title': {'S': 'One'}}, {'title': {'S': 'Two'}}], "
+                   "'authors': [{'id': {'N': '7'}, 'name': {'S': 'Ann'}}]}");
+  etu_assert_json (json_object_get (resp, "UnprocessedKeys"), "{}");
   /* Two eventually consistent reads of under 4 KB, one strongly consistent; the missing key
    * costs nothing: "DynamoDB first rounds up the size of each item to the next 4 KB
    * boundary, and then calculates the total size" (Capacity unit consumption for reads). */
-  assert_json (json_object_get (resp, "ConsumedCapacity"),
-               "[{'TableName': 'posts', 'CapacityUnits': 1.0}, "
-               "{'TableName': 'authors', 'CapacityUnits': 1.0}]");
+  etu_assert_json (json_object_get (resp, "ConsumedCapacity"),
+                   "[{'TableName': 'posts', 'CapacityUnits': 1.0}, "
+                   "{'TableName': 'authors', 'CapacityUnits': 1.0}]");
   json_decref (resp);
 
   /* AttributesToGet names are literal. */
-  resp = call_ok (e, "BatchGetItem",
-                  "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'p1'}}], "
-                  "'AttributesToGet': ['body']}}}");
-  assert_json (json_object_get (resp, "Responses"), "{'posts': [{'body': {'S': 'x'}}]}");
+  resp = etu_ok (e, "BatchGetItem",
+                 "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'p1'}}], "
+                 "'AttributesToGet': ['body']}}}");
+  etu_assert_json (json_object_get (resp, "Responses"), "{'posts': [{'body': {'S': 'x'}}]}");
   g_assert_null (json_object_get (resp, "ConsumedCapacity"));
   json_decref (resp);
 }
@@ -185,61 +98,62 @@ test_batch_get_errors (void)
   g_autoptr (DdbEngine) e = engine_new ();
   json_t *req;
 
-  call_fails (e, "BatchGetItem", "{'RequestItems': {}}", DDB_ERROR_VALIDATION,
-              "The requestItems parameter is required for BatchGetItem");
-  call_fails (e, "BatchGetItem", "{}", DDB_ERROR_VALIDATION,
-              "The requestItems parameter is required for BatchGetItem");
+  etu_fails (e, "BatchGetItem", DDB_ERROR_VALIDATION,
+             "The requestItems parameter is required for BatchGetItem", "{'RequestItems': {}}");
+  etu_fails (e, "BatchGetItem", DDB_ERROR_VALIDATION,
+             "The requestItems parameter is required for BatchGetItem", "{}");
 
   req = json_pack ("{s:{s:{s:o}}}", "RequestItems", "posts", "Keys", keys_json ("pk", 0, 101));
-  call_fails_j (e, "BatchGetItem", req, DDB_ERROR_VALIDATION,
-                "1 validation error detected: Value at 'RequestItems.posts.member.Keys' failed "
-                "to satisfy constraint: Member must have length less than or equal to 100");
-  call_fails (e, "BatchGetItem", "{'RequestItems': {'posts': {'Keys': []}}}",
-              DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value at 'RequestItems.posts.member.Keys' failed to "
-              "satisfy constraint: Member must have length greater than or equal to 1");
+  etu_call_fails (e, "BatchGetItem", req, DDB_ERROR_VALIDATION,
+                  "1 validation error detected: Value at 'RequestItems.posts.member.Keys' failed "
+                  "to satisfy constraint: Member must have length less than or equal to 100");
+  json_decref (req);
+  etu_fails (e, "BatchGetItem", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value at 'RequestItems.posts.member.Keys' failed to "
+             "satisfy constraint: Member must have length greater than or equal to 1",
+             "{'RequestItems': {'posts': {'Keys': []}}}");
 
   /* 100 per table is fine, but not 101 in all. */
   req = json_pack ("{s:{s:{s:o},s:{s:o}}}", "RequestItems", "posts", "Keys",
                    keys_json ("pk", 0, 60), "other", "Keys", keys_json ("pk", 0, 41));
-  call_fails_j (e, "BatchGetItem", req, DDB_ERROR_VALIDATION,
-                "Too many items requested for the BatchGetItem call");
+  etu_call_fails (e, "BatchGetItem", req, DDB_ERROR_VALIDATION,
+                  "Too many items requested for the BatchGetItem call");
+  json_decref (req);
 
-  call_fails (e, "BatchGetItem",
-              "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'a'}}, {'pk': {'S': 'b'}}, "
-              "{'pk': {'S': 'a'}}]}}}",
-              DDB_ERROR_VALIDATION, "Provided list of item keys contains duplicates");
+  etu_fails (e, "BatchGetItem", DDB_ERROR_VALIDATION,
+             "Provided list of item keys contains duplicates",
+             "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'a'}}, {'pk': {'S': 'b'}}, "
+             "{'pk': {'S': 'a'}}]}}}");
   /* Numbers are one key whatever their spelling. */
-  call_fails (e, "BatchGetItem",
-              "{'RequestItems': {'authors': {'Keys': [{'id': {'N': '1'}}, {'id': {'N': "
-              "'1.00'}}]}}}",
-              DDB_ERROR_VALIDATION, "Provided list of item keys contains duplicates");
-  call_fails (e, "BatchGetItem",
-              "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'a'}}], 'AttributesToGet': "
-              "['a'], 'ProjectionExpression': 'a'}}}",
-              DDB_ERROR_VALIDATION,
-              "Can not use both expression and non-expression parameters in the same request: "
-              "Non-expression parameters: {AttributesToGet} Expression parameters: "
-              "{ProjectionExpression}");
-  call_fails (e, "BatchGetItem",
-              "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'a'}}], "
-              "'ProjectionExpression': 'a'}, 'authors': {'Keys': [{'id': {'N': '1'}}], "
-              "'AttributesToGet': ['a']}}}",
-              DDB_ERROR_VALIDATION,
-              "Can not use both expression and non-expression parameters in the same request: "
-              "Non-expression parameters: {AttributesToGet} Expression parameters: "
-              "{ProjectionExpression}");
-  call_fails (e, "BatchGetItem", "{'RequestItems': {'missing': {'Keys': [{'pk': {'S': 'a'}}]}}}",
-              DDB_ERROR_RESOURCE_NOT_FOUND, NULL);
-  call_fails (e, "BatchGetItem", "{'RequestItems': {'posts': {}}}", DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value null at 'requestItems.posts.member.keys' "
-              "failed to satisfy constraint: Member must not be null");
-  call_fails (e, "BatchGetItem", "{'RequestItems': {'ab': {'Keys': [{'pk': {'S': 'a'}}]}}}",
-              DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value 'ab' at 'requestItems' failed to satisfy "
-              "constraint: Map keys must satisfy constraint: [Member must have length less than "
-              "or equal to 255, Member must have length greater than or equal to 3, Member must "
-              "satisfy regular expression pattern: [a-zA-Z0-9_.-]+]");
+  etu_fails (e, "BatchGetItem", DDB_ERROR_VALIDATION,
+             "Provided list of item keys contains duplicates",
+             "{'RequestItems': {'authors': {'Keys': [{'id': {'N': '1'}}, {'id': {'N': "
+             "'1.00'}}]}}}");
+  etu_fails (e, "BatchGetItem", DDB_ERROR_VALIDATION,
+             "Can not use both expression and non-expression parameters in the same request: "
+             "Non-expression parameters: {AttributesToGet} Expression parameters: "
+             "{ProjectionExpression}",
+             "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'a'}}], 'AttributesToGet': "
+             "['a'], 'ProjectionExpression': 'a'}}}");
+  etu_fails (e, "BatchGetItem", DDB_ERROR_VALIDATION,
+             "Can not use both expression and non-expression parameters in the same request: "
+             "Non-expression parameters: {AttributesToGet} Expression parameters: "
+             "{ProjectionExpression}",
+             "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'a'}}], "
+             "'ProjectionExpression': 'a'}, 'authors': {'Keys': [{'id': {'N': '1'}}], "
+             "'AttributesToGet': ['a']}}}");
+  etu_fails (e, "BatchGetItem", DDB_ERROR_RESOURCE_NOT_FOUND, NULL,
+             "{'RequestItems': {'missing': {'Keys': [{'pk': {'S': 'a'}}]}}}");
+  etu_fails (e, "BatchGetItem", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value null at 'requestItems.posts.member.keys' "
+             "failed to satisfy constraint: Member must not be null",
+             "{'RequestItems': {'posts': {}}}");
+  etu_fails (e, "BatchGetItem", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value 'ab' at 'requestItems' failed to satisfy "
+             "constraint: Map keys must satisfy constraint: [Member must have length less than "
+             "or equal to 255, Member must have length greater than or equal to 3, Member must "
+             "satisfy regular expression pattern: [a-zA-Z0-9_.-]+]",
+             "{'RequestItems': {'ab': {'Keys': [{'pk': {'S': 'a'}}]}}}");
 }
 
 /* An item of 399,009 bytes as DynamoDB counts it: "pk" + "kNNN" + "data" + 399,000 bytes. */
@@ -266,14 +180,16 @@ test_batch_get_16mb (void)
 
       for (guint i = b * 25; i < b * 25 + 25; i++)
         json_array_append_new (list, json_pack ("{s:{s:o}}", "PutRequest", "Item", big_item (i)));
-      json_decref (call_ok_j (e, "BatchWriteItem",
-                              json_pack ("{s:{s:o}}", "RequestItems", "posts", list)));
+      req = json_pack ("{s:{s:o}}", "RequestItems", "posts", list);
+      json_decref (etu_call_ok (e, "BatchWriteItem", req));
+      json_decref (req);
     }
 
   /* 42 items of 399,009 bytes fit in 16 MB (16,758,378 bytes); the 43rd would not. */
   req = json_pack ("{s:{s:{s:o,s:b}}}", "RequestItems", "posts", "Keys", keys_json ("pk", 0, 100),
                    "ConsistentRead", TRUE);
-  resp = call_ok_j (e, "BatchGetItem", req);
+  resp = etu_call_ok (e, "BatchGetItem", req);
+  json_decref (req);
   g_assert_cmpuint (json_array_size (json_object_get (json_object_get (resp, "Responses"), "posts")),
                     ==, 42);
   left = json_object_get (json_object_get (resp, "UnprocessedKeys"), "posts");
@@ -281,11 +197,12 @@ test_batch_get_16mb (void)
   g_assert_cmpuint (json_array_size (json_object_get (left, "Keys")), ==, 58);
   /* The unprocessed block keeps the request's parameters. */
   g_assert_true (json_is_true (json_object_get (left, "ConsistentRead")));
-  assert_json (json_array_get (json_object_get (left, "Keys"), 0), "{'pk': {'S': 'k042'}}");
+  etu_assert_json (json_array_get (json_object_get (left, "Keys"), 0), "{'pk': {'S': 'k042'}}");
 
   /* Retrying with UnprocessedKeys goes on where the first call stopped. */
-  again = call_ok_j (e, "BatchGetItem",
-                     json_pack ("{s:O}", "RequestItems", json_object_get (resp, "UnprocessedKeys")));
+  req = json_pack ("{s:O}", "RequestItems", json_object_get (resp, "UnprocessedKeys"));
+  again = etu_call_ok (e, "BatchGetItem", req);
+  json_decref (req);
   g_assert_cmpuint (
     json_array_size (json_object_get (json_object_get (again, "Responses"), "posts")), ==, 42);
   g_assert_cmpuint (json_array_size (json_object_get (
@@ -297,10 +214,11 @@ test_batch_get_16mb (void)
   /* With a projection the response is small and everything comes back at once. */
   req = json_pack ("{s:{s:{s:o,s:s}}}", "RequestItems", "posts", "Keys", keys_json ("pk", 0, 100),
                    "ProjectionExpression", "pk");
-  resp = call_ok_j (e, "BatchGetItem", req);
+  resp = etu_call_ok (e, "BatchGetItem", req);
+  json_decref (req);
   g_assert_cmpuint (json_array_size (json_object_get (json_object_get (resp, "Responses"), "posts")),
                     ==, 100);
-  assert_json (json_object_get (resp, "UnprocessedKeys"), "{}");
+  etu_assert_json (json_object_get (resp, "UnprocessedKeys"), "{}");
   json_decref (resp);
 }
 
@@ -312,20 +230,20 @@ test_batch_write_basic (void)
   g_autoptr (DdbEngine) e = engine_new ();
   json_t *resp, *item;
 
-  put (e, "posts", "{'pk': {'S': 'old'}}");
-  resp = call_ok (e, "BatchWriteItem",
-                  "{'RequestItems': {'posts': [{'PutRequest': {'Item': {'pk': {'S': 'a'}, 'n': "
-                  "{'N': '1'}}}}, {'DeleteRequest': {'Key': {'pk': {'S': 'old'}}}}], 'authors': "
-                  "[{'PutRequest': {'Item': {'id': {'N': '1'}}}}]}, 'ReturnConsumedCapacity': "
-                  "'TOTAL'}");
-  assert_json (json_object_get (resp, "UnprocessedItems"), "{}");
-  assert_json (json_object_get (resp, "ConsumedCapacity"),
-               "[{'TableName': 'posts', 'CapacityUnits': 2.0}, "
-               "{'TableName': 'authors', 'CapacityUnits': 1.0}]");
+  etu_put (e, "posts", "{'pk': {'S': 'old'}}");
+  resp = etu_ok (e, "BatchWriteItem",
+                 "{'RequestItems': {'posts': [{'PutRequest': {'Item': {'pk': {'S': 'a'}, 'n': "
+                 "{'N': '1'}}}}, {'DeleteRequest': {'Key': {'pk': {'S': 'old'}}}}], 'authors': "
+                 "[{'PutRequest': {'Item': {'id': {'N': '1'}}}}]}, 'ReturnConsumedCapacity': "
+                 "'TOTAL'}");
+  etu_assert_json (json_object_get (resp, "UnprocessedItems"), "{}");
+  etu_assert_json (json_object_get (resp, "ConsumedCapacity"),
+                   "[{'TableName': 'posts', 'CapacityUnits': 2.0}, "
+                   "{'TableName': 'authors', 'CapacityUnits': 1.0}]");
   json_decref (resp);
 
   item = get_item (e, "posts", "{'pk': {'S': 'a'}}");
-  assert_json (item, "{'pk': {'S': 'a'}, 'n': {'N': '1'}}");
+  etu_assert_json (item, "{'pk': {'S': 'a'}, 'n': {'N': '1'}}");
   json_decref (item);
   g_assert_null (get_item (e, "posts", "{'pk': {'S': 'old'}}"));
   item = get_item (e, "authors", "{'id': {'N': '1'}}");
@@ -344,8 +262,8 @@ test_batch_write_errors (void)
                        "satisfy constraint: [Member must have length less than or equal to 25, "
                        "Member must have length greater than or equal to 1]";
 
-  call_fails (e, "BatchWriteItem", "{'RequestItems': {}}", DDB_ERROR_VALIDATION,
-              "The requestItems parameter is required for BatchWriteItem");
+  etu_fails (e, "BatchWriteItem", DDB_ERROR_VALIDATION,
+             "The requestItems parameter is required for BatchWriteItem", "{'RequestItems': {}}");
 
   for (guint i = 0; i < 26; i++)
     {
@@ -363,10 +281,11 @@ test_batch_write_errors (void)
   g_assert_true (g_str_has_suffix (error->message, suffix));
   g_clear_error (&error);
 
-  call_fails (e, "BatchWriteItem", "{'RequestItems': {'posts': []}}", DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value '{posts=[]}' at 'requestItems' failed to "
-              "satisfy constraint: Map value must satisfy constraint: [Member must have length "
-              "less than or equal to 25, Member must have length greater than or equal to 1]");
+  etu_fails (e, "BatchWriteItem", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value '{posts=[]}' at 'requestItems' failed to "
+             "satisfy constraint: Map value must satisfy constraint: [Member must have length "
+             "less than or equal to 25, Member must have length greater than or equal to 1]",
+             "{'RequestItems': {'posts': []}}");
 
   /* 25 per table is fine, but not 26 in all. */
   list = json_array ();
@@ -378,25 +297,25 @@ test_batch_write_errors (void)
       json_array_append_new (list2, json_pack ("{s:{s:{s:{s:s}}}}", "PutRequest", "Item", "id",
                                                "N", k + 1));
     }
-  call_fails_j (e, "BatchWriteItem",
-                json_pack ("{s:{s:o,s:o}}", "RequestItems", "posts", list, "authors", list2),
-                DDB_ERROR_VALIDATION, "Too many items requested for the BatchWriteItem call");
+  req = json_pack ("{s:{s:o,s:o}}", "RequestItems", "posts", list, "authors", list2);
+  etu_call_fails (e, "BatchWriteItem", req, DDB_ERROR_VALIDATION,
+                  "Too many items requested for the BatchWriteItem call");
+  json_decref (req);
 
-  call_fails (e, "BatchWriteItem",
-              "{'RequestItems': {'posts': [{'PutRequest': {'Item': {'pk': {'S': 'x'}}}}, "
-              "{'DeleteRequest': {'Key': {'pk': {'S': 'x'}}}}]}}",
-              DDB_ERROR_VALIDATION, "Provided list of item keys contains duplicates");
-  call_fails (e, "BatchWriteItem", "{'RequestItems': {'posts': [{}]}}", DDB_ERROR_VALIDATION,
-              "Supplied AttributeValue has more than one datatypes set, must contain exactly one "
-              "of the supported datatypes");
-  call_fails (e, "BatchWriteItem",
-              "{'RequestItems': {'nope': [{'PutRequest': {'Item': {'pk': {'S': 'x'}}}}]}}",
-              DDB_ERROR_RESOURCE_NOT_FOUND, NULL);
+  etu_fails (e, "BatchWriteItem", DDB_ERROR_VALIDATION,
+             "Provided list of item keys contains duplicates",
+             "{'RequestItems': {'posts': [{'PutRequest': {'Item': {'pk': {'S': 'x'}}}}, "
+             "{'DeleteRequest': {'Key': {'pk': {'S': 'x'}}}}]}}");
+  etu_fails (e, "BatchWriteItem", DDB_ERROR_VALIDATION,
+             "Supplied AttributeValue has more than one datatypes set, must contain exactly one "
+             "of the supported datatypes",
+             "{'RequestItems': {'posts': [{}]}}");
+  etu_fails (e, "BatchWriteItem", DDB_ERROR_RESOURCE_NOT_FOUND, NULL,
+             "{'RequestItems': {'nope': [{'PutRequest': {'Item': {'pk': {'S': 'x'}}}}]}}");
   /* A refused batch writes nothing. */
-  call_fails (e, "BatchWriteItem",
-              "{'RequestItems': {'posts': [{'PutRequest': {'Item': {'pk': {'S': 'y'}}}}, "
-              "{'PutRequest': {'Item': {'pk': {'N': '1'}}}}]}}",
-              DDB_ERROR_VALIDATION, NULL);
+  etu_fails (e, "BatchWriteItem", DDB_ERROR_VALIDATION, NULL,
+             "{'RequestItems': {'posts': [{'PutRequest': {'Item': {'pk': {'S': 'y'}}}}, "
+             "{'PutRequest': {'Item': {'pk': {'N': '1'}}}}]}}");
   g_assert_null (get_item (e, "posts", "{'pk': {'S': 'y'}}"));
 }
 
@@ -408,46 +327,44 @@ test_transact_write_all_or_nothing (void)
   g_autoptr (DdbEngine) e = engine_new ();
   json_t *extra, *item;
 
-  put (e, "posts", "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
-  put (e, "posts", "{'pk': {'S': 'c'}, 'state': {'S': 'locked'}}");
+  etu_put (e, "posts", "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
+  etu_put (e, "posts", "{'pk': {'S': 'c'}, 'state': {'S': 'locked'}}");
 
-  extra = call_fails (e, "TransactWriteItems",
-                      "{'TransactItems': ["
-                      "{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}, "
-                      "'UpdateExpression': 'SET v = v + :one', 'ExpressionAttributeValues': "
-                      "{':one': {'N': '1'}}}},"
-                      "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'c'}}, "
-                      "'ConditionExpression': '#s = :open', 'ExpressionAttributeNames': {'#s': "
-                      "'state'}, 'ExpressionAttributeValues': {':open': {'S': 'open'}}, "
-                      "'ReturnValuesOnConditionCheckFailure': 'ALL_OLD'}},"
-                      "{'Put': {'TableName': 'authors', 'Item': {'id': {'N': '9'}}}},"
-                      "{'Delete': {'TableName': 'posts', 'Key': {'pk': {'S': 'a2'}}}}]}",
-                      DDB_ERROR_TRANSACTION_CANCELED,
-                      "Transaction cancelled, please refer cancellation reasons for specific "
-                      "reasons [None, ConditionalCheckFailed, None, None]");
+  extra = etu_fails (e, "TransactWriteItems", DDB_ERROR_TRANSACTION_CANCELED,
+                     "Transaction cancelled, please refer cancellation reasons for specific "
+                     "reasons [None, ConditionalCheckFailed, None, None]",
+                     "{'TransactItems': ["
+                     "{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}, "
+                     "'UpdateExpression': 'SET v = v + :one', 'ExpressionAttributeValues': "
+                     "{':one': {'N': '1'}}}},"
+                     "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'c'}}, "
+                     "'ConditionExpression': '#s = :open', 'ExpressionAttributeNames': {'#s': "
+                     "'state'}, 'ExpressionAttributeValues': {':open': {'S': 'open'}}, "
+                     "'ReturnValuesOnConditionCheckFailure': 'ALL_OLD'}},"
+                     "{'Put': {'TableName': 'authors', 'Item': {'id': {'N': '9'}}}},"
+                     "{'Delete': {'TableName': 'posts', 'Key': {'pk': {'S': 'a2'}}}}]}");
   g_assert_nonnull (extra);
-  assert_json (json_object_get (extra, "CancellationReasons"),
-               "[{'Code': 'None'}, {'Code': 'ConditionalCheckFailed', 'Message': 'The "
-               "conditional request failed.', 'Item': {'pk': {'S': 'c'}, 'state': {'S': "
-               "'locked'}}}, {'Code': 'None'}, {'Code': 'None'}]");
+  etu_assert_json (json_object_get (extra, "CancellationReasons"),
+                   "[{'Code': 'None'}, {'Code': 'ConditionalCheckFailed', 'Message': 'The "
+                   "conditional request failed.', 'Item': {'pk': {'S': 'c'}, 'state': {'S': "
+                   "'locked'}}}, {'Code': 'None'}, {'Code': 'None'}]");
   json_decref (extra);
 
   /* Nothing was written. */
   item = get_item (e, "posts", "{'pk': {'S': 'a'}}");
-  assert_json (item, "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
+  etu_assert_json (item, "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
   json_decref (item);
   g_assert_null (get_item (e, "authors", "{'id': {'N': '9'}}"));
 
   /* Without ALL_OLD the reason carries no Item; a failed Put condition too. */
-  extra = call_fails (e, "TransactWriteItems",
-                      "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': "
-                      "'a'}}, 'ConditionExpression': 'attribute_not_exists(pk)'}}]}",
-                      DDB_ERROR_TRANSACTION_CANCELED,
-                      "Transaction cancelled, please refer cancellation reasons for specific "
-                      "reasons [ConditionalCheckFailed]");
-  assert_json (json_object_get (extra, "CancellationReasons"),
-               "[{'Code': 'ConditionalCheckFailed', 'Message': 'The conditional request "
-               "failed'}]");
+  extra = etu_fails (e, "TransactWriteItems", DDB_ERROR_TRANSACTION_CANCELED,
+                     "Transaction cancelled, please refer cancellation reasons for specific "
+                     "reasons [ConditionalCheckFailed]",
+                     "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': "
+                     "'a'}}, 'ConditionExpression': 'attribute_not_exists(pk)'}}]}");
+  etu_assert_json (json_object_get (extra, "CancellationReasons"),
+                   "[{'Code': 'ConditionalCheckFailed', 'Message': 'The conditional request "
+                   "failed'}]");
   json_decref (extra);
 }
 
@@ -457,27 +374,27 @@ test_transact_write_success (void)
   g_autoptr (DdbEngine) e = engine_new ();
   json_t *resp, *item;
 
-  put (e, "posts", "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
-  put (e, "posts", "{'pk': {'S': 'gone'}}");
-  put (e, "posts", "{'pk': {'S': 'c'}, 'v': {'N': '0'}}");
-  resp = call_ok (e, "TransactWriteItems",
-                  "{'TransactItems': ["
-                  "{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}, "
-                  "'UpdateExpression': 'SET v = v + :one', 'ConditionExpression': 'v = :one', "
-                  "'ExpressionAttributeValues': {':one': {'N': '1'}}}},"
-                  "{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'b'}}, "
-                  "'ConditionExpression': 'attribute_not_exists(pk)'}},"
-                  "{'Delete': {'TableName': 'posts', 'Key': {'pk': {'S': 'gone'}}}},"
-                  "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'c'}}, "
-                  "'ConditionExpression': 'attribute_exists(v)'}}"
-                  "], 'ReturnConsumedCapacity': 'TOTAL', 'ClientRequestToken': 'tok-1'}");
+  etu_put (e, "posts", "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
+  etu_put (e, "posts", "{'pk': {'S': 'gone'}}");
+  etu_put (e, "posts", "{'pk': {'S': 'c'}, 'v': {'N': '0'}}");
+  resp = etu_ok (e, "TransactWriteItems",
+                 "{'TransactItems': ["
+                 "{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}, "
+                 "'UpdateExpression': 'SET v = v + :one', 'ConditionExpression': 'v = :one', "
+                 "'ExpressionAttributeValues': {':one': {'N': '1'}}}},"
+                 "{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'b'}}, "
+                 "'ConditionExpression': 'attribute_not_exists(pk)'}},"
+                 "{'Delete': {'TableName': 'posts', 'Key': {'pk': {'S': 'gone'}}}},"
+                 "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'c'}}, "
+                 "'ConditionExpression': 'attribute_exists(v)'}}"
+                 "], 'ReturnConsumedCapacity': 'TOTAL', 'ClientRequestToken': 'tok-1'}");
   /* Three 1-KB writes and one check, each counted twice in a transaction, and split into
    * WriteCapacityUnits as DynamoDB does for transactions. */
-  assert_json (json_object_get (resp, "ConsumedCapacity"),
-               "[{'TableName': 'posts', 'CapacityUnits': 8.0, 'WriteCapacityUnits': 8.0}]");
+  etu_assert_json (json_object_get (resp, "ConsumedCapacity"),
+                   "[{'TableName': 'posts', 'CapacityUnits': 8.0, 'WriteCapacityUnits': 8.0}]");
   json_decref (resp);
   item = get_item (e, "posts", "{'pk': {'S': 'a'}}");
-  assert_json (item, "{'pk': {'S': 'a'}, 'v': {'N': '2'}}");
+  etu_assert_json (item, "{'pk': {'S': 'a'}, 'v': {'N': '2'}}");
   json_decref (item);
   item = get_item (e, "posts", "{'pk': {'S': 'b'}}");
   g_assert_nonnull (item);
@@ -494,32 +411,33 @@ test_transact_write_errors (void)
   GError *error = NULL;
   json_t *req;
 
-  call_fails (e, "TransactWriteItems",
-              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'x'}}}}, "
-              "{'Delete': {'TableName': 'posts', 'Key': {'pk': {'S': 'x'}}}}]}",
-              DDB_ERROR_VALIDATION,
-              "Transaction request cannot include multiple operations on one item");
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_VALIDATION,
+             "Transaction request cannot include multiple operations on one item",
+             "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'x'}}}}, "
+             "{'Delete': {'TableName': 'posts', 'Key': {'pk': {'S': 'x'}}}}]}");
   /* The same key in two tables is two items. */
-  json_decref (call_ok (e, "TransactWriteItems",
-                        "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': "
-                        "'x'}}}}, {'Put': {'TableName': 'authors', 'Item': {'id': {'N': "
-                        "'1'}}}}]}"));
-  call_fails (e, "TransactWriteItems", "{'TransactItems': []}", DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy "
-              "constraint: Member must have length greater than or equal to 1");
-  call_fails (e, "TransactWriteItems", "{}", DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value null at 'transactItems' failed to satisfy "
-              "constraint: Member must not be null");
-  call_fails (e, "TransactWriteItems", "{'TransactItems': [{}]}", DDB_ERROR_VALIDATION,
-              "The action or operation requested is invalid. Verify that the action is typed "
-              "correctly.");
-  call_fails (e, "TransactWriteItems",
-              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'q'}}}}], "
-              "'ClientRequestToken': '0123456789012345678901234567890123456'}",
-              DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value '0123456789012345678901234567890123456' at "
-              "'clientRequestToken' failed to satisfy constraint: Member must have length less "
-              "than or equal to 36");
+  json_decref (etu_ok (e, "TransactWriteItems",
+                       "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': "
+                       "'x'}}}}, {'Put': {'TableName': 'authors', 'Item': {'id': {'N': "
+                       "'1'}}}}]}"));
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy "
+             "constraint: Member must have length greater than or equal to 1",
+             "{'TransactItems': []}");
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value null at 'transactItems' failed to satisfy "
+             "constraint: Member must not be null",
+             "{}");
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_VALIDATION,
+             "The action or operation requested is invalid. Verify that the action is typed "
+             "correctly.",
+             "{'TransactItems': [{}]}");
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value '0123456789012345678901234567890123456' at "
+             "'clientRequestToken' failed to satisfy constraint: Member must have length less "
+             "than or equal to 36",
+             "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'q'}}}}], "
+             "'ClientRequestToken': '0123456789012345678901234567890123456'}");
 
   for (guint i = 0; i < 101; i++)
     {
@@ -544,8 +462,9 @@ test_transact_write_errors (void)
   for (guint i = 0; i < 11; i++)
     json_array_append_new (list, json_pack ("{s:{s:s,s:o}}", "Put", "TableName", "posts", "Item",
                                             big_item (i)));
-  call_fails_j (e, "TransactWriteItems", json_pack ("{s:o}", "TransactItems", list),
-                DDB_ERROR_VALIDATION, NULL);
+  req = json_pack ("{s:o}", "TransactItems", list);
+  etu_call_fails (e, "TransactWriteItems", req, DDB_ERROR_VALIDATION, NULL);
+  json_decref (req);
   g_assert_null (get_item (e, "posts", "{'pk': {'S': 'k000'}}"));
 }
 
@@ -571,25 +490,26 @@ test_transact_fan_out_rename (void)
     "'SET authorName = :new', 'ConditionExpression': 'authorName = :old', "
     "'ExpressionAttributeValues': {':new': {'S': 'Ada L.'}, ':old': {'S': 'Ada'}}}}]}";
 
-  put (e, "authors", "{'id': {'N': '1'}, 'name': {'S': 'Ada'}}");
-  put (e, "posts", "{'pk': {'S': 'p1'}, 'authorName': {'S': 'Ada'}, 'title': {'S': 'One'}}");
-  put (e, "posts", "{'pk': {'S': 'p2'}, 'authorName': {'S': 'Ada'}}");
+  etu_put (e, "authors", "{'id': {'N': '1'}, 'name': {'S': 'Ada'}}");
+  etu_put (e, "posts", "{'pk': {'S': 'p1'}, 'authorName': {'S': 'Ada'}, 'title': {'S': 'One'}}");
+  etu_put (e, "posts", "{'pk': {'S': 'p2'}, 'authorName': {'S': 'Ada'}}");
   /* Someone edited p3 meanwhile: the whole rename must be refused. */
-  put (e, "posts", "{'pk': {'S': 'p3'}, 'authorName': {'S': 'Ada Lovelace'}}");
+  etu_put (e, "posts", "{'pk': {'S': 'p3'}, 'authorName': {'S': 'Ada Lovelace'}}");
 
-  extra = call_fails (e, "TransactWriteItems", rename, DDB_ERROR_TRANSACTION_CANCELED,
-                      "Transaction cancelled, please refer cancellation reasons for specific "
-                      "reasons [None, None, None, ConditionalCheckFailed]");
+  extra = etu_fails (e, "TransactWriteItems", DDB_ERROR_TRANSACTION_CANCELED,
+                     "Transaction cancelled, please refer cancellation reasons for specific "
+                     "reasons [None, None, None, ConditionalCheckFailed]",
+                     "%s", rename);
   json_decref (extra);
   item = get_item (e, "posts", "{'pk': {'S': 'p1'}}");
-  assert_json (item, "{'pk': {'S': 'p1'}, 'authorName': {'S': 'Ada'}, 'title': {'S': 'One'}}");
+  etu_assert_json (item, "{'pk': {'S': 'p1'}, 'authorName': {'S': 'Ada'}, 'title': {'S': 'One'}}");
   json_decref (item);
   item = get_item (e, "authors", "{'id': {'N': '1'}}");
-  assert_json (item, "{'id': {'N': '1'}, 'name': {'S': 'Ada'}}");
+  etu_assert_json (item, "{'id': {'N': '1'}, 'name': {'S': 'Ada'}}");
   json_decref (item);
 
-  put (e, "posts", "{'pk': {'S': 'p3'}, 'authorName': {'S': 'Ada'}}");
-  json_decref (call_ok (e, "TransactWriteItems", rename));
+  etu_put (e, "posts", "{'pk': {'S': 'p3'}, 'authorName': {'S': 'Ada'}}");
+  json_decref (etu_ok (e, "TransactWriteItems", "%s", rename));
   for (guint i = 1; i <= 3; i++)
     {
       g_autofree char *key = g_strdup_printf ("{'pk': {'S': 'p%u'}}", i);
@@ -615,120 +535,112 @@ test_transact_write_reasons (void)
   g_autoptr (DdbEngine) e = engine_new ();
   json_t *extra, *resp;
 
-  put (e, "posts", "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
-  put (e, "posts", "{'pk': {'S': 'b'}}");
+  etu_put (e, "posts", "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
+  etu_put (e, "posts", "{'pk': {'S': 'b'}}");
 
   /* An update of a key attribute: a reason, after the condition (which wins if it fails). */
-  extra = call_fails (e, "TransactWriteItems",
-                      "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': "
-                      "'n'}}}}, {'Update': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}, "
-                      "'UpdateExpression': 'SET pk = :x', 'ExpressionAttributeValues': {':x': "
-                      "{'S': 'z'}}}}]}",
-                      DDB_ERROR_TRANSACTION_CANCELED,
-                      "Transaction cancelled, please refer cancellation reasons for specific "
-                      "reasons [None, ValidationError]");
-  assert_json (json_object_get (extra, "CancellationReasons"),
-               "[{'Code': 'None'}, {'Code': 'ValidationError', 'Message': 'One or more "
-               "parameter values were invalid: Cannot update attribute pk. This attribute is "
-               "part of the key'}]");
+  extra = etu_fails (e, "TransactWriteItems", DDB_ERROR_TRANSACTION_CANCELED,
+                     "Transaction cancelled, please refer cancellation reasons for specific "
+                     "reasons [None, ValidationError]",
+                     "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': "
+                     "'n'}}}}, {'Update': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}, "
+                     "'UpdateExpression': 'SET pk = :x', 'ExpressionAttributeValues': {':x': "
+                     "{'S': 'z'}}}}]}");
+  etu_assert_json (json_object_get (extra, "CancellationReasons"),
+                   "[{'Code': 'None'}, {'Code': 'ValidationError', 'Message': 'One or more "
+                   "parameter values were invalid: Cannot update attribute pk. This attribute is "
+                   "part of the key'}]");
   json_decref (extra);
   g_assert_null (get_item (e, "posts", "{'pk': {'S': 'n'}}"));
-  extra = call_fails (e, "TransactWriteItems",
-                      "{'TransactItems': [{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': "
-                      "'a'}}, 'UpdateExpression': 'SET pk = :x', 'ConditionExpression': "
-                      "'attribute_exists(nope)', 'ExpressionAttributeValues': {':x': {'S': "
-                      "'z'}}}}]}",
-                      DDB_ERROR_TRANSACTION_CANCELED, NULL);
-  assert_json (json_object_get (extra, "CancellationReasons"),
-               "[{'Code': 'ConditionalCheckFailed', 'Message': 'The conditional request "
-               "failed'}]");
+  extra = etu_fails (e, "TransactWriteItems", DDB_ERROR_TRANSACTION_CANCELED, NULL,
+                     "{'TransactItems': [{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': "
+                     "'a'}}, 'UpdateExpression': 'SET pk = :x', 'ConditionExpression': "
+                     "'attribute_exists(nope)', 'ExpressionAttributeValues': {':x': {'S': "
+                     "'z'}}}}]}");
+  etu_assert_json (json_object_get (extra, "CancellationReasons"),
+                   "[{'Code': 'ConditionalCheckFailed', 'Message': 'The conditional request "
+                   "failed'}]");
   json_decref (extra);
 
   /* A key attribute of the wrong type, in an Item or a Key: a reason. */
-  extra = call_fails (e, "TransactWriteItems",
-                      "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'N': "
-                      "'1'}}}}, {'Delete': {'TableName': 'posts', 'Key': {'pk': {'B': 'AQ=='}}}}, "
-                      "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'b'}}, "
-                      "'ConditionExpression': 'attribute_not_exists(pk)'}}]}",
-                      DDB_ERROR_TRANSACTION_CANCELED,
-                      "Transaction cancelled, please refer cancellation reasons for specific "
-                      "reasons [ValidationError, ValidationError, ConditionalCheckFailed]");
+  extra = etu_fails (e, "TransactWriteItems", DDB_ERROR_TRANSACTION_CANCELED,
+                     "Transaction cancelled, please refer cancellation reasons for specific "
+                     "reasons [ValidationError, ValidationError, ConditionalCheckFailed]",
+                     "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'N': "
+                     "'1'}}}}, {'Delete': {'TableName': 'posts', 'Key': {'pk': {'B': 'AQ=='}}}}, "
+                     "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'b'}}, "
+                     "'ConditionExpression': 'attribute_not_exists(pk)'}}]}");
   /* A ConditionCheck's message ends with a period, as DynamoDB Local's does. */
-  assert_json (json_object_get (extra, "CancellationReasons"),
-               "[{'Code': 'ValidationError', 'Message': 'One or more parameter values were "
-               "invalid: Type mismatch for key'}, {'Code': 'ValidationError', 'Message': 'One "
-               "or more parameter values were invalid: Type mismatch for key'}, {'Code': "
-               "'ConditionalCheckFailed', 'Message': 'The conditional request failed.'}]");
+  etu_assert_json (json_object_get (extra, "CancellationReasons"),
+                   "[{'Code': 'ValidationError', 'Message': 'One or more parameter values were "
+                   "invalid: Type mismatch for key'}, {'Code': 'ValidationError', 'Message': 'One "
+                   "or more parameter values were invalid: Type mismatch for key'}, {'Code': "
+                   "'ConditionalCheckFailed', 'Message': 'The conditional request failed.'}]");
   json_decref (extra);
 
   /* A missing or empty key attribute is the request's fault. */
-  call_fails (e, "TransactWriteItems",
-              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'v': {'N': '1'}}}}]}",
-              DDB_ERROR_VALIDATION,
-              "One or more parameter values were invalid: Missing the key pk in the item");
-  call_fails (e, "TransactWriteItems",
-              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': ''}}}}]}",
-              DDB_ERROR_VALIDATION,
-              "One or more parameter values are not valid. The AttributeValue for a key "
-              "attribute cannot contain an empty string value. Key: pk");
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_VALIDATION,
+             "One or more parameter values were invalid: Missing the key pk in the item",
+             "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'v': {'N': '1'}}}}]}");
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_VALIDATION,
+             "One or more parameter values are not valid. The AttributeValue for a key "
+             "attribute cannot contain an empty string value. Key: pk",
+             "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': ''}}}}]}");
 
   /* Members are named by their full path, actions numbered from 1. */
-  call_fails (e, "TransactWriteItems",
-              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'x'}}}}, "
-              "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'b'}}}}]}",
-              DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value null at "
-              "'transactItems.2.member.conditionCheck.conditionExpression' failed to satisfy "
-              "constraint: Member must not be null");
-  call_fails (e, "TransactWriteItems", "{'TransactItems': [{'Delete': {'TableName': 'posts'}}]}",
-              DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value null at 'transactItems.1.member.delete.key' "
-              "failed to satisfy constraint: Member must not be null");
-  call_fails (e, "TransactWriteItems",
-              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'x'}}, "
-              "'ReturnValuesOnConditionCheckFailure': 'SOME'}}]}",
-              DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value 'SOME' at "
-              "'transactItems.1.member.put.returnValuesOnConditionCheckFailure' failed to "
-              "satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]");
-  call_fails (e, "TransactGetItems",
-              "{'TransactItems': [{'Get': {'Key': {'pk': {'S': 'a'}}}}]}", DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value null at 'transactItems.1.member.get.tableName' "
-              "failed to satisfy constraint: Member must not be null");
-  call_fails (e, "BatchWriteItem", "{'RequestItems': {'posts': [{'PutRequest': {}}]}}",
-              DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value null at "
-              "'requestItems.posts.member.1.member.putRequest.item' failed to satisfy "
-              "constraint: Member must not be null");
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value null at "
+             "'transactItems.2.member.conditionCheck.conditionExpression' failed to satisfy "
+             "constraint: Member must not be null",
+             "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'x'}}}}, "
+             "{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': 'b'}}}}]}");
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value null at 'transactItems.1.member.delete.key' "
+             "failed to satisfy constraint: Member must not be null",
+             "{'TransactItems': [{'Delete': {'TableName': 'posts'}}]}");
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value 'SOME' at "
+             "'transactItems.1.member.put.returnValuesOnConditionCheckFailure' failed to "
+             "satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]",
+             "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'x'}}, "
+             "'ReturnValuesOnConditionCheckFailure': 'SOME'}}]}");
+  etu_fails (e, "TransactGetItems", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value null at 'transactItems.1.member.get.tableName' "
+             "failed to satisfy constraint: Member must not be null",
+             "{'TransactItems': [{'Get': {'Key': {'pk': {'S': 'a'}}}}]}");
+  etu_fails (e, "BatchWriteItem", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value null at "
+             "'requestItems.posts.member.1.member.putRequest.item' failed to satisfy "
+             "constraint: Member must not be null",
+             "{'RequestItems': {'posts': [{'PutRequest': {}}]}}");
   /* Messages other than "N validation errors" keep their words. */
-  call_fails (e, "TransactWriteItems",
-              "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'x'}, "
-              "'n': {'N': '1e999'}}}}]}",
-              DDB_ERROR_VALIDATION,
-              "Number overflow. Attempting to store a number with magnitude larger than "
-              "supported range");
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_VALIDATION,
+             "Number overflow. Attempting to store a number with magnitude larger than "
+             "supported range",
+             "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'x'}, "
+             "'n': {'N': '1e999'}}}}]}");
 
   /* INDEXES: the split figures for the table too. */
-  resp = call_ok (e, "TransactWriteItems",
-                  "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': "
-                  "'x'}}}}], 'ReturnConsumedCapacity': 'INDEXES', "
-                  "'ReturnItemCollectionMetrics': 'SIZE'}");
+  resp = etu_ok (e, "TransactWriteItems",
+                 "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': "
+                 "'x'}}}}], 'ReturnConsumedCapacity': 'INDEXES', "
+                 "'ReturnItemCollectionMetrics': 'SIZE'}");
   /* No table here has local indexes: no ItemCollectionMetrics member at all. */
-  assert_json (resp, "{'ConsumedCapacity': [{'TableName': 'posts', 'CapacityUnits': 2.0, "
+  etu_assert_json (resp, "{'ConsumedCapacity': [{'TableName': 'posts', 'CapacityUnits': 2.0, "
                      "'WriteCapacityUnits': 2.0, 'Table': {'CapacityUnits': 2.0, "
                      "'WriteCapacityUnits': 2.0}}]}");
   json_decref (resp);
-  resp = call_ok (e, "BatchWriteItem",
-                  "{'RequestItems': {'posts': [{'PutRequest': {'Item': {'pk': {'S': 'y'}}}}]}, "
-                  "'ReturnItemCollectionMetrics': 'SIZE'}");
-  assert_json (resp, "{'UnprocessedItems': {}}");
+  resp = etu_ok (e, "BatchWriteItem",
+                 "{'RequestItems': {'posts': [{'PutRequest': {'Item': {'pk': {'S': 'y'}}}}]}, "
+                 "'ReturnItemCollectionMetrics': 'SIZE'}");
+  etu_assert_json (resp, "{'UnprocessedItems': {}}");
   json_decref (resp);
   /* A BatchGetItem of keys that all miss costs nothing. */
-  resp = call_ok (e, "BatchGetItem",
-                  "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'none1'}}, {'pk': {'S': "
-                  "'none2'}}], 'ConsistentRead': true}}, 'ReturnConsumedCapacity': 'TOTAL'}");
-  assert_json (json_object_get (resp, "ConsumedCapacity"),
-               "[{'TableName': 'posts', 'CapacityUnits': 0.0}]");
+  resp = etu_ok (e, "BatchGetItem",
+                 "{'RequestItems': {'posts': {'Keys': [{'pk': {'S': 'none1'}}, {'pk': {'S': "
+                 "'none2'}}], 'ConsistentRead': true}}, 'ReturnConsumedCapacity': 'TOTAL'}");
+  etu_assert_json (json_object_get (resp, "ConsumedCapacity"),
+                   "[{'TableName': 'posts', 'CapacityUnits': 0.0}]");
   json_decref (resp);
 }
 
@@ -740,37 +652,37 @@ test_transact_get (void)
   g_autoptr (DdbEngine) e = engine_new ();
   json_t *resp;
 
-  put (e, "posts", "{'pk': {'S': 'a'}, 'title': {'S': 'A'}, 'body': {'S': 'long'}}");
-  put (e, "authors", "{'id': {'N': '1'}, 'name': {'S': 'Ada'}}");
-  resp = call_ok (e, "TransactGetItems",
-                  "{'TransactItems': ["
-                  "{'Get': {'TableName': 'authors', 'Key': {'id': {'N': '1'}}}},"
-                  "{'Get': {'TableName': 'posts', 'Key': {'pk': {'S': 'missing'}}}},"
-                  "{'Get': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}, "
-                  "'ProjectionExpression': 'title'}}], 'ReturnConsumedCapacity': 'TOTAL'}");
-  assert_json (json_object_get (resp, "Responses"),
-               "[{'Item': {'id': {'N': '1'}, 'name': {'S': 'Ada'}}}, {}, "
-               "{'Item': {'title': {'S': 'A'}}}]");
+  etu_put (e, "posts", "{'pk': {'S': 'a'}, 'title': {'S': 'A'}, 'body': {'S': 'long'}}");
+  etu_put (e, "authors", "{'id': {'N': '1'}, 'name': {'S': 'Ada'}}");
+  resp = etu_ok (e, "TransactGetItems",
+                 "{'TransactItems': ["
+                 "{'Get': {'TableName': 'authors', 'Key': {'id': {'N': '1'}}}},"
+                 "{'Get': {'TableName': 'posts', 'Key': {'pk': {'S': 'missing'}}}},"
+                 "{'Get': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}, "
+                 "'ProjectionExpression': 'title'}}], 'ReturnConsumedCapacity': 'TOTAL'}");
+  etu_assert_json (json_object_get (resp, "Responses"),
+                   "[{'Item': {'id': {'N': '1'}, 'name': {'S': 'Ada'}}}, {}, "
+                   "{'Item': {'title': {'S': 'A'}}}]");
   /* Each read is strongly consistent and counted twice, a missing item too. */
-  assert_json (json_object_get (resp, "ConsumedCapacity"),
-               "[{'TableName': 'authors', 'CapacityUnits': 2.0, 'ReadCapacityUnits': 2.0}, "
-               "{'TableName': 'posts', 'CapacityUnits': 4.0, 'ReadCapacityUnits': 4.0}]");
+  etu_assert_json (json_object_get (resp, "ConsumedCapacity"),
+                   "[{'TableName': 'authors', 'CapacityUnits': 2.0, 'ReadCapacityUnits': 2.0}, "
+                   "{'TableName': 'posts', 'CapacityUnits': 4.0, 'ReadCapacityUnits': 4.0}]");
   json_decref (resp);
 
-  call_fails (e, "TransactGetItems",
-              "{'TransactItems': [{'Get': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}}}, "
-              "{'Get': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}}}]}",
-              DDB_ERROR_VALIDATION,
-              "Transaction request cannot include multiple operations on one item");
-  call_fails (e, "TransactGetItems", "{'TransactItems': []}", DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy "
-              "constraint: Member must have length greater than or equal to 1");
-  call_fails (e, "TransactGetItems", "{'TransactItems': [{'Put': {}}]}", DDB_ERROR_VALIDATION,
-              "1 validation error detected: Value null at 'transactItems.1.member.get' failed "
-              "to satisfy constraint: Member must not be null");
-  call_fails (e, "TransactGetItems",
-              "{'TransactItems': [{'Get': {'TableName': 'nope', 'Key': {'pk': {'S': 'a'}}}}]}",
-              DDB_ERROR_RESOURCE_NOT_FOUND, NULL);
+  etu_fails (e, "TransactGetItems", DDB_ERROR_VALIDATION,
+             "Transaction request cannot include multiple operations on one item",
+             "{'TransactItems': [{'Get': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}}}, "
+             "{'Get': {'TableName': 'posts', 'Key': {'pk': {'S': 'a'}}}}]}");
+  etu_fails (e, "TransactGetItems", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy "
+             "constraint: Member must have length greater than or equal to 1",
+             "{'TransactItems': []}");
+  etu_fails (e, "TransactGetItems", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value null at 'transactItems.1.member.get' failed "
+             "to satisfy constraint: Member must not be null",
+             "{'TransactItems': [{'Put': {}}]}");
+  etu_fails (e, "TransactGetItems", DDB_ERROR_RESOURCE_NOT_FOUND, NULL,
+             "{'TransactItems': [{'Get': {'TableName': 'nope', 'Key': {'pk': {'S': 'a'}}}}]}");
 }
 
 int

@@ -12,111 +12,17 @@
 #include "engine/item-ops.h"
 #include "engine/request.h"
 #include "../core/test-util.h"
+#include "engine-test-util.h"
 
 /* ---- Helpers ---- */
-
-static json_t *
-parse_sq (const char *sq)
-{
-  g_autofree char *text = tu_dq (sq);
-  json_error_t jerr;
-  json_t *j = json_loads (text, JSON_DECODE_ANY, &jerr);
-
-  if (j == NULL)
-    g_error ("bad test JSON (%s): %s", jerr.text, text);
-  return j;
-}
-
-static json_t *
-call_json (DdbEngine *e, const char *op, json_t *req, GError **error)
-{
-  json_t *resp = NULL;
-
-  if (!ddb_engine_call (e, op, req, &resp, error))
-    g_assert_true (error == NULL || *error != NULL);
-  return resp;
-}
-
-/* Calls `op` with the request written with single quotes; asserts success. */
-static json_t *
-call_ok (DdbEngine *e, const char *op, const char *req_sq)
-{
-  json_t *req = parse_sq (req_sq);
-  GError *error = NULL;
-  json_t *resp = call_json (e, op, req, &error);
-
-  if (error != NULL)
-    g_error ("%s %s failed: %s: %s", op, req_sq, ddb_error_type_name (error->code), error->message);
-  g_assert_nonnull (resp);
-  json_decref (req);
-  return resp;
-}
-
-/* Calls `op` with `req`; asserts success and drops the response. */
-static void
-call_ok_json (DdbEngine *e, const char *op, json_t *req)
-{
-  GError *error = NULL;
-  json_t *resp = call_json (e, op, req, &error);
-
-  if (error != NULL)
-    g_error ("%s failed: %s: %s", op, ddb_error_type_name (error->code), error->message);
-  g_assert_nonnull (resp);
-  json_decref (resp);
-}
-
-/* Calls `op` and asserts it fails with `code` and exactly `message`; returns the error's extra
- * members (or NULL). */
-static json_t *
-call_fail_json (DdbEngine *e, const char *op, json_t *req, DdbErrorCode code, const char *message)
-{
-  GError *error = NULL;
-  json_t *extra = call_json (e, op, req, &error);
-
-  if (error == NULL)
-    {
-      g_autofree char *text = json_dumps (req, 0);
-      g_error ("%s %s succeeded, expected %s", op, text, message);
-    }
-  if (message != NULL)
-    tu_assert_error (error, code, message);
-  else
-    g_assert_error (error, DDB_ERROR, (gint) code);
-  g_error_free (error);
-  return extra;
-}
-
-static json_t *
-call_fail (DdbEngine *e, const char *op, const char *req_sq, DdbErrorCode code, const char *message)
-{
-  json_t *req = parse_sq (req_sq);
-  json_t *extra = call_fail_json (e, op, req, code, message);
-
-  json_decref (req);
-  return extra;
-}
-
-static void
-assert_json (json_t *got, const char *expected_sq)
-{
-  json_t *expected = parse_sq (expected_sq);
-
-  if (!json_equal (got, expected))
-    {
-      g_autofree char *a = json_dumps (got, JSON_SORT_KEYS | JSON_ENCODE_ANY);
-      g_autofree char *b = json_dumps (expected, JSON_SORT_KEYS | JSON_ENCODE_ANY);
-      g_error ("got %s, expected %s", a, b);
-    }
-  json_decref (expected);
-}
 
 /* The response of `op`, compared with `expected_sq`. */
 static void
 call_expect (DdbEngine *e, const char *op, const char *req_sq, const char *expected_sq)
 {
-  json_t *resp = call_ok (e, op, req_sq);
+  json_t *resp = etu_ok (e, op, "%s", req_sq);
 
-  assert_json (resp, expected_sq);
+  etu_assert_json (resp, expected_sq);
   json_decref (resp);
 }
 
@@ -171,28 +77,12 @@ static const char *const create_coll
 static DdbEngine *
 engine_new (void)
 {
-  GError *error = NULL;
-  DdbEngine *e = ddb_engine_open (":memory:", &error);
-  json_t *resp;
+  DdbEngine *e = etu_engine_new ();
+  const char *const tables[] = { create_simple, create_nums, create_posts, create_coll };
 
-  g_assert_no_error (error);
-  resp = call_ok (e, "CreateTable", create_simple);
-  json_decref (resp);
-  resp = call_ok (e, "CreateTable", create_nums);
-  json_decref (resp);
-  resp = call_ok (e, "CreateTable", create_posts);
-  json_decref (resp);
-  resp = call_ok (e, "CreateTable", create_coll);
-  json_decref (resp);
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    json_decref (etu_ok (e, "CreateTable", "%s", tables[i]));
   return e;
-}
-
-static void
-put (DdbEngine *e, const char *table, const char *item_sq)
-{
-  g_autofree char *req = g_strdup_printf ("{'TableName': '%s', 'Item': %s}", table, item_sq);
-
-  call_expect (e, "PutItem", req, "{}");
 }
 
 /* An S attribute value of `n` bytes. */
@@ -215,23 +105,26 @@ test_table_name (void)
   g_autofree char *long_name = NULL;
   json_t *req;
 
-  call_fail (e, "GetItem", "{'Key': {'pk': {'S': 'a'}}}", DDB_ERROR_VALIDATION,
+  etu_fails (e, "GetItem", DDB_ERROR_VALIDATION,
              "1 validation error detected: Value null at 'tableName' failed to satisfy "
-             "constraint: Member must not be null");
-  call_fail (e, "PutItem", "{'TableName': 'ab', 'Item': {'pk': {'S': 'a'}}}", DDB_ERROR_VALIDATION,
+             "constraint: Member must not be null",
+             "{'Key': {'pk': {'S': 'a'}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
              "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy "
-             "constraint: Member must have length greater than or equal to 3");
-  call_fail (e, "PutItem", "{'TableName': 'x!', 'Item': {'pk': {'S': 'a'}}}", DDB_ERROR_VALIDATION,
+             "constraint: Member must have length greater than or equal to 3",
+             "{'TableName': 'ab', 'Item': {'pk': {'S': 'a'}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
              "2 validation errors detected: Value 'x!' at 'tableName' failed to satisfy "
              "constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; "
              "Value 'x!' at 'tableName' failed to satisfy constraint: Member must have length "
-             "greater than or equal to 3");
-  call_fail (e, "DeleteItem", "{'TableName': 'bad name', 'Key': {'pk': {'S': 'a'}}}",
-             DDB_ERROR_VALIDATION,
+             "greater than or equal to 3",
+             "{'TableName': 'x!', 'Item': {'pk': {'S': 'a'}}}");
+  etu_fails (e, "DeleteItem", DDB_ERROR_VALIDATION,
              "1 validation error detected: Value 'bad name' at 'tableName' failed to satisfy "
-             "constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
-  call_fail (e, "UpdateItem", "{'TableName': 5, 'Key': {'pk': {'S': 'a'}}}",
-             DDB_ERROR_SERIALIZATION, "NUMBER_VALUE cannot be converted to String");
+             "constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
+             "{'TableName': 'bad name', 'Key': {'pk': {'S': 'a'}}}");
+  etu_fails (e, "UpdateItem", DDB_ERROR_SERIALIZATION, "NUMBER_VALUE cannot be converted to String",
+             "{'TableName': 5, 'Key': {'pk': {'S': 'a'}}}");
 
   long_name = g_strnfill (256, 'n');
   req = json_pack ("{s:s, s:{s:{s:s}}}", "TableName", long_name, "Key", "pk", "S", "a");
@@ -240,21 +133,21 @@ test_table_name (void)
         "1 validation error detected: Value '%s' at 'tableName' failed to satisfy constraint: "
         "Member must have length less than or equal to 255",
         long_name);
-    call_fail_json (e, "GetItem", req, DDB_ERROR_VALIDATION, msg);
+    etu_call_fails (e, "GetItem", req, DDB_ERROR_VALIDATION, msg);
   }
   json_decref (req);
 
-  call_fail (e, "GetItem", "{'TableName': 'missing', 'Key': {'pk': {'S': 'a'}}}",
-             DDB_ERROR_RESOURCE_NOT_FOUND, "Requested resource not found");
-  call_fail (e, "PutItem", "{'TableName': 'missing', 'Item': {'pk': {'S': 'a'}}}",
-             DDB_ERROR_RESOURCE_NOT_FOUND, "Requested resource not found");
+  etu_fails (e, "GetItem", DDB_ERROR_RESOURCE_NOT_FOUND, "Requested resource not found",
+             "{'TableName': 'missing', 'Key': {'pk': {'S': 'a'}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_RESOURCE_NOT_FOUND, "Requested resource not found",
+             "{'TableName': 'missing', 'Item': {'pk': {'S': 'a'}}}");
 }
 
 static void
 test_readers (void)
 {
   static const char *const allowed[] = { "INDEXES", "TOTAL", "NONE", NULL };
-  json_t *req = parse_sq ("{'Limit': 0, 'Big': 5000, 'Flag': true, 'Str': 'x', 'Num': 2.7,"
+  json_t *req = etu_json ("{'Limit': 0, 'Big': 5000, 'Flag': true, 'Str': 'x', 'Num': 2.7,"
                           " 'Mode': 'TOTAL', 'BadMode': 'ALL', 'NotBool': 'true', 'Nul': null}");
   GError *error = NULL;
   gint64 n = -1;
@@ -334,12 +227,12 @@ test_capacity_units (void)
   ddb_capacity_add_index (&cap, &lsi, TRUE, 3);
   g_assert_null (ddb_capacity_to_json (&cap, DDB_RCC_NONE));
   j = ddb_capacity_to_json (&cap, DDB_RCC_TOTAL);
-  assert_json (j, "{'TableName': 't1x', 'CapacityUnits': 6.5}");
+  etu_assert_json (j, "{'TableName': 't1x', 'CapacityUnits': 6.5}");
   json_decref (j);
   j = ddb_capacity_to_json (&cap, DDB_RCC_INDEXES);
-  assert_json (j, "{'TableName': 't1x', 'CapacityUnits': 6.5, 'Table': {'CapacityUnits': 2.0},"
-                  " 'GlobalSecondaryIndexes': {'g': {'CapacityUnits': 1.5}},"
-                  " 'LocalSecondaryIndexes': {'l': {'CapacityUnits': 3.0}}}");
+  etu_assert_json (j, "{'TableName': 't1x', 'CapacityUnits': 6.5, 'Table': {'CapacityUnits': 2.0},"
+                      " 'GlobalSecondaryIndexes': {'g': {'CapacityUnits': 1.5}},"
+                      " 'LocalSecondaryIndexes': {'l': {'CapacityUnits': 3.0}}}");
   json_decref (j);
   ddb_capacity_clear (&cap);
 }
@@ -352,13 +245,13 @@ test_put_get_roundtrip (void)
   g_autoptr (DdbEngine) e = engine_new ();
 
   /* 38 significant digits, sets, nested maps and lists, binary, empty non-key strings. */
-  put (e, "simple",
-       "{'pk': {'S': 'a'}, 'n': {'N': '12345678901234567890123456789012345678'},"
-       " 'small': {'N': "
-       "'-0.000000000000000000000000000000000000012345678901234567890123456789012345678'},"
-       " 'ns': {'NS': ['1', '99999999999999999999999999999999999999', '-1E-30']},"
-       " 'ss': {'SS': ['x', 'y']}, 'bs': {'BS': ['AAE=', 'AgM=']}, 'e': {'S': ''},"
-       " 'm': {'M': {'l': {'L': [{'BOOL': true}, {'NULL': true}, {'B': ''}]}}}}");
+  etu_put (e, "simple",
+           "{'pk': {'S': 'a'}, 'n': {'N': '12345678901234567890123456789012345678'},"
+           " 'small': {'N': "
+           "'-0.000000000000000000000000000000000000012345678901234567890123456789012345678'},"
+           " 'ns': {'NS': ['1', '99999999999999999999999999999999999999', '-1E-30']},"
+           " 'ss': {'SS': ['x', 'y']}, 'bs': {'BS': ['AAE=', 'AgM=']}, 'e': {'S': ''},"
+           " 'm': {'M': {'l': {'L': [{'BOOL': true}, {'NULL': true}, {'B': ''}]}}}}");
   assert_item (e, "simple", "{'pk': {'S': 'a'}}",
                "{'pk': {'S': 'a'}, 'n': {'N': '12345678901234567890123456789012345678'},"
                " 'small': {'N': "
@@ -368,17 +261,16 @@ test_put_get_roundtrip (void)
                " 'ss': {'SS': ['x', 'y']}, 'bs': {'BS': ['AAE=', 'AgM=']}, 'e': {'S': ''},"
                " 'm': {'M': {'l': {'L': [{'BOOL': true}, {'NULL': true}, {'B': ''}]}}}}");
   /* Number keys compare numerically: 1.0 and 1 are one key. */
-  put (e, "nums", "{'id': {'N': '1.0'}, 'bin': {'B': 'AQI='}, 'v': {'S': 'first'}}");
-  put (e, "nums", "{'id': {'N': '1'}, 'bin': {'B': 'AQI='}, 'v': {'S': 'second'}}");
+  etu_put (e, "nums", "{'id': {'N': '1.0'}, 'bin': {'B': 'AQI='}, 'v': {'S': 'first'}}");
+  etu_put (e, "nums", "{'id': {'N': '1'}, 'bin': {'B': 'AQI='}, 'v': {'S': 'second'}}");
   assert_item (e, "nums", "{'id': {'N': '10E-1'}, 'bin': {'B': 'AQI='}}",
                "{'id': {'N': '1'}, 'bin': {'B': 'AQI='}, 'v': {'S': 'second'}}");
   assert_item (e, "simple", "{'pk': {'S': 'none'}}", NULL);
   /* Over 38 digits is refused. */
-  call_fail (e, "PutItem",
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "Attempting to store more than 38 significant digits in a Number",
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'b'},"
-             " 'n': {'N': '123456789012345678901234567890123456789'}}}",
-             DDB_ERROR_VALIDATION,
-             "Attempting to store more than 38 significant digits in a Number");
+             " 'n': {'N': '123456789012345678901234567890123456789'}}}");
 }
 
 /* DynamoDB refuses an empty attribute name anywhere a request carries attributes, nested maps
@@ -390,52 +282,45 @@ test_empty_attribute_name (void)
   g_autoptr (DdbEngine) e = engine_new ();
   const char *const empty = "Empty attribute name";
 
-  call_fail (e, "PutItem", "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, '': {'S': 'v'}}}",
-             DDB_ERROR_VALIDATION, empty);
-  call_fail (e, "PutItem",
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION, empty,
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, '': {'S': 'v'}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION, empty,
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, 'm': {'M': {'l': {'L': [{'M': "
-             "{'': {'S': 'v'}}}]}}}}}",
-             DDB_ERROR_VALIDATION, empty);
+             "{'': {'S': 'v'}}}]}}}}}");
   /* The first problem in the item decides. */
-  call_fail (e, "PutItem",
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION, empty,
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, '': {'S': 'v'}, 'x': {'N': "
-             "'abc'}}}",
-             DDB_ERROR_VALIDATION, empty);
-  call_fail (e, "PutItem",
+             "'abc'}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "The parameter cannot be converted to a numeric value: abc",
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, 'x': {'N': 'abc'}, '': {'S': "
-             "'v'}}}",
-             DDB_ERROR_VALIDATION, "The parameter cannot be converted to a numeric value: abc");
+             "'v'}}}");
   /* A serialization problem anywhere still wins. */
-  call_fail (e, "PutItem",
-             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, '': {'S': 'v'}, 'x': {'S': 1}}}",
-             DDB_ERROR_SERIALIZATION, "NUMBER_VALUE cannot be converted to String");
-  call_fail (e, "GetItem", "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}, '': {'S': 'v'}}}",
-             DDB_ERROR_VALIDATION, empty);
-  call_fail (e, "DeleteItem", "{'TableName': 'simple', 'Key': {'': {'S': 'v'}}}",
-             DDB_ERROR_VALIDATION, empty);
-  call_fail (e, "PutItem",
+  etu_fails (e, "PutItem", DDB_ERROR_SERIALIZATION, "NUMBER_VALUE cannot be converted to String",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, '': {'S': 'v'}, 'x': {'S': 1}}}");
+  etu_fails (e, "GetItem", DDB_ERROR_VALIDATION, empty,
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}, '': {'S': 'v'}}}");
+  etu_fails (e, "DeleteItem", DDB_ERROR_VALIDATION, empty,
+             "{'TableName': 'simple', 'Key': {'': {'S': 'v'}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "ExpressionAttributeValues contains invalid value: Empty attribute name for key :v",
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': 'm <> "
-             ":v', 'ExpressionAttributeValues': {':v': {'M': {'': {'S': 'x'}}}}}",
-             DDB_ERROR_VALIDATION,
-             "ExpressionAttributeValues contains invalid value: Empty attribute name for key :v");
-  call_fail (e, "UpdateItem",
+             ":v', 'ExpressionAttributeValues': {':v': {'M': {'': {'S': 'x'}}}}}");
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION, empty,
              "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'AttributeUpdates': {'': "
-             "{'Value': {'S': 'x'}}}}",
-             DDB_ERROR_VALIDATION, empty);
-  call_fail (e, "PutItem",
+             "{'Value': {'S': 'x'}}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION, empty,
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'Expected': {'': {'Exists': "
-             "false}}}",
-             DDB_ERROR_VALIDATION, empty);
-  call_fail (e, "GetItem",
-             "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'AttributesToGet': ['']}",
-             DDB_ERROR_VALIDATION, empty);
-  call_fail (e, "Scan", "{'TableName': 'simple', 'ExclusiveStartKey': {'': {'S': 'v'}}}",
-             DDB_ERROR_VALIDATION, empty);
+             "false}}}");
+  etu_fails (e, "GetItem", DDB_ERROR_VALIDATION, empty,
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'AttributesToGet': ['']}");
+  etu_fails (e, "Scan", DDB_ERROR_VALIDATION, empty,
+             "{'TableName': 'simple', 'ExclusiveStartKey': {'': {'S': 'v'}}}");
   /* Nothing was written; a set's element problem has no "[i]" path either. */
   assert_item (e, "simple", "{'pk': {'S': 'a'}}", NULL);
-  call_fail (e, "PutItem",
-             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, 'ns': {'NS': ['1', 'x']}}}",
-             DDB_ERROR_VALIDATION, "The parameter cannot be converted to a numeric value: x");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "The parameter cannot be converted to a numeric value: x",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, 'ns': {'NS': ['1', 'x']}}}");
 }
 
 static void
@@ -444,50 +329,51 @@ test_put_item_checks (void)
   g_autoptr (DdbEngine) e = engine_new ();
   json_t *req;
 
-  call_fail (e, "PutItem", "{'TableName': 'simple'}", DDB_ERROR_VALIDATION,
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
              "1 validation error detected: Value null at 'item' failed to satisfy constraint: "
-             "Member must not be null");
-  call_fail (e, "PutItem", "{'TableName': 'simple', 'Item': {'x': {'S': 'a'}}}",
-             DDB_ERROR_VALIDATION,
-             "One or more parameter values were invalid: Missing the key pk in the item");
-  call_fail (e, "PutItem", "{'TableName': 'simple', 'Item': {'pk': {'N': '1'}}}",
-             DDB_ERROR_VALIDATION,
+             "Member must not be null",
+             "{'TableName': 'simple'}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "One or more parameter values were invalid: Missing the key pk in the item",
+             "{'TableName': 'simple', 'Item': {'x': {'S': 'a'}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
              "One or more parameter values were invalid: Type mismatch for key pk expected: S "
-             "actual: N");
-  call_fail (e, "PutItem", "{'TableName': 'nums', 'Item': {'id': {'N': '1'}}}",
-             DDB_ERROR_VALIDATION,
-             "One or more parameter values were invalid: Missing the key bin in the item");
-  call_fail (e, "PutItem", "{'TableName': 'simple', 'Item': {'pk': {'S': ''}}}",
-             DDB_ERROR_VALIDATION,
+             "actual: N",
+             "{'TableName': 'simple', 'Item': {'pk': {'N': '1'}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "One or more parameter values were invalid: Missing the key bin in the item",
+             "{'TableName': 'nums', 'Item': {'id': {'N': '1'}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
              "One or more parameter values are not valid. The AttributeValue for a key attribute "
-             "cannot contain an empty string value. Key: pk");
-  call_fail (e, "PutItem", "{'TableName': 'nums', 'Item': {'id': {'N': '1'}, 'bin': {'B': ''}}}",
-             DDB_ERROR_VALIDATION,
+             "cannot contain an empty string value. Key: pk",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': ''}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
              "One or more parameter values are not valid. The AttributeValue for a key attribute "
-             "cannot contain an empty binary value. Key: bin");
+             "cannot contain an empty binary value. Key: bin",
+             "{'TableName': 'nums', 'Item': {'id': {'N': '1'}, 'bin': {'B': ''}}}");
   /* An empty key value is reported before another key attribute's problem. */
-  call_fail (e, "PutItem", "{'TableName': 'coll', 'Item': {'pk': {'N': '1'}, 'sk': {'S': ''}}}",
-             DDB_ERROR_VALIDATION,
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
              "One or more parameter values are not valid. The AttributeValue for a key attribute "
-             "cannot contain an empty string value. Key: sk");
+             "cannot contain an empty string value. Key: sk",
+             "{'TableName': 'coll', 'Item': {'pk': {'N': '1'}, 'sk': {'S': ''}}}");
 
   /* Key sizes: partition key up to 2048 bytes, sort key up to 1024. */
   req = json_pack ("{s:s, s:{s:o}}", "TableName", "simple", "Item", "pk", big_string (2048));
-  json_decref (call_ok (e, "PutItem", "{'TableName': 'simple', 'Item': {'pk': {'S': 'z'}}}"));
-  call_ok_json (e, "PutItem", req);
+  json_decref (etu_ok (e, "PutItem", "{'TableName': 'simple', 'Item': {'pk': {'S': 'z'}}}"));
+  json_decref (etu_call_ok (e, "PutItem", req));
   json_decref (req);
   req = json_pack ("{s:s, s:{s:o}}", "TableName", "simple", "Item", "pk", big_string (2049));
-  call_fail_json (e, "PutItem", req, DDB_ERROR_VALIDATION,
+  etu_call_fails (e, "PutItem", req, DDB_ERROR_VALIDATION,
                   "One or more parameter values were invalid: Size of hashkey has exceeded the "
                   "maximum size limit of2048 bytes");
   json_decref (req);
   req = json_pack ("{s:s, s:{s:{s:s}, s:o}}", "TableName", "coll", "Item", "pk", "S", "p", "sk",
                    big_string (1024));
-  call_ok_json (e, "PutItem", req);
+  json_decref (etu_call_ok (e, "PutItem", req));
   json_decref (req);
   req = json_pack ("{s:s, s:{s:{s:s}, s:o}}", "TableName", "coll", "Item", "pk", "S", "p", "sk",
                    big_string (1025));
-  call_fail_json (e, "PutItem", req, DDB_ERROR_VALIDATION,
+  etu_call_fails (e, "PutItem", req, DDB_ERROR_VALIDATION,
                   "One or more parameter values were invalid: Aggregated size of all range keys "
                   "has exceeded the size limit of 1024 bytes");
   json_decref (req);
@@ -495,37 +381,34 @@ test_put_item_checks (void)
   /* 400 KB. */
   req = json_pack ("{s:s, s:{s:{s:s}, s:o}}", "TableName", "simple", "Item", "pk", "S", "big", "d",
                    big_string (400 * 1024));
-  call_fail_json (e, "PutItem", req, DDB_ERROR_VALIDATION,
+  etu_call_fails (e, "PutItem", req, DDB_ERROR_VALIDATION,
                   "Item size has exceeded the maximum allowed size");
   json_decref (req);
   req = json_pack ("{s:s, s:{s:{s:s}, s:o}}", "TableName", "simple", "Item", "pk", "S", "big", "d",
                    big_string (400 * 1024 - 6));
-  call_ok_json (e, "PutItem", req);
+  json_decref (etu_call_ok (e, "PutItem", req));
   json_decref (req);
 
   /* Index keys: the first index by name that holds the attribute is named (gsi1 before lsi1),
    * as captured from AWS; DynamoDB Local names lsi1 and words the mismatch without details. */
-  call_fail (
-      e, "PutItem",
-      "{'TableName': 'coll', 'Item': {'pk': {'S': 'p'}, 'sk': {'S': 's'}, 'lsk': {'N': '5'}}}",
-      DDB_ERROR_VALIDATION,
+  etu_fails (
+      e, "PutItem", DDB_ERROR_VALIDATION,
       "One or more parameter values were invalid: Type mismatch for Index Key lsk "
-      "Expected: S Actual: N IndexName: gsi1");
-  call_fail (
-      e, "PutItem",
-      "{'TableName': 'coll', 'Item': {'pk': {'S': 'p'}, 'sk': {'S': 's'}, 'gn': {'S': '5'}}}",
-      DDB_ERROR_VALIDATION,
+      "Expected: S Actual: N IndexName: gsi1",
+      "{'TableName': 'coll', 'Item': {'pk': {'S': 'p'}, 'sk': {'S': 's'}, 'lsk': {'N': '5'}}}");
+  etu_fails (
+      e, "PutItem", DDB_ERROR_VALIDATION,
       "One or more parameter values were invalid: Type mismatch for Index Key gn "
-      "Expected: N Actual: S IndexName: gsi1");
-  call_fail (
-      e, "PutItem",
-      "{'TableName': 'coll', 'Item': {'pk': {'S': 'p'}, 'sk': {'S': 's'}, 'lsk': {'S': ''}}}",
-      DDB_ERROR_VALIDATION,
+      "Expected: N Actual: S IndexName: gsi1",
+      "{'TableName': 'coll', 'Item': {'pk': {'S': 'p'}, 'sk': {'S': 's'}, 'gn': {'S': '5'}}}");
+  etu_fails (
+      e, "PutItem", DDB_ERROR_VALIDATION,
       "One or more parameter values are not valid. A value specified for a secondary "
       "index key is not supported. The AttributeValue for a key attribute cannot contain "
-      "an empty string value. IndexName: gsi1, IndexKey: lsk");
+      "an empty string value. IndexName: gsi1, IndexKey: lsk",
+      "{'TableName': 'coll', 'Item': {'pk': {'S': 'p'}, 'sk': {'S': 's'}, 'lsk': {'S': ''}}}");
   /* Sparse: an item without the index attributes is fine. */
-  put (e, "coll", "{'pk': {'S': 'p'}, 'sk': {'S': 's'}}");
+  etu_put (e, "coll", "{'pk': {'S': 'p'}, 'sk': {'S': 's'}}");
 }
 
 static void
@@ -533,24 +416,28 @@ test_key_checks (void)
 {
   g_autoptr (DdbEngine) e = engine_new ();
 
-  call_fail (e, "GetItem", "{'TableName': 'simple'}", DDB_ERROR_VALIDATION,
+  etu_fails (e, "GetItem", DDB_ERROR_VALIDATION,
              "1 validation error detected: Value null at 'key' failed to satisfy constraint: "
-             "Member must not be null");
-  call_fail (e, "GetItem", "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}, 'x': {'S': 'b'}}}",
-             DDB_ERROR_VALIDATION, "The provided key element does not match the schema");
-  call_fail (e, "GetItem", "{'TableName': 'simple', 'Key': {'x': {'S': 'b'}}}",
-             DDB_ERROR_VALIDATION, "The provided key element does not match the schema");
-  call_fail (e, "DeleteItem", "{'TableName': 'simple', 'Key': {'pk': {'N': '1'}}}",
-             DDB_ERROR_VALIDATION, "The provided key element does not match the schema");
-  call_fail (e, "UpdateItem", "{'TableName': 'nums', 'Key': {'id': {'N': '1'}}}",
-             DDB_ERROR_VALIDATION, "The provided key element does not match the schema");
-  call_fail (e, "GetItem", "{'TableName': 'simple', 'Key': {'pk': {'S': ''}}}",
-             DDB_ERROR_VALIDATION,
+             "Member must not be null",
+             "{'TableName': 'simple'}");
+  etu_fails (e, "GetItem", DDB_ERROR_VALIDATION,
+             "The provided key element does not match the schema",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}, 'x': {'S': 'b'}}}");
+  etu_fails (e, "GetItem", DDB_ERROR_VALIDATION,
+             "The provided key element does not match the schema",
+             "{'TableName': 'simple', 'Key': {'x': {'S': 'b'}}}");
+  etu_fails (e, "DeleteItem", DDB_ERROR_VALIDATION,
+             "The provided key element does not match the schema",
+             "{'TableName': 'simple', 'Key': {'pk': {'N': '1'}}}");
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION,
+             "The provided key element does not match the schema",
+             "{'TableName': 'nums', 'Key': {'id': {'N': '1'}}}");
+  etu_fails (e, "GetItem", DDB_ERROR_VALIDATION,
              "One or more parameter values are not valid. The AttributeValue for a key attribute "
-             "cannot contain an empty string value. Key: pk");
-  call_fail (e, "GetItem", "{'TableName': 'simple', 'Key': {'pk': {'S': 1}}}",
-             DDB_ERROR_SERIALIZATION,
-             "NUMBER_VALUE cannot be converted to String");
+             "cannot contain an empty string value. Key: pk",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': ''}}}");
+  etu_fails (e, "GetItem", DDB_ERROR_SERIALIZATION, "NUMBER_VALUE cannot be converted to String",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 1}}}");
 }
 
 /* ---- Expression parameters ---- */
@@ -560,80 +447,67 @@ test_expression_maps (void)
 {
   g_autoptr (DdbEngine) e = engine_new ();
 
-  call_fail (e, "PutItem",
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION, "ExpressionAttributeValues must not be empty",
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': 'a = :a',"
-             " 'ExpressionAttributeValues': {}}",
-             DDB_ERROR_VALIDATION, "ExpressionAttributeValues must not be empty");
-  call_fail (e, "PutItem",
+             " 'ExpressionAttributeValues': {}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION, "ExpressionAttributeNames must not be empty",
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': '#a = b',"
-             " 'ExpressionAttributeNames': {}}",
-             DDB_ERROR_VALIDATION, "ExpressionAttributeNames must not be empty");
-  call_fail (e, "PutItem",
+             " 'ExpressionAttributeNames': {}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\"",
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': '#a = b',"
-             " 'ExpressionAttributeNames': {'a': 'b'}}",
-             DDB_ERROR_VALIDATION,
-             "ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\"");
-  call_fail (e, "PutItem",
+             " 'ExpressionAttributeNames': {'a': 'b'}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "ExpressionAttributeValues contains invalid key: Syntax error; key: \":a-b\"",
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': 'a = :a',"
-             " 'ExpressionAttributeValues': {':a-b': {'S': 'x'}}}",
-             DDB_ERROR_VALIDATION,
-             "ExpressionAttributeValues contains invalid key: Syntax error; key: \":a-b\"");
-  call_fail (e, "PutItem",
-             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': 'a = :a',"
-             " 'ExpressionAttributeValues': {':a': {'SS': []}}}",
-             DDB_ERROR_VALIDATION,
+             " 'ExpressionAttributeValues': {':a-b': {'S': 'x'}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
              "ExpressionAttributeValues contains invalid value: One or more parameter values "
-             "were invalid: An string set  may not be empty for key :a");
-  call_fail (e, "PutItem",
-             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': '#a = b',"
-             " 'ExpressionAttributeNames': {'#a': ''}}",
-             DDB_ERROR_VALIDATION,
-             "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a");
-  call_fail (e, "PutItem",
+             "were invalid: An string set  may not be empty for key :a",
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': 'a = :a',"
-             " 'ExpressionAttributeValues': {':a': {'S': 'x'}, ':b': {'S': 'y'}}}",
-             DDB_ERROR_VALIDATION,
-             "Value provided in ExpressionAttributeValues unused in expressions: keys: {:b}");
-  call_fail (
-      e, "UpdateItem",
+             " 'ExpressionAttributeValues': {':a': {'SS': []}}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': '#a = b',"
+             " 'ExpressionAttributeNames': {'#a': ''}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "Value provided in ExpressionAttributeValues unused in expressions: keys: {:b}",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': 'a = :a',"
+             " 'ExpressionAttributeValues': {':a': {'S': 'x'}, ':b': {'S': 'y'}}}");
+  etu_fails (
+      e, "UpdateItem", DDB_ERROR_VALIDATION,
+      "Value provided in ExpressionAttributeNames unused in expressions: keys: {#n}",
       "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'UpdateExpression': 'SET a = :a',"
-      " 'ExpressionAttributeValues': {':a': {'S': 'x'}}, 'ExpressionAttributeNames': {'#n': 'x'}}",
-      DDB_ERROR_VALIDATION,
-      "Value provided in ExpressionAttributeNames unused in expressions: keys: {#n}");
-  call_fail (e, "PutItem",
+      " 'ExpressionAttributeValues': {':a': {'S': 'x'}}, 'ExpressionAttributeNames': {'#n': 'x'}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "ExpressionAttributeNames can only be specified when using expressions",
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ExpressionAttributeNames': "
-             "{'#a': 'x'}}",
-             DDB_ERROR_VALIDATION,
-             "ExpressionAttributeNames can only be specified when using expressions");
-  call_fail (e, "PutItem",
+             "{'#a': 'x'}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "ExpressionAttributeValues can only be specified when using expressions: "
+             "ConditionExpression is null",
              "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ExpressionAttributeValues': "
-             "{':a': {'S': 'x'}}}",
-             DDB_ERROR_VALIDATION,
+             "{':a': {'S': 'x'}}}");
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION,
              "ExpressionAttributeValues can only be specified when using expressions: "
-             "ConditionExpression is null");
-  call_fail (e, "UpdateItem",
+             "UpdateExpression and ConditionExpression are null",
              "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'ExpressionAttributeValues': "
-             "{':a': {'S': 'x'}}}",
-             DDB_ERROR_VALIDATION,
-             "ExpressionAttributeValues can only be specified when using expressions: "
-             "UpdateExpression and ConditionExpression are null");
-  call_fail (
-      e, "GetItem",
-      "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'ExpressionAttributeNames': {'#a': 'x'}}",
-      DDB_ERROR_VALIDATION,
-      "ExpressionAttributeNames can only be specified when using expressions");
-  call_fail (e, "PutItem",
-             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': ''}",
-             DDB_ERROR_VALIDATION, "Invalid ConditionExpression: The expression can not be empty;");
+             "{':a': {'S': 'x'}}}");
+  etu_fails (e, "GetItem", DDB_ERROR_VALIDATION,
+             "ExpressionAttributeNames can only be specified when using expressions",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'ExpressionAttributeNames': "
+             "{'#a': 'x'}}");
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "Invalid ConditionExpression: The expression can not be empty;",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, 'ConditionExpression': ''}");
   /* Syntax errors name their expression; nothing is written. */
   {
-    json_t *extra = call_fail (
-        e, "UpdateItem",
-        "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}},"
-        " 'UpdateExpression': 'SET size = :a', 'ExpressionAttributeValues': {':a': {'S': 'x'}}}",
-        DDB_ERROR_VALIDATION,
+    json_t *extra = etu_fails (
+        e, "UpdateItem", DDB_ERROR_VALIDATION,
         "Invalid UpdateExpression: Attribute name is a reserved keyword; "
-        "reserved keyword: size");
+        "reserved keyword: size",
+        "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}},"
+        " 'UpdateExpression': 'SET size = :a', 'ExpressionAttributeValues': {':a': {'S': 'x'}}}");
     g_assert_null (extra);
   }
   assert_item (e, "simple", "{'pk': {'S': 'a'}}", NULL);
@@ -651,26 +525,26 @@ test_condition (void)
                "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, 'v': {'N': '1'}},"
                " 'ConditionExpression': 'attribute_not_exists(pk)'}",
                "{}");
-  extra = call_fail (e, "PutItem",
+  extra = etu_fails (e, "PutItem", DDB_ERROR_CONDITIONAL_CHECK_FAILED,
+                     "The conditional request failed",
                      "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, 'v': {'N': '2'}},"
-                     " 'ConditionExpression': 'attribute_not_exists(pk)'}",
-                     DDB_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+                     " 'ConditionExpression': 'attribute_not_exists(pk)'}");
   g_assert_null (extra);
-  extra = call_fail (e, "PutItem",
+  extra = etu_fails (e, "PutItem", DDB_ERROR_CONDITIONAL_CHECK_FAILED,
+                     "The conditional request failed",
                      "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}, 'v': {'N': '2'}},"
                      " 'ConditionExpression': 'attribute_not_exists(pk)',"
-                     " 'ReturnValuesOnConditionCheckFailure': 'ALL_OLD'}",
-                     DDB_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
-  assert_json (extra, "{'Item': {'pk': {'S': 'a'}, 'v': {'N': '1'}}}");
+                     " 'ReturnValuesOnConditionCheckFailure': 'ALL_OLD'}");
+  etu_assert_json (extra, "{'Item': {'pk': {'S': 'a'}, 'v': {'N': '1'}}}");
   json_decref (extra);
   {
     /* The error body DynamoDB sends carries the item. */
     GError *error = g_error_new_literal (DDB_ERROR, DDB_ERROR_CONDITIONAL_CHECK_FAILED,
                                          "The conditional request failed");
-    json_t *x = parse_sq ("{'Item': {'pk': {'S': 'a'}}}");
+    json_t *x = etu_json ("{'Item': {'pk': {'S': 'a'}}}");
     json_t *body = ddb_engine_error_body (error, x);
 
-    assert_json (json_object_get (body, "Item"), "{'pk': {'S': 'a'}}");
+    etu_assert_json (json_object_get (body, "Item"), "{'pk': {'S': 'a'}}");
     json_decref (body);
     json_decref (x);
     g_error_free (error);
@@ -678,12 +552,11 @@ test_condition (void)
   assert_item (e, "simple", "{'pk': {'S': 'a'}}", "{'pk': {'S': 'a'}, 'v': {'N': '1'}}");
 
   /* A condition on a missing item sees no attributes; ALL_OLD has nothing to return. */
-  extra = call_fail (
-      e, "DeleteItem",
+  extra = etu_fails (
+      e, "DeleteItem", DDB_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed",
       "{'TableName': 'simple', 'Key': {'pk': {'S': 'zz'}},"
       " 'ConditionExpression': 'v = :one', 'ExpressionAttributeValues': {':one': {'N': '1'}},"
-      " 'ReturnValuesOnConditionCheckFailure': 'ALL_OLD'}",
-      DDB_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+      " 'ReturnValuesOnConditionCheckFailure': 'ALL_OLD'}");
   g_assert_null (extra);
   call_expect (
       e, "DeleteItem",
@@ -692,12 +565,11 @@ test_condition (void)
       " 'ReturnValues': 'ALL_OLD'}",
       "{'Attributes': {'pk': {'S': 'a'}, 'v': {'N': '1'}}}");
   assert_item (e, "simple", "{'pk': {'S': 'a'}}", NULL);
-  call_fail (e, "PutItem",
-             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, "
-             "'ReturnValuesOnConditionCheckFailure': 'SOME'}",
-             DDB_ERROR_VALIDATION,
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
              "1 validation error detected: Value 'SOME' at 'returnValuesOnConditionCheckFailure' "
-             "failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]");
+             "failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'a'}}, "
+             "'ReturnValuesOnConditionCheckFailure': 'SOME'}");
 }
 
 /* The seed scenario: a denormalized author name renamed on every post, each update guarded by
@@ -715,25 +587,25 @@ test_seed_rename (void)
   g_autofree char *u1 = g_strdup_printf (update, "p1");
   g_autofree char *u2 = g_strdup_printf (update, "p2");
 
-  put (e, "posts",
-       "{'postId': {'S': 'p1'}, 'authorName': {'S': 'Mara Vance'}, 'title': {'S': 'One'}}");
-  put (e, "posts",
-       "{'postId': {'S': 'p2'}, 'authorName': {'S': 'M. Vance'}, 'title': {'S': 'Two'}}");
+  etu_put (e, "posts",
+           "{'postId': {'S': 'p1'}, 'authorName': {'S': 'Mara Vance'}, 'title': {'S': 'One'}}");
+  etu_put (e, "posts",
+           "{'postId': {'S': 'p2'}, 'authorName': {'S': 'M. Vance'}, 'title': {'S': 'Two'}}");
   call_expect (e, "UpdateItem", u1, "{'Attributes': {'authorName': {'S': 'Mara V.'}}}");
   assert_item (e, "posts", "{'postId': {'S': 'p1'}}",
                "{'postId': {'S': 'p1'}, 'authorName': {'S': 'Mara V.'}, 'title': {'S': 'One'}}");
-  call_fail (e, "UpdateItem", u2, DDB_ERROR_CONDITIONAL_CHECK_FAILED,
-             "The conditional request failed");
+  etu_fails (e, "UpdateItem", DDB_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed",
+             "%s", u2);
   assert_item (e, "posts", "{'postId': {'S': 'p2'}}",
                "{'postId': {'S': 'p2'}, 'authorName': {'S': 'M. Vance'}, 'title': {'S': 'Two'}}");
   /* Running the rename again fails on the row it already changed. */
-  call_fail (e, "UpdateItem", u1, DDB_ERROR_CONDITIONAL_CHECK_FAILED,
-             "The conditional request failed");
+  etu_fails (e, "UpdateItem", DDB_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed",
+             "%s", u1);
   /* A post that does not exist is not created by a guarded update. */
   {
     g_autofree char *u3 = g_strdup_printf (update, "p3");
-    call_fail (e, "UpdateItem", u3, DDB_ERROR_CONDITIONAL_CHECK_FAILED,
-               "The conditional request failed");
+    etu_fails (e, "UpdateItem", DDB_ERROR_CONDITIONAL_CHECK_FAILED,
+               "The conditional request failed", "%s", u3);
     assert_item (e, "posts", "{'postId': {'S': 'p3'}}", NULL);
   }
 }
@@ -745,9 +617,9 @@ test_update_arithmetic (void)
 {
   g_autoptr (DdbEngine) e = engine_new ();
 
-  put (e, "simple",
-       "{'pk': {'S': 'n'}, 'n': {'N': '12345678901234567890123456789012345677'},"
-       " 'f': {'N': '0.1'}, 's': {'SS': ['a']}}");
+  etu_put (e, "simple",
+           "{'pk': {'S': 'n'}, 'n': {'N': '12345678901234567890123456789012345677'},"
+           " 'f': {'N': '0.1'}, 's': {'SS': ['a']}}");
   call_expect (
       e, "UpdateItem",
       "{'TableName': 'simple', 'Key': {'pk': {'S': 'n'}},"
@@ -758,17 +630,15 @@ test_update_arithmetic (void)
       " 'f': {'N': '0.3'}, 's': {'SS': ['a', 'b']}, 'c': {'N': '1'}}}");
   /* The exact sum would need 39 digits: refused, never rounded. (The wording is the core's;
    * DynamoDB Local says "DynamoDB only supports precision up to 38 digits".) */
-  call_fail (e, "UpdateItem",
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION, NULL,
              "{'TableName': 'simple', 'Key': {'pk': {'S': 'n'}},"
              " 'UpdateExpression': 'SET n = n + :x',"
-             " 'ExpressionAttributeValues': {':x': {'N': '0.1'}}}",
-             DDB_ERROR_VALIDATION, NULL);
-  call_fail (e, "UpdateItem",
+             " 'ExpressionAttributeValues': {':x': {'N': '0.1'}}}");
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION,
+             "An operand in the update expression has an incorrect data type",
              "{'TableName': 'simple', 'Key': {'pk': {'S': 'n'}},"
              " 'UpdateExpression': 'SET n = s + :x',"
-             " 'ExpressionAttributeValues': {':x': {'N': '1'}}}",
-             DDB_ERROR_VALIDATION,
-             "An operand in the update expression has an incorrect data type");
+             " 'ExpressionAttributeValues': {':x': {'N': '1'}}}");
   assert_item (e, "simple", "{'pk': {'S': 'n'}}",
                "{'pk': {'S': 'n'}, 'n': {'N': '12345678901234567890123456789012345678'},"
                " 'f': {'N': '0.3'}, 's': {'SS': ['a', 'b']}, 'c': {'N': '1'}}");
@@ -795,16 +665,15 @@ test_update_new_item (void)
   assert_item (e, "simple", "{'pk': {'S': 'k3'}}", "{'pk': {'S': 'k3'}}");
   /* A nested REMOVE needs its parent even on a new item (DynamoDB Local 2.x answers so; the
    * docs say nothing either way), and nothing is created. */
-  call_fail (
-      e, "UpdateItem",
-      "{'TableName': 'simple', 'Key': {'pk': {'S': 'k4'}}, 'UpdateExpression': 'REMOVE q.r'}",
-      DDB_ERROR_VALIDATION,
-      "The document path provided in the update expression is invalid for update");
+  etu_fails (
+      e, "UpdateItem", DDB_ERROR_VALIDATION,
+      "The document path provided in the update expression is invalid for update",
+      "{'TableName': 'simple', 'Key': {'pk': {'S': 'k4'}}, 'UpdateExpression': 'REMOVE q.r'}");
   assert_item (e, "simple", "{'pk': {'S': 'k4'}}", NULL);
-  call_fail (e, "UpdateItem",
-             "{'TableName': 'simple', 'Key': {'pk': {'S': 'k5'}}, 'UpdateExpression': 'SET a = b'}",
-             DDB_ERROR_VALIDATION,
-             "The provided expression refers to an attribute that does not exist in the item");
+  etu_fails (
+      e, "UpdateItem", DDB_ERROR_VALIDATION,
+      "The provided expression refers to an attribute that does not exist in the item",
+      "{'TableName': 'simple', 'Key': {'pk': {'S': 'k5'}}, 'UpdateExpression': 'SET a = b'}");
   assert_item (e, "simple", "{'pk': {'S': 'k5'}}", NULL);
 }
 
@@ -814,46 +683,42 @@ test_update_key_and_index_rules (void)
   g_autoptr (DdbEngine) e = engine_new ();
   json_t *req;
 
-  call_fail (e, "UpdateItem",
-             "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'UpdateExpression': 'SET pk = :v',"
-             " 'ExpressionAttributeValues': {':v': {'S': 'b'}}}",
-             DDB_ERROR_VALIDATION,
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION,
              "One or more parameter values were invalid: Cannot update attribute pk. This "
-             "attribute is part of the key");
-  call_fail (e, "UpdateItem",
-             "{'TableName': 'coll', 'Key': {'pk': {'S': 'a'}, 'sk': {'S': 'b'}},"
-             " 'UpdateExpression': 'REMOVE sk'}",
-             DDB_ERROR_VALIDATION,
+             "attribute is part of the key",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'UpdateExpression': 'SET pk = :v',"
+             " 'ExpressionAttributeValues': {':v': {'S': 'b'}}}");
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION,
              "One or more parameter values were invalid: Cannot update attribute sk. This "
-             "attribute is part of the key");
-  call_fail (
-      e, "UpdateItem",
-      "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'UpdateExpression': 'SET pk.x = :v',"
-      " 'ExpressionAttributeValues': {':v': {'S': 'b'}}}",
-      DDB_ERROR_VALIDATION,
-      "One or more parameter values were invalid: Cannot update attribute pk. This "
-      "attribute is part of the key");
-  call_fail (
-      e, "UpdateItem",
-      "{'TableName': 'coll', 'Key': {'pk': {'S': 'a'}, 'sk': {'S': 'b'}},"
-      " 'UpdateExpression': 'SET lsk = :v', 'ExpressionAttributeValues': {':v': {'N': '5'}}}",
-      DDB_ERROR_VALIDATION,
-      "One or more parameter values were invalid: Type mismatch for Index Key lsk "
-      "Expected: S Actual: N IndexName: gsi1");
-  call_fail (e, "UpdateItem",
+             "attribute is part of the key",
              "{'TableName': 'coll', 'Key': {'pk': {'S': 'a'}, 'sk': {'S': 'b'}},"
-             " 'UpdateExpression': 'SET lsk = :v', 'ExpressionAttributeValues': {':v': {'S': ''}}}",
-             DDB_ERROR_VALIDATION,
-             "One or more parameter values are not valid. The update expression attempted to "
-             "update a secondary index key to a value that is not supported. The AttributeValue "
-             "for a key attribute cannot contain an empty string value.");
+             " 'UpdateExpression': 'REMOVE sk'}");
+  etu_fails (
+      e, "UpdateItem", DDB_ERROR_VALIDATION,
+      "One or more parameter values were invalid: Cannot update attribute pk. This "
+      "attribute is part of the key",
+      "{'TableName': 'simple', 'Key': {'pk': {'S': 'a'}}, 'UpdateExpression': 'SET pk.x = :v',"
+      " 'ExpressionAttributeValues': {':v': {'S': 'b'}}}");
+  etu_fails (
+      e, "UpdateItem", DDB_ERROR_VALIDATION,
+      "One or more parameter values were invalid: Type mismatch for Index Key lsk "
+      "Expected: S Actual: N IndexName: gsi1",
+      "{'TableName': 'coll', 'Key': {'pk': {'S': 'a'}, 'sk': {'S': 'b'}},"
+      " 'UpdateExpression': 'SET lsk = :v', 'ExpressionAttributeValues': {':v': {'N': '5'}}}");
+  etu_fails (
+      e, "UpdateItem", DDB_ERROR_VALIDATION,
+      "One or more parameter values are not valid. The update expression attempted to "
+      "update a secondary index key to a value that is not supported. The AttributeValue "
+      "for a key attribute cannot contain an empty string value.",
+      "{'TableName': 'coll', 'Key': {'pk': {'S': 'a'}, 'sk': {'S': 'b'}},"
+      " 'UpdateExpression': 'SET lsk = :v', 'ExpressionAttributeValues': {':v': {'S': ''}}}");
   assert_item (e, "coll", "{'pk': {'S': 'a'}, 'sk': {'S': 'b'}}", NULL);
 
   /* 400 KB after the update. */
   req = json_pack ("{s:s, s:{s:{s:s}}, s:s, s:{s:o}}", "TableName", "simple", "Key", "pk", "S",
                    "big", "UpdateExpression", "SET d = :d, e = :d", "ExpressionAttributeValues",
                    ":d", big_string (250 * 1024));
-  call_fail_json (e, "UpdateItem", req, DDB_ERROR_VALIDATION,
+  etu_call_fails (e, "UpdateItem", req, DDB_ERROR_VALIDATION,
                   "Item size to update has exceeded the maximum allowed size");
   json_decref (req);
   assert_item (e, "simple", "{'pk': {'S': 'big'}}", NULL);
@@ -869,18 +734,15 @@ test_return_values (void)
                "'b': {'N': '2'}}},"
                " 'gone': {'S': 'x'}, 'keep': {'S': 'k'}}, 'ReturnValues': 'ALL_OLD'}",
                "{}");
-  call_fail (e, "PutItem",
-             "{'TableName': 'simple', 'Item': {'pk': {'S': 'r'}}, 'ReturnValues': 'ALL_NEW'}",
-             DDB_ERROR_VALIDATION, "Return values set to invalid value");
-  call_fail (e, "DeleteItem",
-             "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}}, 'ReturnValues': 'UPDATED_OLD'}",
-             DDB_ERROR_VALIDATION, "Return values set to invalid value");
-  call_fail (e, "UpdateItem",
-             "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}}, 'ReturnValues': 'EVERYTHING'}",
-             DDB_ERROR_VALIDATION,
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION, "Return values set to invalid value",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'r'}}, 'ReturnValues': 'ALL_NEW'}");
+  etu_fails (e, "DeleteItem", DDB_ERROR_VALIDATION, "Return values set to invalid value",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}}, 'ReturnValues': 'UPDATED_OLD'}");
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION,
              "1 validation error detected: Value 'EVERYTHING' at 'returnValues' failed to "
              "satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, "
-             "ALL_OLD, NONE, UPDATED_NEW]");
+             "ALL_OLD, NONE, UPDATED_NEW]",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}}, 'ReturnValues': 'EVERYTHING'}");
   /* UPDATED_* return whole top-level attributes, even for a nested change. */
   call_expect (e, "UpdateItem",
                "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}},"
@@ -924,9 +786,9 @@ test_get_item (void)
   g_autoptr (DdbEngine) e = engine_new ();
   json_t *req, *resp;
 
-  put (e, "simple",
-       "{'pk': {'S': 'g'}, 'a': {'M': {'b': {'L': [{'N': '1'}, {'N': '2'}]}, 'c': {'S': 'x'}}},"
-       " 'name': {'S': 'n'}, 'misc': {'S': 'o'}}");
+  etu_put (e, "simple",
+           "{'pk': {'S': 'g'}, 'a': {'M': {'b': {'L': [{'N': '1'}, {'N': '2'}]}, 'c': {'S': 'x'}}},"
+           " 'name': {'S': 'n'}, 'misc': {'S': 'o'}}");
   call_expect (
       e, "GetItem",
       "{'TableName': 'simple', 'Key': {'pk': {'S': 'g'}}, 'ProjectionExpression': 'a.b[1], #n',"
@@ -941,25 +803,22 @@ test_get_item (void)
       e, "GetItem",
       "{'TableName': 'simple', 'Key': {'pk': {'S': 'g'}}, 'ProjectionExpression': 'nothing'}",
       "{'Item': {}}");
-  call_fail (e, "GetItem",
-             "{'TableName': 'simple', 'Key': {'pk': {'S': 'g'}}, 'ProjectionExpression': 'name'}",
-             DDB_ERROR_VALIDATION,
+  etu_fails (e, "GetItem", DDB_ERROR_VALIDATION,
              "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved "
-             "keyword: name");
+             "keyword: name",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'g'}}, 'ProjectionExpression': 'name'}");
   call_expect (
       e, "GetItem",
       "{'TableName': 'simple', 'Key': {'pk': {'S': 'g'}}, 'AttributesToGet': ['misc', 'pk']}",
       "{'Item': {'pk': {'S': 'g'}, 'misc': {'S': 'o'}}}");
-  call_fail (e, "GetItem",
-             "{'TableName': 'simple', 'Key': {'pk': {'S': 'g'}}, 'AttributesToGet': ['misc'],"
-             " 'ProjectionExpression': 'misc'}",
-             DDB_ERROR_VALIDATION,
+  etu_fails (e, "GetItem", DDB_ERROR_VALIDATION,
              "Can not use both expression and non-expression parameters in the same request: "
              "Non-expression parameters: {AttributesToGet} Expression parameters: "
-             "{ProjectionExpression}");
-  call_fail (e, "GetItem",
-             "{'TableName': 'simple', 'Key': {'pk': {'S': 'g'}}, 'ConsistentRead': 'yes'}",
-             DDB_ERROR_SERIALIZATION, "Unexpected token received from parser");
+             "{ProjectionExpression}",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'g'}}, 'AttributesToGet': ['misc'],"
+             " 'ProjectionExpression': 'misc'}");
+  etu_fails (e, "GetItem", DDB_ERROR_SERIALIZATION, "Unexpected token received from parser",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'g'}}, 'ConsistentRead': 'yes'}");
 
   /* Capacity: 4 KB per read unit, half for an eventually consistent read, at least 0.5. */
   call_expect (
@@ -968,7 +827,7 @@ test_get_item (void)
       "{'ConsumedCapacity': {'TableName': 'simple', 'CapacityUnits': 0.5}}");
   req = json_pack ("{s:s, s:{s:{s:s}, s:o}}", "TableName", "simple", "Item", "pk", "S", "big", "d",
                    big_string (9000));
-  call_ok_json (e, "PutItem", req);
+  json_decref (etu_call_ok (e, "PutItem", req));
   json_decref (req);
   call_expect (
       e, "GetItem",
@@ -983,12 +842,11 @@ test_get_item (void)
       "{'Item': {'pk': {'S': 'big'}}, 'ConsumedCapacity': {'TableName': 'simple', 'CapacityUnits': "
       "1.5,"
       " 'Table': {'CapacityUnits': 1.5}}}");
-  resp = call_fail (
-      e, "GetItem",
-      "{'TableName': 'simple', 'Key': {'pk': {'S': 'big'}}, 'ReturnConsumedCapacity': 'ALL'}",
-      DDB_ERROR_VALIDATION,
+  resp = etu_fails (
+      e, "GetItem", DDB_ERROR_VALIDATION,
       "1 validation error detected: Value 'ALL' at 'returnConsumedCapacity' failed "
-      "to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]");
+      "to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]",
+      "{'TableName': 'simple', 'Key': {'pk': {'S': 'big'}}, 'ReturnConsumedCapacity': 'ALL'}");
   g_assert_null (resp);
 }
 
@@ -1007,8 +865,9 @@ test_write_capacity (void)
   req = json_pack ("{s:s, s:{s:{s:s}, s:o}, s:s}", "TableName", "simple", "Item", "pk", "S", "c",
                    "d", big_string (2500), "ReturnConsumedCapacity", "TOTAL");
   {
-    json_t *resp = call_json (e, "PutItem", req, NULL);
-    assert_json (resp, "{'ConsumedCapacity': {'TableName': 'simple', 'CapacityUnits': 3.0}}");
+    json_t *resp = etu_call_ok (e, "PutItem", req);
+
+    etu_assert_json (resp, "{'ConsumedCapacity': {'TableName': 'simple', 'CapacityUnits': 3.0}}");
     json_decref (resp);
   }
   json_decref (req);
@@ -1075,12 +934,11 @@ test_item_collection_metrics (void)
       e, "PutItem",
       "{'TableName': 'simple', 'Item': {'pk': {'S': 'p'}}, 'ReturnItemCollectionMetrics': 'SIZE'}",
       "{}");
-  call_fail (
-      e, "PutItem",
-      "{'TableName': 'simple', 'Item': {'pk': {'S': 'p'}}, 'ReturnItemCollectionMetrics': 'ALL'}",
-      DDB_ERROR_VALIDATION,
+  etu_fails (
+      e, "PutItem", DDB_ERROR_VALIDATION,
       "1 validation error detected: Value 'ALL' at 'returnItemCollectionMetrics' failed "
-      "to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]");
+      "to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]",
+      "{'TableName': 'simple', 'Item': {'pk': {'S': 'p'}}, 'ReturnItemCollectionMetrics': 'ALL'}");
 }
 
 /* ---- Legacy parameters ---- */
@@ -1090,11 +948,10 @@ test_legacy (void)
 {
   g_autoptr (DdbEngine) e = engine_new ();
 
-  put (e, "simple", "{'pk': {'S': 'l'}, 'v': {'N': '1'}, 's': {'SS': ['a', 'b']}}");
-  call_fail (
-      e, "PutItem",
-      "{'TableName': 'simple', 'Item': {'pk': {'S': 'l'}}, 'Expected': {'v': {'Exists': false}}}",
-      DDB_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+  etu_put (e, "simple", "{'pk': {'S': 'l'}, 'v': {'N': '1'}, 's': {'SS': ['a', 'b']}}");
+  etu_fails (
+      e, "PutItem", DDB_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed",
+      "{'TableName': 'simple', 'Item': {'pk': {'S': 'l'}}, 'Expected': {'v': {'Exists': false}}}");
   call_expect (e, "UpdateItem",
                "{'TableName': 'simple', 'Key': {'pk': {'S': 'l'}},"
                " 'Expected': {'v': {'Value': {'N': '1'}}},"
@@ -1102,19 +959,17 @@ test_legacy (void)
                " 's': {'Action': 'DELETE', 'Value': {'SS': ['a']}}, 'w': {'Value': {'S': 'w'}}},"
                " 'ReturnValues': 'UPDATED_NEW'}",
                "{'Attributes': {'v': {'N': '3'}, 's': {'SS': ['b']}, 'w': {'S': 'w'}}}");
-  call_fail (e, "UpdateItem",
-             "{'TableName': 'simple', 'Key': {'pk': {'S': 'l'}},"
-             " 'AttributeUpdates': {'pk': {'Action': 'PUT', 'Value': {'S': 'z'}}}}",
-             DDB_ERROR_VALIDATION,
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION,
              "One or more parameter values were invalid: Cannot update attribute pk. This "
-             "attribute is part of the key");
-  call_fail (
-      e, "PutItem",
-      "{'TableName': 'simple', 'Item': {'pk': {'S': 'l'}}, 'Expected': {'v': {'Exists': false}},"
-      " 'ConditionExpression': 'attribute_exists(v)'}",
-      DDB_ERROR_VALIDATION,
+             "attribute is part of the key",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'l'}},"
+             " 'AttributeUpdates': {'pk': {'Action': 'PUT', 'Value': {'S': 'z'}}}}");
+  etu_fails (
+      e, "PutItem", DDB_ERROR_VALIDATION,
       "Can not use both expression and non-expression parameters in the same request: "
-      "Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}");
+      "Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}",
+      "{'TableName': 'simple', 'Item': {'pk': {'S': 'l'}}, 'Expected': {'v': {'Exists': false}},"
+      " 'ConditionExpression': 'attribute_exists(v)'}");
   assert_item (e, "simple", "{'pk': {'S': 'l'}}",
                "{'pk': {'S': 'l'}, 'v': {'N': '3'}, 's': {'SS': ['b']}, 'w': {'S': 'w'}}");
 }
@@ -1132,8 +987,8 @@ test_prepared_writes (void)
   GError *error = NULL;
   DdbCapacity cap;
 
-  put (e, "simple", "{'pk': {'S': 'x'}, 'v': {'N': '1'}}");
-  req = parse_sq (
+  etu_put (e, "simple", "{'pk': {'S': 'x'}, 'v': {'N': '1'}}");
+  req = etu_json (
       "{'TableName': 'simple', 'Key': {'pk': {'S': 'x'}}, 'UpdateExpression': 'SET v = v + :d',"
       " 'ExpressionAttributeValues': {':d': {'N': '1'}}, 'ReturnValues': 'ALL_NEW',"
       " 'ReturnValuesOnConditionCheckFailure': 'ALL_OLD', 'ConditionExpression': 'v = :d'}");
@@ -1145,13 +1000,13 @@ test_prepared_writes (void)
   g_assert_true (a->return_old_on_failure);
   json_decref (req);
 
-  req = parse_sq ("{'Item': {'pk': {'S': 'y'}}, 'ConditionExpression': 'bogus('}");
+  req = etu_json ("{'Item': {'pk': {'S': 'y'}}, 'ConditionExpression': 'bogus('}");
   b = ddb_write_prepare (e->store, DDB_WRITE_PUT, req, "simple", DDB_WRITE_IN_BATCH, &error);
   g_assert_no_error (error);
   g_assert_null (b->condition);
   json_decref (req);
 
-  req = parse_sq (
+  req = etu_json (
       "{'TableName': 'simple', 'Key': {'pk': {'S': 'x'}}, 'ConditionExpression': 'v = :two',"
       " 'ExpressionAttributeValues': {':two': {'N': '2'}}}");
   c = ddb_write_prepare (e->store, DDB_WRITE_CONDITION_CHECK, req, NULL, DDB_WRITE_IN_TRANSACTION,
@@ -1189,11 +1044,11 @@ test_prepared_writes (void)
   g_assert_false (ddb_write_check (e->store, a, &extra, &error));
   tu_assert_error (error, DDB_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
   g_clear_error (&error);
-  assert_json (extra, "{'Item': {'pk': {'S': 'x'}, 'v': {'N': '2'}}}");
+  etu_assert_json (extra, "{'Item': {'pk': {'S': 'x'}, 'v': {'N': '2'}}}");
   json_decref (extra);
 
   /* A ConditionCheck without its condition. */
-  req = parse_sq ("{'TableName': 'simple', 'Key': {'pk': {'S': 'x'}}}");
+  req = etu_json ("{'TableName': 'simple', 'Key': {'pk': {'S': 'x'}}}");
   g_assert_null (ddb_write_prepare (e->store, DDB_WRITE_CONDITION_CHECK, req, NULL,
                                     DDB_WRITE_IN_TRANSACTION, &error));
   tu_assert_error (error, DDB_ERROR_VALIDATION,

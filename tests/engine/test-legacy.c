@@ -4,24 +4,12 @@
 #include <jansson.h>
 
 #include "../core/test-util.h"
+#include "engine-test-util.h"
 #include "core/ddbjson.h"
 #include "engine/legacy.h"
 
 #define INVALID "One or more parameter values were invalid: "
 #define ENVELOPE "1 validation error detected: "
-
-/* JSON written with single quotes. */
-static json_t *
-J (const char *text)
-{
-  g_autofree char *dq = tu_dq (text);
-  json_error_t jerr;
-  json_t *j = json_loads (dq, JSON_DECODE_ANY, &jerr);
-
-  if (j == NULL)
-    g_error ("bad test JSON %s: %s", text, jerr.text);
-  return j;
-}
 
 static gboolean
 holds (const DdbNode *cond, const char *item_json)
@@ -38,7 +26,7 @@ holds (const DdbNode *cond, const char *item_json)
 static DdbNode *
 expected_ok (const char *expected, const char *op)
 {
-  json_t *j = J (expected);
+  json_t *j = etu_json ("%s", expected);
   GError *error = NULL;
   DdbNode *n = ddb_legacy_expected (j, op, &error);
 
@@ -51,7 +39,7 @@ expected_ok (const char *expected, const char *op)
 static void
 expected_fails (const char *expected, const char *op, DdbErrorCode code, const char *message)
 {
-  json_t *j = J (expected);
+  json_t *j = etu_json ("%s", expected);
   GError *error = NULL;
   DdbNode *n = ddb_legacy_expected (j, op, &error);
 
@@ -64,7 +52,7 @@ expected_fails (const char *expected, const char *op, DdbErrorCode code, const c
 static DdbNode *
 filter_ok (const char *filter, const char *op)
 {
-  json_t *j = J (filter);
+  json_t *j = etu_json ("%s", filter);
   GError *error = NULL;
   DdbNode *n = ddb_legacy_filter (j, op, &error);
 
@@ -77,7 +65,7 @@ filter_ok (const char *filter, const char *op)
 static void
 filter_fails (const char *filter, const char *message)
 {
-  json_t *j = J (filter);
+  json_t *j = etu_json ("%s", filter);
   GError *error = NULL;
   DdbNode *n = ddb_legacy_filter (j, NULL, &error);
 
@@ -199,7 +187,7 @@ test_expected_conditional_operator (void)
 static void
 test_expected_empty (void)
 {
-  json_t *j = J ("{}");
+  json_t *j = etu_json ("{}");
   GError *error = NULL;
 
   g_assert_null (ddb_legacy_expected (j, NULL, &error));
@@ -333,9 +321,9 @@ test_filter_errors (void)
 static void
 test_key_conditions (void)
 {
-  json_t *j = J ("{'pk': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'p'}]}, "
-                 "'sk': {'ComparisonOperator': 'BETWEEN', 'AttributeValueList': "
-                 "[{'N': '1'}, {'N': '5'}]}}");
+  json_t *j = etu_json ("{'pk': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'p'}]}, "
+                        "'sk': {'ComparisonOperator': 'BETWEEN', 'AttributeValueList': "
+                        "[{'N': '1'}, {'N': '5'}]}}");
   DdbKeySchema schema = { "pk", DDB_TYPE_S, "sk", DDB_TYPE_N };
   DdbKeyCondition kc = { 0 };
   GError *error = NULL;
@@ -353,7 +341,8 @@ test_key_conditions (void)
   json_decref (j);
 
   /* Only the partition key, by BEGINS_WITH: the tree is fine, the analysis refuses it. */
-  j = J ("{'pk': {'ComparisonOperator': 'BEGINS_WITH', 'AttributeValueList': [{'S': 'p'}]}}");
+  j = etu_json (
+      "{'pk': {'ComparisonOperator': 'BEGINS_WITH', 'AttributeValueList': [{'S': 'p'}]}}");
   {
     g_autoptr (DdbNode) m = ddb_legacy_key_conditions (j, &error);
 
@@ -368,7 +357,7 @@ test_key_conditions (void)
 static void
 key_conditions_fail (const char *json, const char *message)
 {
-  json_t *j = J (json);
+  json_t *j = etu_json ("%s", json);
   GError *error = NULL;
 
   g_assert_null (ddb_legacy_key_conditions (j, &error));
@@ -398,7 +387,7 @@ test_key_conditions_errors (void)
 static void
 apply_updates (const char *updates, const char *before, const char *after)
 {
-  json_t *j = J (updates);
+  json_t *j = etu_json ("%s", updates);
   GError *error = NULL;
   g_autoptr (DdbUpdate) u = ddb_legacy_attribute_updates (j, &error);
   g_autoptr (DdbValue) item = tu_item (before);
@@ -414,7 +403,7 @@ apply_updates (const char *updates, const char *before, const char *after)
 static void
 updates_fail (const char *updates, const char *message)
 {
-  json_t *j = J (updates);
+  json_t *j = etu_json ("%s", updates);
   GError *error = NULL;
 
   g_assert_null (ddb_legacy_attribute_updates (j, &error));
@@ -475,7 +464,7 @@ test_attribute_updates_errors (void)
                          "constraint: Member must satisfy enum value set: [ADD, PUT, DELETE]");
 
   /* ADD of a number onto a string fails when applied, leaving the item alone. */
-  j = J ("{'a': {'Action': 'ADD', 'Value': {'N': '1'}}}");
+  j = etu_json ("{'a': {'Action': 'ADD', 'Value': {'N': '1'}}}");
   u = ddb_legacy_attribute_updates (j, &error);
   g_assert_no_error (error);
   item = tu_item ("{'a': {'S': 'x'}}");
@@ -489,7 +478,7 @@ test_attribute_updates_errors (void)
 static void
 test_attribute_updates_empty (void)
 {
-  json_t *j = J ("{}");
+  json_t *j = etu_json ("{}");
   GError *error = NULL;
   g_autoptr (DdbUpdate) u = ddb_legacy_attribute_updates (j, &error);
 
@@ -504,7 +493,7 @@ test_attribute_updates_empty (void)
 static void
 test_attributes_to_get (void)
 {
-  json_t *j = J ("['b', 'size', 'x.y', 'missing']");
+  json_t *j = etu_json ("['b', 'size', 'x.y', 'missing']");
   GError *error = NULL;
   g_autoptr (DdbProjection) p = ddb_legacy_attributes_to_get (j, &error);
   g_autoptr (DdbValue) item = tu_item ("{'a': {'N': '1'}, 'b': {'N': '2'}, 'size': {'S': 's'}, "
@@ -516,14 +505,14 @@ test_attributes_to_get (void)
   tu_assert_item (got, "{'b': {'N': '2'}, 'size': {'S': 's'}, 'x.y': {'S': 'dot'}}");
   json_decref (j);
 
-  j = J ("['a', 'b', 'a']");
+  j = etu_json ("['a', 'b', 'a']");
   g_assert_null (ddb_legacy_attributes_to_get (j, &error));
   tu_assert_error (error, DDB_ERROR_VALIDATION,
                    INVALID "Duplicate value in attribute name: a");
   g_clear_error (&error);
   json_decref (j);
 
-  j = J ("[]");
+  j = etu_json ("[]");
   g_assert_null (ddb_legacy_attributes_to_get (j, &error));
   tu_assert_error (error, DDB_ERROR_VALIDATION,
                    ENVELOPE "Value '[]' at 'attributesToGet' failed to satisfy constraint: "
@@ -537,7 +526,7 @@ test_attributes_to_get (void)
 static void
 mixed (const char *req_json, const char *message)
 {
-  json_t *j = J (req_json);
+  json_t *j = etu_json ("%s", req_json);
   GError *error = NULL;
 
   if (message == NULL)

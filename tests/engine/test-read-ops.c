@@ -13,85 +13,9 @@
 #include "engine/engine-private.h"
 #include "engine/engine.h"
 #include "../core/test-util.h"
+#include "engine-test-util.h"
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
-
-G_GNUC_PRINTF (1, 0)
-static json_t *
-json_vf (const char *fmt, va_list ap)
-{
-  g_autofree char *text = g_strdup_vprintf (fmt, ap);
-  g_autofree char *dq = tu_dq (text);
-  json_error_t jerr;
-  json_t *j = json_loads (dq, 0, &jerr);
-
-  if (j == NULL)
-    g_error ("bad test JSON %s: %s", dq, jerr.text);
-  return j;
-}
-
-/* Runs `op` with the request (single-quoted JSON, printf format); the call must succeed. */
-G_GNUC_PRINTF (3, 4)
-static json_t *
-ok (DdbEngine *e, const char *op, const char *fmt, ...)
-{
-  va_list ap;
-  json_t *req, *resp = NULL;
-  GError *error = NULL;
-
-  va_start (ap, fmt);
-  req = json_vf (fmt, ap);
-  va_end (ap);
-  if (!ddb_engine_call (e, op, req, &resp, &error))
-    {
-      g_autofree char *text = json_dumps (req, JSON_COMPACT);
-      g_error ("%s %s failed: %s", op, text, error->message);
-    }
-  json_decref (req);
-  g_assert_nonnull (resp);
-  return resp;
-}
-
-/* Runs `op`; it must fail with `code` and exactly `message`. */
-G_GNUC_PRINTF (5, 6)
-static void
-fails (DdbEngine *e, const char *op, DdbErrorCode code, const char *message, const char *fmt, ...)
-{
-  va_list ap;
-  json_t *req, *resp = NULL;
-  GError *error = NULL;
-
-  va_start (ap, fmt);
-  req = json_vf (fmt, ap);
-  va_end (ap);
-  if (ddb_engine_call (e, op, req, &resp, &error))
-    {
-      g_autofree char *text = json_dumps (req, JSON_COMPACT);
-      g_autofree char *out = json_dumps (resp, JSON_COMPACT);
-      g_error ("%s %s should fail with \"%s\" but returned %s", op, text, message, out);
-    }
-  if (error == NULL || error->domain != DDB_ERROR || error->code != (int) code
-      || g_strcmp0 (error->message, message) != 0)
-    {
-      g_autofree char *text = json_dumps (req, JSON_COMPACT);
-      g_error ("%s %s: expected \"%s\", got \"%s\"", op, text, message,
-               error != NULL ? error->message : "(no error)");
-    }
-  json_decref (resp);
-  json_decref (req);
-  g_error_free (error);
-}
-
-static DdbEngine *
-engine_new (void)
-{
-  GError *error = NULL;
-  DdbEngine *e = ddb_engine_open (":memory:", &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (e);
-  return e;
-}
 
 /* Stores items (DynamoDB JSON, single quotes) straight through the store, in one transaction:
  * these tests are about reading. */
@@ -198,25 +122,6 @@ int_member (json_t *resp, const char *name)
   return json_integer_value (j);
 }
 
-static char *
-compact (json_t *j)
-{
-  return j != NULL ? json_dumps (j, JSON_COMPACT | JSON_SORT_KEYS) : g_strdup ("null");
-}
-
-static void
-assert_json (json_t *got, const char *expected_single_quoted)
-{
-  g_autofree char *dq = tu_dq (expected_single_quoted);
-  json_t *expected = json_loads (dq, 0, NULL);
-  g_autofree char *a = compact (got);
-  g_autofree char *b = compact (expected);
-
-  g_assert_nonnull (expected);
-  g_assert_cmpstr (a, ==, b);
-  json_decref (expected);
-}
-
 static void
 assert_no_lek (json_t *resp)
 {
@@ -228,7 +133,7 @@ assert_no_lek (json_t *resp)
 static DdbEngine *
 seed_engine (void)
 {
-  DdbEngine *e = engine_new ();
+  DdbEngine *e = etu_engine_new ();
   static const char *const items[] = {
     "{'EntityRef': {'S': 'WS#acme'}, 'Detail': {'S': 'META'}, 'name': {'S': 'Acme'}}",
     "{'EntityRef': {'S': 'WS#acme'}, 'Detail': {'S': 'PROJ#2026-0041'}, 'title': {'S': 'Bridge'},"
@@ -241,12 +146,13 @@ seed_engine (void)
     "{'EntityRef': {'S': 'WS#acm'}, 'Detail': {'S': 'PROJ#2026-0099'}, 'title': {'S': 'Near'}}",
   };
 
-  json_decref (ok (e, "CreateTable",
-                   "{'TableName': 'Seed', 'BillingMode': 'PAY_PER_REQUEST',"
-                   " 'AttributeDefinitions': [{'AttributeName': 'EntityRef', 'AttributeType': 'S'},"
-                   "  {'AttributeName': 'Detail', 'AttributeType': 'S'}],"
-                   " 'KeySchema': [{'AttributeName': 'EntityRef', 'KeyType': 'HASH'},"
-                   "  {'AttributeName': 'Detail', 'KeyType': 'RANGE'}]}"));
+  json_decref (
+      etu_ok (e, "CreateTable",
+              "{'TableName': 'Seed', 'BillingMode': 'PAY_PER_REQUEST',"
+              " 'AttributeDefinitions': [{'AttributeName': 'EntityRef', 'AttributeType': 'S'},"
+              "  {'AttributeName': 'Detail', 'AttributeType': 'S'}],"
+              " 'KeySchema': [{'AttributeName': 'EntityRef', 'KeyType': 'HASH'},"
+              "  {'AttributeName': 'Detail', 'KeyType': 'RANGE'}]}"));
   put_items (e, "Seed", items, G_N_ELEMENTS (items));
   return e;
 }
@@ -258,35 +164,35 @@ test_seed_newest_first (void)
   json_t *r;
   g_autofree char *details = NULL, *all = NULL;
 
-  r = ok (e, "Query",
-          "{'TableName': 'Seed', 'KeyConditionExpression': '#er = :er AND begins_with(#d, :p)',"
-          " 'ExpressionAttributeNames': {'#er': 'EntityRef', '#d': 'Detail'},"
-          " 'ExpressionAttributeValues': {':er': {'S': 'WS#acme'}, ':p': {'S': 'PROJ#'}},"
-          " 'ScanIndexForward': false}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Seed', 'KeyConditionExpression': '#er = :er AND begins_with(#d, :p)',"
+              " 'ExpressionAttributeNames': {'#er': 'EntityRef', '#d': 'Detail'},"
+              " 'ExpressionAttributeValues': {':er': {'S': 'WS#acme'}, ':p': {'S': 'PROJ#'}},"
+              " 'ScanIndexForward': false}");
   details = column (r, "Detail");
   g_assert_cmpstr (details, ==, "PROJ#2026-0042,PROJ#2026-0041,PROJ#2026-0040");
   g_assert_cmpint (int_member (r, "Count"), ==, 3);
   g_assert_cmpint (int_member (r, "ScannedCount"), ==, 3);
   assert_no_lek (r);
   /* Whole items come back. */
-  assert_json (json_array_get (json_object_get (r, "Items"), 0),
-               "{'EntityRef': {'S': 'WS#acme'}, 'Detail': {'S': 'PROJ#2026-0042'},"
-               " 'title': {'S': 'Dam'}, 'status': {'S': 'open'}}");
+  etu_assert_json (json_array_get (json_object_get (r, "Items"), 0),
+                   "{'EntityRef': {'S': 'WS#acme'}, 'Detail': {'S': 'PROJ#2026-0042'},"
+                   " 'title': {'S': 'Dam'}, 'status': {'S': 'open'}}");
   json_decref (r);
 
   /* The whole partition in key order: META sorts before PROJ#; no other partition leaks in
    * (WS#acm is a prefix of WS#acme, WS#zeta hashes elsewhere). */
-  r = ok (e, "Query",
-          "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :er',"
-          " 'ExpressionAttributeValues': {':er': {'S': 'WS#acme'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :er',"
+              " 'ExpressionAttributeValues': {':er': {'S': 'WS#acme'}}}");
   all = column (r, "Detail");
   g_assert_cmpstr (all, ==, "META,PROJ#2026-0040,PROJ#2026-0041,PROJ#2026-0042");
   json_decref (r);
 
   /* A partition that does not exist: empty, not an error. */
-  r = ok (e, "Query",
-          "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :er',"
-          " 'ExpressionAttributeValues': {':er': {'S': 'WS#none'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :er',"
+              " 'ExpressionAttributeValues': {':er': {'S': 'WS#none'}}}");
   g_assert_cmpint (int_member (r, "Count"), ==, 0);
   g_assert_cmpint (int_member (r, "ScannedCount"), ==, 0);
   g_assert_cmpuint (json_array_size (json_object_get (r, "Items")), ==, 0);
@@ -301,11 +207,11 @@ test_projection_and_filter (void)
   json_t *r;
   g_autofree char *titles = NULL;
 
-  r = ok (e, "Query",
-          "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :er',"
-          " 'FilterExpression': '#s = :open', 'ProjectionExpression': 'title, Detail',"
-          " 'ExpressionAttributeNames': {'#s': 'status'},"
-          " 'ExpressionAttributeValues': {':er': {'S': 'WS#acme'}, ':open': {'S': 'open'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :er',"
+              " 'FilterExpression': '#s = :open', 'ProjectionExpression': 'title, Detail',"
+              " 'ExpressionAttributeNames': {'#s': 'status'},"
+              " 'ExpressionAttributeValues': {':er': {'S': 'WS#acme'}, ':open': {'S': 'open'}}}");
   titles = column (r, "title");
   g_assert_cmpstr (titles, ==, "Bridge,Dam");
   /* The filter runs after the read: ScannedCount counts all four. */
@@ -318,17 +224,17 @@ test_projection_and_filter (void)
   json_decref (r);
 
   /* Select COUNT: the count only, no Items member. */
-  r = ok (e, "Query",
-          "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :er',"
-          " 'FilterExpression': 'attribute_exists(title)', 'Select': 'COUNT',"
-          " 'ExpressionAttributeValues': {':er': {'S': 'WS#acme'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :er',"
+              " 'FilterExpression': 'attribute_exists(title)', 'Select': 'COUNT',"
+              " 'ExpressionAttributeValues': {':er': {'S': 'WS#acme'}}}");
   g_assert_null (json_object_get (r, "Items"));
   g_assert_cmpint (int_member (r, "Count"), ==, 3);
   g_assert_cmpint (int_member (r, "ScannedCount"), ==, 4);
   json_decref (r);
 
   /* Legacy parameters: KeyConditions, QueryFilter, AttributesToGet. */
-  r = ok (
+  r = etu_ok (
       e, "Query",
       "{'TableName': 'Seed', 'KeyConditions': {"
       "  'EntityRef': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'WS#acme'}]},"
@@ -344,17 +250,18 @@ test_projection_and_filter (void)
   json_decref (r);
 
   /* KeyConditions with a FilterExpression is allowed (DynamoDB Local agrees). */
-  r = ok (e, "Query",
-          "{'TableName': 'Seed', 'KeyConditions': {"
-          "  'EntityRef': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'WS#acme'}]}},"
-          " 'FilterExpression': 'title = :t', 'ExpressionAttributeValues': {':t': {'S': 'Dam'}}}");
+  r = etu_ok (
+      e, "Query",
+      "{'TableName': 'Seed', 'KeyConditions': {"
+      "  'EntityRef': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'WS#acme'}]}},"
+      " 'FilterExpression': 'title = :t', 'ExpressionAttributeValues': {':t': {'S': 'Dam'}}}");
   g_assert_cmpint (int_member (r, "Count"), ==, 1);
   json_decref (r);
 
   /* Scan with a filter and a projection. */
-  r = ok (e, "Scan",
-          "{'TableName': 'Seed', 'FilterExpression': 'begins_with(title, :t)',"
-          " 'ProjectionExpression': 'title', 'ExpressionAttributeValues': {':t': {'S': 'R'}}}");
+  r = etu_ok (e, "Scan",
+              "{'TableName': 'Seed', 'FilterExpression': 'begins_with(title, :t)',"
+              " 'ProjectionExpression': 'title', 'ExpressionAttributeValues': {':t': {'S': 'R'}}}");
   {
     g_autofree char *t = column (r, "title");
     g_assert_cmpstr (t, ==, "Road");
@@ -368,7 +275,7 @@ test_projection_and_filter (void)
 static DdbEngine *
 numbers_engine (void)
 {
-  DdbEngine *e = engine_new ();
+  DdbEngine *e = etu_engine_new ();
   /* rank = position in DynamoDB's numeric order; inserted out of order. */
   static const char *const nums[] = {
     "1E+100",
@@ -391,18 +298,18 @@ numbers_engine (void)
   };
   static const int bin_ranks[] = { 6, 0, 4, 2, 5, 1, 3 };
 
-  json_decref (ok (e, "CreateTable",
-                   "{'TableName': 'Nums', 'BillingMode': 'PAY_PER_REQUEST',"
-                   " 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
-                   "  {'AttributeName': 'sk', 'AttributeType': 'N'}],"
-                   " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
-                   "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}]}"));
-  json_decref (ok (e, "CreateTable",
-                   "{'TableName': 'Bins', 'BillingMode': 'PAY_PER_REQUEST',"
-                   " 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
-                   "  {'AttributeName': 'sk', 'AttributeType': 'B'}],"
-                   " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
-                   "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}]}"));
+  json_decref (etu_ok (e, "CreateTable",
+                       "{'TableName': 'Nums', 'BillingMode': 'PAY_PER_REQUEST',"
+                       " 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
+                       "  {'AttributeName': 'sk', 'AttributeType': 'N'}],"
+                       " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
+                       "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}]}"));
+  json_decref (etu_ok (e, "CreateTable",
+                       "{'TableName': 'Bins', 'BillingMode': 'PAY_PER_REQUEST',"
+                       " 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
+                       "  {'AttributeName': 'sk', 'AttributeType': 'B'}],"
+                       " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
+                       "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}]}"));
   for (guint i = 0; i < G_N_ELEMENTS (nums); i++)
     put (e, "Nums", "{'pk': {'S': 'n'}, 'sk': {'N': '%s'}, 'rank': {'S': 'r%d'}}", nums[i],
          ranks[i]);
@@ -416,10 +323,11 @@ numbers_engine (void)
 static char *
 num_query (DdbEngine *e, const char *cond, const char *values, gboolean forward)
 {
-  json_t *r = ok (e, "Query",
-                  "{'TableName': 'Nums', 'KeyConditionExpression': 'pk = :pk AND %s',"
-                  " 'ExpressionAttributeValues': {':pk': {'S': 'n'}%s}, 'ScanIndexForward': %s}",
-                  cond, values, forward ? "true" : "false");
+  json_t *r
+      = etu_ok (e, "Query",
+                "{'TableName': 'Nums', 'KeyConditionExpression': 'pk = :pk AND %s',"
+                " 'ExpressionAttributeValues': {':pk': {'S': 'n'}%s}, 'ScanIndexForward': %s}",
+                cond, values, forward ? "true" : "false");
   char *ranks = column (r, "rank");
 
   json_decref (r);
@@ -432,17 +340,18 @@ test_sort_order_numbers_and_binary (void)
   g_autoptr (DdbEngine) e = numbers_engine ();
   json_t *r;
 
-  r = ok (e, "Query",
-          "{'TableName': 'Nums', 'KeyConditionExpression': 'pk = :pk',"
-          " 'ExpressionAttributeValues': {':pk': {'S': 'n'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Nums', 'KeyConditionExpression': 'pk = :pk',"
+              " 'ExpressionAttributeValues': {':pk': {'S': 'n'}}}");
   {
     g_autofree char *ranks = column (r, "rank");
     g_assert_cmpstr (ranks, ==, "r0,r1,r2,r3,r4,r5,r6,r7,r8,r9,r10,r11,r12");
   }
   json_decref (r);
-  r = ok (e, "Query",
-          "{'TableName': 'Nums', 'KeyConditionExpression': 'pk = :pk', 'ScanIndexForward': false,"
-          " 'ExpressionAttributeValues': {':pk': {'S': 'n'}}}");
+  r = etu_ok (
+      e, "Query",
+      "{'TableName': 'Nums', 'KeyConditionExpression': 'pk = :pk', 'ScanIndexForward': false,"
+      " 'ExpressionAttributeValues': {':pk': {'S': 'n'}}}");
   {
     g_autofree char *ranks = column (r, "rank");
     g_assert_cmpstr (ranks, ==, "r12,r11,r10,r9,r8,r7,r6,r5,r4,r3,r2,r1,r0");
@@ -450,25 +359,25 @@ test_sort_order_numbers_and_binary (void)
   json_decref (r);
 
   /* Binary sort keys by unsigned bytes: 00 < 00 01 < 01 < 7f < 80 < ff < ff 00. */
-  r = ok (e, "Query",
-          "{'TableName': 'Bins', 'KeyConditionExpression': 'pk = :pk',"
-          " 'ExpressionAttributeValues': {':pk': {'S': 'b'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Bins', 'KeyConditionExpression': 'pk = :pk',"
+              " 'ExpressionAttributeValues': {':pk': {'S': 'b'}}}");
   {
     g_autofree char *ranks = column (r, "rank");
     g_assert_cmpstr (ranks, ==, "r0,r1,r2,r3,r4,r5,r6");
   }
   json_decref (r);
-  r = ok (e, "Query",
-          "{'TableName': 'Bins', 'KeyConditionExpression': 'pk = :pk AND begins_with(sk, :p)',"
-          " 'ExpressionAttributeValues': {':pk': {'S': 'b'}, ':p': {'B': '/w=='}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Bins', 'KeyConditionExpression': 'pk = :pk AND begins_with(sk, :p)',"
+              " 'ExpressionAttributeValues': {':pk': {'S': 'b'}, ':p': {'B': '/w=='}}}");
   {
     g_autofree char *ranks = column (r, "rank");
     g_assert_cmpstr (ranks, ==, "r5,r6");
   }
   json_decref (r);
-  r = ok (e, "Query",
-          "{'TableName': 'Bins', 'KeyConditionExpression': 'pk = :pk AND sk > :v',"
-          " 'ExpressionAttributeValues': {':pk': {'S': 'b'}, ':v': {'B': 'AA=='}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Bins', 'KeyConditionExpression': 'pk = :pk AND sk > :v',"
+              " 'ExpressionAttributeValues': {':pk': {'S': 'b'}, ':v': {'B': 'AA=='}}}");
   {
     g_autofree char *ranks = column (r, "rank");
     g_assert_cmpstr (ranks, ==, "r1,r2,r3,r4,r5,r6");
@@ -520,19 +429,19 @@ test_begins_with_strings (void)
   g_autoptr (DdbEngine) e = seed_engine ();
   json_t *r;
 
-  r = ok (e, "Query",
-          "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :e AND"
-          " begins_with(Detail, :p)', 'ExpressionAttributeValues': {':e': {'S': 'WS#acme'},"
-          " ':p': {'S': 'PROJ#2026-004'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :e AND"
+              " begins_with(Detail, :p)', 'ExpressionAttributeValues': {':e': {'S': 'WS#acme'},"
+              " ':p': {'S': 'PROJ#2026-004'}}}");
   {
     g_autofree char *d = column (r, "Detail");
     g_assert_cmpstr (d, ==, "PROJ#2026-0040,PROJ#2026-0041,PROJ#2026-0042");
   }
   json_decref (r);
-  r = ok (e, "Query",
-          "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :e AND"
-          " Detail BETWEEN :a AND :b', 'ExpressionAttributeValues': {':e': {'S': 'WS#acme'},"
-          " ':a': {'S': 'N'}, ':b': {'S': 'PROJ#2026-0041'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :e AND"
+              " Detail BETWEEN :a AND :b', 'ExpressionAttributeValues': {':e': {'S': 'WS#acme'},"
+              " ':a': {'S': 'N'}, ':b': {'S': 'PROJ#2026-0041'}}}");
   {
     g_autofree char *d = column (r, "Detail");
     g_assert_cmpstr (d, ==, "PROJ#2026-0040,PROJ#2026-0041");
@@ -550,19 +459,19 @@ test_limit_counts_items_read (void)
 
   /* Limit 2 with a filter that keeps nothing: an empty page that still says where to go on
    * (DynamoDB Local gives the same). */
-  r = ok (e, "Query",
-          "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :e', 'Limit': 2,"
-          " 'FilterExpression': 'attribute_exists(nothing)',"
-          " 'ExpressionAttributeValues': {':e': {'S': 'WS#acme'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :e', 'Limit': 2,"
+              " 'FilterExpression': 'attribute_exists(nothing)',"
+              " 'ExpressionAttributeValues': {':e': {'S': 'WS#acme'}}}");
   g_assert_cmpint (int_member (r, "Count"), ==, 0);
   g_assert_cmpint (int_member (r, "ScannedCount"), ==, 2);
   g_assert_cmpuint (json_array_size (json_object_get (r, "Items")), ==, 0);
-  assert_json (json_object_get (r, "LastEvaluatedKey"),
-               "{'EntityRef': {'S': 'WS#acme'}, 'Detail': {'S': 'PROJ#2026-0040'}}");
+  etu_assert_json (json_object_get (r, "LastEvaluatedKey"),
+                   "{'EntityRef': {'S': 'WS#acme'}, 'Detail': {'S': 'PROJ#2026-0040'}}");
   json_decref (r);
 
   /* Continuing from there. */
-  r = ok (
+  r = etu_ok (
       e, "Query",
       "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :e', 'Limit': 2,"
       " 'ExclusiveStartKey': {'EntityRef': {'S': 'WS#acme'}, 'Detail': {'S': 'PROJ#2026-0040'}},"
@@ -573,12 +482,12 @@ test_limit_counts_items_read (void)
   }
   /* Limit reached on the partition's last item: DynamoDB does not look ahead, so the page
    * carries a LastEvaluatedKey (DynamoDB Local: same) ... */
-  assert_json (json_object_get (r, "LastEvaluatedKey"),
-               "{'EntityRef': {'S': 'WS#acme'}, 'Detail': {'S': 'PROJ#2026-0042'}}");
+  etu_assert_json (json_object_get (r, "LastEvaluatedKey"),
+                   "{'EntityRef': {'S': 'WS#acme'}, 'Detail': {'S': 'PROJ#2026-0042'}}");
   json_decref (r);
 
   /* ... and the next page is empty, without one. */
-  r = ok (
+  r = etu_ok (
       e, "Query",
       "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :e', 'Limit': 2,"
       " 'ExclusiveStartKey': {'EntityRef': {'S': 'WS#acme'}, 'Detail': {'S': 'PROJ#2026-0042'}},"
@@ -589,19 +498,19 @@ test_limit_counts_items_read (void)
   json_decref (r);
 
   /* A Limit larger than what there is: no LastEvaluatedKey. */
-  r = ok (e, "Query",
-          "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :e', 'Limit': 5,"
-          " 'ExpressionAttributeValues': {':e': {'S': 'WS#acme'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :e', 'Limit': 5,"
+              " 'ExpressionAttributeValues': {':e': {'S': 'WS#acme'}}}");
   g_assert_cmpint (int_member (r, "Count"), ==, 4);
   assert_no_lek (r);
   json_decref (r);
 
   /* Backwards paging: ExclusiveStartKey continues strictly after, in the reading direction. */
-  r = ok (e, "Query",
-          "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :e', 'Limit': 2,"
-          " 'ScanIndexForward': false, 'ExclusiveStartKey': {'EntityRef': {'S': 'WS#acme'},"
-          " 'Detail': {'S': 'PROJ#2026-0041'}}, 'ExpressionAttributeValues': {':e': {'S': "
-          "'WS#acme'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Seed', 'KeyConditionExpression': 'EntityRef = :e', 'Limit': 2,"
+              " 'ScanIndexForward': false, 'ExclusiveStartKey': {'EntityRef': {'S': 'WS#acme'},"
+              " 'Detail': {'S': 'PROJ#2026-0041'}}, 'ExpressionAttributeValues': {':e': {'S': "
+              "'WS#acme'}}}");
   {
     g_autofree char *d = column (r, "Detail");
     g_assert_cmpstr (d, ==, "PROJ#2026-0040,META");
@@ -609,7 +518,7 @@ test_limit_counts_items_read (void)
   json_decref (r);
 
   /* Select COUNT with Limit: LastEvaluatedKey too. */
-  r = ok (e, "Scan", "{'TableName': 'Seed', 'Select': 'COUNT', 'Limit': 6}");
+  r = etu_ok (e, "Scan", "{'TableName': 'Seed', 'Select': 'COUNT', 'Limit': 6}");
   g_assert_cmpint (int_member (r, "Count"), ==, 6);
   g_assert_nonnull (json_object_get (r, "LastEvaluatedKey"));
   json_decref (r);
@@ -628,15 +537,15 @@ big_item (guint i, gboolean uniform)
 static DdbEngine *
 big_engine (guint n, gboolean uniform, gsize *sizes)
 {
-  DdbEngine *e = engine_new ();
+  DdbEngine *e = etu_engine_new ();
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
 
-  json_decref (ok (e, "CreateTable",
-                   "{'TableName': 'Big', 'BillingMode': 'PAY_PER_REQUEST',"
-                   " 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
-                   "  {'AttributeName': 'sk', 'AttributeType': 'N'}],"
-                   " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
-                   "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}]}"));
+  json_decref (etu_ok (e, "CreateTable",
+                       "{'TableName': 'Big', 'BillingMode': 'PAY_PER_REQUEST',"
+                       " 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
+                       "  {'AttributeName': 'sk', 'AttributeType': 'N'}],"
+                       " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
+                       "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}]}"));
   for (guint i = 0; i < n; i++)
     {
       char *text = big_item (i, uniform);
@@ -671,16 +580,16 @@ check_big_pages (DdbEngine *e, const char *op, guint n, const gsize *sizes)
       while (expect_end < n && bytes < 1024 * 1024)
         bytes += sizes[expect_end++];
       if (g_str_equal (op, "Query"))
-        r = ok (
+        r = etu_ok (
             e, op,
             "{'TableName': 'Big', 'KeyConditionExpression': 'pk = :p', 'Select': 'COUNT',"
             " 'ReturnConsumedCapacity': 'TOTAL', 'ExpressionAttributeValues': {':p': {'S': 'p'}}"
             "%s%s%s}",
             lek ? ", 'ExclusiveStartKey': " : "", lek ? lek : "", "");
       else
-        r = ok (e, op,
-                "{'TableName': 'Big', 'Select': 'COUNT', 'ReturnConsumedCapacity': 'TOTAL'%s%s}",
-                lek ? ", 'ExclusiveStartKey': " : "", lek ? lek : "");
+        r = etu_ok (
+            e, op, "{'TableName': 'Big', 'Select': 'COUNT', 'ReturnConsumedCapacity': 'TOTAL'%s%s}",
+            lek ? ", 'ExclusiveStartKey': " : "", lek ? lek : "");
       g_assert_cmpint (int_member (r, "ScannedCount"), ==, expect_end - next);
       g_assert_cmpint (int_member (r, "Count"), ==, expect_end - next);
       /* One rounding per call, on the bytes read, halved (eventually consistent). */
@@ -730,48 +639,51 @@ test_one_megabyte_pages_like_dynamodb_local (void)
 
   /* 300 items of 10 000 characters: DynamoDB Local pages them 105, 105, 90 with 128.5,
    * 128.5 and 110 units. */
-  r = ok (e, "Query",
-          "{'TableName': 'Big', 'KeyConditionExpression': 'pk = :p',"
-          " 'ReturnConsumedCapacity': 'TOTAL', 'ExpressionAttributeValues': {':p': {'S': 'p'}}}");
+  r = etu_ok (
+      e, "Query",
+      "{'TableName': 'Big', 'KeyConditionExpression': 'pk = :p',"
+      " 'ReturnConsumedCapacity': 'TOTAL', 'ExpressionAttributeValues': {':p': {'S': 'p'}}}");
   g_assert_cmpint (int_member (r, "ScannedCount"), ==, 105);
   g_assert_cmpuint (json_array_size (json_object_get (r, "Items")), ==, 105);
-  assert_json (json_object_get (r, "LastEvaluatedKey"), "{'pk': {'S': 'p'}, 'sk': {'N': '104'}}");
-  assert_json (json_object_get (r, "ConsumedCapacity"),
-               "{'TableName': 'Big', 'CapacityUnits': 128.5}");
+  etu_assert_json (json_object_get (r, "LastEvaluatedKey"),
+                   "{'pk': {'S': 'p'}, 'sk': {'N': '104'}}");
+  etu_assert_json (json_object_get (r, "ConsumedCapacity"),
+                   "{'TableName': 'Big', 'CapacityUnits': 128.5}");
   json_decref (r);
   check_big_pages (e, "Query", 300, sizes);
 
   /* The filter does not change what is read. */
-  r = ok (e, "Scan",
-          "{'TableName': 'Big', 'FilterExpression': 'sk = :none',"
-          " 'ExpressionAttributeValues': {':none': {'N': '-1'}}}");
+  r = etu_ok (e, "Scan",
+              "{'TableName': 'Big', 'FilterExpression': 'sk = :none',"
+              " 'ExpressionAttributeValues': {':none': {'N': '-1'}}}");
   g_assert_cmpint (int_member (r, "ScannedCount"), ==, 105);
   g_assert_cmpint (int_member (r, "Count"), ==, 0);
   g_assert_nonnull (json_object_get (r, "LastEvaluatedKey"));
   json_decref (r);
 
   /* Strongly consistent reads cost the full units. */
-  r = ok (e, "Query",
-          "{'TableName': 'Big', 'KeyConditionExpression': 'pk = :p', 'ConsistentRead': true,"
-          " 'Select': 'COUNT', 'ReturnConsumedCapacity': 'INDEXES',"
-          " 'ExpressionAttributeValues': {':p': {'S': 'p'}}}");
-  assert_json (json_object_get (r, "ConsumedCapacity"),
-               "{'TableName': 'Big', 'CapacityUnits': 257.0, 'Table': {'CapacityUnits': 257.0}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Big', 'KeyConditionExpression': 'pk = :p', 'ConsistentRead': true,"
+              " 'Select': 'COUNT', 'ReturnConsumedCapacity': 'INDEXES',"
+              " 'ExpressionAttributeValues': {':p': {'S': 'p'}}}");
+  etu_assert_json (
+      json_object_get (r, "ConsumedCapacity"),
+      "{'TableName': 'Big', 'CapacityUnits': 257.0, 'Table': {'CapacityUnits': 257.0}}");
   json_decref (r);
 }
 
 static DdbEngine *
 many_engine (void)
 {
-  DdbEngine *e = engine_new ();
+  DdbEngine *e = etu_engine_new ();
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
 
-  json_decref (ok (e, "CreateTable",
-                   "{'TableName': 'Many', 'BillingMode': 'PAY_PER_REQUEST',"
-                   " 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
-                   "  {'AttributeName': 'sk', 'AttributeType': 'N'}],"
-                   " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
-                   "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}]}"));
+  json_decref (etu_ok (e, "CreateTable",
+                       "{'TableName': 'Many', 'BillingMode': 'PAY_PER_REQUEST',"
+                       " 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
+                       "  {'AttributeName': 'sk', 'AttributeType': 'N'}],"
+                       " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
+                       "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}]}"));
   for (guint p = 0; p < 20; p++)
     for (guint s = 0; s < 10; s++)
       g_ptr_array_add (items,
@@ -791,8 +703,8 @@ scan_all (DdbEngine *e, const char *extra, guint limit, GHashTable *seen)
 
   do
     {
-      json_t *r = ok (e, "Scan", "{'TableName': 'Many', 'Limit': %u%s%s%s}", limit, extra,
-                      lek ? ", 'ExclusiveStartKey': " : "", lek ? lek : "");
+      json_t *r = etu_ok (e, "Scan", "{'TableName': 'Many', 'Limit': %u%s%s%s}", limit, extra,
+                          lek ? ", 'ExclusiveStartKey': " : "", lek ? lek : "");
       json_t *items = json_object_get (r, "Items"), *item, *k;
       size_t i;
 
@@ -833,11 +745,12 @@ test_pagination_visits_every_item_once (void)
   /* A Query paged backwards, 3 by 3. */
   do
     {
-      json_t *r = ok (e, "Query",
-                      "{'TableName': 'Many', 'KeyConditionExpression': 'pk = :p', 'Limit': 3,"
-                      " 'ScanIndexForward': false, 'ExpressionAttributeValues': {':p': {'S': 'p3'}}"
-                      "%s%s}",
-                      lek ? ", 'ExclusiveStartKey': " : "", lek ? lek : "");
+      json_t *r
+          = etu_ok (e, "Query",
+                    "{'TableName': 'Many', 'KeyConditionExpression': 'pk = :p', 'Limit': 3,"
+                    " 'ScanIndexForward': false, 'ExpressionAttributeValues': {':p': {'S': 'p3'}}"
+                    "%s%s}",
+                    lek ? ", 'ExclusiveStartKey': " : "", lek ? lek : "");
       g_autofree char *sks = column (r, "sk");
       json_t *k = json_object_get (r, "LastEvaluatedKey");
 
@@ -894,7 +807,7 @@ test_parallel_scan_segments (void)
 static DdbEngine *
 index_engine (void)
 {
-  DdbEngine *e = engine_new ();
+  DdbEngine *e = etu_engine_new ();
   static const char *const items[] = {
     "{'pk': {'S': 'P'}, 'sk': {'S': 's1'}, 'g': {'S': 'G'}, 'gs': {'N': '3'}, 'l': {'S': 'L3'},"
     " 'a': {'S': 'a1'}, 'b': {'S': 'b1'}}",
@@ -908,31 +821,31 @@ index_engine (void)
   };
 
   json_decref (
-      ok (e, "CreateTable",
-          "{'TableName': 'Idx', 'BillingMode': 'PAY_PER_REQUEST',"
-          " 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
-          "  {'AttributeName': 'sk', 'AttributeType': 'S'}, {'AttributeName': 'g', "
-          "'AttributeType': 'S'},"
-          "  {'AttributeName': 'gs', 'AttributeType': 'N'}, {'AttributeName': 'l', "
-          "'AttributeType': 'S'}],"
-          " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
-          "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}],"
-          " 'GlobalSecondaryIndexes': ["
-          "  {'IndexName': 'gkeys', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'},"
-          "    {'AttributeName': 'gs', 'KeyType': 'RANGE'}], 'Projection': {'ProjectionType': "
-          "'KEYS_ONLY'}},"
-          "  {'IndexName': 'ginc', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'},"
-          "    {'AttributeName': 'gs', 'KeyType': 'RANGE'}],"
-          "    'Projection': {'ProjectionType': 'INCLUDE', 'NonKeyAttributes': ['a']}},"
-          "  {'IndexName': 'gall', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}],"
-          "    'Projection': {'ProjectionType': 'ALL'}}],"
-          " 'LocalSecondaryIndexes': ["
-          "  {'IndexName': 'lkeys', 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
-          "    {'AttributeName': 'l', 'KeyType': 'RANGE'}], 'Projection': {'ProjectionType': "
-          "'KEYS_ONLY'}},"
-          "  {'IndexName': 'linc', 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
-          "    {'AttributeName': 'l', 'KeyType': 'RANGE'}],"
-          "    'Projection': {'ProjectionType': 'INCLUDE', 'NonKeyAttributes': ['a']}}]}"));
+      etu_ok (e, "CreateTable",
+              "{'TableName': 'Idx', 'BillingMode': 'PAY_PER_REQUEST',"
+              " 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
+              "  {'AttributeName': 'sk', 'AttributeType': 'S'}, {'AttributeName': 'g', "
+              "'AttributeType': 'S'},"
+              "  {'AttributeName': 'gs', 'AttributeType': 'N'}, {'AttributeName': 'l', "
+              "'AttributeType': 'S'}],"
+              " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
+              "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}],"
+              " 'GlobalSecondaryIndexes': ["
+              "  {'IndexName': 'gkeys', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'},"
+              "    {'AttributeName': 'gs', 'KeyType': 'RANGE'}], 'Projection': {'ProjectionType': "
+              "'KEYS_ONLY'}},"
+              "  {'IndexName': 'ginc', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'},"
+              "    {'AttributeName': 'gs', 'KeyType': 'RANGE'}],"
+              "    'Projection': {'ProjectionType': 'INCLUDE', 'NonKeyAttributes': ['a']}},"
+              "  {'IndexName': 'gall', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}],"
+              "    'Projection': {'ProjectionType': 'ALL'}}],"
+              " 'LocalSecondaryIndexes': ["
+              "  {'IndexName': 'lkeys', 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
+              "    {'AttributeName': 'l', 'KeyType': 'RANGE'}], 'Projection': {'ProjectionType': "
+              "'KEYS_ONLY'}},"
+              "  {'IndexName': 'linc', 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
+              "    {'AttributeName': 'l', 'KeyType': 'RANGE'}],"
+              "    'Projection': {'ProjectionType': 'INCLUDE', 'NonKeyAttributes': ['a']}}]}"));
   put_items (e, "Idx", items, G_N_ELEMENTS (items));
   return e;
 }
@@ -944,9 +857,9 @@ test_gsi_projections (void)
   json_t *r;
 
   /* KEYS_ONLY: table and index keys, in the index's order. */
-  r = ok (e, "Query",
-          "{'TableName': 'Idx', 'IndexName': 'gkeys', 'KeyConditionExpression': 'g = :g',"
-          " 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Idx', 'IndexName': 'gkeys', 'KeyConditionExpression': 'g = :g',"
+              " 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
   {
     g_autofree char *sks = column (r, "sk");
     g_autofree char *names = attr_names (r, 0);
@@ -956,7 +869,7 @@ test_gsi_projections (void)
   json_decref (r);
 
   /* INCLUDE: plus the included attribute. */
-  r = ok (
+  r = etu_ok (
       e, "Query",
       "{'TableName': 'Idx', 'IndexName': 'ginc', 'KeyConditionExpression': 'g = :g AND gs > :n',"
       " 'ScanIndexForward': false, 'ExpressionAttributeValues': {':g': {'S': 'G'}, ':n': {'N': "
@@ -970,9 +883,9 @@ test_gsi_projections (void)
   json_decref (r);
 
   /* ALL fetches nothing from the table: it holds every attribute. */
-  r = ok (e, "Query",
-          "{'TableName': 'Idx', 'IndexName': 'gall', 'KeyConditionExpression': 'g = :g',"
-          " 'ExpressionAttributeValues': {':g': {'S': 'G'}}, 'Select': 'ALL_ATTRIBUTES'}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Idx', 'IndexName': 'gall', 'KeyConditionExpression': 'g = :g',"
+              " 'ExpressionAttributeValues': {':g': {'S': 'G'}}, 'Select': 'ALL_ATTRIBUTES'}");
   g_assert_cmpint (int_member (r, "Count"), ==, 3);
   {
     g_autofree char *names = attr_names (r, 0);
@@ -980,9 +893,9 @@ test_gsi_projections (void)
   }
   json_decref (r);
   /* A projection of what a GSI holds. */
-  r = ok (e, "Query",
-          "{'TableName': 'Idx', 'IndexName': 'ginc', 'KeyConditionExpression': 'g = :g',"
-          " 'ProjectionExpression': 'a, sk', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Idx', 'IndexName': 'ginc', 'KeyConditionExpression': 'g = :g',"
+              " 'ProjectionExpression': 'a, sk', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
   {
     g_autofree char *names = attr_names (r, 0);
     g_assert_cmpstr (names, ==, "a,sk");
@@ -990,26 +903,26 @@ test_gsi_projections (void)
   json_decref (r);
 
   /* Sparse: the item without g is in no GSI. */
-  r = ok (e, "Scan", "{'TableName': 'Idx', 'IndexName': 'gkeys'}");
+  r = etu_ok (e, "Scan", "{'TableName': 'Idx', 'IndexName': 'gkeys'}");
   g_assert_cmpint (int_member (r, "Count"), ==, 4);
   g_assert_cmpint (int_member (r, "ScannedCount"), ==, 4);
   json_decref (r);
-  r = ok (e, "Scan", "{'TableName': 'Idx'}");
+  r = etu_ok (e, "Scan", "{'TableName': 'Idx'}");
   g_assert_cmpint (int_member (r, "Count"), ==, 5);
   json_decref (r);
 
   /* Paging a GSI: LastEvaluatedKey holds the table's and the index's keys. */
-  r = ok (e, "Query",
-          "{'TableName': 'Idx', 'IndexName': 'gkeys', 'KeyConditionExpression': 'g = :g',"
-          " 'Limit': 1, 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
-  assert_json (json_object_get (r, "LastEvaluatedKey"),
-               "{'pk': {'S': 'P'}, 'sk': {'S': 's2'}, 'g': {'S': 'G'}, 'gs': {'N': '1'}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Idx', 'IndexName': 'gkeys', 'KeyConditionExpression': 'g = :g',"
+              " 'Limit': 1, 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  etu_assert_json (json_object_get (r, "LastEvaluatedKey"),
+                   "{'pk': {'S': 'P'}, 'sk': {'S': 's2'}, 'g': {'S': 'G'}, 'gs': {'N': '1'}}");
   json_decref (r);
-  r = ok (e, "Query",
-          "{'TableName': 'Idx', 'IndexName': 'gkeys', 'KeyConditionExpression': 'g = :g',"
-          " 'Limit': 5, 'ExpressionAttributeValues': {':g': {'S': 'G'}},"
-          " 'ExclusiveStartKey': {'pk': {'S': 'P'}, 'sk': {'S': 's2'}, 'g': {'S': 'G'},"
-          "  'gs': {'N': '1'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Idx', 'IndexName': 'gkeys', 'KeyConditionExpression': 'g = :g',"
+              " 'Limit': 5, 'ExpressionAttributeValues': {':g': {'S': 'G'}},"
+              " 'ExclusiveStartKey': {'pk': {'S': 'P'}, 'sk': {'S': 's2'}, 'g': {'S': 'G'},"
+              "  'gs': {'N': '1'}}}");
   {
     g_autofree char *sks = column (r, "sk");
     g_assert_cmpstr (sks, ==, "s3,s1");
@@ -1018,12 +931,13 @@ test_gsi_projections (void)
   json_decref (r);
 
   /* Capacity of a GSI read goes to the index. */
-  r = ok (e, "Query",
-          "{'TableName': 'Idx', 'IndexName': 'gkeys', 'KeyConditionExpression': 'g = :g',"
-          " 'ReturnConsumedCapacity': 'INDEXES', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
-  assert_json (json_object_get (r, "ConsumedCapacity"),
-               "{'TableName': 'Idx', 'CapacityUnits': 0.5, 'Table': {'CapacityUnits': 0.0},"
-               " 'GlobalSecondaryIndexes': {'gkeys': {'CapacityUnits': 0.5}}}");
+  r = etu_ok (
+      e, "Query",
+      "{'TableName': 'Idx', 'IndexName': 'gkeys', 'KeyConditionExpression': 'g = :g',"
+      " 'ReturnConsumedCapacity': 'INDEXES', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  etu_assert_json (json_object_get (r, "ConsumedCapacity"),
+                   "{'TableName': 'Idx', 'CapacityUnits': 0.5, 'Table': {'CapacityUnits': 0.0},"
+                   " 'GlobalSecondaryIndexes': {'gkeys': {'CapacityUnits': 0.5}}}");
   json_decref (r);
 }
 
@@ -1038,57 +952,72 @@ test_gsi_refuses_what_it_does_not_project (void)
 
 #define GQ(ix) "{'TableName': 'Idx', 'IndexName': '" ix "', 'KeyConditionExpression': 'g = :g', "
 #define INVALID "One or more parameter values were invalid: "
-  fails (e, "Query", DDB_ERROR_VALIDATION, INVALID "Global secondary index gkeys does not project [b]",
-         GQ ("gkeys") "'ProjectionExpression': 'b, sk', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  etu_fails (e, "Query", DDB_ERROR_VALIDATION,
+             INVALID "Global secondary index gkeys does not project [b]",
+             GQ ("gkeys") "'ProjectionExpression': 'b, sk', 'ExpressionAttributeValues': {':g': "
+                          "{'S': 'G'}}}");
   /* Only top-level names, each once; INCLUDE projects its NonKeyAttributes, not the LSI's key. */
-  fails (e, "Query", DDB_ERROR_VALIDATION, INVALID "Global secondary index ginc does not project [b, l]",
-         GQ ("ginc") "'ProjectionExpression': 'l, a, b.c, b.d', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  etu_fails (e, "Query", DDB_ERROR_VALIDATION,
+             INVALID "Global secondary index ginc does not project [b, l]",
+             GQ ("ginc") "'ProjectionExpression': 'l, a, b.c, b.d', 'ExpressionAttributeValues': "
+                         "{':g': {'S': 'G'}}}");
   /* Listed as a Java HashSet iterates them: bucket order, a shared bucket in reverse. */
-  fails (e, "Query", DDB_ERROR_VALIDATION,
-         INVALID "Global secondary index gkeys does not project [zz, body, title]",
-         GQ ("gkeys") "'ProjectionExpression': 'title, zz, body', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
-  fails (e, "Query", DDB_ERROR_VALIDATION,
-         INVALID "Global secondary index gkeys does not project "
-         "[b10, b12, b11, b14, b13, b1, b2, b3, b4, b5, b6, b7, b8, b9]",
-         GQ ("gkeys") "'ProjectionExpression': 'b1,b2,b3,b4,b5,b6,b7,b8,b9,b10,b11,b12,b13,b14',"
-         " 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  etu_fails (e, "Query", DDB_ERROR_VALIDATION,
+             INVALID "Global secondary index gkeys does not project [zz, body, title]",
+             GQ ("gkeys") "'ProjectionExpression': 'title, zz, body', 'ExpressionAttributeValues': "
+                          "{':g': {'S': 'G'}}}");
+  etu_fails (
+      e, "Query", DDB_ERROR_VALIDATION,
+      INVALID "Global secondary index gkeys does not project "
+              "[b10, b12, b11, b14, b13, b1, b2, b3, b4, b5, b6, b7, b8, b9]",
+      GQ ("gkeys") "'ProjectionExpression': 'b1,b2,b3,b4,b5,b6,b7,b8,b9,b10,b11,b12,b13,b14',"
+                   " 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
   /* AttributesToGet and SPECIFIC_ATTRIBUTES alike. */
-  fails (e, "Query", DDB_ERROR_VALIDATION, INVALID "Global secondary index gkeys does not project [a]",
-         "{'TableName': 'Idx', 'IndexName': 'gkeys', 'Select': 'SPECIFIC_ATTRIBUTES',"
-         " 'KeyConditions': {'g': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'G'}]}},"
-         " 'AttributesToGet': ['a', 'pk']}");
+  etu_fails (
+      e, "Query", DDB_ERROR_VALIDATION, INVALID "Global secondary index gkeys does not project [a]",
+      "{'TableName': 'Idx', 'IndexName': 'gkeys', 'Select': 'SPECIFIC_ATTRIBUTES',"
+      " 'KeyConditions': {'g': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'G'}]}},"
+      " 'AttributesToGet': ['a', 'pk']}");
   /* A Query filter: names sorted, checked before Select and the projection. */
-  fails (e, "Query", DDB_ERROR_VALIDATION,
-         INVALID "Secondary index gkeys does not project one or more filter attributes: [a, b]",
-         GQ ("gkeys") "'FilterExpression': 'b = :g OR size(a) > :n OR attribute_exists(b.c)',"
-         " 'ProjectionExpression': 'zz', 'ExpressionAttributeValues': {':g': {'S': 'G'}, ':n': {'N': '1'}}}");
-  fails (e, "Query", DDB_ERROR_VALIDATION,
-         INVALID "Secondary index ginc does not project one or more filter attributes: [b]",
-         GQ ("ginc") "'FilterExpression': 'a = :g AND b = :g', 'Select': 'ALL_ATTRIBUTES',"
-         " 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
-  fails (e, "Query", DDB_ERROR_VALIDATION,
-         INVALID "Secondary index gkeys does not project one or more filter attributes: [b]",
-         "{'TableName': 'Idx', 'IndexName': 'gkeys', 'Select': 'COUNT',"
-         " 'KeyConditions': {'g': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'G'}]}},"
-         " 'QueryFilter': {'b': {'ComparisonOperator': 'NOT_NULL'}}}");
-  r = ok (e, "Query", GQ ("ginc") "'FilterExpression': 'a = :a', 'ExpressionAttributeValues':"
-          " {':g': {'S': 'G'}, ':a': {'S': 'a3'}}}");
+  etu_fails (e, "Query", DDB_ERROR_VALIDATION,
+             INVALID "Secondary index gkeys does not project one or more filter attributes: [a, b]",
+             GQ ("gkeys") "'FilterExpression': 'b = :g OR size(a) > :n OR attribute_exists(b.c)',"
+                          " 'ProjectionExpression': 'zz', 'ExpressionAttributeValues': {':g': "
+                          "{'S': 'G'}, ':n': {'N': '1'}}}");
+  etu_fails (e, "Query", DDB_ERROR_VALIDATION,
+             INVALID "Secondary index ginc does not project one or more filter attributes: [b]",
+             GQ ("ginc") "'FilterExpression': 'a = :g AND b = :g', 'Select': 'ALL_ATTRIBUTES',"
+                         " 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  etu_fails (
+      e, "Query", DDB_ERROR_VALIDATION,
+      INVALID "Secondary index gkeys does not project one or more filter attributes: [b]",
+      "{'TableName': 'Idx', 'IndexName': 'gkeys', 'Select': 'COUNT',"
+      " 'KeyConditions': {'g': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'G'}]}},"
+      " 'QueryFilter': {'b': {'ComparisonOperator': 'NOT_NULL'}}}");
+  r = etu_ok (e, "Query",
+              GQ ("ginc") "'FilterExpression': 'a = :a', 'ExpressionAttributeValues':"
+                          " {':g': {'S': 'G'}, ':a': {'S': 'a3'}}}");
   g_assert_cmpint (int_member (r, "Count"), ==, 1);
   json_decref (r);
 
   /* A Scan refuses the projection too; its filter sees only the index's attributes. */
-  fails (e, "Scan", DDB_ERROR_VALIDATION, INVALID "Global secondary index gkeys does not project [a]",
-         "{'TableName': 'Idx', 'IndexName': 'gkeys', 'ProjectionExpression': 'sk, a'}");
-  fails (e, "Scan", DDB_ERROR_VALIDATION, INVALID "Global secondary index ginc does not project [b]",
-         "{'TableName': 'Idx', 'IndexName': 'ginc', 'AttributesToGet': ['b']}");
-  r = ok (e, "Scan", "{'TableName': 'Idx', 'IndexName': 'gkeys', 'FilterExpression': 'attribute_exists(a)'}");
+  etu_fails (e, "Scan", DDB_ERROR_VALIDATION,
+             INVALID "Global secondary index gkeys does not project [a]",
+             "{'TableName': 'Idx', 'IndexName': 'gkeys', 'ProjectionExpression': 'sk, a'}");
+  etu_fails (e, "Scan", DDB_ERROR_VALIDATION,
+             INVALID "Global secondary index ginc does not project [b]",
+             "{'TableName': 'Idx', 'IndexName': 'ginc', 'AttributesToGet': ['b']}");
+  r = etu_ok (
+      e, "Scan",
+      "{'TableName': 'Idx', 'IndexName': 'gkeys', 'FilterExpression': 'attribute_exists(a)'}");
   g_assert_cmpint (int_member (r, "Count"), ==, 0);
   g_assert_cmpint (int_member (r, "ScannedCount"), ==, 4);
   json_decref (r);
 
   /* An LSI fetches from the table instead. */
-  r = ok (e, "Scan", "{'TableName': 'Idx', 'IndexName': 'lkeys', 'ProjectionExpression': 'b',"
-          " 'FilterExpression': 'attribute_exists(a)'}");
+  r = etu_ok (e, "Scan",
+              "{'TableName': 'Idx', 'IndexName': 'lkeys', 'ProjectionExpression': 'b',"
+              " 'FilterExpression': 'attribute_exists(a)'}");
   g_assert_cmpint (int_member (r, "Count"), ==, 3);
   json_decref (r);
 #undef GQ
@@ -1146,9 +1075,10 @@ test_lsi_fetches_from_table (void)
   json_t *r;
 
   /* KEYS_ONLY LSI: ordered by l; the item without l is not in it. */
-  r = ok (e, "Query",
-          "{'TableName': 'Idx', 'IndexName': 'lkeys', 'KeyConditionExpression': 'pk = :p',"
-          " 'ReturnConsumedCapacity': 'INDEXES', 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
+  r = etu_ok (
+      e, "Query",
+      "{'TableName': 'Idx', 'IndexName': 'lkeys', 'KeyConditionExpression': 'pk = :p',"
+      " 'ReturnConsumedCapacity': 'INDEXES', 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
   {
     g_autofree char *sks = column (r, "sk");
     g_autofree char *names = attr_names (r, 0);
@@ -1156,33 +1086,33 @@ test_lsi_fetches_from_table (void)
     g_assert_cmpstr (names, ==, "l,pk,sk");
   }
   /* Figures as DynamoDB Local gives them. */
-  assert_json (json_object_get (r, "ConsumedCapacity"),
-               "{'TableName': 'Idx', 'CapacityUnits': 0.5, 'Table': {'CapacityUnits': 0.0},"
-               " 'LocalSecondaryIndexes': {'lkeys': {'CapacityUnits': 0.5}}}");
+  etu_assert_json (json_object_get (r, "ConsumedCapacity"),
+                   "{'TableName': 'Idx', 'CapacityUnits': 0.5, 'Table': {'CapacityUnits': 0.0},"
+                   " 'LocalSecondaryIndexes': {'lkeys': {'CapacityUnits': 0.5}}}");
   json_decref (r);
 
   /* ALL_ATTRIBUTES on an LSI that does not project everything fetches each item from the
    * table; each fetch is a read of its own (DynamoDB Local: 0.5 per item, eventually
    * consistent). */
-  r = ok (e, "Query",
-          "{'TableName': 'Idx', 'IndexName': 'lkeys', 'KeyConditionExpression': 'pk = :p',"
-          " 'Select': 'ALL_ATTRIBUTES', 'ReturnConsumedCapacity': 'INDEXES',"
-          " 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Idx', 'IndexName': 'lkeys', 'KeyConditionExpression': 'pk = :p',"
+              " 'Select': 'ALL_ATTRIBUTES', 'ReturnConsumedCapacity': 'INDEXES',"
+              " 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
   {
     g_autofree char *bs = column (r, "b");
     g_autofree char *names = attr_names (r, 0);
     g_assert_cmpstr (bs, ==, "b2,b3,b1");
     g_assert_cmpstr (names, ==, "a,b,g,gs,l,pk,sk");
   }
-  assert_json (json_object_get (r, "ConsumedCapacity"),
-               "{'TableName': 'Idx', 'CapacityUnits': 2.0, 'Table': {'CapacityUnits': 1.5},"
-               " 'LocalSecondaryIndexes': {'lkeys': {'CapacityUnits': 0.5}}}");
+  etu_assert_json (json_object_get (r, "ConsumedCapacity"),
+                   "{'TableName': 'Idx', 'CapacityUnits': 2.0, 'Table': {'CapacityUnits': 1.5},"
+                   " 'LocalSecondaryIndexes': {'lkeys': {'CapacityUnits': 0.5}}}");
   json_decref (r);
 
   /* A projected attribute the index lacks: fetched too. */
-  r = ok (e, "Query",
-          "{'TableName': 'Idx', 'IndexName': 'lkeys', 'KeyConditionExpression': 'pk = :p',"
-          " 'ProjectionExpression': 'b', 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Idx', 'IndexName': 'lkeys', 'KeyConditionExpression': 'pk = :p',"
+              " 'ProjectionExpression': 'b', 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
   {
     g_autofree char *bs = column (r, "b");
     g_assert_cmpstr (bs, ==, "b2,b3,b1");
@@ -1190,7 +1120,7 @@ test_lsi_fetches_from_table (void)
   json_decref (r);
 
   /* One the index holds: no fetch. */
-  r = ok (
+  r = etu_ok (
       e, "Query",
       "{'TableName': 'Idx', 'IndexName': 'linc', 'KeyConditionExpression': 'pk = :p AND l > :l',"
       " 'ProjectionExpression': 'a', 'ReturnConsumedCapacity': 'INDEXES',"
@@ -1199,13 +1129,13 @@ test_lsi_fetches_from_table (void)
     g_autofree char *as = column (r, "a");
     g_assert_cmpstr (as, ==, "a3,a1");
   }
-  assert_json (json_object_get (r, "ConsumedCapacity"),
-               "{'TableName': 'Idx', 'CapacityUnits': 0.5, 'Table': {'CapacityUnits': 0.0},"
-               " 'LocalSecondaryIndexes': {'linc': {'CapacityUnits': 0.5}}}");
+  etu_assert_json (json_object_get (r, "ConsumedCapacity"),
+                   "{'TableName': 'Idx', 'CapacityUnits': 0.5, 'Table': {'CapacityUnits': 0.0},"
+                   " 'LocalSecondaryIndexes': {'linc': {'CapacityUnits': 0.5}}}");
   json_decref (r);
 
   /* ALL_PROJECTED_ATTRIBUTES is the default on an index. */
-  r = ok (
+  r = etu_ok (
       e, "Query",
       "{'TableName': 'Idx', 'IndexName': 'linc', 'KeyConditionExpression': 'pk = :p',"
       " 'Select': 'ALL_PROJECTED_ATTRIBUTES', 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
@@ -1217,10 +1147,10 @@ test_lsi_fetches_from_table (void)
 
   /* The table's sort key may be filtered on in an LSI query (DynamoDB Local agrees); the
    * index's may not. */
-  r = ok (e, "Query",
-          "{'TableName': 'Idx', 'IndexName': 'lkeys', 'KeyConditionExpression': 'pk = :p',"
-          " 'FilterExpression': 'sk = :s', 'ExpressionAttributeValues': {':p': {'S': 'P'},"
-          " ':s': {'S': 's3'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Idx', 'IndexName': 'lkeys', 'KeyConditionExpression': 'pk = :p',"
+              " 'FilterExpression': 'sk = :s', 'ExpressionAttributeValues': {':p': {'S': 'P'},"
+              " ':s': {'S': 's3'}}}");
   g_assert_cmpint (int_member (r, "Count"), ==, 1);
   g_assert_cmpint (int_member (r, "ScannedCount"), ==, 3);
   json_decref (r);
@@ -1229,15 +1159,15 @@ test_lsi_fetches_from_table (void)
    * Guide says an LSI does for attributes it does not project. DynamoDB Local instead refuses
    * ("Secondary index lkeys does not project one or more filter attributes: [b]"); the docs
    * win. */
-  r = ok (e, "Query",
-          "{'TableName': 'Idx', 'IndexName': 'lkeys', 'KeyConditionExpression': 'pk = :p',"
-          " 'FilterExpression': 'b = :b', 'ExpressionAttributeValues': {':p': {'S': 'P'},"
-          " ':b': {'S': 'b3'}}}");
+  r = etu_ok (e, "Query",
+              "{'TableName': 'Idx', 'IndexName': 'lkeys', 'KeyConditionExpression': 'pk = :p',"
+              " 'FilterExpression': 'b = :b', 'ExpressionAttributeValues': {':p': {'S': 'P'},"
+              " ':b': {'S': 'b3'}}}");
   g_assert_cmpint (int_member (r, "Count"), ==, 1);
   json_decref (r);
 
   /* Scan of an LSI. */
-  r = ok (e, "Scan", "{'TableName': 'Idx', 'IndexName': 'lkeys', 'ConsistentRead': true}");
+  r = etu_ok (e, "Scan", "{'TableName': 'Idx', 'IndexName': 'lkeys', 'ConsistentRead': true}");
   g_assert_cmpint (int_member (r, "Count"), ==, 4);
   json_decref (r);
 }
@@ -1251,159 +1181,169 @@ test_query_validation (void)
   const DdbErrorCode V = DDB_ERROR_VALIDATION;
 #define KCE "'KeyConditionExpression': 'pk = :p', 'ExpressionAttributeValues': {':p': {'S': 'P'}}"
 
-  fails (e, "Query", V,
-         "Either the KeyConditions or KeyConditionExpression parameter must be specified in the "
-         "request.",
-         "{'TableName': 'Idx'}");
-  fails (e, "Query", DDB_ERROR_RESOURCE_NOT_FOUND, "Requested resource not found",
-         "{'TableName': 'Nope', " KCE "}");
-  fails (e, "Query", V, "The table does not have the specified index: nope",
-         "{'TableName': 'Idx', 'IndexName': 'nope', " KCE "}");
+  etu_fails (
+      e, "Query", V,
+      "Either the KeyConditions or KeyConditionExpression parameter must be specified in the "
+      "request.",
+      "{'TableName': 'Idx'}");
+  etu_fails (e, "Query", DDB_ERROR_RESOURCE_NOT_FOUND, "Requested resource not found",
+             "{'TableName': 'Nope', " KCE "}");
+  etu_fails (e, "Query", V, "The table does not have the specified index: nope",
+             "{'TableName': 'Idx', 'IndexName': 'nope', " KCE "}");
   /* DynamoDB Local says "Consistent read cannot be true when querying a GSI"; DynamoDB's own
    * wording (as dynalite records it) is this one. */
-  fails (e, "Query", V, "Consistent reads are not supported on global secondary indexes",
-         "{'TableName': 'Idx', 'IndexName': 'gkeys', 'ConsistentRead': true,"
-         " 'KeyConditionExpression': 'g = :g', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
-  fails (e, "Query", V,
-         "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported "
-         "for global secondary index gkeys because its projection type is not ALL",
-         "{'TableName': 'Idx', 'IndexName': 'gkeys', 'Select': 'ALL_ATTRIBUTES',"
-         " 'KeyConditionExpression': 'g = :g', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  etu_fails (
+      e, "Query", V, "Consistent reads are not supported on global secondary indexes",
+      "{'TableName': 'Idx', 'IndexName': 'gkeys', 'ConsistentRead': true,"
+      " 'KeyConditionExpression': 'g = :g', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
+  etu_fails (
+      e, "Query", V,
+      "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported "
+      "for global secondary index gkeys because its projection type is not ALL",
+      "{'TableName': 'Idx', 'IndexName': 'gkeys', 'Select': 'ALL_ATTRIBUTES',"
+      " 'KeyConditionExpression': 'g = :g', 'ExpressionAttributeValues': {':g': {'S': 'G'}}}");
 
   /* Select against the projection (messages as DynamoDB Local gives them). */
-  fails (e, "Query", V,
-         "Must specify the AttributesToGet or ProjectionExpression when choosing to get "
-         "SPECIFIC_ATTRIBUTES",
-         "{'TableName': 'Idx', 'Select': 'SPECIFIC_ATTRIBUTES', " KCE "}");
-  fails (e, "Query", V,
-         "Cannot specify the ProjectionExpression when choosing to get only the Count",
-         "{'TableName': 'Idx', 'Select': 'COUNT', 'ProjectionExpression': 'a', " KCE "}");
-  fails (e, "Query", V, "Cannot specify the AttributesToGet when choosing to get only the Count",
-         "{'TableName': 'Idx', 'Select': 'COUNT', 'AttributesToGet': ['a'], 'KeyConditions':"
-         " {'pk': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'P'}]}}}");
-  fails (e, "Query", V,
-         "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES",
-         "{'TableName': 'Idx', 'Select': 'ALL_ATTRIBUTES', 'ProjectionExpression': 'a', " KCE "}");
-  fails (e, "Query", V,
-         "Cannot specify the ProjectionExpression when choosing to get ALL_PROJECTED_ATTRIBUTES",
-         "{'TableName': 'Idx', 'IndexName': 'lkeys', 'Select': 'ALL_PROJECTED_ATTRIBUTES',"
-         " 'ProjectionExpression': 'a', " KCE "}");
-  fails (e, "Query", V,
-         "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName",
-         "{'TableName': 'Idx', 'Select': 'ALL_PROJECTED_ATTRIBUTES', " KCE "}");
+  etu_fails (e, "Query", V,
+             "Must specify the AttributesToGet or ProjectionExpression when choosing to get "
+             "SPECIFIC_ATTRIBUTES",
+             "{'TableName': 'Idx', 'Select': 'SPECIFIC_ATTRIBUTES', " KCE "}");
+  etu_fails (e, "Query", V,
+             "Cannot specify the ProjectionExpression when choosing to get only the Count",
+             "{'TableName': 'Idx', 'Select': 'COUNT', 'ProjectionExpression': 'a', " KCE "}");
+  etu_fails (e, "Query", V,
+             "Cannot specify the AttributesToGet when choosing to get only the Count",
+             "{'TableName': 'Idx', 'Select': 'COUNT', 'AttributesToGet': ['a'], 'KeyConditions':"
+             " {'pk': {'ComparisonOperator': 'EQ', 'AttributeValueList': [{'S': 'P'}]}}}");
+  etu_fails (
+      e, "Query", V, "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES",
+      "{'TableName': 'Idx', 'Select': 'ALL_ATTRIBUTES', 'ProjectionExpression': 'a', " KCE "}");
+  etu_fails (
+      e, "Query", V,
+      "Cannot specify the ProjectionExpression when choosing to get ALL_PROJECTED_ATTRIBUTES",
+      "{'TableName': 'Idx', 'IndexName': 'lkeys', 'Select': 'ALL_PROJECTED_ATTRIBUTES',"
+      " 'ProjectionExpression': 'a', " KCE "}");
+  etu_fails (e, "Query", V,
+             "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName",
+             "{'TableName': 'Idx', 'Select': 'ALL_PROJECTED_ATTRIBUTES', " KCE "}");
 
   /* Filters may not use the key attributes read by. */
-  fails (e, "Query", V,
-         "Filter Expression can only contain non-primary key attributes: Primary key attribute: pk",
-         "{'TableName': 'Idx', 'FilterExpression': 'pk = :p', " KCE "}");
-  fails (e, "Query", V,
-         "Filter Expression can only contain non-primary key attributes: Primary key attribute: sk",
-         "{'TableName': 'Idx', 'FilterExpression': 'attribute_exists(sk) OR a = :p', " KCE "}");
-  fails (e, "Query", V,
-         "Filter Expression can only contain non-primary key attributes: Primary key attribute: l",
-         "{'TableName': 'Idx', 'IndexName': 'lkeys', 'FilterExpression': 'l = :p', " KCE "}");
-  fails (e, "Query", V,
-         "QueryFilter can only contain non-primary key attributes: Primary key attribute: pk",
-         "{'TableName': 'Idx', 'KeyConditions': {'pk': {'ComparisonOperator': 'EQ',"
-         " 'AttributeValueList': [{'S': 'P'}]}}, 'QueryFilter': {'pk': {'ComparisonOperator':"
-         " 'EQ', 'AttributeValueList': [{'S': 'P'}]}}}");
+  etu_fails (
+      e, "Query", V,
+      "Filter Expression can only contain non-primary key attributes: Primary key attribute: pk",
+      "{'TableName': 'Idx', 'FilterExpression': 'pk = :p', " KCE "}");
+  etu_fails (
+      e, "Query", V,
+      "Filter Expression can only contain non-primary key attributes: Primary key attribute: sk",
+      "{'TableName': 'Idx', 'FilterExpression': 'attribute_exists(sk) OR a = :p', " KCE "}");
+  etu_fails (
+      e, "Query", V,
+      "Filter Expression can only contain non-primary key attributes: Primary key attribute: l",
+      "{'TableName': 'Idx', 'IndexName': 'lkeys', 'FilterExpression': 'l = :p', " KCE "}");
+  etu_fails (e, "Query", V,
+             "QueryFilter can only contain non-primary key attributes: Primary key attribute: pk",
+             "{'TableName': 'Idx', 'KeyConditions': {'pk': {'ComparisonOperator': 'EQ',"
+             " 'AttributeValueList': [{'S': 'P'}]}}, 'QueryFilter': {'pk': {'ComparisonOperator':"
+             " 'EQ', 'AttributeValueList': [{'S': 'P'}]}}}");
   /* Key attributes are scalars: no document paths into them. */
-  fails (e, "Query", V,
-         "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
-         "allowed: Key: sk",
-         "{'TableName': 'Idx', 'ProjectionExpression': 'sk.x', " KCE "}");
-  fails (e, "Query", V,
-         "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
-         "allowed: IndexKey: g",
-         "{'TableName': 'Idx', 'ProjectionExpression': 'a, g[0]', " KCE "}");
-  fails (e, "Scan", V,
-         "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
-         "allowed: Key: sk",
-         "{'TableName': 'Idx', 'FilterExpression': '#k.x = :v',"
-         " 'ExpressionAttributeNames': {'#k': 'sk'}, 'ExpressionAttributeValues': {':v': {'S': "
-         "'v'}}}");
+  etu_fails (e, "Query", V,
+             "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
+             "allowed: Key: sk",
+             "{'TableName': 'Idx', 'ProjectionExpression': 'sk.x', " KCE "}");
+  etu_fails (e, "Query", V,
+             "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
+             "allowed: IndexKey: g",
+             "{'TableName': 'Idx', 'ProjectionExpression': 'a, g[0]', " KCE "}");
+  etu_fails (e, "Scan", V,
+             "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
+             "allowed: Key: sk",
+             "{'TableName': 'Idx', 'FilterExpression': '#k.x = :v',"
+             " 'ExpressionAttributeNames': {'#k': 'sk'}, 'ExpressionAttributeValues': {':v': {'S': "
+             "'v'}}}");
 
   /* ExclusiveStartKey must lie inside what the key condition selects (dynalite's wording,
    * taken from DynamoDB; DynamoDB Local words the first case like the second). */
-  fails (e, "Query", V,
-         "The provided starting key is outside query boundaries based on provided conditions",
-         "{'TableName': 'Idx', " KCE
-         ", 'ExclusiveStartKey': {'pk': {'S': 'Z'}, 'sk': {'S': 's1'}}}");
-  fails (e, "Query", V, "The provided starting key does not match the range key predicate",
-         "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p AND sk > :s',"
-         " 'ExpressionAttributeValues': {':p': {'S': 'P'}, ':s': {'S': 's2'}},"
-         " 'ExclusiveStartKey': {'pk': {'S': 'P'}, 'sk': {'S': 's1'}}}");
-  fails (e, "Query", V, "The query can return at most one row and cannot be restarted",
-         "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p AND sk > :s',"
-         " 'ExpressionAttributeValues': {':p': {'S': 'P'}, ':s': {'S': 's2'}},"
-         " 'ExclusiveStartKey': {'pk': {'S': 'Z'}, 'sk': {'S': 's3'}}}");
+  etu_fails (e, "Query", V,
+             "The provided starting key is outside query boundaries based on provided conditions",
+             "{'TableName': 'Idx', " KCE
+             ", 'ExclusiveStartKey': {'pk': {'S': 'Z'}, 'sk': {'S': 's1'}}}");
+  etu_fails (e, "Query", V, "The provided starting key does not match the range key predicate",
+             "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p AND sk > :s',"
+             " 'ExpressionAttributeValues': {':p': {'S': 'P'}, ':s': {'S': 's2'}},"
+             " 'ExclusiveStartKey': {'pk': {'S': 'P'}, 'sk': {'S': 's1'}}}");
+  etu_fails (e, "Query", V, "The query can return at most one row and cannot be restarted",
+             "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p AND sk > :s',"
+             " 'ExpressionAttributeValues': {':p': {'S': 'P'}, ':s': {'S': 's2'}},"
+             " 'ExclusiveStartKey': {'pk': {'S': 'Z'}, 'sk': {'S': 's3'}}}");
   {
     /* Inside the range: accepted (DynamoDB Local agrees). */
-    json_t *r = ok (e, "Query",
-                    "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p AND sk > :s',"
-                    " 'ExpressionAttributeValues': {':p': {'S': 'P'}, ':s': {'S': 's2'}},"
-                    " 'ExclusiveStartKey': {'pk': {'S': 'P'}, 'sk': {'S': 's3'}}}");
+    json_t *r = etu_ok (e, "Query",
+                        "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p AND sk > :s',"
+                        " 'ExpressionAttributeValues': {':p': {'S': 'P'}, ':s': {'S': 's2'}},"
+                        " 'ExclusiveStartKey': {'pk': {'S': 'P'}, 'sk': {'S': 's3'}}}");
     g_autofree char *sks = column (r, "sk");
     g_assert_cmpstr (sks, ==, "s4");
     json_decref (r);
   }
 
   /* Placeholders: every one must be used by some expression of the request. */
-  fails (e, "Query", V,
-         "Value provided in ExpressionAttributeValues unused in expressions: keys: {:x}",
-         "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p',"
-         " 'ExpressionAttributeValues': {':p': {'S': 'P'}, ':x': {'S': 'x'}}}");
-  fails (
+  etu_fails (e, "Query", V,
+             "Value provided in ExpressionAttributeValues unused in expressions: keys: {:x}",
+             "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p',"
+             " 'ExpressionAttributeValues': {':p': {'S': 'P'}, ':x': {'S': 'x'}}}");
+  etu_fails (
       e, "Query", V, "Value provided in ExpressionAttributeNames unused in expressions: keys: {#n}",
       "{'TableName': 'Idx', 'ProjectionExpression': 'a', 'ExpressionAttributeNames': {'#n': 'b'},"
       " " KCE "}");
   {
     /* A name used only by the projection and a value only by the filter are used. */
-    json_t *r = ok (e, "Query",
-                    "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p',"
-                    " 'FilterExpression': 'a = :a', 'ProjectionExpression': '#b',"
-                    " 'ExpressionAttributeNames': {'#b': 'b'},"
-                    " 'ExpressionAttributeValues': {':p': {'S': 'P'}, ':a': {'S': 'a2'}}}");
+    json_t *r = etu_ok (e, "Query",
+                        "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p',"
+                        " 'FilterExpression': 'a = :a', 'ProjectionExpression': '#b',"
+                        " 'ExpressionAttributeNames': {'#b': 'b'},"
+                        " 'ExpressionAttributeValues': {':p': {'S': 'P'}, ':a': {'S': 'a2'}}}");
     g_autofree char *bs = column (r, "b");
     g_assert_cmpstr (bs, ==, "b2");
     json_decref (r);
   }
-  fails (e, "Query", V,
-         "ExpressionAttributeValues can only be specified when using expressions: FilterExpression "
-         "and KeyConditionExpression are null",
-         "{'TableName': 'Idx', 'KeyConditions': {'pk': {'ComparisonOperator': 'EQ',"
-         " 'AttributeValueList': [{'S': 'P'}]}}, 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
-  fails (e, "Query", V,
-         "Can not use both expression and non-expression parameters in the same request: "
-         "Non-expression parameters: {AttributesToGet} Expression parameters: "
-         "{KeyConditionExpression}",
-         "{'TableName': 'Idx', 'AttributesToGet': ['a'], " KCE "}");
+  etu_fails (
+      e, "Query", V,
+      "ExpressionAttributeValues can only be specified when using expressions: FilterExpression "
+      "and KeyConditionExpression are null",
+      "{'TableName': 'Idx', 'KeyConditions': {'pk': {'ComparisonOperator': 'EQ',"
+      " 'AttributeValueList': [{'S': 'P'}]}}, 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
+  etu_fails (e, "Query", V,
+             "Can not use both expression and non-expression parameters in the same request: "
+             "Non-expression parameters: {AttributesToGet} Expression parameters: "
+             "{KeyConditionExpression}",
+             "{'TableName': 'Idx', 'AttributesToGet': ['a'], " KCE "}");
 
   /* Key conditions themselves (the core's analysis, reached through Query). */
-  fails (e, "Query", V, "Query condition missed key schema element: pk",
-         "{'TableName': 'Idx', 'KeyConditionExpression': 'sk = :p',"
-         " 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
-  fails (e, "Query", V, "Query condition missed key schema element: g",
-         "{'TableName': 'Idx', 'IndexName': 'gkeys', " KCE "}");
-  fails (e, "Query", V,
-         "One or more parameter values were invalid: Condition parameter type does not match "
-         "schema type",
-         "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p',"
-         " 'ExpressionAttributeValues': {':p': {'N': '1'}}}");
-  fails (e, "Query", V, "Invalid operator used in KeyConditionExpression: OR",
-         "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p OR sk = :p',"
-         " 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
+  etu_fails (e, "Query", V, "Query condition missed key schema element: pk",
+             "{'TableName': 'Idx', 'KeyConditionExpression': 'sk = :p',"
+             " 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
+  etu_fails (e, "Query", V, "Query condition missed key schema element: g",
+             "{'TableName': 'Idx', 'IndexName': 'gkeys', " KCE "}");
+  etu_fails (e, "Query", V,
+             "One or more parameter values were invalid: Condition parameter type does not match "
+             "schema type",
+             "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p',"
+             " 'ExpressionAttributeValues': {':p': {'N': '1'}}}");
+  etu_fails (e, "Query", V, "Invalid operator used in KeyConditionExpression: OR",
+             "{'TableName': 'Idx', 'KeyConditionExpression': 'pk = :p OR sk = :p',"
+             " 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
 
   /* Members. */
-  fails (e, "Query", V,
-         "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member "
-         "must have value greater than or equal to 1",
-         "{'TableName': 'Idx', 'Limit': 0, " KCE "}");
-  fails (e, "Query", V,
-         "1 validation error detected: Value 'SOME' at 'select' failed to satisfy constraint: "
-         "Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, "
-         "ALL_PROJECTED_ATTRIBUTES]",
-         "{'TableName': 'Idx', 'Select': 'SOME', " KCE "}");
+  etu_fails (
+      e, "Query", V,
+      "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member "
+      "must have value greater than or equal to 1",
+      "{'TableName': 'Idx', 'Limit': 0, " KCE "}");
+  etu_fails (e, "Query", V,
+             "1 validation error detected: Value 'SOME' at 'select' failed to satisfy constraint: "
+             "Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, "
+             "ALL_PROJECTED_ATTRIBUTES]",
+             "{'TableName': 'Idx', 'Select': 'SOME', " KCE "}");
 #undef KCE
 }
 
@@ -1415,66 +1355,69 @@ test_scan_validation (void)
 
   /* Segment and TotalSegments (dynalite's wording for DynamoDB's messages; DynamoDB Local
    * words these differently). */
-  fails (e, "Scan", V,
-         "The TotalSegments parameter is required but was not present in the request when "
-         "Segment parameter is present",
-         "{'TableName': 'Idx', 'Segment': 1}");
-  fails (e, "Scan", V,
-         "The Segment parameter is required but was not present in the request when parameter "
-         "TotalSegments is present",
-         "{'TableName': 'Idx', 'TotalSegments': 2}");
-  fails (e, "Scan", V,
-         "The Segment parameter is zero-based and must be less than parameter TotalSegments: "
-         "Segment: 2 is not less than TotalSegments: 2",
-         "{'TableName': 'Idx', 'Segment': 2, 'TotalSegments': 2}");
-  fails (e, "Scan", V,
-         "1 validation error detected: Value '1000001' at 'totalSegments' failed to satisfy "
-         "constraint: Member must have value less than or equal to 1000000",
-         "{'TableName': 'Idx', 'Segment': 0, 'TotalSegments': 1000001}");
-  fails (e, "Scan", V,
-         "1 validation error detected: Value '-1' at 'segment' failed to satisfy constraint: "
-         "Member must have value greater than or equal to 0",
-         "{'TableName': 'Idx', 'Segment': -1, 'TotalSegments': 2}");
+  etu_fails (e, "Scan", V,
+             "The TotalSegments parameter is required but was not present in the request when "
+             "Segment parameter is present",
+             "{'TableName': 'Idx', 'Segment': 1}");
+  etu_fails (e, "Scan", V,
+             "The Segment parameter is required but was not present in the request when parameter "
+             "TotalSegments is present",
+             "{'TableName': 'Idx', 'TotalSegments': 2}");
+  etu_fails (e, "Scan", V,
+             "The Segment parameter is zero-based and must be less than parameter TotalSegments: "
+             "Segment: 2 is not less than TotalSegments: 2",
+             "{'TableName': 'Idx', 'Segment': 2, 'TotalSegments': 2}");
+  etu_fails (e, "Scan", V,
+             "1 validation error detected: Value '1000001' at 'totalSegments' failed to satisfy "
+             "constraint: Member must have value less than or equal to 1000000",
+             "{'TableName': 'Idx', 'Segment': 0, 'TotalSegments': 1000001}");
+  etu_fails (e, "Scan", V,
+             "1 validation error detected: Value '-1' at 'segment' failed to satisfy constraint: "
+             "Member must have value greater than or equal to 0",
+             "{'TableName': 'Idx', 'Segment': -1, 'TotalSegments': 2}");
 
-  fails (e, "Scan", V,
-         "ExpressionAttributeValues can only be specified when using expressions: FilterExpression "
-         "is null",
-         "{'TableName': 'Idx', 'ProjectionExpression': 'a', 'ExpressionAttributeValues':"
-         " {':a': {'S': 'x'}}}");
-  fails (e, "Scan", V, "ExpressionAttributeNames can only be specified when using expressions",
-         "{'TableName': 'Idx', 'ExpressionAttributeNames': {'#a': 'a'}}");
-  fails (
+  etu_fails (
+      e, "Scan", V,
+      "ExpressionAttributeValues can only be specified when using expressions: FilterExpression "
+      "is null",
+      "{'TableName': 'Idx', 'ProjectionExpression': 'a', 'ExpressionAttributeValues':"
+      " {':a': {'S': 'x'}}}");
+  etu_fails (e, "Scan", V, "ExpressionAttributeNames can only be specified when using expressions",
+             "{'TableName': 'Idx', 'ExpressionAttributeNames': {'#a': 'a'}}");
+  etu_fails (
       e, "Scan", V, "Value provided in ExpressionAttributeNames unused in expressions: keys: {#a}",
       "{'TableName': 'Idx', 'ProjectionExpression': 'a', 'ExpressionAttributeNames': {'#a': 'a'}}");
-  fails (e, "Scan", V, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName",
-         "{'TableName': 'Idx', 'Select': 'ALL_PROJECTED_ATTRIBUTES'}");
-  fails (e, "Scan", V, "Consistent reads are not supported on global secondary indexes",
-         "{'TableName': 'Idx', 'IndexName': 'gall', 'ConsistentRead': true}");
-  fails (e, "Scan", V,
-         "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported "
-         "for global secondary index ginc because its projection type is not ALL",
-         "{'TableName': 'Idx', 'IndexName': 'ginc', 'Select': 'ALL_ATTRIBUTES'}");
-  fails (e, "Scan", V, "The table does not have the specified index: nope",
-         "{'TableName': 'Idx', 'IndexName': 'nope'}");
-  fails (e, "Scan", V,
-         "Can not use both expression and non-expression parameters in the same request: "
-         "Non-expression parameters: {ScanFilter} Expression parameters: {FilterExpression}",
-         "{'TableName': 'Idx', 'FilterExpression': 'a = :a', 'ExpressionAttributeValues':"
-         " {':a': {'S': 'x'}}, 'ScanFilter': {'a': {'ComparisonOperator': 'NOT_NULL'}}}");
+  etu_fails (e, "Scan", V,
+             "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName",
+             "{'TableName': 'Idx', 'Select': 'ALL_PROJECTED_ATTRIBUTES'}");
+  etu_fails (e, "Scan", V, "Consistent reads are not supported on global secondary indexes",
+             "{'TableName': 'Idx', 'IndexName': 'gall', 'ConsistentRead': true}");
+  etu_fails (
+      e, "Scan", V,
+      "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported "
+      "for global secondary index ginc because its projection type is not ALL",
+      "{'TableName': 'Idx', 'IndexName': 'ginc', 'Select': 'ALL_ATTRIBUTES'}");
+  etu_fails (e, "Scan", V, "The table does not have the specified index: nope",
+             "{'TableName': 'Idx', 'IndexName': 'nope'}");
+  etu_fails (e, "Scan", V,
+             "Can not use both expression and non-expression parameters in the same request: "
+             "Non-expression parameters: {ScanFilter} Expression parameters: {FilterExpression}",
+             "{'TableName': 'Idx', 'FilterExpression': 'a = :a', 'ExpressionAttributeValues':"
+             " {':a': {'S': 'x'}}, 'ScanFilter': {'a': {'ComparisonOperator': 'NOT_NULL'}}}");
 
   /* A filter on key attributes is fine in a Scan. */
   {
-    json_t *r = ok (e, "Scan",
-                    "{'TableName': 'Idx', 'FilterExpression': 'pk = :p AND sk = :s',"
-                    " 'ExpressionAttributeValues': {':p': {'S': 'Q'}, ':s': {'S': 's1'}}}");
+    json_t *r = etu_ok (e, "Scan",
+                        "{'TableName': 'Idx', 'FilterExpression': 'pk = :p AND sk = :s',"
+                        " 'ExpressionAttributeValues': {':p': {'S': 'Q'}, ':s': {'S': 's1'}}}");
     g_assert_cmpint (int_member (r, "Count"), ==, 1);
     json_decref (r);
   }
   /* Legacy ScanFilter and AttributesToGet. */
   {
-    json_t *r = ok (e, "Scan",
-                    "{'TableName': 'Idx', 'ScanFilter': {'b': {'ComparisonOperator': 'NULL'}},"
-                    " 'AttributesToGet': ['sk', 'g']}");
+    json_t *r = etu_ok (e, "Scan",
+                        "{'TableName': 'Idx', 'ScanFilter': {'b': {'ComparisonOperator': 'NULL'}},"
+                        " 'AttributesToGet': ['sk', 'g']}");
     g_autofree char *names = attr_names (r, 0);
     g_assert_cmpint (int_member (r, "Count"), ==, 1);
     g_assert_cmpstr (names, ==, "g,sk");

@@ -10,6 +10,7 @@
 #include "engine/snapshot.h"
 
 #include "../core/test-util.h"
+#include "engine-test-util.h"
 
 typedef struct {
   char *dir;
@@ -22,8 +23,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   g_autofree char *db = NULL;
   GError *error = NULL;
 
-  f->dir = g_dir_make_tmp ("test-snapshot-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = etu_tmp_dir ("test-snapshot-XXXXXX");
   db = g_build_filename (f->dir, "db.sqlite", NULL);
   f->engine = ddb_engine_open (db, &error);
   g_assert_no_error (error);
@@ -31,29 +31,10 @@ fixture_setup (Fixture *f, gconstpointer data)
 }
 
 static void
-remove_tree (const char *path)
-{
-  GDir *d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *sub = g_build_filename (path, name, NULL);
-      if (g_file_test (sub, G_FILE_TEST_IS_DIR))
-        remove_tree (sub);
-      else
-        g_unlink (sub);
-    }
-  if (d != NULL)
-    g_dir_close (d);
-  g_rmdir (path);
-}
-
-static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   ddb_engine_free (f->engine);
-  remove_tree (f->dir);
+  etu_remove_tree (f->dir);
   g_free (f->dir);
 }
 
@@ -96,26 +77,10 @@ demo_text (const char *name)
   return read_text (path);
 }
 
-static json_t *
-call (Fixture *f, const char *op, const char *request)
-{
-  g_autofree char *text = tu_dq (request);
-  json_error_t jerr;
-  json_t *req = json_loads (text, 0, &jerr);
-  json_t *resp = NULL;
-  GError *error = NULL;
-
-  g_assert_nonnull (req);
-  ddb_engine_call (f->engine, op, req, &resp, &error);
-  g_assert_no_error (error);
-  json_decref (req);
-  return resp;
-}
-
 static gboolean
 table_exists (Fixture *f, const char *name)
 {
-  json_t *resp = call (f, "ListTables", "{}");
+  json_t *resp = etu_ok (f->engine, "ListTables", "{}");
   json_t *names = json_object_get (resp, "TableNames");
   gboolean found = FALSE;
   gsize i;
@@ -288,7 +253,7 @@ test_json (Fixture *f, gconstpointer data)
                            "\n"
                            "{\"id\": \"b\", \"n\": -3}\n");
   import_ok (f, "lines", lines_path, DDB_SNAPSHOT_JSON, "id:S", 2);
-  resp = call (f, "GetItem", "{'TableName': 'lines', 'Key': {'id': {'S': 'a'}}}");
+  resp = etu_ok (f->engine, "GetItem", "{'TableName': 'lines', 'Key': {'id': {'S': 'a'}}}");
   {
     g_autofree char *item = json_dumps (json_object_get (resp, "Item"), JSON_COMPACT);
     g_assert_cmpstr (item, ==,
@@ -301,7 +266,7 @@ test_json (Fixture *f, gconstpointer data)
                            "  [\n  {\"id\": \"a\",\n   \"s\": \"x,]}\\\"\"},\n"
                            "  {\"id\": \"b\"}\n]\n");
   import_ok (f, "array", array_path, DDB_SNAPSHOT_AUTO, NULL, 2);
-  resp = call (f, "GetItem", "{'TableName': 'array', 'Key': {'id': {'S': 'a'}}}");
+  resp = etu_ok (f->engine, "GetItem", "{'TableName': 'array', 'Key': {'id': {'S': 'a'}}}");
   g_assert_cmpstr (json_string_value (json_object_get (
                        json_object_get (json_object_get (resp, "Item"), "s"), "S")),
                    ==, "x,]}\"");
@@ -459,16 +424,16 @@ test_table_exists (Fixture *f, gconstpointer data)
   DdbImportOptions opts = { .table_name = "tbl", .key = "id:S" };
   GError *error = NULL;
 
-  resp = call (f, "CreateTable",
-               "{'TableName': 'tbl', 'AttributeDefinitions': [{'AttributeName': 'id', "
-               "'AttributeType': 'S'}], 'KeySchema': [{'AttributeName': 'id', 'KeyType': "
-               "'HASH'}], 'BillingMode': 'PAY_PER_REQUEST'}");
+  resp = etu_ok (f->engine, "CreateTable",
+                 "{'TableName': 'tbl', 'AttributeDefinitions': [{'AttributeName': 'id', "
+                 "'AttributeType': 'S'}], 'KeySchema': [{'AttributeName': 'id', 'KeyType': "
+                 "'HASH'}], 'BillingMode': 'PAY_PER_REQUEST'}");
   json_decref (resp);
-  json_decref (call (f, "PutItem", "{'TableName': 'tbl', 'Item': {'id': {'S': 'old'}}}"));
+  json_decref (etu_ok (f->engine, "PutItem", "{'TableName': 'tbl', 'Item': {'id': {'S': 'old'}}}"));
   g_assert_false (ddb_snapshot_import (f->engine, path, &opts, NULL, &error));
   g_assert_error (error, DDB_ERROR, DDB_ERROR_RESOURCE_IN_USE);
   g_clear_error (&error);
-  resp = call (f, "Scan", "{'TableName': 'tbl'}");
+  resp = etu_ok (f->engine, "Scan", "{'TableName': 'tbl'}");
   g_assert_cmpint (json_integer_value (json_object_get (resp, "Count")), ==, 1);
   json_decref (resp);
 }
@@ -712,7 +677,7 @@ test_inference (Fixture *f, gconstpointer data)
 
   /* The one attribute every item holds with one key type. */
   import_ok (f, "single", single, DDB_SNAPSHOT_JSONL, NULL, 2);
-  resp = call (f, "DescribeTable", "{'TableName': 'single'}");
+  resp = etu_ok (f->engine, "DescribeTable", "{'TableName': 'single'}");
   {
     g_autofree char *ks
         = json_dumps (json_object_get (json_object_get (resp, "Table"), "KeySchema"), JSON_COMPACT);
@@ -759,10 +724,10 @@ test_gsi_and_query_export (Fixture *f, gconstpointer data)
 
   g_assert_true (ddb_snapshot_import (f->engine, ws_path, &opts, NULL, &error));
   g_assert_no_error (error);
-  resp = call (f, "Query",
-               "{'TableName': 'wsp', 'IndexName': 'byStatus', 'KeyConditionExpression': "
-               "'#s = :s', 'ExpressionAttributeNames': {'#s': 'status'}, "
-               "'ExpressionAttributeValues': {':s': {'S': 'active'}}}");
+  resp = etu_ok (f->engine, "Query",
+                 "{'TableName': 'wsp', 'IndexName': 'byStatus', 'KeyConditionExpression': "
+                 "'#s = :s', 'ExpressionAttributeNames': {'#s': 'status'}, "
+                 "'ExpressionAttributeValues': {':s': {'S': 'active'}}}");
   g_assert_cmpint (json_integer_value (json_object_get (resp, "Count")), ==, 3);
   json_decref (resp);
 

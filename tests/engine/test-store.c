@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "engine/store.h"
 #include "../core/test-util.h"
+#include "engine-test-util.h"
 
 /* ---- Helpers ---- */
 
@@ -872,10 +873,8 @@ test_index_backfill_and_drop (void)
 static void
 test_persistence (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ddbstore-XXXXXX", NULL);
+  g_autofree char *dir = etu_tmp_dir ("ddbstore-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "db.sqlite", NULL);
-  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
-  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
   GError *error = NULL;
 
   {
@@ -953,10 +952,7 @@ test_persistence (void)
     g_clear_error (&error);
     g_unlink (junk);
   }
-  g_unlink (path);
-  g_unlink (wal);
-  g_unlink (shm);
-  g_rmdir (dir);
+  etu_remove_tree (dir);
 }
 
 static void
@@ -964,10 +960,9 @@ test_synchronous_full (void)
 {
   /* synchronous=FULL is a per-connection setting that cannot be read from outside; what
    * shows is that a commit reaches the WAL file before the call returns. */
-  g_autofree char *dir = g_dir_make_tmp ("ddbsync-XXXXXX", NULL);
+  g_autofree char *dir = etu_tmp_dir ("ddbsync-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "db.sqlite", NULL);
   g_autofree char *wal = g_strconcat (path, "-wal", NULL);
-  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
   GError *error = NULL;
   g_autoptr (DdbStore) store = ddb_store_open (path, &error);
   g_autoptr (DdbTableDef) def = table_def ("d", "pk", DDB_TYPE_S, NULL, DDB_TYPE_S);
@@ -980,10 +975,7 @@ test_synchronous_full (void)
   g_assert_cmpint (g_stat (wal, &st), ==, 0);
   g_assert_cmpint (st.st_size, >, 0);
   g_clear_pointer (&store, ddb_store_free);
-  g_unlink (path);
-  g_unlink (wal);
-  g_unlink (shm);
-  g_rmdir (dir);
+  etu_remove_tree (dir);
 }
 
 /* A committed write survives the writer being killed with SIGKILL right after the commit,
@@ -991,10 +983,8 @@ test_synchronous_full (void)
 static void
 test_survives_kill (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ddbkill-XXXXXX", NULL);
+  g_autofree char *dir = etu_tmp_dir ("ddbkill-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "db.sqlite", NULL);
-  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
-  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
   GError *error = NULL;
   int status = 0;
   pid_t pid = fork ();
@@ -1035,10 +1025,7 @@ test_survives_kill (void)
     lost = get (store, def, "{'pk': {'S': 'unacknowledged'}}");
     g_assert_null (lost);
   }
-  g_unlink (path);
-  g_unlink (wal);
-  g_unlink (shm);
-  g_rmdir (dir);
+  etu_remove_tree (dir);
 }
 
 int

@@ -10,88 +10,9 @@
 #include "core/error.h"
 #include "engine/engine.h"
 #include "../core/test-util.h"
+#include "engine-test-util.h"
 
 /* ---- Helpers ---- */
-
-G_GNUC_PRINTF (1, 0)
-static json_t *
-json_vf (const char *fmt, va_list ap)
-{
-  g_autofree char *text = g_strdup_vprintf (fmt, ap);
-  g_autofree char *dq = tu_dq (text);
-  json_error_t jerr;
-  json_t *j = json_loads (dq, 0, &jerr);
-
-  if (j == NULL)
-    g_error ("bad test JSON %s: %s", dq, jerr.text);
-  return j;
-}
-
-/* Runs `op` with a request written as single-quoted JSON; it must succeed. */
-G_GNUC_PRINTF (3, 4)
-static json_t *
-ok (DdbEngine *e, const char *op, const char *fmt, ...)
-{
-  va_list ap;
-  json_t *req, *resp = NULL;
-  GError *error = NULL;
-
-  va_start (ap, fmt);
-  req = json_vf (fmt, ap);
-  va_end (ap);
-  if (!ddb_engine_call (e, op, req, &resp, &error))
-    {
-      g_autofree char *text = json_dumps (req, JSON_COMPACT);
-      g_error ("%s %s failed: %s", op, text, error->message);
-    }
-  json_decref (req);
-  g_assert_nonnull (resp);
-  return resp;
-}
-
-/* Runs `op`; it must fail with `code` and exactly `message`. */
-G_GNUC_PRINTF (5, 6)
-static void
-fails (DdbEngine *e, const char *op, DdbErrorCode code, const char *message, const char *fmt,
-       ...)
-{
-  va_list ap;
-  json_t *req, *resp = NULL;
-  GError *error = NULL;
-
-  va_start (ap, fmt);
-  req = json_vf (fmt, ap);
-  va_end (ap);
-  if (ddb_engine_call (e, op, req, &resp, &error))
-    {
-      g_autofree char *text = json_dumps (req, JSON_COMPACT);
-      g_autofree char *out = json_dumps (resp, JSON_COMPACT);
-      g_error ("%s %s should fail with \"%s\" but returned %s", op, text, message, out);
-    }
-  if (error == NULL || error->domain != DDB_ERROR || error->code != (int) code
-      || g_strcmp0 (error->message, message) != 0)
-    {
-      g_autofree char *text = json_dumps (req, JSON_COMPACT);
-      g_error ("%s %s: expected %s \"%s\", got %s \"%s\"", op, text,
-               ddb_error_type_name (code), message,
-               error != NULL ? ddb_error_type_name (error->code) : "-",
-               error != NULL ? error->message : "(no error)");
-    }
-  g_clear_error (&error);
-  if (resp != NULL)
-    json_decref (resp);
-  json_decref (req);
-}
-
-static DdbEngine *
-engine_new (void)
-{
-  GError *error = NULL;
-  DdbEngine *e = ddb_engine_open (":memory:", &error);
-
-  g_assert_no_error (error);
-  return e;
-}
 
 /* Asserts that `j` at a dotted path ("Table.KeySchema.0.AttributeName") has the JSON `expect`
  * (single-quoted). */
@@ -146,31 +67,31 @@ check (json_t *root, const char *path, const char *expect)
 static void
 test_create_describe (void)
 {
-  g_autoptr (DdbEngine) e = engine_new ();
+  g_autoptr (DdbEngine) e = etu_engine_new ();
   json_t *r;
   gint64 created;
 
-  r = ok (e, "CreateTable",
-          "{'TableName': 'Orders', 'AttributeDefinitions': ["
-          " {'AttributeName': 'pk', 'AttributeType': 'S'}, {'AttributeName': 'sk', 'AttributeType': 'N'},"
-          " {'AttributeName': 'gpk', 'AttributeType': 'B'}, {'AttributeName': 'lsk', 'AttributeType': 'S'}],"
-          " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}, {'AttributeName': 'sk', 'KeyType': 'RANGE'}],"
-          " 'ProvisionedThroughput': {'ReadCapacityUnits': 5, 'WriteCapacityUnits': 7},"
-          " 'LocalSecondaryIndexes': [{'IndexName': 'byL', 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
-          "   {'AttributeName': 'lsk', 'KeyType': 'RANGE'}], 'Projection': {'ProjectionType': 'KEYS_ONLY'}}],"
-          " 'GlobalSecondaryIndexes': [{'IndexName': 'byG', 'KeySchema': [{'AttributeName': 'gpk', 'KeyType': 'HASH'}],"
-          "   'Projection': {'ProjectionType': 'INCLUDE', 'NonKeyAttributes': ['a', 'b']},"
-          "   'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 2}}],"
-          " 'StreamSpecification': {'StreamEnabled': true, 'StreamViewType': 'NEW_IMAGE'},"
-          " 'Tags': [{'Key': 'team', 'Value': 'x'}]}");
+  r = etu_ok (e, "CreateTable",
+              "{'TableName': 'Orders', 'AttributeDefinitions': ["
+              " {'AttributeName': 'pk', 'AttributeType': 'S'}, {'AttributeName': 'sk', 'AttributeType': 'N'},"
+              " {'AttributeName': 'gpk', 'AttributeType': 'B'}, {'AttributeName': 'lsk', 'AttributeType': 'S'}],"
+              " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}, {'AttributeName': 'sk', 'KeyType': 'RANGE'}],"
+              " 'ProvisionedThroughput': {'ReadCapacityUnits': 5, 'WriteCapacityUnits': 7},"
+              " 'LocalSecondaryIndexes': [{'IndexName': 'byL', 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
+              "   {'AttributeName': 'lsk', 'KeyType': 'RANGE'}], 'Projection': {'ProjectionType': 'KEYS_ONLY'}}],"
+              " 'GlobalSecondaryIndexes': [{'IndexName': 'byG', 'KeySchema': [{'AttributeName': 'gpk', 'KeyType': 'HASH'}],"
+              "   'Projection': {'ProjectionType': 'INCLUDE', 'NonKeyAttributes': ['a', 'b']},"
+              "   'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 2}}],"
+              " 'StreamSpecification': {'StreamEnabled': true, 'StreamViewType': 'NEW_IMAGE'},"
+              " 'Tags': [{'Key': 'team', 'Value': 'x'}]}");
   check (r, "TableDescription.TableName", "'Orders'");
   check (r, "TableDescription.TableStatus", "'ACTIVE'");
   check (r, "TableDescription.TableArn", "'arn:aws:dynamodb:ddblocal:000000000000:table/Orders'");
   check (r, "TableDescription.ItemCount", "0");
   json_decref (r);
 
-  json_decref (ok (e, "PutItem", "{'TableName': 'Orders', 'Item': {'pk': {'S': 'a'}, 'sk': {'N': '1'}, 'gpk': {'B': 'AQ=='}, 'a': {'S': 'x'}}}"));
-  r = ok (e, "DescribeTable", "{'TableName': 'Orders'}");
+  json_decref (etu_ok (e, "PutItem", "{'TableName': 'Orders', 'Item': {'pk': {'S': 'a'}, 'sk': {'N': '1'}, 'gpk': {'B': 'AQ=='}, 'a': {'S': 'x'}}}"));
+  r = etu_ok (e, "DescribeTable", "{'TableName': 'Orders'}");
   check (r, "Table.AttributeDefinitions",
          "[{'AttributeName': 'pk', 'AttributeType': 'S'}, {'AttributeName': 'sk', 'AttributeType': 'N'},"
          " {'AttributeName': 'gpk', 'AttributeType': 'B'}, {'AttributeName': 'lsk', 'AttributeType': 'S'}]");
@@ -207,22 +128,22 @@ test_create_describe (void)
   g_assert_cmpint (ABS (created - g_get_real_time () / G_USEC_PER_SEC), <, 60);
   json_decref (r);
 
-  fails (e, "DescribeTable", DDB_ERROR_RESOURCE_NOT_FOUND,
-         "Requested resource not found: Table: Nope not found", "{'TableName': 'Nope'}");
-  fails (e, "DescribeTable", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value 'a' at 'tableName' failed to satisfy constraint: "
-         "Member must have length greater than or equal to 3",
-         "{'TableName': 'a'}");
-  fails (e, "CreateTable", DDB_ERROR_RESOURCE_IN_USE, "Table already exists: Orders",
-         "{'TableName': 'Orders', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST'}");
+  etu_fails (e, "DescribeTable", DDB_ERROR_RESOURCE_NOT_FOUND,
+             "Requested resource not found: Table: Nope not found", "{'TableName': 'Nope'}");
+  etu_fails (e, "DescribeTable", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value 'a' at 'tableName' failed to satisfy constraint: "
+             "Member must have length greater than or equal to 3",
+             "{'TableName': 'a'}");
+  etu_fails (e, "CreateTable", DDB_ERROR_RESOURCE_IN_USE, "Table already exists: Orders",
+             "{'TableName': 'Orders', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST'}");
 }
 
 static void
 test_create_pay_per_request (void)
 {
-  g_autoptr (DdbEngine) e = engine_new ();
-  json_t *r = ok (e, "CreateTable", SIMPLE_TABLE ("ppr"));
+  g_autoptr (DdbEngine) e = etu_engine_new ();
+  json_t *r = etu_ok (e, "CreateTable", SIMPLE_TABLE ("ppr"));
 
   check (r, "TableDescription.BillingModeSummary.BillingMode", "'PAY_PER_REQUEST'");
   check (r, "TableDescription.ProvisionedThroughput",
@@ -239,97 +160,97 @@ test_create_pay_per_request (void)
 static void
 test_create_validation (void)
 {
-  g_autoptr (DdbEngine) e = engine_new ();
+  g_autoptr (DdbEngine) e = etu_engine_new ();
 
   /* Structural constraints, all in one message. */
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "3 validation errors detected: Value null at 'attributeDefinitions' failed to satisfy "
-         "constraint: Member must not be null; Value null at 'tableName' failed to satisfy "
-         "constraint: Member must not be null; Value null at 'keySchema' failed to satisfy "
-         "constraint: Member must not be null",
-         "{}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "2 validation errors detected: Value 'X' at 'attributeDefinitions.1.member.attributeType' "
-         "failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]; Value "
-         "'SORT2' at 'keySchema.1.member.keyType' failed to satisfy constraint: Member must "
-         "satisfy enum value set: [HASH, RANGE]",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'X'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'SORT2'}], 'BillingMode': 'PAY_PER_REQUEST'}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "2 validation errors detected: Value 'a b' at 'tableName' failed to satisfy constraint: "
-         "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value 'CHEAP' at "
-         "'billingMode' failed to satisfy constraint: Member must satisfy enum value set: "
-         "[PROVISIONED, PAY_PER_REQUEST]",
-         "{'TableName': 'a b', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'CHEAP'}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value '0' at 'provisionedThroughput.readCapacityUnits' "
-         "failed to satisfy constraint: Member must have value greater than or equal to 1",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}],"
-         " 'ProvisionedThroughput': {'ReadCapacityUnits': 0, 'WriteCapacityUnits': 1}}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value '[]' at 'keySchema' failed to satisfy constraint: "
-         "Member must have length greater than or equal to 1",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [], 'BillingMode': 'PAY_PER_REQUEST'}");
-  fails (e, "CreateTable", DDB_ERROR_SERIALIZATION,
-         "NUMBER_VALUE cannot be converted to String",
-         "{'TableName': 5, 'AttributeDefinitions': [], 'KeySchema': []}");
-  fails (e, "CreateTable", DDB_ERROR_SERIALIZATION, "Start of structure or map found where not expected",
-         "{'TableName': 'abc', 'AttributeDefinitions': {}, 'KeySchema': []}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "3 validation errors detected: Value null at 'attributeDefinitions' failed to satisfy "
+             "constraint: Member must not be null; Value null at 'tableName' failed to satisfy "
+             "constraint: Member must not be null; Value null at 'keySchema' failed to satisfy "
+             "constraint: Member must not be null",
+             "{}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "2 validation errors detected: Value 'X' at 'attributeDefinitions.1.member.attributeType' "
+             "failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]; Value "
+             "'SORT2' at 'keySchema.1.member.keyType' failed to satisfy constraint: Member must "
+             "satisfy enum value set: [HASH, RANGE]",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'X'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'SORT2'}], 'BillingMode': 'PAY_PER_REQUEST'}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "2 validation errors detected: Value 'a b' at 'tableName' failed to satisfy constraint: "
+             "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value 'CHEAP' at "
+             "'billingMode' failed to satisfy constraint: Member must satisfy enum value set: "
+             "[PROVISIONED, PAY_PER_REQUEST]",
+             "{'TableName': 'a b', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'CHEAP'}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value '0' at 'provisionedThroughput.readCapacityUnits' "
+             "failed to satisfy constraint: Member must have value greater than or equal to 1",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}],"
+             " 'ProvisionedThroughput': {'ReadCapacityUnits': 0, 'WriteCapacityUnits': 1}}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value '[]' at 'keySchema' failed to satisfy constraint: "
+             "Member must have length greater than or equal to 1",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [], 'BillingMode': 'PAY_PER_REQUEST'}");
+  etu_fails (e, "CreateTable", DDB_ERROR_SERIALIZATION,
+             "NUMBER_VALUE cannot be converted to String",
+             "{'TableName': 5, 'AttributeDefinitions': [], 'KeySchema': []}");
+  etu_fails (e, "CreateTable", DDB_ERROR_SERIALIZATION, "Start of structure or map found where not expected",
+             "{'TableName': 'abc', 'AttributeDefinitions': {}, 'KeySchema': []}");
 
   /* Billing. */
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         V "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}]}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         V "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
-         " 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1}}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "Given value 1000000000001 for ReadCapacityUnits is out of bounds",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}],"
-         " 'ProvisionedThroughput': {'ReadCapacityUnits': 1000000000001, 'WriteCapacityUnits': 1}}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             V "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}]}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             V "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
+             " 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1}}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "Given value 1000000000001 for ReadCapacityUnits is out of bounds",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}],"
+             " 'ProvisionedThroughput': {'ReadCapacityUnits': 1000000000001, 'WriteCapacityUnits': 1}}");
 
   /* Key schema against the definitions. */
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "Invalid KeySchema: Some index key attribute have no definition",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}, {'AttributeName': 'sk', 'KeyType': 'RANGE'}],"
-         " 'BillingMode': 'PAY_PER_REQUEST'}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         V "Some index key attributes are not defined in AttributeDefinitions. Keys: [id], AttributeDefinitions: [pk]",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'id', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST'}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "Both the Hash Key and the Range Key element in the KeySchema have the same name",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}, {'AttributeName': 'x', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}, {'AttributeName': 'pk', 'KeyType': 'RANGE'}],"
-         " 'BillingMode': 'PAY_PER_REQUEST'}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "Invalid KeySchema: The first KeySchemaElement is not a HASH key type",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'RANGE'}], 'BillingMode': 'PAY_PER_REQUEST'}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}, {'AttributeName': 'sk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}, {'AttributeName': 'sk', 'KeyType': 'HASH'}],"
-         " 'BillingMode': 'PAY_PER_REQUEST'}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         V "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}, {'AttributeName': 'x', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST'}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         V "Some AttributeDefinitions are not used. AttributeDefinitions: [pk, g, unused], keys used: [pk, g]",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
-         "  {'AttributeName': 'g', 'AttributeType': 'S'}, {'AttributeName': 'unused', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
-         " 'GlobalSecondaryIndexes': [{'IndexName': 'gix', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}],"
-         "   'Projection': {'ProjectionType': 'ALL'}}]}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "Invalid KeySchema: Some index key attribute have no definition",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}, {'AttributeName': 'sk', 'KeyType': 'RANGE'}],"
+             " 'BillingMode': 'PAY_PER_REQUEST'}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             V "Some index key attributes are not defined in AttributeDefinitions. Keys: [id], AttributeDefinitions: [pk]",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'id', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST'}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "Both the Hash Key and the Range Key element in the KeySchema have the same name",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}, {'AttributeName': 'x', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}, {'AttributeName': 'pk', 'KeyType': 'RANGE'}],"
+             " 'BillingMode': 'PAY_PER_REQUEST'}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "Invalid KeySchema: The first KeySchemaElement is not a HASH key type",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'RANGE'}], 'BillingMode': 'PAY_PER_REQUEST'}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}, {'AttributeName': 'sk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}, {'AttributeName': 'sk', 'KeyType': 'HASH'}],"
+             " 'BillingMode': 'PAY_PER_REQUEST'}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             V "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}, {'AttributeName': 'x', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST'}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             V "Some AttributeDefinitions are not used. AttributeDefinitions: [pk, g, unused], keys used: [pk, g]",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
+             "  {'AttributeName': 'g', 'AttributeType': 'S'}, {'AttributeName': 'unused', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
+             " 'GlobalSecondaryIndexes': [{'IndexName': 'gix', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}],"
+             "   'Projection': {'ProjectionType': 'ALL'}}]}");
 }
 
 #define LSI_BASE \
@@ -345,68 +266,68 @@ test_create_validation (void)
 static void
 test_create_index_validation (void)
 {
-  g_autoptr (DdbEngine) e = engine_new ();
+  g_autoptr (DdbEngine) e = etu_engine_new ();
 
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION, V "List of LocalSecondaryIndexes is empty",
-         LSI_BASE, "[]");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         V "Index KeySchema does not have a range key for index: ix1",
-         LSI_BASE, "[" LSI ("ix1", "pk", "", "{'ProjectionType': 'ALL'}") "]");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         V "Index KeySchema does not have the same leading hash key as table KeySchema for index: "
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION, V "List of LocalSecondaryIndexes is empty",
+             LSI_BASE, "[]");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             V "Index KeySchema does not have a range key for index: ix1",
+             LSI_BASE, "[" LSI ("ix1", "pk", "", "{'ProjectionType': 'ALL'}") "]");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             V "Index KeySchema does not have the same leading hash key as table KeySchema for index: "
            "ix1. index hash key: sk, table hash key: pk",
-         LSI_BASE, "[" LSI ("ix1", "sk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}") "]");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION, V "Unknown ProjectionType: null",
-         LSI_BASE, "[" LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{}") "]");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         V "ProjectionType is ALL, but NonKeyAttributes is specified",
-         LSI_BASE, "[" LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}",
+             LSI_BASE, "[" LSI ("ix1", "sk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}") "]");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION, V "Unknown ProjectionType: null",
+             LSI_BASE, "[" LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{}") "]");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             V "ProjectionType is ALL, but NonKeyAttributes is specified",
+             LSI_BASE, "[" LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}",
                            "{'ProjectionType': 'ALL', 'NonKeyAttributes': ['x']}") "]");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION, V "Duplicate index name: ix1",
-         LSI_BASE, "[" LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}")
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION, V "Duplicate index name: ix1",
+             LSI_BASE, "[" LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}")
                    ", " LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}") "]");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         V "Number of LocalSecondaryIndexes exceeds per-table limit of 5",
-         LSI_BASE, "[" LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}")
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             V "Number of LocalSecondaryIndexes exceeds per-table limit of 5",
+             LSI_BASE, "[" LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}")
                    ", " LSI ("ix2", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}")
                    ", " LSI ("ix3", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}")
                    ", " LSI ("ix4", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}")
                    ", " LSI ("ix5", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}")
                    ", " LSI ("ix6", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}") "]");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value 'x' at 'localSecondaryIndexes.1.member.indexName' "
-         "failed to satisfy constraint: Member must have length greater than or equal to 3",
-         LSI_BASE, "[" LSI ("x", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}") "]");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value 'SOME' at "
-         "'localSecondaryIndexes.1.member.projection.projectionType' failed to satisfy "
-         "constraint: Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]",
-         LSI_BASE, "[" LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'SOME'}") "]");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value 'x' at 'localSecondaryIndexes.1.member.indexName' "
+             "failed to satisfy constraint: Member must have length greater than or equal to 3",
+             LSI_BASE, "[" LSI ("x", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}") "]");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value 'SOME' at "
+             "'localSecondaryIndexes.1.member.projection.projectionType' failed to satisfy "
+             "constraint: Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]",
+             LSI_BASE, "[" LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'SOME'}") "]");
   /* An LSI on a table without a sort key. */
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         V "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}, {'AttributeName': 'l', 'AttributeType': 'N'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
-         " 'LocalSecondaryIndexes': [" LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}") "]}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             V "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}, {'AttributeName': 'l', 'AttributeType': 'N'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
+             " 'LocalSecondaryIndexes': [" LSI ("ix1", "pk", ", {'AttributeName': 'l', 'KeyType': 'RANGE'}", "{'ProjectionType': 'ALL'}") "]}");
 
   /* GSIs. */
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION, V "List of GlobalSecondaryIndexes is empty",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
-         " 'GlobalSecondaryIndexes': []}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         V "ProvisionedThroughput should not be specified for index: gix when BillingMode is PAY_PER_REQUEST",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
-         " 'GlobalSecondaryIndexes': [{'IndexName': 'gix', 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}],"
-         "   'Projection': {'ProjectionType': 'ALL'}, 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1}}]}");
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "No provisioned throughput specified for the global secondary index",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}],"
-         " 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1},"
-         " 'GlobalSecondaryIndexes': [{'IndexName': 'gix', 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}],"
-         "   'Projection': {'ProjectionType': 'ALL'}}]}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION, V "List of GlobalSecondaryIndexes is empty",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
+             " 'GlobalSecondaryIndexes': []}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             V "ProvisionedThroughput should not be specified for index: gix when BillingMode is PAY_PER_REQUEST",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
+             " 'GlobalSecondaryIndexes': [{'IndexName': 'gix', 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}],"
+             "   'Projection': {'ProjectionType': 'ALL'}, 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1}}]}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "No provisioned throughput specified for the global secondary index",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}],"
+             " 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1},"
+             " 'GlobalSecondaryIndexes': [{'IndexName': 'gix', 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}],"
+             "   'Projection': {'ProjectionType': 'ALL'}}]}");
   {
     GString *gsis = g_string_new ("[");
 
@@ -415,23 +336,23 @@ test_create_index_validation (void)
                                     "'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'KEYS_ONLY'}}",
                               i > 0 ? ", " : "", i);
     g_string_append_c (gsis, ']');
-    fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-           V "GlobalSecondaryIndex count exceeds the per-table limit of 20",
-           "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-           " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
-           " 'GlobalSecondaryIndexes': %s}", gsis->str);
+    etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+               V "GlobalSecondaryIndex count exceeds the per-table limit of 20",
+               "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+               " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
+               " 'GlobalSecondaryIndexes': %s}", gsis->str);
     g_string_free (gsis, TRUE);
   }
   /* Streams. */
   /* Wording checked against DynamoDB Local 2.x (the AWS reference gives none). */
-  fails (e, "CreateTable", DDB_ERROR_VALIDATION,
-         "Invalid StreamViewType: Stream ViewType must not be null or empty when enabling streams.",
-         "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
-         " 'StreamSpecification': {'StreamEnabled': true}}");
+  etu_fails (e, "CreateTable", DDB_ERROR_VALIDATION,
+             "Invalid StreamViewType: Stream ViewType must not be null or empty when enabling streams.",
+             "{'TableName': 'abc', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+             " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
+             " 'StreamSpecification': {'StreamEnabled': true}}");
   /* Nothing was created by any of these. */
   {
-    json_t *r = ok (e, "ListTables", "{}");
+    json_t *r = etu_ok (e, "ListTables", "{}");
 
     check (r, "TableNames", "[]");
     json_decref (r);
@@ -443,80 +364,80 @@ test_create_index_validation (void)
 static void
 test_list_tables (void)
 {
-  g_autoptr (DdbEngine) e = engine_new ();
+  g_autoptr (DdbEngine) e = etu_engine_new ();
   static const char *const names[] = { "b-table", "A_table", "c.table", "aaa" };
   json_t *r;
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    json_decref (ok (e, "CreateTable",
-                     "{'TableName': '%s', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-                     " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST'}",
-                     names[i]));
-  r = ok (e, "ListTables", "{}");
+    json_decref (etu_ok (e, "CreateTable",
+                         "{'TableName': '%s', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+                         " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST'}",
+                         names[i]));
+  r = etu_ok (e, "ListTables", "{}");
   check (r, "TableNames", "['A_table', 'aaa', 'b-table', 'c.table']");
   check (r, "LastEvaluatedTableName", NULL);
   json_decref (r);
-  r = ok (e, "ListTables", "{'Limit': 2}");
+  r = etu_ok (e, "ListTables", "{'Limit': 2}");
   check (r, "TableNames", "['A_table', 'aaa']");
   check (r, "LastEvaluatedTableName", "'aaa'");
   json_decref (r);
-  r = ok (e, "ListTables", "{'Limit': 2, 'ExclusiveStartTableName': 'aaa'}");
+  r = etu_ok (e, "ListTables", "{'Limit': 2, 'ExclusiveStartTableName': 'aaa'}");
   check (r, "TableNames", "['b-table', 'c.table']");
   check (r, "LastEvaluatedTableName", NULL);
   json_decref (r);
-  r = ok (e, "ListTables", "{'ExclusiveStartTableName': 'zzz'}");
+  r = etu_ok (e, "ListTables", "{'ExclusiveStartTableName': 'zzz'}");
   check (r, "TableNames", "[]");
   json_decref (r);
-  fails (e, "ListTables", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value '101' at 'limit' failed to satisfy constraint: "
-         "Member must have value less than or equal to 100",
-         "{'Limit': 101}");
-  fails (e, "ListTables", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
-         "Member must have value greater than or equal to 1",
-         "{'Limit': 0}");
-  fails (e, "ListTables", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value 'a' at 'exclusiveStartTableName' failed to satisfy "
-         "constraint: Member must have length greater than or equal to 3",
-         "{'ExclusiveStartTableName': 'a'}");
+  etu_fails (e, "ListTables", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value '101' at 'limit' failed to satisfy constraint: "
+             "Member must have value less than or equal to 100",
+             "{'Limit': 101}");
+  etu_fails (e, "ListTables", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
+             "Member must have value greater than or equal to 1",
+             "{'Limit': 0}");
+  etu_fails (e, "ListTables", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value 'a' at 'exclusiveStartTableName' failed to satisfy "
+             "constraint: Member must have length greater than or equal to 3",
+             "{'ExclusiveStartTableName': 'a'}");
 }
 
 static void
 test_delete_table (void)
 {
-  g_autoptr (DdbEngine) e = engine_new ();
+  g_autoptr (DdbEngine) e = etu_engine_new ();
   json_t *r;
 
-  json_decref (ok (e, "CreateTable", SIMPLE_TABLE ("gone")));
-  json_decref (ok (e, "PutItem", "{'TableName': 'gone', 'Item': {'pk': {'S': 'x'}}}"));
-  r = ok (e, "DeleteTable", "{'TableName': 'gone'}");
+  etu_create_table (e, "gone", "pk", "S");
+  json_decref (etu_ok (e, "PutItem", "{'TableName': 'gone', 'Item': {'pk': {'S': 'x'}}}"));
+  r = etu_ok (e, "DeleteTable", "{'TableName': 'gone'}");
   check (r, "TableDescription.TableStatus", "'DELETING'");
   check (r, "TableDescription.TableName", "'gone'");
   check (r, "TableDescription.ItemCount", "1");
   json_decref (r);
-  fails (e, "DescribeTable", DDB_ERROR_RESOURCE_NOT_FOUND,
-         "Requested resource not found: Table: gone not found", "{'TableName': 'gone'}");
-  fails (e, "DeleteTable", DDB_ERROR_RESOURCE_NOT_FOUND,
-         "Requested resource not found: Table: gone not found", "{'TableName': 'gone'}");
+  etu_fails (e, "DescribeTable", DDB_ERROR_RESOURCE_NOT_FOUND,
+             "Requested resource not found: Table: gone not found", "{'TableName': 'gone'}");
+  etu_fails (e, "DeleteTable", DDB_ERROR_RESOURCE_NOT_FOUND,
+             "Requested resource not found: Table: gone not found", "{'TableName': 'gone'}");
   /* Recreated: empty. */
-  json_decref (ok (e, "CreateTable", SIMPLE_TABLE ("gone")));
-  r = ok (e, "DescribeTable", "{'TableName': 'gone'}");
+  etu_create_table (e, "gone", "pk", "S");
+  r = etu_ok (e, "DescribeTable", "{'TableName': 'gone'}");
   check (r, "Table.ItemCount", "0");
   json_decref (r);
 
   /* Deletion protection. */
-  json_decref (ok (e, "CreateTable",
-                   "{'TableName': 'kept', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-                   " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
-                   " 'DeletionProtectionEnabled': true}"));
-  fails (e, "DeleteTable", DDB_ERROR_VALIDATION,
-         "Resource cannot be deleted as it is currently protected against deletion. Disable "
-         "deletion protection first.",
-         "{'TableName': 'kept'}");
-  r = ok (e, "UpdateTable", "{'TableName': 'kept', 'DeletionProtectionEnabled': false}");
+  json_decref (etu_ok (e, "CreateTable",
+                       "{'TableName': 'kept', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+                       " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
+                       " 'DeletionProtectionEnabled': true}"));
+  etu_fails (e, "DeleteTable", DDB_ERROR_VALIDATION,
+             "Resource cannot be deleted as it is currently protected against deletion. Disable "
+             "deletion protection first.",
+             "{'TableName': 'kept'}");
+  r = etu_ok (e, "UpdateTable", "{'TableName': 'kept', 'DeletionProtectionEnabled': false}");
   check (r, "TableDescription.DeletionProtectionEnabled", "false");
   json_decref (r);
-  json_decref (ok (e, "DeleteTable", "{'TableName': 'kept'}"));
+  json_decref (etu_ok (e, "DeleteTable", "{'TableName': 'kept'}"));
 }
 
 /* ---- UpdateTable ---- */
@@ -529,34 +450,34 @@ test_delete_table (void)
 static void
 test_update_billing (void)
 {
-  g_autoptr (DdbEngine) e = engine_new ();
+  g_autoptr (DdbEngine) e = etu_engine_new ();
   json_t *r;
   gint64 ppr_since;
 
-  r = ok (e, "CreateTable", PROV_TABLE ("prov"));
+  r = etu_ok (e, "CreateTable", PROV_TABLE ("prov"));
   check (r, "TableDescription.BillingModeSummary", NULL);
   json_decref (r);
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
-         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
-         "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required",
-         "{'TableName': 'prov'}");
-  fails (e, "UpdateTable", DDB_ERROR_RESOURCE_NOT_FOUND,
-         "Requested resource not found: Table: nope not found",
-         "{'TableName': 'nope', 'BillingMode': 'PAY_PER_REQUEST'}");
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
-         "The provisioned throughput for the table will not change. The requested value equals "
-         "the current value. Current ReadCapacityUnits provisioned for the table: 5. Requested "
-         "ReadCapacityUnits: 5. Current WriteCapacityUnits provisioned for the table: 5. "
-         "Requested WriteCapacityUnits: 5. Refer to the Amazon DynamoDB Developer Guide for "
-         "current limits and how to request higher limits.",
-         "{'TableName': 'prov', 'ProvisionedThroughput': {'ReadCapacityUnits': 5, 'WriteCapacityUnits': 5}}");
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value '0' at 'provisionedThroughput.writeCapacityUnits' "
-         "failed to satisfy constraint: Member must have value greater than or equal to 1",
-         "{'TableName': 'prov', 'ProvisionedThroughput': {'ReadCapacityUnits': 5, 'WriteCapacityUnits': 0}}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
+             "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+             "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required",
+             "{'TableName': 'prov'}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_RESOURCE_NOT_FOUND,
+             "Requested resource not found: Table: nope not found",
+             "{'TableName': 'nope', 'BillingMode': 'PAY_PER_REQUEST'}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
+             "The provisioned throughput for the table will not change. The requested value equals "
+             "the current value. Current ReadCapacityUnits provisioned for the table: 5. Requested "
+             "ReadCapacityUnits: 5. Current WriteCapacityUnits provisioned for the table: 5. "
+             "Requested WriteCapacityUnits: 5. Refer to the Amazon DynamoDB Developer Guide for "
+             "current limits and how to request higher limits.",
+             "{'TableName': 'prov', 'ProvisionedThroughput': {'ReadCapacityUnits': 5, 'WriteCapacityUnits': 5}}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value '0' at 'provisionedThroughput.writeCapacityUnits' "
+             "failed to satisfy constraint: Member must have value greater than or equal to 1",
+             "{'TableName': 'prov', 'ProvisionedThroughput': {'ReadCapacityUnits': 5, 'WriteCapacityUnits': 0}}");
 
-  r = ok (e, "UpdateTable",
-          "{'TableName': 'prov', 'ProvisionedThroughput': {'ReadCapacityUnits': 10, 'WriteCapacityUnits': 2}}");
+  r = etu_ok (e, "UpdateTable",
+              "{'TableName': 'prov', 'ProvisionedThroughput': {'ReadCapacityUnits': 10, 'WriteCapacityUnits': 2}}");
   check (r, "TableDescription.ProvisionedThroughput.ReadCapacityUnits", "10");
   check (r, "TableDescription.ProvisionedThroughput.WriteCapacityUnits", "2");
   check (r, "TableDescription.ProvisionedThroughput.NumberOfDecreasesToday", "1");
@@ -566,10 +487,10 @@ test_update_billing (void)
   json_decref (r);
 
   /* To on-demand and back. */
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
-         V "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
-         "{'TableName': 'prov', 'BillingMode': 'PAY_PER_REQUEST', 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1}}");
-  r = ok (e, "UpdateTable", "{'TableName': 'prov', 'BillingMode': 'PAY_PER_REQUEST'}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
+             V "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
+             "{'TableName': 'prov', 'BillingMode': 'PAY_PER_REQUEST', 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1}}");
+  r = etu_ok (e, "UpdateTable", "{'TableName': 'prov', 'BillingMode': 'PAY_PER_REQUEST'}");
   check (r, "TableDescription.BillingModeSummary.BillingMode", "'PAY_PER_REQUEST'");
   ppr_since = json_integer_value (json_object_get (
     json_object_get (json_object_get (r, "TableDescription"), "BillingModeSummary"),
@@ -577,13 +498,13 @@ test_update_billing (void)
   g_assert_cmpint (ABS (ppr_since - g_get_real_time () / G_USEC_PER_SEC), <, 60);
   check (r, "TableDescription.ProvisionedThroughput.ReadCapacityUnits", "0");
   json_decref (r);
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
-         V "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
-         "{'TableName': 'prov', 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1}}");
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION, "No provisioned throughput specified for the table",
-         "{'TableName': 'prov', 'BillingMode': 'PROVISIONED'}");
-  r = ok (e, "UpdateTable",
-          "{'TableName': 'prov', 'BillingMode': 'PROVISIONED', 'ProvisionedThroughput': {'ReadCapacityUnits': 3, 'WriteCapacityUnits': 4}}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
+             V "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
+             "{'TableName': 'prov', 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1}}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION, "No provisioned throughput specified for the table",
+             "{'TableName': 'prov', 'BillingMode': 'PROVISIONED'}");
+  r = etu_ok (e, "UpdateTable",
+              "{'TableName': 'prov', 'BillingMode': 'PROVISIONED', 'ProvisionedThroughput': {'ReadCapacityUnits': 3, 'WriteCapacityUnits': 4}}");
   /* Back to PROVISIONED, the summary stays with the time of the last switch to on-demand. */
   check (r, "TableDescription.BillingModeSummary.BillingMode", "'PROVISIONED'");
   g_assert_cmpint (json_integer_value (json_object_get (
@@ -593,50 +514,50 @@ test_update_billing (void)
   check (r, "TableDescription.ProvisionedThroughput.ReadCapacityUnits", "3");
   check (r, "TableDescription.ProvisionedThroughput.WriteCapacityUnits", "4");
   json_decref (r);
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value 'FREE' at 'billingMode' failed to satisfy "
-         "constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]",
-         "{'TableName': 'prov', 'BillingMode': 'FREE'}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value 'FREE' at 'billingMode' failed to satisfy "
+             "constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]",
+             "{'TableName': 'prov', 'BillingMode': 'FREE'}");
 }
 
 static void
 test_update_gsi (void)
 {
-  g_autoptr (DdbEngine) e = engine_new ();
+  g_autoptr (DdbEngine) e = etu_engine_new ();
   json_t *r;
 
-  json_decref (ok (e, "CreateTable", SIMPLE_TABLE ("gsit")));
-  json_decref (ok (e, "PutItem", "{'TableName': 'gsit', 'Item': {'pk': {'S': 'a'}, 'g': {'N': '1'}, 'x': {'S': 'y'}}}"));
-  json_decref (ok (e, "PutItem", "{'TableName': 'gsit', 'Item': {'pk': {'S': 'b'}, 'g': {'N': '1'}}}"));
-  json_decref (ok (e, "PutItem", "{'TableName': 'gsit', 'Item': {'pk': {'S': 'c'}, 'g': {'S': 'wrong type'}}}"));
-  json_decref (ok (e, "PutItem", "{'TableName': 'gsit', 'Item': {'pk': {'S': 'd'}}}"));
+  etu_create_table (e, "gsit", "pk", "S");
+  json_decref (etu_ok (e, "PutItem", "{'TableName': 'gsit', 'Item': {'pk': {'S': 'a'}, 'g': {'N': '1'}, 'x': {'S': 'y'}}}"));
+  json_decref (etu_ok (e, "PutItem", "{'TableName': 'gsit', 'Item': {'pk': {'S': 'b'}, 'g': {'N': '1'}}}"));
+  json_decref (etu_ok (e, "PutItem", "{'TableName': 'gsit', 'Item': {'pk': {'S': 'c'}, 'g': {'S': 'wrong type'}}}"));
+  json_decref (etu_ok (e, "PutItem", "{'TableName': 'gsit', 'Item': {'pk': {'S': 'd'}}}"));
 
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
-         V "Some index key attributes are not defined in AttributeDefinitions. Keys: [g], "
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
+             V "Some index key attributes are not defined in AttributeDefinitions. Keys: [g], "
            "AttributeDefinitions: [pk]",
-         "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{'Create': {'IndexName': 'byG',"
-         " 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'KEYS_ONLY'}}}]}");
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
-         V "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+             "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{'Create': {'IndexName': 'byG',"
+             " 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'KEYS_ONLY'}}}]}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
+             V "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
            "GlobalSecondaryIndexUpdate.Delete must not be null",
-         "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{}]}");
-  fails (e, "UpdateTable", DDB_ERROR_LIMIT_EXCEEDED,
-         "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table",
-         "{'TableName': 'gsit', 'AttributeDefinitions': [{'AttributeName': 'g', 'AttributeType': 'N'}],"
-         " 'GlobalSecondaryIndexUpdates': ["
-         "  {'Create': {'IndexName': 'byG', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}},"
-         "  {'Create': {'IndexName': 'byG2', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}}]}");
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
-         V "Only one global secondary index update per index is allowed simultaneously. Index: byG",
-         "{'TableName': 'gsit', 'AttributeDefinitions': [{'AttributeName': 'g', 'AttributeType': 'N'}],"
-         " 'GlobalSecondaryIndexUpdates': ["
-         "  {'Create': {'IndexName': 'byG', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}},"
-         "  {'Delete': {'IndexName': 'byG'}}]}");
+             "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{}]}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_LIMIT_EXCEEDED,
+             "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table",
+             "{'TableName': 'gsit', 'AttributeDefinitions': [{'AttributeName': 'g', 'AttributeType': 'N'}],"
+             " 'GlobalSecondaryIndexUpdates': ["
+             "  {'Create': {'IndexName': 'byG', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}},"
+             "  {'Create': {'IndexName': 'byG2', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}}]}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
+             V "Only one global secondary index update per index is allowed simultaneously. Index: byG",
+             "{'TableName': 'gsit', 'AttributeDefinitions': [{'AttributeName': 'g', 'AttributeType': 'N'}],"
+             " 'GlobalSecondaryIndexUpdates': ["
+             "  {'Create': {'IndexName': 'byG', 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}},"
+             "  {'Delete': {'IndexName': 'byG'}}]}");
 
-  r = ok (e, "UpdateTable",
-          "{'TableName': 'gsit', 'AttributeDefinitions': [{'AttributeName': 'g', 'AttributeType': 'N'}],"
-          " 'GlobalSecondaryIndexUpdates': [{'Create': {'IndexName': 'byG',"
-          " 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'KEYS_ONLY'}}}]}");
+  r = etu_ok (e, "UpdateTable",
+              "{'TableName': 'gsit', 'AttributeDefinitions': [{'AttributeName': 'g', 'AttributeType': 'N'}],"
+              " 'GlobalSecondaryIndexUpdates': [{'Create': {'IndexName': 'byG',"
+              " 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'KEYS_ONLY'}}}]}");
   check (r, "TableDescription.AttributeDefinitions",
          "[{'AttributeName': 'pk', 'AttributeType': 'S'}, {'AttributeName': 'g', 'AttributeType': 'N'}]");
   check (r, "TableDescription.GlobalSecondaryIndexes.0.IndexName", "'byG'");
@@ -648,46 +569,46 @@ test_update_gsi (void)
   json_decref (r);
 
   /* Maintained on later writes. */
-  json_decref (ok (e, "PutItem", "{'TableName': 'gsit', 'Item': {'pk': {'S': 'e'}, 'g': {'N': '2'}}}"));
-  r = ok (e, "DescribeTable", "{'TableName': 'gsit'}");
+  json_decref (etu_ok (e, "PutItem", "{'TableName': 'gsit', 'Item': {'pk': {'S': 'e'}, 'g': {'N': '2'}}}"));
+  r = etu_ok (e, "DescribeTable", "{'TableName': 'gsit'}");
   check (r, "Table.GlobalSecondaryIndexes.0.ItemCount", "3");
   json_decref (r);
 
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION, V "Index already exists: byG",
-         "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{'Create': {'IndexName': 'byG',"
-         " 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}}]}");
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
-         V "ProvisionedThroughput should not be specified for index: byG when BillingMode is PAY_PER_REQUEST",
-         "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{'Update': {'IndexName': 'byG',"
-         " 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1}}}]}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION, V "Index already exists: byG",
+             "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{'Create': {'IndexName': 'byG',"
+             " 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}}]}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
+             V "ProvisionedThroughput should not be specified for index: byG when BillingMode is PAY_PER_REQUEST",
+             "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{'Update': {'IndexName': 'byG',"
+             " 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1}}}]}");
   /* These two as DynamoDB Local words them. */
-  fails (e, "UpdateTable", DDB_ERROR_RESOURCE_NOT_FOUND, "Requested resource not found",
-         "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{'Delete': {'IndexName': 'nope'}}]}");
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION, "Invalid global secondary index name",
-         "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{'Update': {'IndexName': 'nope',"
-         " 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1}}}]}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_RESOURCE_NOT_FOUND, "Requested resource not found",
+             "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{'Delete': {'IndexName': 'nope'}}]}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION, "Invalid global secondary index name",
+             "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{'Update': {'IndexName': 'nope',"
+             " 'ProvisionedThroughput': {'ReadCapacityUnits': 1, 'WriteCapacityUnits': 1}}}]}");
 
-  r = ok (e, "UpdateTable", "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{'Delete': {'IndexName': 'byG'}}]}");
+  r = etu_ok (e, "UpdateTable", "{'TableName': 'gsit', 'GlobalSecondaryIndexUpdates': [{'Delete': {'IndexName': 'byG'}}]}");
   check (r, "TableDescription.GlobalSecondaryIndexes", NULL);
   /* Definitions only hold attributes keys use. */
   check (r, "TableDescription.AttributeDefinitions", "[{'AttributeName': 'pk', 'AttributeType': 'S'}]");
   json_decref (r);
 
   /* A GSI on a provisioned table: throughput required, then updatable. */
-  json_decref (ok (e, "CreateTable", PROV_TABLE ("provg")));
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
-         "No provisioned throughput specified for the global secondary index",
-         "{'TableName': 'provg', 'AttributeDefinitions': [{'AttributeName': 'g', 'AttributeType': 'S'}],"
-         " 'GlobalSecondaryIndexUpdates': [{'Create': {'IndexName': 'byG',"
-         " 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}}]}");
-  json_decref (ok (e, "UpdateTable",
-                   "{'TableName': 'provg', 'AttributeDefinitions': [{'AttributeName': 'g', 'AttributeType': 'S'}],"
-                   " 'GlobalSecondaryIndexUpdates': [{'Create': {'IndexName': 'byG',"
-                   " 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'},"
-                   " 'ProvisionedThroughput': {'ReadCapacityUnits': 2, 'WriteCapacityUnits': 2}}}]}"));
-  r = ok (e, "UpdateTable",
-          "{'TableName': 'provg', 'GlobalSecondaryIndexUpdates': [{'Update': {'IndexName': 'byG',"
-          " 'ProvisionedThroughput': {'ReadCapacityUnits': 9, 'WriteCapacityUnits': 8}}}]}");
+  json_decref (etu_ok (e, "CreateTable", PROV_TABLE ("provg")));
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
+             "No provisioned throughput specified for the global secondary index",
+             "{'TableName': 'provg', 'AttributeDefinitions': [{'AttributeName': 'g', 'AttributeType': 'S'}],"
+             " 'GlobalSecondaryIndexUpdates': [{'Create': {'IndexName': 'byG',"
+             " 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}}]}");
+  json_decref (etu_ok (e, "UpdateTable",
+                       "{'TableName': 'provg', 'AttributeDefinitions': [{'AttributeName': 'g', 'AttributeType': 'S'}],"
+                       " 'GlobalSecondaryIndexUpdates': [{'Create': {'IndexName': 'byG',"
+                       " 'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'},"
+                       " 'ProvisionedThroughput': {'ReadCapacityUnits': 2, 'WriteCapacityUnits': 2}}}]}"));
+  r = etu_ok (e, "UpdateTable",
+              "{'TableName': 'provg', 'GlobalSecondaryIndexUpdates': [{'Update': {'IndexName': 'byG',"
+              " 'ProvisionedThroughput': {'ReadCapacityUnits': 9, 'WriteCapacityUnits': 8}}}]}");
   check (r, "TableDescription.GlobalSecondaryIndexes.0.ProvisionedThroughput",
          "{'NumberOfDecreasesToday': 0, 'ReadCapacityUnits': 9, 'WriteCapacityUnits': 8}");
   json_decref (r);
@@ -696,26 +617,26 @@ test_update_gsi (void)
 static void
 test_update_stream (void)
 {
-  g_autoptr (DdbEngine) e = engine_new ();
+  g_autoptr (DdbEngine) e = etu_engine_new ();
   json_t *r;
   const char *arn;
 
-  json_decref (ok (e, "CreateTable", SIMPLE_TABLE ("strm")));
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION, "Table has no stream to disable",
-         "{'TableName': 'strm', 'StreamSpecification': {'StreamEnabled': false}}");
-  fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value 'ALL' at 'streamSpecification.streamViewType' "
-         "failed to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, "
-         "OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]",
-         "{'TableName': 'strm', 'StreamSpecification': {'StreamEnabled': true, 'StreamViewType': 'ALL'}}");
-  r = ok (e, "UpdateTable",
-          "{'TableName': 'strm', 'StreamSpecification': {'StreamEnabled': true, 'StreamViewType': 'KEYS_ONLY'}}");
+  etu_create_table (e, "strm", "pk", "S");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION, "Table has no stream to disable",
+             "{'TableName': 'strm', 'StreamSpecification': {'StreamEnabled': false}}");
+  etu_fails (e, "UpdateTable", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value 'ALL' at 'streamSpecification.streamViewType' "
+             "failed to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, "
+             "OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]",
+             "{'TableName': 'strm', 'StreamSpecification': {'StreamEnabled': true, 'StreamViewType': 'ALL'}}");
+  r = etu_ok (e, "UpdateTable",
+              "{'TableName': 'strm', 'StreamSpecification': {'StreamEnabled': true, 'StreamViewType': 'KEYS_ONLY'}}");
   check (r, "TableDescription.StreamSpecification",
          "{'StreamEnabled': true, 'StreamViewType': 'KEYS_ONLY'}");
   arn = json_string_value (json_object_get (json_object_get (r, "TableDescription"), "LatestStreamArn"));
   g_assert_true (g_str_has_prefix (arn, "arn:aws:dynamodb:ddblocal:000000000000:table/strm/stream/"));
   json_decref (r);
-  r = ok (e, "UpdateTable", "{'TableName': 'strm', 'StreamSpecification': {'StreamEnabled': false}}");
+  r = etu_ok (e, "UpdateTable", "{'TableName': 'strm', 'StreamSpecification': {'StreamEnabled': false}}");
   check (r, "TableDescription.StreamSpecification", "{'StreamEnabled': false}");
   json_decref (r);
 }
@@ -725,53 +646,53 @@ test_update_stream (void)
 static void
 test_tags (void)
 {
-  g_autoptr (DdbEngine) e = engine_new ();
+  g_autoptr (DdbEngine) e = etu_engine_new ();
   json_t *r;
 
-  json_decref (ok (e, "CreateTable",
-                   "{'TableName': 'tagt', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
-                   " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
-                   " 'Tags': [{'Key': 'env', 'Value': 'dev'}]}"));
-  r = ok (e, "ListTagsOfResource", "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt'}");
+  json_decref (etu_ok (e, "CreateTable",
+                       "{'TableName': 'tagt', 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'}],"
+                       " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST',"
+                       " 'Tags': [{'Key': 'env', 'Value': 'dev'}]}"));
+  r = etu_ok (e, "ListTagsOfResource", "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt'}");
   check (r, "Tags", "[{'Key': 'env', 'Value': 'dev'}]");
   json_decref (r);
-  r = ok (e, "TagResource",
-          "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt',"
-          " 'Tags': [{'Key': 'env', 'Value': 'prod'}, {'Key': 'team', 'Value': ''}]}");
+  r = etu_ok (e, "TagResource",
+              "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt',"
+              " 'Tags': [{'Key': 'env', 'Value': 'prod'}, {'Key': 'team', 'Value': ''}]}");
   check (r, "", "{}");
   json_decref (r);
   /* Any region and account name the table, as they do on DynamoDB Local. */
-  r = ok (e, "ListTagsOfResource", "{'ResourceArn': 'arn:aws:dynamodb:us-east-1:123456789012:table/tagt'}");
+  r = etu_ok (e, "ListTagsOfResource", "{'ResourceArn': 'arn:aws:dynamodb:us-east-1:123456789012:table/tagt'}");
   check (r, "Tags", "[{'Key': 'env', 'Value': 'prod'}, {'Key': 'team', 'Value': ''}]");
   json_decref (r);
-  json_decref (ok (e, "UntagResource",
-                   "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt', 'TagKeys': ['env', 'absent']}"));
-  r = ok (e, "ListTagsOfResource", "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt'}");
+  json_decref (etu_ok (e, "UntagResource",
+                       "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt', 'TagKeys': ['env', 'absent']}"));
+  r = etu_ok (e, "ListTagsOfResource", "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt'}");
   check (r, "Tags", "[{'Key': 'team', 'Value': ''}]");
   json_decref (r);
 
-  fails (e, "TagResource", DDB_ERROR_VALIDATION,
-         "Invalid TableArn: Invalid ResourceArn provided as input tagt",
-         "{'ResourceArn': 'tagt', 'Tags': [{'Key': 'a', 'Value': 'b'}]}");
-  fails (e, "ListTagsOfResource", DDB_ERROR_RESOURCE_NOT_FOUND,
-         "Requested resource not found: ResourcArn: arn:aws:dynamodb:ddblocal:000000000000:table/none not found",
-         "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/none'}");
-  fails (e, "TagResource", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value '[]' at 'tags' failed to satisfy constraint: Member "
-         "must have length greater than or equal to 1",
-         "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt', 'Tags': []}");
-  fails (e, "TagResource", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value null at 'tags.1.member.value' failed to satisfy "
-         "constraint: Member must not be null",
-         "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt', 'Tags': [{'Key': 'k'}]}");
-  fails (e, "UntagResource", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value null at 'tagKeys' failed to satisfy constraint: "
-         "Member must not be null",
-         "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt'}");
-  fails (e, "ListTagsOfResource", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value null at 'resourceArn' failed to satisfy constraint: "
-         "Member must not be null",
-         "{}");
+  etu_fails (e, "TagResource", DDB_ERROR_VALIDATION,
+             "Invalid TableArn: Invalid ResourceArn provided as input tagt",
+             "{'ResourceArn': 'tagt', 'Tags': [{'Key': 'a', 'Value': 'b'}]}");
+  etu_fails (e, "ListTagsOfResource", DDB_ERROR_RESOURCE_NOT_FOUND,
+             "Requested resource not found: ResourcArn: arn:aws:dynamodb:ddblocal:000000000000:table/none not found",
+             "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/none'}");
+  etu_fails (e, "TagResource", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value '[]' at 'tags' failed to satisfy constraint: Member "
+             "must have length greater than or equal to 1",
+             "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt', 'Tags': []}");
+  etu_fails (e, "TagResource", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value null at 'tags.1.member.value' failed to satisfy "
+             "constraint: Member must not be null",
+             "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt', 'Tags': [{'Key': 'k'}]}");
+  etu_fails (e, "UntagResource", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value null at 'tagKeys' failed to satisfy constraint: "
+             "Member must not be null",
+             "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/tagt'}");
+  etu_fails (e, "ListTagsOfResource", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value null at 'resourceArn' failed to satisfy constraint: "
+             "Member must not be null",
+             "{}");
 }
 
 /* ---- Time to live ---- */
@@ -779,44 +700,44 @@ test_tags (void)
 static void
 test_time_to_live (void)
 {
-  g_autoptr (DdbEngine) e = engine_new ();
+  g_autoptr (DdbEngine) e = etu_engine_new ();
   json_t *r;
 
-  json_decref (ok (e, "CreateTable", SIMPLE_TABLE ("ttl")));
-  r = ok (e, "DescribeTimeToLive", "{'TableName': 'ttl'}");
+  etu_create_table (e, "ttl", "pk", "S");
+  r = etu_ok (e, "DescribeTimeToLive", "{'TableName': 'ttl'}");
   check (r, "TimeToLiveDescription", "{'TimeToLiveStatus': 'DISABLED'}");
   json_decref (r);
-  r = ok (e, "UpdateTimeToLive",
-          "{'TableName': 'ttl', 'TimeToLiveSpecification': {'Enabled': true, 'AttributeName': 'expires'}}");
+  r = etu_ok (e, "UpdateTimeToLive",
+              "{'TableName': 'ttl', 'TimeToLiveSpecification': {'Enabled': true, 'AttributeName': 'expires'}}");
   check (r, "TimeToLiveSpecification", "{'Enabled': true, 'AttributeName': 'expires'}");
   json_decref (r);
-  r = ok (e, "DescribeTimeToLive", "{'TableName': 'ttl'}");
+  r = etu_ok (e, "DescribeTimeToLive", "{'TableName': 'ttl'}");
   check (r, "TimeToLiveDescription", "{'TimeToLiveStatus': 'ENABLED', 'AttributeName': 'expires'}");
   json_decref (r);
-  fails (e, "UpdateTimeToLive", DDB_ERROR_VALIDATION, "TimeToLive is already enabled",
-         "{'TableName': 'ttl', 'TimeToLiveSpecification': {'Enabled': true, 'AttributeName': 'other'}}");
+  etu_fails (e, "UpdateTimeToLive", DDB_ERROR_VALIDATION, "TimeToLive is already enabled",
+             "{'TableName': 'ttl', 'TimeToLiveSpecification': {'Enabled': true, 'AttributeName': 'other'}}");
   /* As DynamoDB Local words it. */
-  fails (e, "UpdateTimeToLive", DDB_ERROR_VALIDATION, "TimeToLive is active on a different AttributeName",
-         "{'TableName': 'ttl', 'TimeToLiveSpecification': {'Enabled': false, 'AttributeName': 'other'}}");
-  r = ok (e, "UpdateTimeToLive",
-          "{'TableName': 'ttl', 'TimeToLiveSpecification': {'Enabled': false, 'AttributeName': 'expires'}}");
+  etu_fails (e, "UpdateTimeToLive", DDB_ERROR_VALIDATION, "TimeToLive is active on a different AttributeName",
+             "{'TableName': 'ttl', 'TimeToLiveSpecification': {'Enabled': false, 'AttributeName': 'other'}}");
+  r = etu_ok (e, "UpdateTimeToLive",
+              "{'TableName': 'ttl', 'TimeToLiveSpecification': {'Enabled': false, 'AttributeName': 'expires'}}");
   check (r, "TimeToLiveSpecification", "{'Enabled': false, 'AttributeName': 'expires'}");
   json_decref (r);
-  fails (e, "UpdateTimeToLive", DDB_ERROR_VALIDATION, "TimeToLive is already disabled",
-         "{'TableName': 'ttl', 'TimeToLiveSpecification': {'Enabled': false, 'AttributeName': 'expires'}}");
-  fails (e, "UpdateTimeToLive", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy "
-         "constraint: Member must not be null",
-         "{'TableName': 'ttl'}");
-  fails (e, "UpdateTimeToLive", DDB_ERROR_VALIDATION,
-         "1 validation error detected: Value '' at 'timeToLiveSpecification.attributeName' "
-         "failed to satisfy constraint: Member must have length greater than or equal to 1",
-         "{'TableName': 'ttl', 'TimeToLiveSpecification': {'Enabled': true, 'AttributeName': ''}}");
-  fails (e, "DescribeTimeToLive", DDB_ERROR_RESOURCE_NOT_FOUND,
-         "Requested resource not found: Table: none not found", "{'TableName': 'none'}");
-  fails (e, "UpdateTimeToLive", DDB_ERROR_RESOURCE_NOT_FOUND,
-         "Requested resource not found: Table: none not found",
-         "{'TableName': 'none', 'TimeToLiveSpecification': {'Enabled': true, 'AttributeName': 'x'}}");
+  etu_fails (e, "UpdateTimeToLive", DDB_ERROR_VALIDATION, "TimeToLive is already disabled",
+             "{'TableName': 'ttl', 'TimeToLiveSpecification': {'Enabled': false, 'AttributeName': 'expires'}}");
+  etu_fails (e, "UpdateTimeToLive", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy "
+             "constraint: Member must not be null",
+             "{'TableName': 'ttl'}");
+  etu_fails (e, "UpdateTimeToLive", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value '' at 'timeToLiveSpecification.attributeName' "
+             "failed to satisfy constraint: Member must have length greater than or equal to 1",
+             "{'TableName': 'ttl', 'TimeToLiveSpecification': {'Enabled': true, 'AttributeName': ''}}");
+  etu_fails (e, "DescribeTimeToLive", DDB_ERROR_RESOURCE_NOT_FOUND,
+             "Requested resource not found: Table: none not found", "{'TableName': 'none'}");
+  etu_fails (e, "UpdateTimeToLive", DDB_ERROR_RESOURCE_NOT_FOUND,
+             "Requested resource not found: Table: none not found",
+             "{'TableName': 'none', 'TimeToLiveSpecification': {'Enabled': true, 'AttributeName': 'x'}}");
 }
 
 /* ---- Dispatcher ---- */
@@ -824,7 +745,7 @@ test_time_to_live (void)
 static void
 test_dispatch (void)
 {
-  g_autoptr (DdbEngine) e = engine_new ();
+  g_autoptr (DdbEngine) e = etu_engine_new ();
   json_t *req = json_object ();
   json_t *resp = NULL;
   json_t *body;
@@ -866,29 +787,24 @@ test_dispatch (void)
 static void
 test_file_database (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ddbtable-XXXXXX", NULL);
+  g_autofree char *dir = etu_tmp_dir ("ddbtable-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "db", NULL);
-  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
-  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
   GError *error = NULL;
 
   {
     g_autoptr (DdbEngine) e = ddb_engine_open (path, &error);
 
     g_assert_no_error (error);
-    json_decref (ok (e, "CreateTable", SIMPLE_TABLE ("persisted")));
+    etu_create_table (e, "persisted", "pk", "S");
   }
   {
     g_autoptr (DdbEngine) e = ddb_engine_open (path, &error);
-    json_t *r = ok (e, "ListTables", "{}");
+    json_t *r = etu_ok (e, "ListTables", "{}");
 
     check (r, "TableNames", "['persisted']");
     json_decref (r);
   }
-  g_unlink (path);
-  g_unlink (wal);
-  g_unlink (shm);
-  g_rmdir (dir);
+  etu_remove_tree (dir);
 }
 
 int
