@@ -9,7 +9,7 @@ for_tests=false
 
 packages=(
   meson ninja-build gcc pkg-config gettext
-  libglib2.0-dev libjansson-dev libsqlite3-dev
+  libglib2.0-dev libjansson-dev libsqlite3-dev libssl-dev
   # the libFuzzer targets: clang and its sanitizer runtimes
   clang libclang-rt-dev
   python3

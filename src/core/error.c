@@ -33,6 +33,18 @@ static const struct {
   = { "InternalServerError", "com.amazonaws.dynamodb.v20120810#InternalServerError" },
   [DDB_ERROR_UNKNOWN_OPERATION]
   = { "UnknownOperationException", "com.amazon.coral.service#UnknownOperationException" },
+  [DDB_ERROR_MISSING_AUTHENTICATION_TOKEN]
+  = { "MissingAuthenticationTokenException",
+      "com.amazon.coral.service#MissingAuthenticationTokenException" },
+  [DDB_ERROR_UNRECOGNIZED_CLIENT]
+  = { "UnrecognizedClientException", "com.amazon.coral.service#UnrecognizedClientException" },
+  [DDB_ERROR_INVALID_SIGNATURE]
+  = { "InvalidSignatureException", "com.amazon.coral.service#InvalidSignatureException" },
+  [DDB_ERROR_INCOMPLETE_SIGNATURE]
+  = { "IncompleteSignatureException", "com.amazon.coral.service#IncompleteSignatureException" },
+  [DDB_ERROR_IDEMPOTENT_PARAMETER_MISMATCH]
+  = { "IdempotentParameterMismatchException",
+      "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException" },
 };
 
 const char *

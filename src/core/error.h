@@ -21,6 +21,11 @@ typedef enum {
   DDB_ERROR_SERIALIZATION,              /* SerializationException */
   DDB_ERROR_INTERNAL,                   /* InternalServerError */
   DDB_ERROR_UNKNOWN_OPERATION,          /* UnknownOperationException */
+  DDB_ERROR_MISSING_AUTHENTICATION_TOKEN, /* MissingAuthenticationTokenException */
+  DDB_ERROR_UNRECOGNIZED_CLIENT,        /* UnrecognizedClientException */
+  DDB_ERROR_INVALID_SIGNATURE,          /* InvalidSignatureException */
+  DDB_ERROR_INCOMPLETE_SIGNATURE,       /* IncompleteSignatureException */
+  DDB_ERROR_IDEMPOTENT_PARAMETER_MISMATCH, /* IdempotentParameterMismatchException */
 } DdbErrorCode;
 
 GQuark ddb_error_quark (void);

@@ -1,0 +1,1115 @@
+/* sigv4.c: AWS Signature Version 4: canonical request, string to sign, signing key derivation and
+ * signature for header and presigned (query) signing, and the verifier behind `serve --auth`. */
+#include "net/sigv4.h"
+
+#include "core/error.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <string.h>
+
+#define ALGORITHM "AWS4-HMAC-SHA256"
+#define TERMINATOR "aws4_request"
+#define DEFAULT_MAX_SKEW 900
+
+/* ---- small helpers ---- */
+
+static gboolean
+is_unreserved (guchar c)
+{
+  return g_ascii_isalnum (c) || c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+/* Percent-encodes every byte outside the unreserved set (and '/' unless keep_slash), upper-case
+ * hex, as SigV4 requires for paths and query components. */
+static void
+uri_encode (GString *out, const char *s, gsize len, gboolean keep_slash)
+{
+  static const char hex[] = "0123456789ABCDEF";
+
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = (guchar) s[i];
+
+      if (is_unreserved (c) || (keep_slash && c == '/'))
+        g_string_append_c (out, (char) c);
+      else
+        {
+          g_string_append_c (out, '%');
+          g_string_append_c (out, hex[c >> 4]);
+          g_string_append_c (out, hex[c & 0xf]);
+        }
+    }
+}
+
+static char *
+uri_encode_str (const char *s, gsize len)
+{
+  GString *out = g_string_sized_new (len + 8);
+
+  uri_encode (out, s, len, FALSE);
+  return g_string_free (out, FALSE);
+}
+
+/* Decodes %XX escapes; a '%' not followed by two hex digits stays as it is. */
+static char *
+uri_decode (const char *s, gsize len)
+{
+  GString *out = g_string_sized_new (len);
+
+  for (gsize i = 0; i < len; i++)
+    {
+      if (s[i] == '%' && i + 2 < len && g_ascii_isxdigit (s[i + 1]) && g_ascii_isxdigit (s[i + 2]))
+        {
+          g_string_append_c (out, (char) ((g_ascii_xdigit_value (s[i + 1]) << 4)
+                                          | g_ascii_xdigit_value (s[i + 2])));
+          i += 2;
+        }
+      else
+        g_string_append_c (out, s[i]);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+hex_encode (const guint8 *bytes, gsize len, char *out)
+{
+  static const char hex[] = "0123456789abcdef";
+
+  for (gsize i = 0; i < len; i++)
+    {
+      out[2 * i] = hex[bytes[i] >> 4];
+      out[2 * i + 1] = hex[bytes[i] & 0xf];
+    }
+  out[2 * len] = '\0';
+}
+
+/* Lower-case hex SHA-256 of data into out (65 bytes). */
+static gboolean
+sha256_hex (const void *data, gsize len, char out[65])
+{
+  guint8 md[EVP_MAX_MD_SIZE];
+  unsigned int md_len = 0;
+
+  if (!EVP_Digest (data, len, md, &md_len, EVP_sha256 (), NULL) || md_len != 32)
+    return FALSE;
+  hex_encode (md, md_len, out);
+  return TRUE;
+}
+
+static gboolean
+hmac_sha256 (const void *key, gsize key_len, const void *data, gsize data_len, guint8 out[32])
+{
+  unsigned int out_len = 0;
+
+  if (HMAC (EVP_sha256 (), key, (int) key_len, data, data_len, out, &out_len) == NULL
+      || out_len != 32)
+    return FALSE;
+  return TRUE;
+}
+
+/* signature = hex(HMAC(kSigning, string_to_sign)), with kSigning derived from the secret through
+ * the date, region and service. Every intermediate key is wiped before returning. */
+static gboolean
+compute_signature (const char *secret, const char *date8, const char *region, const char *service,
+                   const char *string_to_sign, char out[65])
+{
+  gsize secret_len = strlen (secret);
+  gsize k0_len = secret_len + 4;
+  char *k0 = g_malloc (k0_len + 1);
+  guint8 k1[32], k2[32], k3[32], k4[32], sig[32];
+  gboolean ok;
+
+  memcpy (k0, "AWS4", 4);
+  memcpy (k0 + 4, secret, secret_len);
+  k0[k0_len] = '\0';
+
+  ok = hmac_sha256 (k0, k0_len, date8, strlen (date8), k1)
+       && hmac_sha256 (k1, 32, region, strlen (region), k2)
+       && hmac_sha256 (k2, 32, service, strlen (service), k3)
+       && hmac_sha256 (k3, 32, TERMINATOR, strlen (TERMINATOR), k4)
+       && hmac_sha256 (k4, 32, string_to_sign, strlen (string_to_sign), sig);
+  if (ok)
+    hex_encode (sig, 32, out);
+
+  OPENSSL_cleanse (k0, k0_len);
+  g_free (k0);
+  OPENSSL_cleanse (k1, sizeof k1);
+  OPENSSL_cleanse (k2, sizeof k2);
+  OPENSSL_cleanse (k3, sizeof k3);
+  OPENSSL_cleanse (k4, sizeof k4);
+  OPENSSL_cleanse (sig, sizeof sig);
+  return ok;
+}
+
+char *
+ddb_sigv4_format_amz_date (gint64 time)
+{
+  GDateTime *dt = g_date_time_new_from_unix_utc (time);
+  char *s;
+
+  if (dt == NULL)
+    return g_strdup ("19700101T000000Z");
+  s = g_date_time_format (dt, "%Y%m%dT%H%M%SZ");
+  g_date_time_unref (dt);
+  return s;
+}
+
+gboolean
+ddb_sigv4_parse_amz_date (const char *text, gint64 *out_time)
+{
+  int f[6];
+  static const int widths[6] = { 4, 2, 2, 2, 2, 2 };
+  static const int offsets[6] = { 0, 4, 6, 9, 11, 13 };
+  GDateTime *dt;
+
+  if (text == NULL || strlen (text) != 16 || text[8] != 'T' || text[15] != 'Z')
+    return FALSE;
+  for (int i = 0; i < 6; i++)
+    {
+      f[i] = 0;
+      for (int j = 0; j < widths[i]; j++)
+        {
+          char c = text[offsets[i] + j];
+
+          if (!g_ascii_isdigit (c))
+            return FALSE;
+          f[i] = f[i] * 10 + (c - '0');
+        }
+    }
+  if (f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > 31 || f[3] > 23 || f[4] > 59 || f[5] > 59)
+    return FALSE;
+  dt = g_date_time_new_utc (f[0], f[1], f[2], f[3], f[4], f[5]);
+  if (dt == NULL)
+    return FALSE;
+  if (out_time != NULL)
+    *out_time = g_date_time_to_unix (dt);
+  g_date_time_unref (dt);
+  return TRUE;
+}
+
+/* ---- canonical request pieces ---- */
+
+/* Removes "." and ".." segments and empty segments ("//"), keeping a trailing slash, as botocore
+ * normalizes paths for every service but S3. */
+static char *
+normalize_path (const char *path)
+{
+  char **parts = g_strsplit (path, "/", -1);
+  GPtrArray *stack = g_ptr_array_new ();
+  GString *out = g_string_new ("");
+  gsize len = strlen (path);
+
+  for (char **p = parts; *p != NULL; p++)
+    {
+      if (**p == '\0' || strcmp (*p, ".") == 0)
+        continue;
+      if (strcmp (*p, "..") == 0)
+        {
+          if (stack->len > 0)
+            g_ptr_array_remove_index (stack, stack->len - 1);
+          continue;
+        }
+      g_ptr_array_add (stack, *p);
+    }
+  for (guint i = 0; i < stack->len; i++)
+    {
+      g_string_append_c (out, '/');
+      g_string_append (out, g_ptr_array_index (stack, i));
+    }
+  if (out->len == 0)
+    g_string_append_c (out, '/');
+  else if (len > 0 && path[len - 1] == '/')
+    g_string_append_c (out, '/');
+
+  g_ptr_array_free (stack, TRUE);
+  g_strfreev (parts);
+  return g_string_free (out, FALSE);
+}
+
+static char *
+canonical_uri (const char *path, gboolean normalize)
+{
+  GString *out = g_string_new ("");
+  char *norm;
+
+  if (path == NULL || *path == '\0')
+    path = "/";
+  norm = normalize ? normalize_path (path) : g_strdup (path);
+  uri_encode (out, norm, strlen (norm), TRUE);
+  g_free (norm);
+  return g_string_free (out, FALSE);
+}
+
+typedef struct {
+  char *key;   /* encoded */
+  char *value; /* encoded */
+} QueryParam;
+
+static void
+query_param_free (gpointer p)
+{
+  QueryParam *qp = p;
+
+  g_free (qp->key);
+  g_free (qp->value);
+  g_free (qp);
+}
+
+static void
+query_add_encoded (GPtrArray *params, const char *key, const char *value)
+{
+  QueryParam *qp = g_new (QueryParam, 1);
+
+  qp->key = uri_encode_str (key, strlen (key));
+  qp->value = uri_encode_str (value, strlen (value));
+  g_ptr_array_add (params, qp);
+}
+
+/* Each raw parameter is decoded then encoded again, so "ሴ=bar" and "%E1%88%B4=bar" sign alike. */
+static void
+query_parse (GPtrArray *params, const char *query)
+{
+  const char *p = query;
+
+  if (query == NULL)
+    return;
+  while (*p != '\0')
+    {
+      const char *end = strchr (p, '&');
+      const char *eq;
+      gsize len = end != NULL ? (gsize) (end - p) : strlen (p);
+
+      if (len > 0)
+        {
+          QueryParam *qp = g_new (QueryParam, 1);
+          char *k, *v;
+
+          eq = memchr (p, '=', len);
+          k = uri_decode (p, eq != NULL ? (gsize) (eq - p) : len);
+          v = eq != NULL ? uri_decode (eq + 1, len - (gsize) (eq - p) - 1) : g_strdup ("");
+          qp->key = uri_encode_str (k, strlen (k));
+          qp->value = uri_encode_str (v, strlen (v));
+          g_free (k);
+          g_free (v);
+          g_ptr_array_add (params, qp);
+        }
+      if (end == NULL)
+        break;
+      p = end + 1;
+    }
+}
+
+static gint
+query_param_cmp (gconstpointer a, gconstpointer b)
+{
+  const QueryParam *x = *(QueryParam *const *) a;
+  const QueryParam *y = *(QueryParam *const *) b;
+  int c = strcmp (x->key, y->key);
+
+  return c != 0 ? c : strcmp (x->value, y->value);
+}
+
+static char *
+canonical_query (GPtrArray *params)
+{
+  GString *out = g_string_new ("");
+
+  g_ptr_array_sort (params, query_param_cmp);
+  for (guint i = 0; i < params->len; i++)
+    {
+      QueryParam *qp = g_ptr_array_index (params, i);
+
+      if (i > 0)
+        g_string_append_c (out, '&');
+      g_string_append (out, qp->key);
+      g_string_append_c (out, '=');
+      g_string_append (out, qp->value);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Trims the value and collapses every run of blanks (including folded lines) into one space. */
+static void
+append_canonical_value (GString *out, const char *value)
+{
+  gboolean pending_space = FALSE;
+  gboolean started = FALSE;
+
+  for (const char *p = value; *p != '\0'; p++)
+    {
+      if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+        {
+          pending_space = started;
+          continue;
+        }
+      if (pending_space)
+        g_string_append_c (out, ' ');
+      pending_space = FALSE;
+      started = TRUE;
+      g_string_append_c (out, *p);
+    }
+}
+
+static char *
+lower_trimmed_name (const char *name)
+{
+  char *s = g_ascii_strdown (name, -1);
+
+  return g_strstrip (s);
+}
+
+typedef struct {
+  char *name;     /* lower case */
+  GString *value; /* canonical: values joined with ',' */
+} CanonHeader;
+
+static void
+canon_header_free (gpointer p)
+{
+  CanonHeader *h = p;
+
+  g_free (h->name);
+  g_string_free (h->value, TRUE);
+  g_free (h);
+}
+
+static gint
+canon_header_cmp (gconstpointer a, gconstpointer b)
+{
+  const CanonHeader *x = *(CanonHeader *const *) a;
+  const CanonHeader *y = *(CanonHeader *const *) b;
+
+  return strcmp (x->name, y->name);
+}
+
+/* Adds a header to the set, joining with ',' an already present name (in arrival order). */
+static void
+canon_headers_add (GPtrArray *set, const char *lname, const char *value)
+{
+  CanonHeader *h = NULL;
+
+  for (guint i = 0; i < set->len; i++)
+    {
+      CanonHeader *c = g_ptr_array_index (set, i);
+
+      if (strcmp (c->name, lname) == 0)
+        {
+          h = c;
+          break;
+        }
+    }
+  if (h == NULL)
+    {
+      h = g_new (CanonHeader, 1);
+      h->name = g_strdup (lname);
+      h->value = g_string_new ("");
+      g_ptr_array_add (set, h);
+    }
+  else
+    g_string_append_c (h->value, ',');
+  append_canonical_value (h->value, value != NULL ? value : "");
+}
+
+static const char *const unsigned_headers[] = {
+  "user-agent", "expect", "connection", "transfer-encoding", "x-amzn-trace-id",
+};
+
+static gboolean
+is_unsigned_header (const char *lname)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (unsigned_headers); i++)
+    if (strcmp (lname, unsigned_headers[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static const char *
+find_header (const DdbHttpRequest *req, const char *lname)
+{
+  for (guint i = 0; i < req->n_headers; i++)
+    {
+      char *n = lower_trimmed_name (req->headers[i].name);
+      gboolean match = strcmp (n, lname) == 0;
+
+      g_free (n);
+      if (match)
+        return req->headers[i].value != NULL ? req->headers[i].value : "";
+    }
+  return NULL;
+}
+
+/* "METHOD\nURI\nQUERY\nheaders...\n\nsigned;headers\npayloadhash"; signed_names gets the
+ * "a;b;c" line. The headers are sorted by name. */
+static char *
+build_canonical_request (const char *method, const char *uri, const char *query, GPtrArray *headers,
+                         const char *payload_hash, char **signed_names)
+{
+  GString *out = g_string_new (method);
+  GString *names = g_string_new ("");
+
+  g_ptr_array_sort (headers, canon_header_cmp);
+  g_string_append_c (out, '\n');
+  g_string_append (out, uri);
+  g_string_append_c (out, '\n');
+  g_string_append (out, query);
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < headers->len; i++)
+    {
+      CanonHeader *h = g_ptr_array_index (headers, i);
+
+      g_string_append_printf (out, "%s:%s\n", h->name, h->value->str);
+      if (i > 0)
+        g_string_append_c (names, ';');
+      g_string_append (names, h->name);
+    }
+  g_string_append_c (out, '\n');
+  g_string_append (out, names->str);
+  g_string_append_c (out, '\n');
+  g_string_append (out, payload_hash);
+  *signed_names = g_string_free (names, FALSE);
+  return g_string_free (out, FALSE);
+}
+
+static char *
+build_string_to_sign (const char *amz_date, const char *scope, const char *canonical_request)
+{
+  char hash[65];
+
+  if (!sha256_hex (canonical_request, strlen (canonical_request), hash))
+    return NULL;
+  return g_strdup_printf (ALGORITHM "\n%s\n%s\n%s", amz_date, scope, hash);
+}
+
+/* ---- signing ---- */
+
+void
+ddb_signature_clear (DdbSignature *sig)
+{
+  if (sig == NULL)
+    return;
+  g_free (sig->canonical_request);
+  g_free (sig->string_to_sign);
+  g_free (sig->signature);
+  g_strfreev (sig->add_headers);
+  g_free (sig->query_string);
+  memset (sig, 0, sizeof *sig);
+}
+
+static gboolean
+check_sign_inputs (const DdbHttpRequest *req, const DdbCredentials *creds,
+                   const DdbSigningParams *params, gboolean query_mode, GError **error)
+{
+  static const char *const reserved[] = {
+    "authorization",
+    "x-amz-date",
+    "x-amz-security-token",
+    "x-amz-content-sha256",
+  };
+
+  if (creds->access_key_id == NULL || *creds->access_key_id == '\0'
+      || creds->secret_access_key == NULL)
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "Cannot sign the request: no credentials");
+      return FALSE;
+    }
+  if (find_header (req, "host") == NULL)
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "Cannot sign the request: it has no Host header");
+      return FALSE;
+    }
+  if (query_mode)
+    return TRUE;
+  for (gsize i = 0; i < G_N_ELEMENTS (reserved); i++)
+    if (find_header (req, reserved[i]) != NULL)
+      {
+        g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                     "Cannot sign the request: it already has a %s header", reserved[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static GPtrArray *
+collect_signed_headers (const DdbHttpRequest *req)
+{
+  GPtrArray *set = g_ptr_array_new_with_free_func (canon_header_free);
+
+  for (guint i = 0; i < req->n_headers; i++)
+    {
+      char *lname = lower_trimmed_name (req->headers[i].name);
+
+      if (!is_unsigned_header (lname))
+        canon_headers_add (set, lname, req->headers[i].value);
+      g_free (lname);
+    }
+  return set;
+}
+
+static gboolean
+finish_signature (const DdbCredentials *creds, const DdbSigningParams *params, const char *amz_date,
+                  const char *scope, DdbSignature *out, GError **error)
+{
+  char sig[65];
+  char date8[9];
+
+  memcpy (date8, amz_date, 8);
+  date8[8] = '\0';
+  out->string_to_sign = build_string_to_sign (amz_date, scope, out->canonical_request);
+  if (out->string_to_sign == NULL
+      || !compute_signature (creds->secret_access_key, date8, params->region, params->service,
+                             out->string_to_sign, sig))
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "Cannot sign the request: the hash failed");
+      return FALSE;
+    }
+  out->signature = g_strdup (sig);
+  return TRUE;
+}
+
+gboolean
+ddb_sigv4_sign_headers (const DdbHttpRequest *req, const DdbCredentials *creds,
+                        const DdbSigningParams *params, DdbSignature *out, GError **error)
+{
+  GPtrArray *headers;
+  GPtrArray *query;
+  GPtrArray *add;
+  char *amz_date, *scope, *uri, *cquery, *names = NULL;
+  char payload[65];
+  gboolean has_token;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (req != NULL && creds != NULL && params != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (params->region != NULL && params->service != NULL, FALSE);
+  memset (out, 0, sizeof *out);
+  if (!check_sign_inputs (req, creds, params, FALSE, error))
+    return FALSE;
+
+  has_token = creds->session_token != NULL && *creds->session_token != '\0';
+  amz_date = ddb_sigv4_format_amz_date (params->time);
+  scope = g_strdup_printf ("%.8s/%s/%s/" TERMINATOR, amz_date, params->region, params->service);
+  if (!sha256_hex (req->body != NULL ? (const void *) req->body : "", req->body_len, payload))
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "Cannot sign the request: the hash failed");
+      g_free (amz_date);
+      g_free (scope);
+      return FALSE;
+    }
+
+  headers = collect_signed_headers (req);
+  canon_headers_add (headers, "x-amz-date", amz_date);
+  if (has_token && !params->omit_session_token)
+    canon_headers_add (headers, "x-amz-security-token", creds->session_token);
+  if (params->sign_body)
+    canon_headers_add (headers, "x-amz-content-sha256", payload);
+
+  query = g_ptr_array_new_with_free_func (query_param_free);
+  query_parse (query, req->query);
+  uri = canonical_uri (req->path, params->normalize_path);
+  cquery = canonical_query (query);
+  out->canonical_request
+      = build_canonical_request (req->method, uri, cquery, headers, payload, &names);
+
+  if (finish_signature (creds, params, amz_date, scope, out, error))
+    {
+      add = g_ptr_array_new ();
+      if (has_token)
+        {
+          g_ptr_array_add (add, g_strdup ("X-Amz-Security-Token"));
+          g_ptr_array_add (add, g_strdup (creds->session_token));
+        }
+      g_ptr_array_add (add, g_strdup ("X-Amz-Date"));
+      g_ptr_array_add (add, g_strdup (amz_date));
+      if (params->sign_body)
+        {
+          g_ptr_array_add (add, g_strdup ("x-amz-content-sha256"));
+          g_ptr_array_add (add, g_strdup (payload));
+        }
+      g_ptr_array_add (add, g_strdup ("Authorization"));
+      g_ptr_array_add (add, g_strdup_printf (ALGORITHM " Credential=%s/%s, SignedHeaders=%s, "
+                                                       "Signature=%s",
+                                             creds->access_key_id, scope, names, out->signature));
+      g_ptr_array_add (add, NULL);
+      out->add_headers = (char **) g_ptr_array_free (add, FALSE);
+      ok = TRUE;
+    }
+  else
+    ddb_signature_clear (out);
+
+  g_ptr_array_free (headers, TRUE);
+  g_ptr_array_free (query, TRUE);
+  g_free (names);
+  g_free (uri);
+  g_free (cquery);
+  g_free (amz_date);
+  g_free (scope);
+  return ok;
+}
+
+gboolean
+ddb_sigv4_sign_query (const DdbHttpRequest *req, const DdbCredentials *creds,
+                      const DdbSigningParams *params, DdbSignature *out, GError **error)
+{
+  GPtrArray *headers;
+  GPtrArray *query;
+  char *amz_date, *scope, *uri, *cquery, *names, *expires;
+  char *credential;
+  char payload[65];
+  gboolean has_token;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (req != NULL && creds != NULL && params != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (params->region != NULL && params->service != NULL, FALSE);
+  memset (out, 0, sizeof *out);
+  if (!check_sign_inputs (req, creds, params, TRUE, error))
+    return FALSE;
+
+  has_token = creds->session_token != NULL && *creds->session_token != '\0';
+  if (!sha256_hex (req->body != NULL ? (const void *) req->body : "", req->body_len, payload))
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "Cannot sign the request: the hash failed");
+      return FALSE;
+    }
+  amz_date = ddb_sigv4_format_amz_date (params->time);
+  scope = g_strdup_printf ("%.8s/%s/%s/" TERMINATOR, amz_date, params->region, params->service);
+  credential = g_strdup_printf ("%s/%s", creds->access_key_id, scope);
+  expires = g_strdup_printf ("%" G_GINT64_FORMAT, params->expires_in);
+
+  headers = collect_signed_headers (req);
+  g_ptr_array_sort (headers, canon_header_cmp);
+  {
+    GString *n = g_string_new ("");
+
+    for (guint i = 0; i < headers->len; i++)
+      {
+        if (i > 0)
+          g_string_append_c (n, ';');
+        g_string_append (n, ((CanonHeader *) g_ptr_array_index (headers, i))->name);
+      }
+    names = g_string_free (n, FALSE);
+  }
+
+  query = g_ptr_array_new_with_free_func (query_param_free);
+  query_parse (query, req->query);
+  query_add_encoded (query, "X-Amz-Algorithm", ALGORITHM);
+  query_add_encoded (query, "X-Amz-Credential", credential);
+  query_add_encoded (query, "X-Amz-Date", amz_date);
+  query_add_encoded (query, "X-Amz-SignedHeaders", names);
+  query_add_encoded (query, "X-Amz-Expires", expires);
+  if (has_token && !params->omit_session_token)
+    query_add_encoded (query, "X-Amz-Security-Token", creds->session_token);
+  uri = canonical_uri (req->path, params->normalize_path);
+  cquery = canonical_query (query);
+  g_free (names);
+  names = NULL;
+  out->canonical_request
+      = build_canonical_request (req->method, uri, cquery, headers, payload, &names);
+
+  if (finish_signature (creds, params, amz_date, scope, out, error))
+    {
+      GString *q = g_string_new ("");
+      char *enc;
+
+      if (req->query != NULL && *req->query != '\0')
+        g_string_append_printf (q, "%s&", req->query);
+      g_string_append (q, "X-Amz-Algorithm=" ALGORITHM "&X-Amz-Credential=");
+      enc = uri_encode_str (credential, strlen (credential));
+      g_string_append (q, enc);
+      g_free (enc);
+      g_string_append_printf (q, "&X-Amz-Date=%s&X-Amz-SignedHeaders=", amz_date);
+      enc = uri_encode_str (names, strlen (names));
+      g_string_append (q, enc);
+      g_free (enc);
+      g_string_append_printf (q, "&X-Amz-Expires=%s", expires);
+      if (has_token)
+        {
+          enc = uri_encode_str (creds->session_token, strlen (creds->session_token));
+          g_string_append_printf (q, "&X-Amz-Security-Token=%s", enc);
+          g_free (enc);
+        }
+      g_string_append_printf (q, "&X-Amz-Signature=%s", out->signature);
+      out->query_string = g_string_free (q, FALSE);
+      ok = TRUE;
+    }
+  else
+    ddb_signature_clear (out);
+
+  g_ptr_array_free (headers, TRUE);
+  g_ptr_array_free (query, TRUE);
+  g_free (names);
+  g_free (uri);
+  g_free (cquery);
+  g_free (amz_date);
+  g_free (scope);
+  g_free (credential);
+  g_free (expires);
+  return ok;
+}
+
+/* ---- verifying ---- */
+
+typedef struct {
+  char *credential;
+  char *signed_headers;
+  char *signature;
+} AuthParams;
+
+static void
+auth_params_clear (AuthParams *a)
+{
+  g_free (a->credential);
+  g_free (a->signed_headers);
+  g_free (a->signature);
+}
+
+/* Splits "Credential=..., SignedHeaders=..., Signature=..." (after the algorithm) as DynamoDB does:
+ * comma-separated, blanks around each part ignored, the first '=' separating key and value. */
+static gboolean
+parse_auth_params (const char *auth, const char *rest, AuthParams *a, GError **error)
+{
+  char **parts = g_strsplit (rest, ",", -1);
+  gboolean ok = TRUE;
+
+  for (char **p = parts; *p != NULL && ok; p++)
+    {
+      char *part = g_strstrip (*p);
+      char *eq;
+      char **slot = NULL;
+
+      if (*part == '\0')
+        continue;
+      eq = strchr (part, '=');
+      if (eq == NULL)
+        {
+          g_set_error (error, DDB_ERROR, DDB_ERROR_INCOMPLETE_SIGNATURE,
+                       "'%s' not a valid key=value pair (missing equal-sign) in Authorization "
+                       "header: '%s'.",
+                       part, auth);
+          ok = FALSE;
+          break;
+        }
+      *eq = '\0';
+      g_strchomp (part);
+      if (strcmp (part, "Credential") == 0)
+        slot = &a->credential;
+      else if (strcmp (part, "SignedHeaders") == 0)
+        slot = &a->signed_headers;
+      else if (strcmp (part, "Signature") == 0)
+        slot = &a->signature;
+      if (slot != NULL)
+        {
+          g_free (*slot);
+          *slot = g_strdup (g_strchug (eq + 1));
+        }
+    }
+  g_strfreev (parts);
+  return ok;
+}
+
+static gboolean
+signed_headers_contain (const char *list, const char *lname)
+{
+  char **names = g_strsplit (list, ";", -1);
+  gboolean found = FALSE;
+
+  for (char **n = names; *n != NULL && !found; n++)
+    found = g_ascii_strcasecmp (g_strstrip (*n), lname) == 0;
+  g_strfreev (names);
+  return found;
+}
+
+/* Canonical headers for the names the client signed, each from every header of that name. */
+static GPtrArray *
+collect_named_headers (const DdbHttpRequest *req, const char *list)
+{
+  GPtrArray *set = g_ptr_array_new_with_free_func (canon_header_free);
+  char **names = g_strsplit (list, ";", -1);
+
+  for (char **n = names; *n != NULL; n++)
+    {
+      char *want = lower_trimmed_name (*n);
+      gboolean seen = FALSE;
+
+      if (*want == '\0')
+        {
+          g_free (want);
+          continue;
+        }
+      for (guint i = 0; i < req->n_headers; i++)
+        {
+          char *lname = lower_trimmed_name (req->headers[i].name);
+
+          if (strcmp (lname, want) == 0)
+            {
+              canon_headers_add (set, want, req->headers[i].value);
+              seen = TRUE;
+            }
+          g_free (lname);
+        }
+      if (!seen)
+        canon_headers_add (set, want, "");
+      g_free (want);
+    }
+  g_strfreev (names);
+  return set;
+}
+
+static gboolean
+check_scope (char **scope, const char *date8, const char *amz_date,
+             const DdbSigv4VerifyParams *params, GError **error)
+{
+  GString *msg = g_string_new ("");
+
+  if (params->region != NULL && strcmp (scope[2], params->region) != 0)
+    g_string_append_printf (msg, "Credential should be scoped to a valid region, not '%s'. ",
+                            scope[2]);
+  if (strcmp (scope[3], params->service) != 0)
+    g_string_append_printf (msg, "Credential should be scoped to correct service: '%s'. ",
+                            params->service);
+  if (strcmp (scope[4], TERMINATOR) != 0)
+    g_string_append_printf (
+        msg, "Credential should be scoped with a valid terminator: '" TERMINATOR "', not '%s'. ",
+        scope[4]);
+  if (strcmp (scope[1], date8) != 0)
+    g_string_append_printf (msg,
+                            "Date in Credential scope does not match YYYYMMDD from ISO-8601 "
+                            "version of date from HTTP: '%s' != '%s', from '%s'. ",
+                            scope[1], date8, amz_date);
+  if (msg->len > 0)
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE, msg->str);
+      g_string_free (msg, TRUE);
+      return FALSE;
+    }
+  g_string_free (msg, TRUE);
+  return TRUE;
+}
+
+static gboolean
+check_skew (const char *amz_date, gint64 when, const DdbSigv4VerifyParams *params, GError **error)
+{
+  gint64 skew = params->max_skew > 0 ? params->max_skew : DEFAULT_MAX_SKEW;
+  gint64 minutes = skew / 60;
+  char *now_s, *bound_s;
+
+  if (when >= params->now - skew && when <= params->now + skew)
+    return TRUE;
+  now_s = ddb_sigv4_format_amz_date (params->now);
+  if (when < params->now - skew)
+    {
+      bound_s = ddb_sigv4_format_amz_date (params->now - skew);
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE,
+                   "Signature expired: %s is now earlier than %s (%s - %" G_GINT64_FORMAT " min.)",
+                   amz_date, bound_s, now_s, minutes);
+    }
+  else
+    {
+      bound_s = ddb_sigv4_format_amz_date (params->now + skew);
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE,
+                   "Signature not yet current: %s is still later than %s (%s + %" G_GINT64_FORMAT
+                   " min.)",
+                   amz_date, bound_s, now_s, minutes);
+    }
+  g_free (now_s);
+  g_free (bound_s);
+  return FALSE;
+}
+
+gboolean
+ddb_sigv4_verify (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
+                  char **out_access_key_id, GError **error)
+{
+  const char *auth_header, *date_header;
+  char *auth = NULL, *algorithm = NULL;
+  const char *rest;
+  AuthParams ap = { NULL, NULL, NULL };
+  GString *missing;
+  char **scope = NULL;
+  gint64 when = 0;
+  char date8[9];
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (
+      req != NULL && params != NULL && params->service != NULL && params->lookup != NULL, FALSE);
+
+  auth_header = find_header (req, "authorization");
+  if (auth_header == NULL
+      || !g_str_has_prefix (auth = g_strstrip (g_strdup (auth_header)), "AWS4-"))
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_MISSING_AUTHENTICATION_TOKEN,
+                           "Request is missing Authentication Token");
+      g_free (auth);
+      return FALSE;
+    }
+
+  rest = auth;
+  while (*rest != '\0' && *rest != ' ' && *rest != '\t')
+    rest++;
+  algorithm = g_strndup (auth, (gsize) (rest - auth));
+  if (!parse_auth_params (auth, rest, &ap, error))
+    goto out;
+
+  date_header = find_header (req, "x-amz-date");
+  if (date_header == NULL)
+    date_header = find_header (req, "date");
+  missing = g_string_new ("");
+  if (ap.credential == NULL || *ap.credential == '\0')
+    g_string_append (missing, "Authorization header requires 'Credential' parameter. ");
+  if (ap.signature == NULL || *ap.signature == '\0')
+    g_string_append (missing, "Authorization header requires 'Signature' parameter. ");
+  if (ap.signed_headers == NULL)
+    g_string_append (missing, "Authorization header requires 'SignedHeaders' parameter. ");
+  if (date_header == NULL)
+    g_string_append (missing, "Authorization header requires existence of either a "
+                              "'X-Amz-Date' or a 'Date' header. ");
+  if (missing->len > 0)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INCOMPLETE_SIGNATURE, "%sAuthorization=%s",
+                   missing->str, auth);
+      g_string_free (missing, TRUE);
+      goto out;
+    }
+  g_string_free (missing, TRUE);
+
+  {
+    char *d = g_strstrip (g_strdup (date_header));
+    gboolean parsed = ddb_sigv4_parse_amz_date (d, &when);
+
+    if (!parsed)
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INCOMPLETE_SIGNATURE,
+                   "Date must be in ISO-8601 'basic format'. Got '%s'. See "
+                   "http://en.wikipedia.org/wiki/ISO_8601",
+                   d);
+    g_free (d);
+    if (!parsed)
+      goto out;
+  }
+  {
+    char *amz_date = ddb_sigv4_format_amz_date (when);
+    gboolean fresh = check_skew (amz_date, when, params, error);
+
+    g_free (amz_date);
+    if (!fresh)
+      goto out;
+  }
+
+  if (!signed_headers_contain (ap.signed_headers, "host"))
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE,
+                           "'Host' must be a 'SignedHeader' in the AWS Authorization.");
+      goto out;
+    }
+
+  if (strcmp (algorithm, ALGORITHM) != 0)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INCOMPLETE_SIGNATURE,
+                   "Unsupported AWS 'algorithm': '%s' (only " ALGORITHM " for now). ", algorithm);
+      goto out;
+    }
+
+  {
+    /* Trailing slashes do not count as empty elements. */
+    char *cred = g_strdup (ap.credential);
+    gsize len = strlen (cred);
+
+    while (len > 0 && cred[len - 1] == '/')
+      cred[--len] = '\0';
+    scope = g_strsplit (cred, "/", -1);
+    g_free (cred);
+    if (g_strv_length (scope) != 5)
+      {
+        g_set_error (error, DDB_ERROR, DDB_ERROR_INCOMPLETE_SIGNATURE,
+                     "Credential must have exactly 5 slash-delimited elements, e.g. "
+                     "keyid/date/region/service/term, got '%s'",
+                     ap.credential);
+        goto out;
+      }
+  }
+
+  {
+    char *amz_date = ddb_sigv4_format_amz_date (when);
+    gboolean in_scope;
+
+    memcpy (date8, amz_date, 8);
+    date8[8] = '\0';
+    in_scope = check_scope (scope, date8, amz_date, params, error);
+    g_free (amz_date);
+    if (!in_scope)
+      goto out;
+  }
+
+  {
+    const char *secret = params->lookup (scope[0], params->user_data);
+    GPtrArray *headers, *query;
+    char *uri, *cquery, *names = NULL, *canonical, *sts, *amz_date, *scope_s;
+    char payload[65], expected[65];
+    gboolean computed;
+    gsize sig_len;
+
+    if (secret == NULL)
+      {
+        g_set_error_literal (error, DDB_ERROR, DDB_ERROR_UNRECOGNIZED_CLIENT,
+                             "The security token included in the request is invalid.");
+        goto out;
+      }
+
+    amz_date = ddb_sigv4_format_amz_date (when);
+    scope_s = g_strdup_printf ("%s/%s/%s/%s", scope[1], scope[2], scope[3], scope[4]);
+    headers = collect_named_headers (req, ap.signed_headers);
+    query = g_ptr_array_new_with_free_func (query_param_free);
+    query_parse (query, req->query);
+    uri = canonical_uri (req->path, TRUE);
+    cquery = canonical_query (query);
+    computed
+        = sha256_hex (req->body != NULL ? (const void *) req->body : "", req->body_len, payload);
+    canonical = build_canonical_request (req->method, uri, cquery, headers, computed ? payload : "",
+                                         &names);
+    sts = build_string_to_sign (amz_date, scope_s, canonical);
+    computed = computed && sts != NULL
+               && compute_signature (secret, scope[1], scope[2], scope[3], sts, expected);
+
+    /* The lengths are public (a signature is always 64 hex digits); only the bytes are
+     * compared in constant time. */
+    sig_len = strlen (ap.signature);
+    if (computed && sig_len == 64 && CRYPTO_memcmp (expected, ap.signature, 64) == 0)
+      {
+        ok = TRUE;
+        if (out_access_key_id != NULL)
+          *out_access_key_id = g_strdup (scope[0]);
+      }
+    else if (!computed)
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "The request signature could not be computed.");
+    else
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE,
+                   "The request signature we calculated does not match the signature you "
+                   "provided. Check your AWS Secret Access Key and signing method. Consult the "
+                   "service documentation for details.\n\nThe Canonical String for this request "
+                   "should have been\n'%s'\n\nThe String-to-Sign should have been\n'%s'\n",
+                   canonical, sts);
+
+    OPENSSL_cleanse (expected, sizeof expected);
+    g_ptr_array_free (headers, TRUE);
+    g_ptr_array_free (query, TRUE);
+    g_free (uri);
+    g_free (cquery);
+    g_free (names);
+    g_free (canonical);
+    g_free (sts);
+    g_free (amz_date);
+    g_free (scope_s);
+  }
+
+out:
+  g_strfreev (scope);
+  auth_params_clear (&ap);
+  g_free (algorithm);
+  g_free (auth);
+  return ok;
+}
