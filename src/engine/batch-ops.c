@@ -8,6 +8,7 @@
 #include "core/ddbjson.h"
 #include "core/error.h"
 #include "core/itemsize.h"
+#include "engine/batch-ops.h"
 #include "engine/item-ops.h"
 #include "engine/legacy.h"
 #include "engine/request.h"
@@ -27,27 +28,13 @@
  * PynamoDB#1225, erlcloud#607) have no period. */
 #define MSG_CONDITION_CHECK_FAILED "The conditional request failed."
 
-G_GNUC_PRINTF (3, 4)
-static gpointer
-fail (GError **error, DdbErrorCode code, const char *fmt, ...)
-{
-  va_list ap;
-  char *msg;
-
-  va_start (ap, fmt);
-  msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  g_set_error_literal (error, DDB_ERROR, code, msg);
-  g_free (msg);
-  return NULL;
-}
-
 /* What the deserializer says of a list element that is not a structure. */
 static gpointer
 not_a_structure (json_t *j, GError **error)
 {
-  return fail (error, DDB_ERROR_SERIALIZATION,
-               json_is_array (j) ? "Start of list found where not expected" : "Expected null");
+  return ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
+                       json_is_array (j) ? "Start of list found where not expected"
+                                         : "Expected null");
 }
 
 /* DynamoDB echoes an over-long list in its validation message the way Java prints it: each
@@ -78,12 +65,13 @@ check_map_table_name (const char *name, GError **error)
     ok = g_ascii_isalnum (name[i]) || name[i] == '_' || name[i] == '.' || name[i] == '-';
   if (ok && chars >= 3 && chars <= 255)
     return TRUE;
-  fail (error, DDB_ERROR_VALIDATION,
-        "1 validation error detected: Value '%s' at 'requestItems' failed to satisfy constraint: "
-        "Map keys must satisfy constraint: [Member must have length less than or equal to 255, "
-        "Member must have length greater than or equal to 3, Member must satisfy regular "
-        "expression pattern: [a-zA-Z0-9_.-]+]",
-        name);
+  ddb_req_fail (
+      error, DDB_ERROR_VALIDATION,
+      "1 validation error detected: Value '%s' at 'requestItems' failed to satisfy constraint: "
+      "Map keys must satisfy constraint: [Member must have length less than or equal to 255, "
+      "Member must have length greater than or equal to 3, Member must satisfy regular "
+      "expression pattern: [a-zA-Z0-9_.-]+]",
+      name);
   return FALSE;
 }
 
@@ -94,19 +82,50 @@ request_items (json_t *req, const char *operation, GError **error)
   json_t *items = json_object_get (req, "RequestItems");
 
   if (items == NULL || json_is_null (items) || (json_is_object (items) && json_object_size (items) == 0))
-    return fail (error, DDB_ERROR_VALIDATION, "The requestItems parameter is required for %s",
-                 operation);
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                         "The requestItems parameter is required for %s", operation);
   if (!json_is_object (items))
-    return fail (error, DDB_ERROR_SERIALIZATION,
-                 json_is_array (items) ? "Start of list found where not expected"
-                                       : "Expected map or null");
+    return ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
+                         json_is_array (items) ? "Start of list found where not expected"
+                                               : "Expected map or null");
   return items;
 }
 
-static gboolean
-same_item (const DdbTableDef *a, const DdbValue *ka, const DdbTableDef *b, const DdbValue *kb)
+/* Propagates `local`, the error of one request of a list or map checked on its own, with the
+ * path of that request (printf `format`, e.g. "transactItems.2.member.put.") before the member
+ * names DynamoDB's message gives. Returns NULL. */
+G_GNUC_PRINTF (3, 4)
+static gpointer
+fail_in_member (GError **error, GError *local, const char *format, ...)
 {
-  return strcmp (a->name, b->name) == 0 && ddb_value_equal (ka, kb);
+  va_list args;
+  char *prefix;
+
+  va_start (args, format);
+  prefix = g_strdup_vprintf (format, args);
+  va_end (args);
+  ddb_req_error_prefix_members (local, prefix);
+  g_free (prefix);
+  g_propagate_error (error, local);
+  return NULL;
+}
+
+/* Whether the request named the item before: `seen` holds the (table, key) pairs named so far,
+ * borrowed from the prepared reads or writes that own them; a new item is added. */
+static gboolean
+seen_before (GPtrArray *seen, const DdbTableDef *def, const DdbValue *key)
+{
+  for (guint i = 0; i < seen->len; i += 2)
+    {
+      const DdbTableDef *d = g_ptr_array_index (seen, i);
+
+      if (strcmp (d->name, def->name) == 0
+          && ddb_value_equal (g_ptr_array_index (seen, i + 1), key))
+        return TRUE;
+    }
+  g_ptr_array_add (seen, (gpointer) def);
+  g_ptr_array_add (seen, (gpointer) key);
+  return FALSE;
 }
 
 /* ---- Consumed capacity, one entry per table in order of first use ---------------------- */
@@ -287,6 +306,7 @@ json_t *
 ddb_op_batch_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error)
 {
   g_autoptr (GArray) tables = g_array_new (FALSE, TRUE, sizeof (GetTable));
+  g_autoptr (GPtrArray) seen = g_ptr_array_new ();
   CapacityList caps;
   DdbReturnCapacity rcc;
   json_t *items, *block, *response, *responses, *unprocessed;
@@ -314,21 +334,23 @@ ddb_op_batch_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error
         return not_a_structure (block, error);
       keys = json_object_get (block, "Keys");
       if (keys == NULL || json_is_null (keys))
-        return fail (error, DDB_ERROR_VALIDATION,
-                     "1 validation error detected: Value null at 'requestItems.%s.member.keys' "
-                     "failed to satisfy constraint: Member must not be null",
-                     table);
+        return ddb_req_fail (
+            error, DDB_ERROR_VALIDATION,
+            "1 validation error detected: Value null at 'requestItems.%s.member.keys' "
+            "failed to satisfy constraint: Member must not be null",
+            table);
       if (!json_is_array (keys))
-        return fail (error, DDB_ERROR_SERIALIZATION,
-                     json_is_object (keys) ? "Start of structure or map found where not expected."
-                                           : "Expected list or null");
+        return ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
+                             json_is_object (keys)
+                                 ? "Start of structure or map found where not expected."
+                                 : "Expected list or null");
       n = json_array_size (keys);
       if (n < 1 || n > BATCH_GET_MAX_KEYS)
-        return fail (error, DDB_ERROR_VALIDATION,
-                     "1 validation error detected: Value at 'RequestItems.%s.member.Keys' failed "
-                     "to satisfy constraint: Member must have length %s",
-                     table,
-                     n < 1 ? "greater than or equal to 1" : "less than or equal to 100");
+        return ddb_req_fail (
+            error, DDB_ERROR_VALIDATION,
+            "1 validation error detected: Value at 'RequestItems.%s.member.Keys' failed "
+            "to satisfy constraint: Member must have length %s",
+            table, n < 1 ? "greater than or equal to 1" : "less than or equal to 100");
       if (!ddb_legacy_check_not_mixed (block, error))
         return NULL;
       if (json_object_get (block, "ProjectionExpression") != NULL)
@@ -339,12 +361,14 @@ ddb_op_batch_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error
     }
   /* One request uses one style, even across tables. */
   if (projection_table != NULL && legacy_table != NULL)
-    return fail (error, DDB_ERROR_VALIDATION,
-                 "Can not use both expression and non-expression parameters in the same "
-                 "request: Non-expression parameters: {AttributesToGet} Expression parameters: "
-                 "{ProjectionExpression}");
+    return ddb_req_fail (
+        error, DDB_ERROR_VALIDATION,
+        "Can not use both expression and non-expression parameters in the same "
+        "request: Non-expression parameters: {AttributesToGet} Expression parameters: "
+        "{ProjectionExpression}");
   if (total > BATCH_GET_MAX_KEYS)
-    return fail (error, DDB_ERROR_VALIDATION, "Too many items requested for the BatchGetItem call");
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                         "Too many items requested for the BatchGetItem call");
 
   json_object_foreach (items, table, block)
     {
@@ -361,24 +385,10 @@ ddb_op_batch_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error
 
           json_decref (single);
           if (g == NULL)
-            {
-              g_autofree char *prefix = g_strdup_printf ("requestItems.%s.member.", table);
-
-              ddb_req_error_prefix_members (local, prefix);
-              g_propagate_error (error, local);
-              return NULL;
-            }
-          for (guint j = 0; j < t.gets->len; j++)
-            {
-              DdbPreparedGet *o = g_ptr_array_index (t.gets, j);
-
-              if (same_item (o->def, o->key, g->def, g->key))
-                {
-                  ddb_get_free (g);
-                  return fail (error, DDB_ERROR_VALIDATION, MSG_DUPLICATE_KEYS);
-                }
-            }
+            return fail_in_member (error, local, "requestItems.%s.member.", table);
           g_ptr_array_add (t.gets, g);
+          if (seen_before (seen, g->def, g->key))
+            return ddb_req_fail (error, DDB_ERROR_VALIDATION, MSG_DUPLICATE_KEYS);
         }
     }
 
@@ -445,6 +455,7 @@ json_t *
 ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GError **error)
 {
   g_autoptr (GPtrArray) writes = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_write_free);
+  g_autoptr (GPtrArray) seen = g_ptr_array_new ();
   CapacityList caps;
   DdbReturnCapacity rcc;
   gboolean metrics;
@@ -465,9 +476,10 @@ ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GError **err
       if (!check_map_table_name (table, error))
         return NULL;
       if (!json_is_array (list))
-        return fail (error, DDB_ERROR_SERIALIZATION,
-                     json_is_object (list) ? "Start of structure or map found where not expected."
-                                           : "Expected list or null");
+        return ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
+                             json_is_object (list)
+                                 ? "Start of structure or map found where not expected."
+                                 : "Expected list or null");
       n = json_array_size (list);
       if (n < 1 || n > BATCH_WRITE_MAX_REQUESTS)
         {
@@ -478,13 +490,13 @@ ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GError **err
           g_string_append (s, "}' at 'requestItems' failed to satisfy constraint: Map value "
                               "must satisfy constraint: [Member must have length less than or "
                               "equal to 25, Member must have length greater than or equal to 1]");
-          return fail (error, DDB_ERROR_VALIDATION, "%s", s->str);
+          return ddb_req_fail (error, DDB_ERROR_VALIDATION, "%s", s->str);
         }
       total += n;
     }
   if (total > BATCH_WRITE_MAX_REQUESTS)
-    return fail (error, DDB_ERROR_VALIDATION,
-                 "Too many items requested for the BatchWriteItem call");
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                         "Too many items requested for the BatchWriteItem call");
 
   json_object_foreach (items, table, list)
     {
@@ -507,32 +519,19 @@ ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GError **err
             del = NULL;
           /* A WriteRequest is a union: exactly one of its members. */
           if ((put == NULL) == (del == NULL))
-            return fail (error, DDB_ERROR_VALIDATION,
-                         "Supplied AttributeValue has more than one datatypes set, must contain "
-                         "exactly one of the supported datatypes");
+            return ddb_req_fail (
+                error, DDB_ERROR_VALIDATION,
+                "Supplied AttributeValue has more than one datatypes set, must contain "
+                "exactly one of the supported datatypes");
           w = ddb_write_prepare (e->store, put != NULL ? DDB_WRITE_PUT : DDB_WRITE_DELETE,
                                  put != NULL ? put : del, table, DDB_WRITE_IN_BATCH, &local);
           if (w == NULL)
-            {
-              g_autofree char *prefix = g_strdup_printf (
-                  "requestItems.%s.member.%" G_GSIZE_FORMAT ".member.%s.", table, i + 1,
-                  put != NULL ? "putRequest" : "deleteRequest");
-
-              ddb_req_error_prefix_members (local, prefix);
-              g_propagate_error (error, local);
-              return NULL;
-            }
-          for (guint j = 0; j < writes->len; j++)
-            {
-              DdbPreparedWrite *o = g_ptr_array_index (writes, j);
-
-              if (same_item (o->def, o->key, w->def, w->key))
-                {
-                  ddb_write_free (w);
-                  return fail (error, DDB_ERROR_VALIDATION, MSG_DUPLICATE_KEYS);
-                }
-            }
+            return fail_in_member (error, local,
+                                   "requestItems.%s.member.%" G_GSIZE_FORMAT ".member.%s.", table,
+                                   i + 1, put != NULL ? "putRequest" : "deleteRequest");
           g_ptr_array_add (writes, w);
+          if (seen_before (seen, w->def, w->key))
+            return ddb_req_fail (error, DDB_ERROR_VALIDATION, MSG_DUPLICATE_KEYS);
         }
     }
 
@@ -580,13 +579,15 @@ transact_items (json_t *req, const char *class_name, GError **error)
   gsize n;
 
   if (items == NULL || json_is_null (items))
-    return fail (error, DDB_ERROR_VALIDATION,
-                 "1 validation error detected: Value null at 'transactItems' failed to satisfy "
-                 "constraint: Member must not be null");
+    return ddb_req_fail (
+        error, DDB_ERROR_VALIDATION,
+        "1 validation error detected: Value null at 'transactItems' failed to satisfy "
+        "constraint: Member must not be null");
   if (!json_is_array (items))
-    return fail (error, DDB_ERROR_SERIALIZATION,
-                 json_is_object (items) ? "Start of structure or map found where not expected."
-                                        : "Expected list or null");
+    return ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
+                         json_is_object (items)
+                             ? "Start of structure or map found where not expected."
+                             : "Expected list or null");
   n = json_array_size (items);
   if (n < 1 || n > TRANSACT_MAX_ACTIONS)
     {
@@ -597,9 +598,193 @@ transact_items (json_t *req, const char *class_name, GError **error)
                                  "must have length %s",
                               n < 1 ? "greater than or equal to 1"
                                     : "less than or equal to 100");
-      return fail (error, DDB_ERROR_VALIDATION, "%s", s->str);
+      return ddb_req_fail (error, DDB_ERROR_VALIDATION, "%s", s->str);
     }
   return items;
+}
+
+/* ---- ClientRequestToken ------------------------------------------------------------------ */
+
+/* A token makes TransactWriteItems idempotent: within the window after the call that used it
+ * completed, the same request with the same token succeeds without writing again, and another
+ * request with it is refused (API reference, TransactWriteItems, ClientRequestToken). A call
+ * that fails leaves no token behind (DynamoDB Local agrees: a cancelled transaction's token can
+ * carry another request next).
+ *
+ * The tokens are rows of the store, written in the transaction's own store transaction, so a
+ * token is remembered exactly when its writes are, and survives a restart. They are kept as
+ * the items of a table that no catalog holds (store.h offers no table of its own for this): its
+ * id is below every real table's (SQLite's AUTOINCREMENT ids start at 1), so no API call can
+ * reach its rows, list it or count them. */
+#define TOKEN_TABLE_ID G_GINT64_CONSTANT (-1)
+#define TOKEN_ATTR "token"
+#define DIGEST_ATTR "digest"
+#define TIME_ATTR "completed"
+/* DynamoDB gives no message of its own for this exception (DynamoDB Local sends an empty one):
+ * this is the API reference's description of it. */
+#define MSG_IDEMPOTENT_MISMATCH \
+  "DynamoDB rejected the request because you retried a request with a different payload but " \
+  "with an idempotent token that was already used."
+
+static gint token_window_seconds = DDB_TRANSACT_TOKEN_WINDOW_SECONDS;
+
+void
+ddb_transact_set_token_window (gint seconds)
+{
+  g_atomic_int_set (&token_window_seconds,
+                    seconds < 0 ? DDB_TRANSACT_TOKEN_WINDOW_SECONDS : seconds);
+}
+
+/* The one clock of the token rules (microseconds). */
+static gint64
+token_clock (void)
+{
+  return g_get_real_time ();
+}
+
+static gboolean
+token_expired (gint64 completed, gint64 now)
+{
+  return now - completed >= (gint64) g_atomic_int_get (&token_window_seconds) * G_USEC_PER_SEC;
+}
+
+static void
+token_table (DdbTableDef *def)
+{
+  static char table_name[] = "";
+  static char hash_name[] = TOKEN_ATTR;
+
+  memset (def, 0, sizeof *def);
+  def->id = TOKEN_TABLE_ID;
+  def->name = table_name;
+  def->key.hash_name = hash_name;
+  def->key.hash_type = DDB_TYPE_S;
+}
+
+/* What makes two calls "the same request": the SHA-256 of TransactItems in a canonical form
+ * (members sorted: the order of a JSON object's members means nothing, and SDKs do not keep
+ * it). ReturnConsumedCapacity and ReturnItemCollectionMetrics only shape the response, and
+ * DynamoDB Local accepts a repeat that changes them. */
+static char *
+transact_digest (json_t *items)
+{
+  char *text = json_dumps (items, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+  char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
+
+  free (text);
+  return digest;
+}
+
+static const char *
+string_attr (const DdbValue *item, const char *name)
+{
+  DdbValue *v = item != NULL ? ddb_value_map_get (item, name) : NULL;
+
+  return v != NULL && v->type == DDB_TYPE_S ? v->bytes.data : NULL;
+}
+
+/* Inside the store transaction: *repeat is TRUE when the token carried the same request within
+ * the window; a different request is IdempotentParameterMismatchException. */
+static gboolean
+token_check (DdbStore *store, const char *token, const char *digest, gboolean *repeat,
+             GError **error)
+{
+  DdbTableDef def;
+  g_autoptr (DdbValue) key = ddb_value_new_m ();
+  g_autoptr (DdbValue) row = NULL;
+  const char *completed;
+
+  *repeat = FALSE;
+  token_table (&def);
+  ddb_value_map_set (key, TOKEN_ATTR, ddb_value_new_s (token, -1));
+  if (!ddb_store_item_get (store, &def, key, &row, error))
+    return FALSE;
+  completed = string_attr (row, TIME_ATTR);
+  if (completed == NULL || token_expired (g_ascii_strtoll (completed, NULL, 10), token_clock ()))
+    return TRUE;
+  if (g_strcmp0 (string_attr (row, DIGEST_ATTR), digest) != 0)
+    {
+      ddb_req_fail (error, DDB_ERROR_IDEMPOTENT_PARAMETER_MISMATCH, MSG_IDEMPOTENT_MISMATCH);
+      return FALSE;
+    }
+  *repeat = TRUE;
+  return TRUE;
+}
+
+/* Inside the store transaction, with the writes: remembers the token from now on, and forgets
+ * the tokens whose window has passed. */
+static gboolean
+token_remember (DdbStore *store, const char *token, const char *digest, GError **error)
+{
+  DdbTableDef def;
+  DdbStoreRange all = { .total_segments = 1, .forward = TRUE };
+  g_autoptr (DdbStoreCursor) cursor = NULL;
+  g_autoptr (GPtrArray) expired = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_value_free);
+  g_autoptr (DdbValue) row = ddb_value_new_m ();
+  g_autofree char *now_text = NULL;
+  gint64 now = token_clock ();
+  DdbValue *item;
+  GError *local = NULL;
+
+  token_table (&def);
+  cursor = ddb_store_cursor_open (store, &def, &all, error);
+  if (cursor == NULL)
+    return FALSE;
+  while ((item = ddb_store_cursor_next (cursor, &local)) != NULL)
+    {
+      const char *completed = string_attr (item, TIME_ATTR);
+
+      if (completed == NULL || token_expired (g_ascii_strtoll (completed, NULL, 10), now))
+        g_ptr_array_add (expired, item);
+      else
+        ddb_value_free (item);
+    }
+  g_clear_pointer (&cursor, ddb_store_cursor_free);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  for (guint i = 0; i < expired->len; i++)
+    {
+      if (!ddb_store_item_delete (store, &def, g_ptr_array_index (expired, i), error))
+        return FALSE;
+    }
+
+  now_text = g_strdup_printf ("%" G_GINT64_FORMAT, now);
+  ddb_value_map_set (row, TOKEN_ATTR, ddb_value_new_s (token, -1));
+  ddb_value_map_set (row, DIGEST_ATTR, ddb_value_new_s (digest, -1));
+  ddb_value_map_set (row, TIME_ATTR, ddb_value_new_s (now_text, -1));
+  return ddb_store_item_put (store, &def, row, error);
+}
+
+/* The answer to a repeat: nothing written, the items only read ("Subsequent TransactWriteItems
+ * calls with the same client token return the number of read capacity units consumed in
+ * reading the item"), at the transactional rate; no item collection was modified. */
+static json_t *
+token_repeat_response (DdbStore *store, GPtrArray *writes, DdbReturnCapacity rcc, GError **error)
+{
+  CapacityList caps;
+  json_t *response;
+
+  capacity_list_init (&caps);
+  for (guint a = 0; rcc != DDB_RCC_NONE && a < writes->len; a++)
+    {
+      DdbPreparedWrite *w = g_ptr_array_index (writes, a);
+      g_autoptr (DdbValue) item = NULL;
+
+      if (!ddb_store_item_get (store, w->def, w->key, &item, error))
+        {
+          capacity_list_clear (&caps);
+          return NULL;
+        }
+      capacity_for (&caps, w->def->name)->table_read
+          += 2.0 * ddb_capacity_read_units (item != NULL ? ddb_item_size (item) : 0, TRUE);
+    }
+  response = json_object ();
+  capacity_list_to_response (&caps, rcc, TRUE, response);
+  capacity_list_clear (&caps);
+  return response;
 }
 
 /* ---- TransactWriteItems ------------------------------------------------------------------ */
@@ -623,7 +808,6 @@ transact_prepare (DdbStore *store, json_t *action, gsize index, GError **error)
   guint found = 0;
   GError *local = NULL;
   DdbPreparedWrite *w;
-  g_autofree char *prefix = NULL;
 
   if (!json_is_object (action))
     return not_a_structure (action, error);
@@ -640,21 +824,18 @@ transact_prepare (DdbStore *store, json_t *action, gsize index, GError **error)
         }
     }
   if (found == 0)
-    return fail (error, DDB_ERROR_VALIDATION,
-                 "The action or operation requested is invalid. Verify that the action is typed "
-                 "correctly.");
+    return ddb_req_fail (
+        error, DDB_ERROR_VALIDATION,
+        "The action or operation requested is invalid. Verify that the action is typed "
+        "correctly.");
   if (found > 1)
-    return fail (error, DDB_ERROR_VALIDATION,
-                 "TransactItems can only contain one of Check, Put, Update or Delete");
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                         "TransactItems can only contain one of Check, Put, Update or Delete");
   w = ddb_write_prepare (store, kind, body, NULL, DDB_WRITE_IN_TRANSACTION, &local);
   if (w == NULL)
-    {
-      /* DynamoDB numbers the actions from 1 in member paths. */
-      prefix = g_strdup_printf ("transactItems.%" G_GSIZE_FORMAT ".member.%c%s.", index + 1,
-                                g_ascii_tolower (member[0]), member + 1);
-      ddb_req_error_prefix_members (local, prefix);
-      g_propagate_error (error, local);
-    }
+    /* DynamoDB numbers the actions from 1 in member paths. */
+    return fail_in_member (error, local, "transactItems.%" G_GSIZE_FORMAT ".member.%c%s.",
+                           index + 1, g_ascii_tolower (member[0]), member + 1);
   return w;
 }
 
@@ -702,12 +883,15 @@ json_t *
 ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError **error)
 {
   g_autoptr (GPtrArray) writes = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_write_free);
+  g_autoptr (GPtrArray) seen = g_ptr_array_new ();
   g_autoptr (GString) codes = NULL;
+  g_autofree char *digest = NULL;
   CapacityList caps;
   DdbReturnCapacity rcc;
-  gboolean metrics, cancelled = FALSE;
+  gboolean metrics, cancelled = FALSE, repeat = FALSE;
   json_t *items, *action, *reasons, *response;
   const char *token;
+  glong token_chars;
   gsize i, bytes = 0;
 
   items = transact_items (req, "TransactWriteItem", error);
@@ -725,13 +909,13 @@ ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError *
         return NULL;
       }
   }
-  if (token != NULL && (g_utf8_strlen (token, -1) < 1 || g_utf8_strlen (token, -1) > TOKEN_MAX_CHARS))
-    return fail (error, DDB_ERROR_VALIDATION,
-                 "1 validation error detected: Value '%s' at 'clientRequestToken' failed to "
-                 "satisfy constraint: Member must have length %s",
-                 token,
-                 g_utf8_strlen (token, -1) < 1 ? "greater than or equal to 1"
-                                               : "less than or equal to 36");
+  token_chars = token != NULL ? g_utf8_strlen (token, -1) : 1;
+  if (token_chars < 1 || token_chars > TOKEN_MAX_CHARS)
+    return ddb_req_fail (
+        error, DDB_ERROR_VALIDATION,
+        "1 validation error detected: Value '%s' at 'clientRequestToken' failed "
+        "to satisfy constraint: Member must have length %s",
+        token, token_chars < 1 ? "greater than or equal to 1" : "less than or equal to 36");
 
   json_array_foreach (items, i, action)
     {
@@ -741,23 +925,34 @@ ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError *
         return NULL;
       g_ptr_array_add (writes, w);
     }
-  for (guint a = 1; a < writes->len; a++)
+  /* Only once every action is valid. */
+  for (guint a = 0; a < writes->len; a++)
     {
-      DdbPreparedWrite *wa = g_ptr_array_index (writes, a);
+      DdbPreparedWrite *w = g_ptr_array_index (writes, a);
 
-      for (guint b = 0; b < a; b++)
-        {
-          DdbPreparedWrite *wb = g_ptr_array_index (writes, b);
-
-          if (same_item (wa->def, wa->key, wb->def, wb->key))
-            return fail (error, DDB_ERROR_VALIDATION, MSG_TRANSACT_SAME_ITEM);
-        }
+      if (seen_before (seen, w->def, w->key))
+        return ddb_req_fail (error, DDB_ERROR_VALIDATION, MSG_TRANSACT_SAME_ITEM);
     }
 
   /* Every condition is checked before anything is written, in one store transaction so that
    * nothing changes in between. */
   if (!ddb_store_begin (e->store, error))
     return NULL;
+  if (token != NULL)
+    {
+      digest = transact_digest (items);
+      if (!token_check (e->store, token, digest, &repeat, error))
+        {
+          ddb_store_rollback (e->store);
+          return NULL;
+        }
+      if (repeat)
+        {
+          response = token_repeat_response (e->store, writes, rcc, error);
+          ddb_store_rollback (e->store);
+          return response;
+        }
+    }
   reasons = json_array ();
   codes = g_string_new (NULL);
   for (guint a = 0; a < writes->len; a++)
@@ -798,18 +993,19 @@ ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError *
         *extra = json_pack ("{s:o}", "CancellationReasons", reasons);
       else
         json_decref (reasons);
-      return fail (error, DDB_ERROR_TRANSACTION_CANCELED,
-                   "Transaction cancelled, please refer cancellation reasons for specific "
-                   "reasons [%s]",
-                   codes->str);
+      return ddb_req_fail (error, DDB_ERROR_TRANSACTION_CANCELED,
+                           "Transaction cancelled, please refer cancellation reasons for specific "
+                           "reasons [%s]",
+                           codes->str);
     }
   json_decref (reasons);
   if (bytes > TRANSACT_MAX_BYTES)
     {
       ddb_store_rollback (e->store);
       /* Our wording: DynamoDB documents the 4 MB aggregate limit but its message is not known. */
-      return fail (error, DDB_ERROR_VALIDATION,
-                   "Transaction request size has exceeded the maximum allowed size of 4 MB");
+      return ddb_req_fail (
+          error, DDB_ERROR_VALIDATION,
+          "Transaction request size has exceeded the maximum allowed size of 4 MB");
     }
 
   capacity_list_init (&caps);
@@ -823,12 +1019,9 @@ ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError *
       ddb_write_add_capacity (w, capacity_for (&caps, w->def->name), 2.0);
     }
   response = json_object ();
-  if (metrics && !add_collection_metrics (e->store, writes, response, error))
-    {
-      json_decref (response);
-      goto failed;
-    }
-  if (!ddb_store_commit (e->store, error))
+  if ((metrics && !add_collection_metrics (e->store, writes, response, error))
+      || (token != NULL && !token_remember (e->store, token, digest, error))
+      || !ddb_store_commit (e->store, error))
     {
       json_decref (response);
       goto failed;
@@ -849,6 +1042,7 @@ json_t *
 ddb_op_transact_get_items (DdbEngine *e, json_t *req, json_t **extra, GError **error)
 {
   g_autoptr (GPtrArray) gets = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_get_free);
+  g_autoptr (GPtrArray) seen = g_ptr_array_new ();
   CapacityList caps;
   DdbReturnCapacity rcc;
   json_t *items, *action, *response, *responses;
@@ -870,31 +1064,18 @@ ddb_op_transact_get_items (DdbEngine *e, json_t *req, json_t **extra, GError **e
         return not_a_structure (action, error);
       get = json_object_get (action, "Get");
       if (get == NULL || json_is_null (get))
-        return fail (error, DDB_ERROR_VALIDATION,
-                     "1 validation error detected: Value null at 'transactItems.%zu.member.get' "
-                     "failed to satisfy constraint: Member must not be null",
-                     i + 1);
+        return ddb_req_fail (
+            error, DDB_ERROR_VALIDATION,
+            "1 validation error detected: Value null at 'transactItems.%zu.member.get' "
+            "failed to satisfy constraint: Member must not be null",
+            i + 1);
       g = ddb_get_prepare (e->store, get, NULL, &local);
       if (g == NULL)
-        {
-          g_autofree char *prefix
-              = g_strdup_printf ("transactItems.%" G_GSIZE_FORMAT ".member.get.", i + 1);
-
-          ddb_req_error_prefix_members (local, prefix);
-          g_propagate_error (error, local);
-          return NULL;
-        }
-      for (guint j = 0; j < gets->len; j++)
-        {
-          DdbPreparedGet *o = g_ptr_array_index (gets, j);
-
-          if (same_item (o->def, o->key, g->def, g->key))
-            {
-              ddb_get_free (g);
-              return fail (error, DDB_ERROR_VALIDATION, MSG_TRANSACT_SAME_ITEM);
-            }
-        }
+        return fail_in_member (error, local, "transactItems.%" G_GSIZE_FORMAT ".member.get.",
+                               i + 1);
       g_ptr_array_add (gets, g);
+      if (seen_before (seen, g->def, g->key))
+        return ddb_req_fail (error, DDB_ERROR_VALIDATION, MSG_TRANSACT_SAME_ITEM);
     }
 
   capacity_list_init (&caps);

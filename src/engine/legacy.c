@@ -58,21 +58,6 @@ op_accepts_type (LegacyOp op, DdbType t)
     }
 }
 
-G_GNUC_PRINTF (3, 4)
-static gpointer
-fail (GError **error, DdbErrorCode code, const char *fmt, ...)
-{
-  va_list ap;
-  char *msg;
-
-  va_start (ap, fmt);
-  msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  g_set_error_literal (error, DDB_ERROR, code, msg);
-  g_free (msg);
-  return NULL;
-}
-
 /* ---- JSON shape checks, worded as DynamoDB's deserializer words them ------------------ */
 
 static gboolean
@@ -81,9 +66,9 @@ expect_object (json_t *j, GError **error)
   if (json_is_object (j))
     return TRUE;
   if (json_is_array (j))
-    fail (error, DDB_ERROR_SERIALIZATION, "Start of list found where not expected");
+    ddb_req_fail (error, DDB_ERROR_SERIALIZATION, "Start of list found where not expected");
   else
-    fail (error, DDB_ERROR_SERIALIZATION, "Expected null");
+    ddb_req_fail (error, DDB_ERROR_SERIALIZATION, "Expected null");
   return FALSE;
 }
 
@@ -93,9 +78,10 @@ expect_array (json_t *j, GError **error)
   if (json_is_array (j))
     return TRUE;
   if (json_is_object (j))
-    fail (error, DDB_ERROR_SERIALIZATION, "Start of structure or map found where not expected.");
+    ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
+                  "Start of structure or map found where not expected.");
   else
-    fail (error, DDB_ERROR_SERIALIZATION, "Expected list or null");
+    ddb_req_fail (error, DDB_ERROR_SERIALIZATION, "Expected list or null");
   return FALSE;
 }
 
@@ -112,15 +98,18 @@ get_string (json_t *obj, const char *member, gboolean *ok, GError **error)
     return json_string_value (j);
   *ok = FALSE;
   if (json_is_boolean (j))
-    fail (error, DDB_ERROR_SERIALIZATION, "class java.lang.Boolean can not be converted to an String");
+    ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
+                  "class java.lang.Boolean can not be converted to an String");
   else if (json_is_number (j))
-    fail (error, DDB_ERROR_SERIALIZATION,
-          "class com.amazon.coral.value.json.numbers.TruncatingBigNumber can not be converted "
-          "to an String");
+    ddb_req_fail (
+        error, DDB_ERROR_SERIALIZATION,
+        "class com.amazon.coral.value.json.numbers.TruncatingBigNumber can not be converted "
+        "to an String");
   else if (json_is_array (j))
-    fail (error, DDB_ERROR_SERIALIZATION, "Start of list found where not expected");
+    ddb_req_fail (error, DDB_ERROR_SERIALIZATION, "Start of list found where not expected");
   else
-    fail (error, DDB_ERROR_SERIALIZATION, "Start of structure or map found where not expected.");
+    ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
+                  "Start of structure or map found where not expected.");
   return NULL;
 }
 
@@ -143,17 +132,19 @@ get_bool (json_t *obj, const char *member, GError **error)
         return 1;
       if (strcmp (up, "FALSE") == 0 || strcmp (up, "0") == 0 || strcmp (up, "NO") == 0)
         return 0;
-      fail (error, DDB_ERROR_SERIALIZATION, "'%s' can not be converted to an Boolean", up);
+      ddb_req_fail (error, DDB_ERROR_SERIALIZATION, "'%s' can not be converted to an Boolean", up);
       return -2;
     }
   if (json_is_number (j))
-    fail (error, DDB_ERROR_SERIALIZATION,
-          "class com.amazon.coral.value.json.numbers.TruncatingBigNumber can not be converted "
-          "to an Boolean");
+    ddb_req_fail (
+        error, DDB_ERROR_SERIALIZATION,
+        "class com.amazon.coral.value.json.numbers.TruncatingBigNumber can not be converted "
+        "to an Boolean");
   else if (json_is_array (j))
-    fail (error, DDB_ERROR_SERIALIZATION, "Start of list found where not expected");
+    ddb_req_fail (error, DDB_ERROR_SERIALIZATION, "Start of list found where not expected");
   else
-    fail (error, DDB_ERROR_SERIALIZATION, "Start of structure or map found where not expected.");
+    ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
+                  "Start of structure or map found where not expected.");
   return -2;
 }
 
@@ -349,9 +340,9 @@ check_operands (LegacyOp op, GPtrArray *vals, const char *prefix, GError **error
 
   if (!arity_ok (op, vals->len))
     {
-      fail (error, DDB_ERROR_VALIDATION,
-            "%s" INVALID "Invalid number of argument(s) for the %s ComparisonOperator", prefix,
-            op_names[op]);
+      ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                    "%s" INVALID "Invalid number of argument(s) for the %s ComparisonOperator",
+                    prefix, op_names[op]);
       return FALSE;
     }
   if (vals->len == 0)
@@ -361,26 +352,28 @@ check_operands (LegacyOp op, GPtrArray *vals, const char *prefix, GError **error
     {
       if (((DdbValue *) g_ptr_array_index (vals, i))->type != t)
         {
-          fail (error, DDB_ERROR_VALIDATION,
-                "%s" INVALID "AttributeValues inside AttributeValueList must be of same type",
-                prefix);
+          ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                        "%s" INVALID
+                        "AttributeValues inside AttributeValueList must be of same type",
+                        prefix);
           return FALSE;
         }
     }
   if (!op_accepts_type (op, t))
     {
-      fail (error, DDB_ERROR_VALIDATION,
-            "%s" INVALID "ComparisonOperator %s is not valid for %s AttributeValue type", prefix,
-            op_names[op], ddb_type_name (t));
+      ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                    "%s" INVALID "ComparisonOperator %s is not valid for %s AttributeValue type",
+                    prefix, op_names[op], ddb_type_name (t));
       return FALSE;
     }
   if (op == OP_BETWEEN
       && scalar_compare (g_ptr_array_index (vals, 0), g_ptr_array_index (vals, 1)) > 0)
     {
-      fail (error, DDB_ERROR_VALIDATION,
-            "%sThe BETWEEN condition was provided a range where the lower bound is greater than "
-            "the upper bound",
-            prefix);
+      ddb_req_fail (
+          error, DDB_ERROR_VALIDATION,
+          "%sThe BETWEEN condition was provided a range where the lower bound is greater than "
+          "the upper bound",
+          prefix);
       return FALSE;
     }
   return TRUE;
@@ -398,18 +391,18 @@ entry_op (json_t *cond, const char *member_path, const char *attr, GError **erro
     return -1;
   if (name == NULL)
     {
-      fail (error, DDB_ERROR_VALIDATION,
-            ENVELOPE "Value null at '%s.%s.member.comparisonOperator' failed to satisfy "
-                     "constraint: Member must not be null",
-            member_path, attr);
+      ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                    ENVELOPE "Value null at '%s.%s.member.comparisonOperator' failed to satisfy "
+                             "constraint: Member must not be null",
+                    member_path, attr);
       return -1;
     }
   op = parse_op (name);
   if (op < 0)
-    fail (error, DDB_ERROR_VALIDATION,
-          ENVELOPE "Value '%s' at '%s.%s.member.comparisonOperator' failed to satisfy "
-                   "constraint: Member must satisfy enum value set: " OP_ENUM_SET,
-          name, member_path, attr);
+    ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                  ENVELOPE "Value '%s' at '%s.%s.member.comparisonOperator' failed to satisfy "
+                           "constraint: Member must satisfy enum value set: " OP_ENUM_SET,
+                  name, member_path, attr);
   return op;
 }
 
@@ -448,8 +441,8 @@ filter_entry (const char *attr, json_t *cond, const char *member_path, gboolean 
         case OP_BETWEEN:
           break;
         default:
-          return fail (error, DDB_ERROR_VALIDATION,
-                       "Attempted conditional constraint is not an indexable operation");
+          return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                               "Attempted conditional constraint is not an indexable operation");
         }
     }
   return make_condition (attr, op, vals);
@@ -483,25 +476,27 @@ expected_entry (const char *attr, json_t *cond, GError **error)
            && !json_is_null (json_object_get (cond, "ComparisonOperator"));
 
   if (list != NULL && value != NULL)
-    return fail (error, DDB_ERROR_VALIDATION,
-                 ENVELOPE INVALID "Value and AttributeValueList cannot be used together for "
-                                  "Attribute: %s",
-                 attr);
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                         ENVELOPE INVALID
+                         "Value and AttributeValueList cannot be used together for "
+                         "Attribute: %s",
+                         attr);
   if (has_op)
     {
       op = entry_op (cond, "expected", attr, error);
       if (op < 0)
         return NULL;
       if (exists != -1)
-        return fail (error, DDB_ERROR_VALIDATION,
-                     ENVELOPE INVALID "Exists and ComparisonOperator cannot be used together "
-                                      "for Attribute: %s",
-                     attr);
+        return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                             ENVELOPE INVALID
+                             "Exists and ComparisonOperator cannot be used together "
+                             "for Attribute: %s",
+                             attr);
       if (op != OP_NULL && op != OP_NOT_NULL && list == NULL && value == NULL)
-        return fail (error, DDB_ERROR_VALIDATION,
-                     ENVELOPE INVALID "Value or AttributeValueList must be used with "
-                                      "ComparisonOperator: %s for Attribute: %s",
-                     op_names[op], attr);
+        return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                             ENVELOPE INVALID "Value or AttributeValueList must be used with "
+                                              "ComparisonOperator: %s for Attribute: %s",
+                             op_names[op], attr);
       /* A lone Value with a ComparisonOperator is accepted as a one-element list. */
       if (!parse_values (list, value, vals, error))
         return NULL;
@@ -510,18 +505,20 @@ expected_entry (const char *attr, json_t *cond, GError **error)
       return make_condition (attr, op, vals);
     }
   if (list != NULL)
-    return fail (error, DDB_ERROR_VALIDATION,
-                 ENVELOPE INVALID "AttributeValueList can only be used with a ComparisonOperator "
-                                  "for Attribute: %s",
-                 attr);
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                         ENVELOPE INVALID
+                         "AttributeValueList can only be used with a ComparisonOperator "
+                         "for Attribute: %s",
+                         attr);
   if (exists != 0 && value == NULL)
-    return fail (error, DDB_ERROR_VALIDATION,
-                 ENVELOPE INVALID "Value must be provided when Exists is %s for Attribute: %s",
-                 exists == -1 ? "null" : "true", attr);
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                         ENVELOPE INVALID
+                         "Value must be provided when Exists is %s for Attribute: %s",
+                         exists == -1 ? "null" : "true", attr);
   if (exists == 0 && value != NULL)
-    return fail (error, DDB_ERROR_VALIDATION,
-                 ENVELOPE INVALID "Value cannot be used when Exists is false for Attribute: %s",
-                 attr);
+    return ddb_req_fail (
+        error, DDB_ERROR_VALIDATION,
+        ENVELOPE INVALID "Value cannot be used when Exists is false for Attribute: %s", attr);
   if (exists == 0)
     {
       g_ptr_array_set_size (vals, 0);
@@ -558,10 +555,11 @@ combine (json_t *map, const char *conditional_operator, EntryFunc func, gpointer
       if (strcmp (conditional_operator, "OR") == 0)
         join = DDB_NODE_OR;
       else if (strcmp (conditional_operator, "AND") != 0)
-        return fail (error, DDB_ERROR_VALIDATION,
-                     ENVELOPE "Value '%s' at 'conditionalOperator' failed to satisfy constraint: "
-                              "Member must satisfy enum value set: [OR, AND]",
-                     conditional_operator);
+        return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                             ENVELOPE
+                             "Value '%s' at 'conditionalOperator' failed to satisfy constraint: "
+                             "Member must satisfy enum value set: [OR, AND]",
+                             conditional_operator);
     }
   json_object_foreach (map, attr, cond)
     {
@@ -576,12 +574,13 @@ combine (json_t *map, const char *conditional_operator, EntryFunc func, gpointer
       result = result == NULL ? c : binary (join, g_steal_pointer (&result), c);
     }
   if (conditional_operator != NULL && n == 0)
-    return fail (error, DDB_ERROR_VALIDATION,
-                 "ConditionalOperator cannot be used without Filter or Expected");
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                         "ConditionalOperator cannot be used without Filter or Expected");
   if (conditional_operator != NULL && n == 1)
-    return fail (error, DDB_ERROR_VALIDATION,
-                 "ConditionalOperator can only be used when Filter or Expected has two or more "
-                 "elements");
+    return ddb_req_fail (
+        error, DDB_ERROR_VALIDATION,
+        "ConditionalOperator can only be used when Filter or Expected has two or more "
+        "elements");
   return g_steal_pointer (&result);
 }
 
@@ -637,7 +636,7 @@ ddb_legacy_key_conditions (json_t *key_conditions, GError **error)
     }
   n = json_is_object (key_conditions) ? json_object_size (key_conditions) : 0;
   if (n == 0 || n > 2)
-    return fail (error, DDB_ERROR_VALIDATION, "Conditions can be of length 1 or 2 only");
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION, "Conditions can be of length 1 or 2 only");
   return g_steal_pointer (&cond);
 }
 
@@ -696,11 +695,12 @@ ddb_legacy_attribute_updates (json_t *updates, GError **error)
         action = "PUT";
       if (strcmp (action, "PUT") != 0 && strcmp (action, "ADD") != 0
           && strcmp (action, "DELETE") != 0)
-        return fail (error, DDB_ERROR_VALIDATION,
-                     ENVELOPE "Value '%s' at 'attributeUpdates.%s.member.action' failed to "
-                              "satisfy constraint: Member must satisfy enum value set: [ADD, "
-                              "PUT, DELETE]",
-                     action, attr);
+        return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                             ENVELOPE
+                             "Value '%s' at 'attributeUpdates.%s.member.action' failed to "
+                             "satisfy constraint: Member must satisfy enum value set: [ADD, "
+                             "PUT, DELETE]",
+                             action, attr);
       jv = json_object_get (upd, "Value");
       if (jv != NULL && !json_is_null (jv))
         {
@@ -712,9 +712,9 @@ ddb_legacy_attribute_updates (json_t *updates, GError **error)
       if (v == NULL)
         {
           if (strcmp (action, "DELETE") != 0)
-            return fail (error, DDB_ERROR_VALIDATION,
-                         INVALID "Only DELETE action is allowed when no attribute value is "
-                                 "specified");
+            return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                                 INVALID "Only DELETE action is allowed when no attribute value is "
+                                         "specified");
           add_action (actions, DDB_UPDATE_REMOVE, attr, NULL);
         }
       else if (strcmp (action, "PUT") == 0)
@@ -722,9 +722,10 @@ ddb_legacy_attribute_updates (json_t *updates, GError **error)
       else if (strcmp (action, "DELETE") == 0)
         {
           if (!ddb_type_is_set (v->type))
-            return fail (error, DDB_ERROR_VALIDATION,
-                         INVALID "DELETE action with value is not supported for the type %s",
-                         ddb_type_name (v->type));
+            return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                                 INVALID
+                                 "DELETE action with value is not supported for the type %s",
+                                 ddb_type_name (v->type));
           add_action (actions, DDB_UPDATE_DELETE, attr, value_node (g_steal_pointer (&v)));
         }
       else if (v->type == DDB_TYPE_L)
@@ -741,9 +742,9 @@ ddb_legacy_attribute_updates (json_t *updates, GError **error)
       else if (v->type == DDB_TYPE_N || ddb_type_is_set (v->type))
         add_action (actions, DDB_UPDATE_ADD, attr, value_node (g_steal_pointer (&v)));
       else
-        return fail (error, DDB_ERROR_VALIDATION,
-                     INVALID "ADD action is not supported for the type %s",
-                     ddb_type_name (v->type));
+        return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                             INVALID "ADD action is not supported for the type %s",
+                             ddb_type_name (v->type));
     }
 
   u = g_new0 (DdbUpdate, 1);
@@ -768,21 +769,24 @@ ddb_legacy_attributes_to_get (json_t *names, GError **error)
     return NULL;
   n = json_array_size (names);
   if (n == 0)
-    return fail (error, DDB_ERROR_VALIDATION,
-                 ENVELOPE "Value '[]' at 'attributesToGet' failed to satisfy constraint: Member "
-                          "must have length greater than or equal to 1");
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                         ENVELOPE
+                         "Value '[]' at 'attributesToGet' failed to satisfy constraint: Member "
+                         "must have length greater than or equal to 1");
   json_array_foreach (names, i, elem)
     {
       if (!json_is_string (elem))
-        return fail (error, DDB_ERROR_SERIALIZATION,
-                     json_is_object (elem) ? "Start of structure or map found where not expected."
-                     : json_is_array (elem) ? "Start of list found where not expected"
-                                            : "Unexpected value type in payload");
+        return ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
+                             json_is_object (elem)
+                                 ? "Start of structure or map found where not expected."
+                             : json_is_array (elem) ? "Start of list found where not expected"
+                                                    : "Unexpected value type in payload");
       if (!ddb_req_attribute_name (json_string_value (elem), error))
         return NULL;
       if (!g_hash_table_add (seen, (gpointer) json_string_value (elem)))
-        return fail (error, DDB_ERROR_VALIDATION,
-                     INVALID "Duplicate value in attribute name: %s", json_string_value (elem));
+        return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                             INVALID "Duplicate value in attribute name: %s",
+                             json_string_value (elem));
     }
 
   p = g_new0 (DdbProjection, 1);

@@ -8,7 +8,6 @@
 #include "core/error.h"
 #include "core/itemsize.h"
 #include "engine/item-ops.h"
-#include "engine/table-private.h"
 
 #define START_OF_MAP "Start of structure or map found where not expected"
 #define NOT_MATCH_SCHEMA "The provided key element does not match the schema"
@@ -21,10 +20,54 @@
 #define MAX_HASH_KEY_BYTES 2048
 #define MAX_RANGE_KEY_BYTES 1024
 
+/* ---- Errors ---- */
+
+gpointer
+ddb_req_fail (GError **error, DdbErrorCode code, const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (DDB_ERROR, code, format, args));
+  va_end (args);
+  return NULL;
+}
+
 /* ---- "N validation errors detected" ---- */
 
-/* The collector is table-validate.c's; request members are named with a lower-case first
- * letter ("TableName" -> 'tableName'). */
+void
+ddb_violations_init (DdbViolations *v)
+{
+  v->text = g_string_new (NULL);
+  v->count = 0;
+}
+
+void
+ddb_violation_add (DdbViolations *v, const char *path, const char *value, const char *constraint)
+{
+  if (v->count > 0)
+    g_string_append (v->text, "; ");
+  if (value != NULL)
+    g_string_append_printf (v->text, "Value '%s'", value);
+  else
+    g_string_append (v->text, "Value null");
+  g_string_append_printf (v->text, " at '%s' failed to satisfy constraint: %s", path, constraint);
+  v->count++;
+}
+
+gboolean
+ddb_violations_finish (DdbViolations *v, GError **error)
+{
+  gboolean ok = v->count == 0;
+
+  if (!ok)
+    g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION, "%u validation error%s detected: %s",
+                 v->count, v->count > 1 ? "s" : "", v->text->str);
+  g_string_free (v->text, TRUE);
+  return ok;
+}
+
+/* A request member is named with a lower-case first letter ("TableName" -> 'tableName'). */
 static void
 violation_add (DdbViolations *v, const char *member, const char *value, const char *constraint)
 {

@@ -6,10 +6,34 @@
 #include <glib.h>
 #include <jansson.h>
 
+#include "core/error.h"
 #include "core/expr.h"
 #include "engine/table.h"
 
 G_BEGIN_DECLS
+
+/* ---- Errors ---- */
+
+/* Sets `error` (may be NULL) to a DDB_ERROR of `code` with the formatted message; returns NULL
+ * so that a reader of a pointer can `return ddb_req_fail (...)`. */
+gpointer ddb_req_fail (GError **error, DdbErrorCode code, const char *format, ...)
+    G_GNUC_PRINTF (3, 4);
+
+/* DynamoDB checks a request's members against their constraints and lists every constraint
+ * broken in one message: "2 validation errors detected: Value 'a' at 'tableName' failed to
+ * satisfy constraint: ...; Value '0' at 'limit' ...", the members named by their path with a
+ * lower-case first letter ('keySchema.1.member.keyType'). */
+typedef struct {
+  GString *text;
+  guint count;
+} DdbViolations;
+
+void ddb_violations_init (DdbViolations *v);
+/* `value` NULL prints as "Value null". */
+void ddb_violation_add (DdbViolations *v, const char *path, const char *value,
+                        const char *constraint);
+/* Sets `error` (may be NULL) if there were violations; frees `v` either way. */
+gboolean ddb_violations_finish (DdbViolations *v, GError **error);
 
 /* ---- Members ---- */
 

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "engine/engine-private.h"
+#include "engine/request.h"
 #include "engine/table.h"
 
 G_BEGIN_DECLS
@@ -24,22 +25,13 @@ G_BEGIN_DECLS
 
 /* ---- Validation helpers (table-validate.c) ---- */
 
-/* DynamoDB lists every constraint a request breaks in one message, the members named by their
- * path with a lower-case first letter ('keySchema.1.member.keyType'). */
-typedef struct {
-  GString *text;
-  guint count;
-} DdbViolations;
-
-void ddb_violations_init (DdbViolations *v);
-void ddb_violation_add (DdbViolations *v, const char *path, const char *value,
-                        const char *constraint);
-/* Sets `error` (may be NULL) if there were violations; frees `v` either way. */
-gboolean ddb_violations_finish (DdbViolations *v, GError **error);
-
-/* Sets `error` to a message of `code`; returns FALSE. */
-gboolean ddb_table_fail (GError **error, DdbErrorCode code, const char *format, ...)
-  G_GNUC_PRINTF (3, 4);
+/* The "N validation errors detected" collector (DdbViolations) and ddb_req_fail() are
+ * request.h's. ddb_table_fail() is ddb_req_fail() for a gboolean function: FALSE. */
+#define ddb_table_fail(...) \
+  ({ \
+    ddb_req_fail (__VA_ARGS__); \
+    FALSE; \
+  })
 
 /* A member of an object; JSON null counts as absent, as DynamoDB reads it. */
 json_t *ddb_table_member (json_t *obj, const char *name);

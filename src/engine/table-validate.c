@@ -9,54 +9,6 @@
 
 /* ---- Validation helpers ---- */
 
-
-void
-ddb_violations_init (DdbViolations *v)
-{
-  v->text = g_string_new (NULL);
-  v->count = 0;
-}
-
-void
-ddb_violation_add (DdbViolations *v, const char *path, const char *value, const char *constraint)
-{
-  if (v->count > 0)
-    g_string_append (v->text, "; ");
-  if (value != NULL)
-    g_string_append_printf (v->text, "Value '%s'", value);
-  else
-    g_string_append (v->text, "Value null");
-  g_string_append_printf (v->text, " at '%s' failed to satisfy constraint: %s", path, constraint);
-  v->count++;
-}
-
-gboolean
-ddb_violations_finish (DdbViolations *v, GError **error)
-{
-  gboolean ok = v->count == 0;
-
-  if (!ok)
-    g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION, "%u validation error%s detected: %s",
-                 v->count, v->count > 1 ? "s" : "", v->text->str);
-  g_string_free (v->text, TRUE);
-  return ok;
-}
-
-gboolean
-ddb_table_fail (GError **error, DdbErrorCode code, const char *format, ...)
-{
-  va_list args;
-
-  char *msg;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error_literal (error, DDB_ERROR, code, msg);
-  g_free (msg);
-  return FALSE;
-}
-
 /* A member; JSON null counts as absent, as DynamoDB reads it. */
 json_t *
 ddb_table_member (json_t *obj, const char *name)

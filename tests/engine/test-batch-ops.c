@@ -3,10 +3,12 @@
  * all-or-nothing transactions with their CancellationReasons. */
 #include <glib.h>
 #include <jansson.h>
+#include <sqlite3.h>
 #include <string.h>
 
 #include "../core/test-util.h"
 #include "engine-test-util.h"
+#include "engine/batch-ops.h"
 #include "engine/engine-private.h"
 #include "engine/engine.h"
 
@@ -644,8 +646,266 @@ test_transact_write_reasons (void)
   json_decref (resp);
 }
 
-/* ---- TransactGetItems --------------------------------------------------------------- */
+/* ---- ClientRequestToken ---------------------------------------------------------------- */
 
+#define MSG_MISMATCH \
+  "DynamoDB rejected the request because you retried a request with a different payload but " \
+  "with an idempotent token that was already used."
+
+/* A TransactWriteItems that adds `by` to posts/counter's n, with `token` and `extra` members. */
+static json_t *
+add_request (guint by, const char *token, const char *extra)
+{
+  return etu_json ("{'TransactItems': [{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': "
+                   "'counter'}}, 'UpdateExpression': 'ADD n :by', 'ExpressionAttributeValues': "
+                   "{':by': {'N': '%u'}}}}], 'ClientRequestToken': '%s'%s}",
+                   by, token, extra);
+}
+
+static void
+assert_counter (DdbEngine *e, const char *n)
+{
+  g_autofree char *expected = g_strdup_printf ("{'pk': {'S': 'counter'}, 'n': {'N': '%s'}}", n);
+  json_t *item = get_item (e, "posts", "{'pk': {'S': 'counter'}}");
+
+  etu_assert_json (item, expected);
+  json_decref (item);
+}
+
+/* The same request with the same token again: success, nothing written again, and read units
+ * in place of write units ("Subsequent TransactWriteItems calls with the same client token
+ * return the number of read capacity units consumed in reading the item"). */
+static void
+test_token_repeat (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *req = add_request (1, "tok-a", ", 'ReturnConsumedCapacity': 'TOTAL'");
+  json_t *resp;
+
+  resp = etu_call_ok (e, "TransactWriteItems", req);
+  etu_assert_json (resp, "{'ConsumedCapacity': [{'TableName': 'posts', 'CapacityUnits': 2.0, "
+                         "'WriteCapacityUnits': 2.0}]}");
+  json_decref (resp);
+  assert_counter (e, "1");
+  for (guint i = 0; i < 2; i++)
+    {
+      resp = etu_call_ok (e, "TransactWriteItems", req);
+      etu_assert_json (resp, "{'ConsumedCapacity': [{'TableName': 'posts', 'CapacityUnits': "
+                             "2.0, 'ReadCapacityUnits': 2.0}]}");
+      json_decref (resp);
+    }
+  assert_counter (e, "1");
+  json_decref (req);
+
+  /* The response options are not part of the request compared, nor the order of members. */
+  json_decref (etu_ok (e, "TransactWriteItems",
+                       "{'ClientRequestToken': 'tok-a', 'TransactItems': [{'Update': "
+                       "{'ExpressionAttributeValues': {':by': {'N': '1'}}, 'UpdateExpression': "
+                       "'ADD n :by', 'Key': {'pk': {'S': 'counter'}}, 'TableName': 'posts'}}]}"));
+  assert_counter (e, "1");
+
+  /* Another token is another request. */
+  req = add_request (1, "tok-b", "");
+  json_decref (etu_call_ok (e, "TransactWriteItems", req));
+  json_decref (req);
+  assert_counter (e, "2");
+  /* Without a token every call writes. */
+  json_decref (etu_ok (e, "TransactWriteItems",
+                       "{'TransactItems': [{'Update': {'TableName': 'posts', 'Key': {'pk': {'S': "
+                       "'counter'}}, 'UpdateExpression': 'ADD n :by', "
+                       "'ExpressionAttributeValues': {':by': {'N': '1'}}}}]}"));
+  assert_counter (e, "3");
+  /* The tokens are nowhere to be seen through the API. */
+  resp = etu_ok (e, "Scan", "{'TableName': 'posts', 'Select': 'COUNT'}");
+  etu_assert_json (resp, "{'Count': 1, 'ScannedCount': 1}");
+  json_decref (resp);
+  resp = etu_ok (e, "ListTables", "{}");
+  etu_assert_json (resp, "{'TableNames': ['authors', 'posts']}");
+  json_decref (resp);
+}
+
+/* The same token with another request: IdempotentParameterMismatchException, nothing
+ * written; a transaction that fails leaves no token behind. */
+static void
+test_token_mismatch (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *req = add_request (1, "tok-m", "");
+  json_t *other = add_request (5, "tok-m", "");
+
+  json_decref (etu_call_ok (e, "TransactWriteItems", req));
+  json_decref (etu_call_fails (e, "TransactWriteItems", other,
+                               DDB_ERROR_IDEMPOTENT_PARAMETER_MISMATCH, MSG_MISMATCH));
+  assert_counter (e, "1");
+  g_assert_cmpstr (ddb_error_type_name (DDB_ERROR_IDEMPOTENT_PARAMETER_MISMATCH), ==,
+                   "IdempotentParameterMismatchException");
+  json_decref (req);
+  json_decref (other);
+
+  /* Cancelled: the token carries another request next. */
+  json_decref (etu_fails (
+      e, "TransactWriteItems", DDB_ERROR_TRANSACTION_CANCELED, NULL,
+      "{'TransactItems': [{'ConditionCheck': {'TableName': 'posts', 'Key': {'pk': {'S': "
+      "'none'}}, 'ConditionExpression': 'attribute_exists(pk)'}}], 'ClientRequestToken': "
+      "'tok-c'}"));
+  req = add_request (10, "tok-c", "");
+  json_decref (etu_call_ok (e, "TransactWriteItems", req));
+  json_decref (req);
+  assert_counter (e, "11");
+  /* A request that is invalid is refused as such before its token is looked at. */
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_RESOURCE_NOT_FOUND, NULL,
+             "{'TransactItems': [{'Put': {'TableName': 'nope', 'Item': {'pk': {'S': 'x'}}}}], "
+             "'ClientRequestToken': 'tok-c'}");
+}
+
+/* After the window the token is a new request (the window shortened to nothing here). */
+static void
+test_token_expiry (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  json_t *req = add_request (1, "tok-e", "");
+  json_t *other = add_request (7, "tok-e", "");
+
+  ddb_transact_set_token_window (0);
+  json_decref (etu_call_ok (e, "TransactWriteItems", req));
+  json_decref (etu_call_ok (e, "TransactWriteItems", req));
+  assert_counter (e, "2");
+  json_decref (etu_call_ok (e, "TransactWriteItems", other));
+  assert_counter (e, "9");
+
+  /* Back to ten minutes: the last call's token (stored when it completed) holds again. */
+  ddb_transact_set_token_window (-1);
+  json_decref (etu_call_ok (e, "TransactWriteItems", other));
+  assert_counter (e, "9");
+  etu_call_fails (e, "TransactWriteItems", req, DDB_ERROR_IDEMPOTENT_PARAMETER_MISMATCH,
+                  MSG_MISMATCH);
+  json_decref (req);
+  json_decref (other);
+}
+
+/* A token is stored with the writes: it holds after the database is closed and reopened. */
+static void
+test_token_survives_reopen (void)
+{
+  g_autofree char *dir = etu_tmp_dir ("ddbtoken-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "db.sqlite", NULL);
+  json_t *req = add_request (3, "tok-r", "");
+  GError *error = NULL;
+
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autoptr (DdbEngine) e = ddb_engine_open (path, &error);
+
+      g_assert_no_error (error);
+      if (round == 0)
+        {
+          etu_create_table (e, "posts", "pk", "S");
+          json_decref (etu_call_ok (e, "TransactWriteItems", req));
+        }
+      else
+        json_decref (etu_call_ok (e, "TransactWriteItems", req));
+      assert_counter (e, "3");
+    }
+  json_decref (req);
+  etu_remove_tree (dir);
+}
+
+/* The token rows in the database file (batch-ops.c keeps them as the items of the table id -1,
+ * which no catalog holds). */
+static gint64
+token_rows (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 n;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (
+      sqlite3_prepare_v2 (db, "SELECT count(*) FROM dy_items WHERE tid = -1", -1, &stmt, NULL), ==,
+      SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  n = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return n;
+}
+
+/* Tokens whose window has passed are deleted by the next call with a token. */
+static void
+test_token_purge (void)
+{
+  g_autofree char *dir = etu_tmp_dir ("ddbpurge-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "db.sqlite", NULL);
+  GError *error = NULL;
+  g_autoptr (DdbEngine) e = ddb_engine_open (path, &error);
+
+  g_assert_no_error (error);
+  etu_create_table (e, "posts", "pk", "S");
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *token = g_strdup_printf ("tok-%u", i);
+      json_t *req = add_request (1, token, "");
+
+      json_decref (etu_call_ok (e, "TransactWriteItems", req));
+      json_decref (req);
+    }
+  g_assert_cmpint (token_rows (path), ==, 3);
+  ddb_transact_set_token_window (0);
+  {
+    json_t *req = add_request (1, "tok-last", "");
+
+    json_decref (etu_call_ok (e, "TransactWriteItems", req));
+    json_decref (req);
+  }
+  ddb_transact_set_token_window (-1);
+  g_assert_cmpint (token_rows (path), ==, 1);
+  assert_counter (e, "4");
+  g_clear_pointer (&e, ddb_engine_free);
+  etu_remove_tree (dir);
+}
+
+/* ClientRequestToken: 1 to 36 characters (counted as characters, not bytes). */
+static void
+test_token_length (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  g_autofree char *token36 = g_strnfill (36, 't');
+  g_autofree char *token37 = g_strnfill (37, 't');
+  g_autoptr (GString) wide = g_string_new (NULL);
+  g_autofree char *msg37 = NULL;
+  json_t *req;
+
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_VALIDATION,
+             "1 validation error detected: Value '' at 'clientRequestToken' failed to satisfy "
+             "constraint: Member must have length greater than or equal to 1",
+             "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'q'}}}}], "
+             "'ClientRequestToken': ''}");
+  msg37 = g_strdup_printf ("1 validation error detected: Value '%s' at 'clientRequestToken' "
+                           "failed to satisfy constraint: Member must have length less than or "
+                           "equal to 36",
+                           token37);
+  req = add_request (1, token37, "");
+  etu_call_fails (e, "TransactWriteItems", req, DDB_ERROR_VALIDATION, msg37);
+  json_decref (req);
+  g_assert_null (get_item (e, "posts", "{'pk': {'S': 'counter'}}"));
+  etu_fails (e, "TransactWriteItems", DDB_ERROR_SERIALIZATION, NULL,
+             "{'TransactItems': [{'Put': {'TableName': 'posts', 'Item': {'pk': {'S': 'q'}}}}], "
+             "'ClientRequestToken': 5}");
+
+  req = add_request (1, token36, "");
+  json_decref (etu_call_ok (e, "TransactWriteItems", req));
+  json_decref (req);
+  /* 36 two-byte characters are 72 bytes but 36 characters. */
+  for (guint i = 0; i < 36; i++)
+    g_string_append (wide, "\xc3\xa9");
+  req = add_request (1, wide->str, "");
+  json_decref (etu_call_ok (e, "TransactWriteItems", req));
+  json_decref (etu_call_ok (e, "TransactWriteItems", req));
+  json_decref (req);
+  assert_counter (e, "2");
+}
+
+/* ---- TransactGetItems ------------------------------------------------------------------ */
 static void
 test_transact_get (void)
 {
@@ -701,6 +961,12 @@ main (int argc, char **argv)
   g_test_add_func ("/batch-ops/transact-write/errors", test_transact_write_errors);
   g_test_add_func ("/batch-ops/transact-write/reasons", test_transact_write_reasons);
   g_test_add_func ("/batch-ops/transact-write/fan-out-rename", test_transact_fan_out_rename);
+  g_test_add_func ("/batch-ops/transact-write/token-repeat", test_token_repeat);
+  g_test_add_func ("/batch-ops/transact-write/token-mismatch", test_token_mismatch);
+  g_test_add_func ("/batch-ops/transact-write/token-expiry", test_token_expiry);
+  g_test_add_func ("/batch-ops/transact-write/token-survives-reopen", test_token_survives_reopen);
+  g_test_add_func ("/batch-ops/transact-write/token-purge", test_token_purge);
+  g_test_add_func ("/batch-ops/transact-write/token-length", test_token_length);
   g_test_add_func ("/batch-ops/transact-get", test_transact_get);
   return g_test_run ();
 }
