@@ -14,6 +14,9 @@
  *              (zigzag (exponent) << 1 | negative); then the digits two per byte as 10 * hi + lo
  *              (0..99), an odd last digit paired with 0. Number fields are DdbNumber's, which
  *              is normalized, so the encoding of a number is unique.
+ * Keyless items (ddb_item_encode_keyless): at the item's own level an attribute whose name
+ * length is 0 (no attribute has an empty name) is a placeholder followed by one byte, the slot
+ * number of a key attribute stored outside the blob.
  * Varints are LEB128 (7 bits a byte, low first), at most 10 bytes, without redundant high
  * zero groups. Sets and maps keep their order, so decoding gives back exactly what was encoded.
  *
@@ -41,6 +44,8 @@ typedef struct {
   GByteArray *out;
   gsize pos;
 } Writer;
+
+static void put_value (Writer *w, const DdbValue *v);
 
 static inline guint8 *
 reserve (Writer *w, gsize n)
@@ -177,6 +182,51 @@ put_value (Writer *w, const DdbValue *v)
     }
 }
 
+/* The slot of the item's own attribute `a` among the omitted key names, or -1. */
+static int
+key_slot (const DdbAttr *a, const char *const *key_names, guint n)
+{
+  for (guint k = 0; k < n; k++)
+    if (key_names[k] != NULL && strlen (key_names[k]) == a->name_len
+        && memcmp (key_names[k], a->name, a->name_len) == 0)
+      return (int) k;
+  return -1;
+}
+
+void
+ddb_item_encode_keyless (const DdbValue *item, const char *const *key_names, guint n,
+                         GByteArray *out)
+{
+  Writer w;
+
+  g_return_if_fail (item != NULL && item->type == DDB_TYPE_M);
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (n <= DDB_ITEM_MAX_KEY_SLOTS);
+
+  w.out = out;
+  w.pos = out->len;
+  put_tag_len (&w, DDB_TYPE_M, item->attrs->len);
+  for (guint i = 0; i < item->attrs->len; i++)
+    {
+      const DdbAttr *a = &g_array_index (item->attrs, DdbAttr, i);
+      int slot = key_slot (a, key_names, n);
+
+      if (slot >= 0)
+        {
+          guint8 *buf = reserve (&w, 2);
+
+          buf[0] = 0;
+          buf[1] = (guint8) slot;
+          w.pos += 2;
+          continue;
+        }
+      put_varint (&w, a->name_len);
+      put_raw (&w, a->name, a->name_len);
+      put_value (&w, a->value);
+    }
+  g_byte_array_set_size (out, (guint) w.pos);
+}
+
 void
 ddb_item_encode (const DdbValue *item, GByteArray *out)
 {
@@ -197,6 +247,10 @@ typedef struct {
   const guint8 *p;
   const guint8 *end;
   GError **error;
+  /* Keyless items: the values put back at the placeholders (taken as used). */
+  const char *const *key_names;
+  DdbValue **key_values;
+  guint n_keys;
 } Reader;
 
 static gboolean
@@ -379,6 +433,26 @@ get_map (Reader *r, guint8 tag, guint level)
 
       if (!get_varint (r, &name_len))
         goto fail;
+      if (name_len == 0 && level == 1 && r->key_values != NULL)
+        {
+          guint slot;
+
+          if (r->p >= r->end)
+            {
+              malformed (r, "truncated key placeholder");
+              goto fail;
+            }
+          slot = *r->p++;
+          if (slot >= r->n_keys || r->key_values[slot] == NULL)
+            {
+              malformed (r, "key placeholder without its value");
+              goto fail;
+            }
+          ddb_value_map_append (m, r->key_names[slot], strlen (r->key_names[slot]),
+                                r->key_values[slot]);
+          r->key_values[slot] = NULL;
+          continue;
+        }
       if (name_len > remaining (r))
         {
           malformed (r, "truncated attribute name");
@@ -532,35 +606,67 @@ get_value (Reader *r, guint level)
     }
 }
 
-DdbValue *
-ddb_item_decode (const guint8 *data, gsize len, GError **error)
+static DdbValue *
+decode (Reader *r, const guint8 *data, gsize len)
 {
-  Reader r = { data, data + len, error };
   DdbValue *item;
-
-  g_return_val_if_fail (data != NULL || len == 0, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (len == 0)
     {
-      malformed (&r, "empty");
+      malformed (r, "empty");
       return NULL;
     }
   if (TAG_TYPE (data[0]) != DDB_TYPE_M)
     {
-      malformed (&r, "not a map");
+      malformed (r, "not a map");
       return NULL;
     }
-  r.p++;
+  r->p++;
   /* The item's own attributes are at level 1. */
-  item = get_map (&r, data[0], 1);
+  item = get_map (r, data[0], 1);
   if (item == NULL)
     return NULL;
-  if (r.p != r.end)
+  if (r->p != r->end)
     {
-      malformed (&r, "trailing bytes");
+      malformed (r, "trailing bytes");
       ddb_value_free (item);
       return NULL;
+    }
+  return item;
+}
+
+DdbValue *
+ddb_item_decode (const guint8 *data, gsize len, GError **error)
+{
+  Reader r = { data, data + len, error, NULL, NULL, 0 };
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  return decode (&r, data, len);
+}
+
+DdbValue *
+ddb_item_decode_keyed (const guint8 *data, gsize len, const char *const *key_names,
+                       DdbValue **key_values, guint n, GError **error)
+{
+  Reader r = { data, data + len, error, key_names, key_values, n };
+  DdbValue *item;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  g_return_val_if_fail (n <= DDB_ITEM_MAX_KEY_SLOTS, NULL);
+
+  item = decode (&r, data, len);
+  for (guint k = 0; k < n; k++)
+    {
+      if (key_values[k] == NULL)
+        continue;
+      if (item != NULL)
+        {
+          malformed (&r, "key attribute without its placeholder");
+          g_clear_pointer (&item, ddb_value_free);
+        }
+      g_clear_pointer (&key_values[k], ddb_value_free);
     }
   return item;
 }

@@ -15,4 +15,21 @@ void ddb_item_encode (const DdbValue *item, GByteArray *out);
  * without reading out of bounds. */
 DdbValue *ddb_item_decode (const guint8 *data, gsize len, GError **error);
 
+/* At most this many key slots (a table's and an index's key attributes). */
+#define DDB_ITEM_MAX_KEY_SLOTS 4
+
+/* ddb_item_encode() without the item's own attributes named in `key_names` (n of them, entries
+ * may be NULL): each such attribute leaves a two-byte placeholder (00, slot number) at its
+ * place, so that ddb_item_decode_keyed() rebuilds the exact attribute order. The store keeps
+ * key values in columns of their own; this spares storing them twice. */
+void ddb_item_encode_keyless (const DdbValue *item, const char *const *key_names, guint n,
+                              GByteArray *out);
+
+/* Decodes what ddb_item_encode_keyless() wrote, putting back key_values[i] (named
+ * key_names[i]) at placeholder i. Takes ownership of every key_values[i] (NULL ones skipped),
+ * used or not; a placeholder without its value, a value without its placeholder or one used
+ * twice is a malformed item. */
+DdbValue *ddb_item_decode_keyed (const guint8 *data, gsize len, const char *const *key_names,
+                                 DdbValue **key_values, guint n, GError **error);
+
 G_END_DECLS

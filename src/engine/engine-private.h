@@ -11,8 +11,10 @@
 G_BEGIN_DECLS
 
 struct _DdbEngine {
+  /* The writer; in a read-only call on a file database, the call's reader instead (the
+   * operation gets a copy of the engine with this member replaced, and must not lock). */
   DdbStore *store;
-  GMutex lock; /* serializes calls */
+  GMutex lock; /* serializes calls that write, and all calls on an in-memory database */
 };
 
 /* An operation: `request` borrowed; returns the response (new reference) or NULL with `error`

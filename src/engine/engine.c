@@ -10,25 +10,28 @@
 typedef struct {
   const char *name;
   DdbOperation func;
+  /* Reads only: runs on a read connection of its own, concurrently with writes and other
+   * reads, in one read transaction (one snapshot for the whole call). */
+  gboolean read_only;
 } OperationEntry;
 
 /* Sorted by name (strcmp) for bsearch. */
 static const OperationEntry operations[] = {
-  { "BatchGetItem", ddb_op_batch_get_item },
+  { "BatchGetItem", ddb_op_batch_get_item, TRUE },
   { "BatchWriteItem", ddb_op_batch_write_item },
   { "CreateTable", ddb_op_create_table },
   { "DeleteItem", ddb_op_delete_item },
   { "DeleteTable", ddb_op_delete_table },
-  { "DescribeTable", ddb_op_describe_table },
-  { "DescribeTimeToLive", ddb_op_describe_time_to_live },
-  { "GetItem", ddb_op_get_item },
-  { "ListTables", ddb_op_list_tables },
-  { "ListTagsOfResource", ddb_op_list_tags_of_resource },
+  { "DescribeTable", ddb_op_describe_table, TRUE },
+  { "DescribeTimeToLive", ddb_op_describe_time_to_live, TRUE },
+  { "GetItem", ddb_op_get_item, TRUE },
+  { "ListTables", ddb_op_list_tables, TRUE },
+  { "ListTagsOfResource", ddb_op_list_tags_of_resource, TRUE },
   { "PutItem", ddb_op_put_item },
-  { "Query", ddb_op_query },
-  { "Scan", ddb_op_scan },
+  { "Query", ddb_op_query, TRUE },
+  { "Scan", ddb_op_scan, TRUE },
   { "TagResource", ddb_op_tag_resource },
-  { "TransactGetItems", ddb_op_transact_get_items },
+  { "TransactGetItems", ddb_op_transact_get_items, TRUE },
   { "TransactWriteItems", ddb_op_transact_write_items },
   { "UntagResource", ddb_op_untag_resource },
   { "UpdateItem", ddb_op_update_item },
@@ -42,16 +45,38 @@ operation_compare (const void *key, const void *elem)
   return strcmp (key, ((const OperationEntry *) elem)->name);
 }
 
-static DdbOperation
+static const OperationEntry *
 operation_lookup (const char *name)
 {
-  const OperationEntry *entry;
-
   if (name == NULL)
     return NULL;
-  entry = bsearch (name, operations, G_N_ELEMENTS (operations), sizeof operations[0],
-                   operation_compare);
-  return entry != NULL ? entry->func : NULL;
+  return bsearch (name, operations, G_N_ELEMENTS (operations), sizeof operations[0],
+                  operation_compare);
+}
+
+/* A read-only call on a reader of its own; FALSE (nothing run) when the database has none. */
+static gboolean
+call_reader (DdbEngine *engine, DdbOperation func, json_t *request, json_t **result,
+             json_t **extra, GError **error)
+{
+  GError *local = NULL;
+  DdbStore *reader = ddb_store_reader_acquire (engine->store, &local);
+  DdbEngine view = { 0 };
+
+  if (reader == NULL && local == NULL)
+    return FALSE;
+  if (reader != NULL)
+    {
+      view.store = reader;
+      *result = func (&view, request, extra, &local);
+      ddb_store_reader_release (engine->store, reader);
+    }
+  if (local != NULL)
+    {
+      g_clear_pointer (result, json_decref);
+      g_propagate_error (error, local);
+    }
+  return TRUE;
 }
 
 DdbEngine *
@@ -82,9 +107,11 @@ gboolean
 ddb_engine_call (DdbEngine *engine, const char *operation, json_t *request, json_t **response,
                  GError **error)
 {
-  DdbOperation func = operation_lookup (operation);
+  const OperationEntry *entry = operation_lookup (operation);
+  DdbOperation func = entry != NULL ? entry->func : NULL;
   json_t *extra = NULL;
-  json_t *result;
+  json_t *result = NULL;
+  GError *local = NULL;
 
   g_return_val_if_fail (engine != NULL, FALSE);
   g_return_val_if_fail (response != NULL, FALSE);
@@ -105,24 +132,22 @@ ddb_engine_call (DdbEngine *engine, const char *operation, json_t *request, json
       return FALSE;
     }
 
-  g_mutex_lock (&engine->lock);
-  {
-    GError *local = NULL;
-
-    result = func (engine, request, &extra, &local);
-    /* An operation never leaves a transaction open; if one did, what it wrote is not
-     * acknowledged, so it must not be committed by the next call. */
-    ddb_store_rollback (engine->store);
-    if (result == NULL && local == NULL)
-      g_set_error (&local, DDB_ERROR, DDB_ERROR_INTERNAL, "%s failed without an error",
-                   operation);
-    if (local != NULL)
-      {
-        g_clear_pointer (&result, json_decref);
-        g_propagate_error (error, local);
-      }
-  }
-  g_mutex_unlock (&engine->lock);
+  if (!entry->read_only || !call_reader (engine, func, request, &result, &extra, &local))
+    {
+      g_mutex_lock (&engine->lock);
+      result = func (engine, request, &extra, &local);
+      /* An operation never leaves a transaction open; if one did, what it wrote is not
+       * acknowledged, so it must not be committed by the next call. */
+      ddb_store_rollback (engine->store);
+      g_mutex_unlock (&engine->lock);
+    }
+  if (result == NULL && local == NULL)
+    g_set_error (&local, DDB_ERROR, DDB_ERROR_INTERNAL, "%s failed without an error", operation);
+  if (local != NULL)
+    {
+      g_clear_pointer (&result, json_decref);
+      g_propagate_error (error, local);
+    }
 
   if (result == NULL)
     {

@@ -20,7 +20,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbEngine, ddb_engine_free)
  * *response is then NULL or, for errors that carry more than a message (CancellationReasons of
  * TransactionCanceledException, Item of ConditionalCheckFailedException with
  * ReturnValuesOnConditionCheckFailure), a JSON object of those extra members.
- * Safe to call from several threads: calls are serialized on the engine's connection. */
+ * Safe to call from several threads: writes are serialized on the engine's one writer
+ * connection; on a file database reads run concurrently with them, each on a snapshot of its own
+ * (a ":memory:" database serializes everything). */
 gboolean ddb_engine_call (DdbEngine *engine, const char *operation, json_t *request,
                           json_t **response, GError **error);
 

@@ -1,6 +1,6 @@
 /* store.c: the engine's SQLite storage: catalog, items, index entries and cursors.
  *
- * Schema (PRAGMA user_version 1):
+ * Schema (PRAGMA user_version 2; older formats are refused, nothing has shipped with them):
  *   dy_tables(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, def TEXT)
  *     def is the JSON of the DdbTableDef (key schema, indexes with their ids, meta) plus the
  *     next index id; AUTOINCREMENT so a dropped table's id is never given again (a stale
@@ -10,14 +10,28 @@
  *     DynamoDB's key order. h: a 32-bit hash of pk, so a Scan walks partitions in hash order
  *     as DynamoDB does and parallel Scan segment i of N is the h range
  *     [i * 2^32 / N, (i + 1) * 2^32 / N): every partition (hence every item) falls in exactly one
- *     segment. size: ddb_item_size() of the item, so table statistics need no decoding.
- *     item: the item codec's encoding of the whole item (attribute order kept).
+ *     segment. size: ddb_item_size() of the item.
+ *     item: the item codec's keyless encoding of the item (ddb_item_encode_keyless): the key
+ *     attributes, already in pk and sk, leave a two-byte placeholder, and are decoded back from
+ *     pk/sk, so the item comes back whole with its attribute order (about 15% smaller files).
  *   dy_index(tid, iid, h, ipk, isk, tk, size, item) PRIMARY KEY (tid, iid, h, ipk, isk, tk)
  *     WITHOUT ROWID: one row per (index, item having the index's key attributes) holding the
  *     projected item. ipk/isk are the index key's encodings, h the hash of ipk, tk the table
  *     key (pk || sk: the encodings are self-delimiting so the concatenation sorts as the pair),
  *     so a Query walks (index sort key, table key) in order, as DynamoDB breaks ties.
- *     dy_index_by_item (tid, tk) finds an item's entries to replace them on a write.
+ *     dy_index_by_item (tid, tk) finds an item's entries to replace them on a write. item is
+ *     keyless too: table key attributes come back from tk, index key attributes from ipk/isk.
+ *   dy_stats(tid, iid, count, size) PRIMARY KEY (tid, iid) WITHOUT ROWID: running item count
+ *     and total size of each table (iid 0) and index, so DescribeTable needs no pass over the
+ *     items. Writes add their changes to in-memory deltas that are written by the commit, in
+ *     the same transaction (an import of a million items updates the row once).
+ *
+ * Concurrency: one writer connection, used under the engine's lock; for a file database, a pool
+ * of read connections, each handed to one read-only call at a time and holding one read
+ * transaction for the whole call (ddb_store_reader_acquire), so a call sees one consistent
+ * snapshot and reads go on while the writer writes (WAL). An in-memory database (":memory:")
+ * has no readers: its connection is private, and a shared-cache in-memory database would give
+ * table-level locks instead of snapshots, so read calls there stay serialized with writes.
  *
  * Statements are prepared once and pooled by SQL text; a cursor takes one from the pool for its
  * lifetime, so several cursors (and writes) can be active at once. SQL text is only ever made of
@@ -32,7 +46,7 @@
 #include "core/itemsize.h"
 #include "core/keycodec.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 /* Page cache during a bulk load (negative: KiB), so that a big import's pages are not spilled to
  * the WAL and written again each time they change. */
 #define BULK_CACHE_KIB (-262144)
@@ -47,12 +61,33 @@ struct _DdbStore {
    * put does not hash its SQL text to find them. */
   GPtrArray *put_item_idle, *put_index_idle, *delete_index_idle;
   int saved_cache_size; /* during a bulk load; 0 otherwise */
+  GArray *deltas;       /* StatsDelta: statistics changes of the open write transaction */
+  /* Readers: parent is the writer of a reader. The writer keeps the idle readers (path NULL:
+   * none, an in-memory database). */
+  DdbStore *parent;
+  char *path;
+  GMutex readers_lock;
+  GPtrArray *idle_readers;
 };
+
+typedef struct {
+  gint64 tid, iid, count, size;
+} StatsDelta;
+
+/* The key attributes kept out of stored item blobs: the table's hash and range key, then (index
+ * entries) the index's, each NULL when absent or already among the table's. */
+typedef struct {
+  const char *names[DDB_ITEM_MAX_KEY_SLOTS];
+  DdbType types[DDB_ITEM_MAX_KEY_SLOTS];
+  gboolean index;
+} KeySlots;
 
 struct _DdbStoreCursor {
   DdbStore *store;
   sqlite3_stmt *stmt;
   gboolean done;
+  KeySlots slots;
+  char *names[DDB_ITEM_MAX_KEY_SLOTS]; /* slots.names point here */
 };
 
 static const char schema_sql[]
@@ -69,7 +104,10 @@ static const char schema_sql[]
     " ipk BLOB NOT NULL, isk BLOB NOT NULL, tk BLOB NOT NULL,"
     " size INTEGER NOT NULL, item BLOB NOT NULL,"
     " PRIMARY KEY (tid, iid, h, ipk, isk, tk)) WITHOUT ROWID;"
-    "CREATE INDEX IF NOT EXISTS dy_index_by_item ON dy_index (tid, tk);";
+    "CREATE INDEX IF NOT EXISTS dy_index_by_item ON dy_index (tid, tk);"
+    "CREATE TABLE IF NOT EXISTS dy_stats ("
+    " tid INTEGER NOT NULL, iid INTEGER NOT NULL, count INTEGER NOT NULL,"
+    " size INTEGER NOT NULL, PRIMARY KEY (tid, iid)) WITHOUT ROWID;";
 
 /* ---- Errors and statements ---- */
 
@@ -197,6 +235,15 @@ stmt_run (DdbStore *store, sqlite3_stmt *stmt, GError **error)
   return ok;
 }
 
+/* A statement without parameters, prepared once. */
+static gboolean
+run_cached (DdbStore *store, const char *sql, GError **error)
+{
+  sqlite3_stmt *stmt = stmt_acquire (store, sql, error);
+
+  return stmt != NULL && stmt_run (store, stmt, error);
+}
+
 static void
 bind_bytes (sqlite3_stmt *stmt, int i, const GByteArray *b)
 {
@@ -260,6 +307,110 @@ concat_key (GByteArray *out, const GByteArray *pk, const GByteArray *sk)
   g_byte_array_set_size (out, 0);
   g_byte_array_append (out, pk->data, pk->len);
   g_byte_array_append (out, sk->data, sk->len);
+}
+
+/* ---- Keyless item blobs ---- */
+
+static void
+key_slots (const DdbTableDef *def, const DdbIndexDef *index, KeySlots *ks)
+{
+  memset (ks, 0, sizeof *ks);
+  ks->names[0] = def->key.hash_name;
+  ks->types[0] = def->key.hash_type;
+  ks->names[1] = def->key.range_name;
+  ks->types[1] = def->key.range_type;
+  ks->index = index != NULL;
+  if (index != NULL)
+    {
+      const char *in[2] = { index->key.hash_name, index->key.range_name };
+      DdbType it[2] = { index->key.hash_type, index->key.range_type };
+
+      for (guint i = 0; i < 2; i++)
+        {
+          gboolean dup = in[i] == NULL;
+
+          for (guint k = 0; !dup && k < 2; k++)
+            dup = ks->names[k] != NULL && strcmp (ks->names[k], in[i]) == 0;
+          if (!dup)
+            {
+              ks->names[2 + i] = in[i];
+              ks->types[2 + i] = it[i];
+            }
+        }
+    }
+}
+
+static void
+encode_keyless (const KeySlots *ks, const DdbValue *item, GByteArray *out)
+{
+  g_byte_array_set_size (out, 0);
+  ddb_item_encode_keyless (item, ks->names, DDB_ITEM_MAX_KEY_SLOTS, out);
+}
+
+/* Decodes key slot `slot` from [*p, end), advancing *p; `whole`: the value must fill it. */
+static gboolean
+slot_decode (const KeySlots *ks, guint slot, const guint8 **p, const guint8 *end,
+             gboolean whole, DdbValue **values, GError **error)
+{
+  gsize used = 0;
+
+  values[slot] = ddb_key_decode (ks->types[slot], *p, (gsize) (end - *p), &used, error);
+  if (values[slot] == NULL)
+    return FALSE;
+  *p += used;
+  if (whole && *p != end)
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "Malformed stored item: trailing key bytes");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const guint8 *
+column_bytes (sqlite3_stmt *stmt, int col, const guint8 **end)
+{
+  const guint8 *p = sqlite3_column_blob (stmt, col);
+  int n = sqlite3_column_bytes (stmt, col);
+
+  if (p == NULL)
+    p = (const guint8 *) "";
+  *end = p + n;
+  return p;
+}
+
+/* The item of a row selected as (item, pk, sk) from dy_items or (item, tk, ipk, isk) from
+ * dy_index, its key attributes decoded from the key columns. */
+static DdbValue *
+row_decode (const KeySlots *ks, sqlite3_stmt *stmt, GError **error)
+{
+  DdbValue *values[DDB_ITEM_MAX_KEY_SLOTS] = { NULL };
+  const guint8 *p, *end, *blob;
+  gboolean ok;
+
+  p = column_bytes (stmt, 1, &end);
+  ok = slot_decode (ks, 0, &p, end, ks->names[1] == NULL || !ks->index, values, error);
+  if (ok && ks->names[1] != NULL)
+    {
+      if (!ks->index)
+        p = column_bytes (stmt, 2, &end);
+      ok = slot_decode (ks, 1, &p, end, TRUE, values, error);
+    }
+  for (guint i = 2; ok && i < DDB_ITEM_MAX_KEY_SLOTS; i++)
+    if (ks->names[i] != NULL)
+      {
+        p = column_bytes (stmt, (int) i, &end);
+        ok = slot_decode (ks, i, &p, end, TRUE, values, error);
+      }
+  if (!ok)
+    {
+      for (guint i = 0; i < DDB_ITEM_MAX_KEY_SLOTS; i++)
+        g_clear_pointer (&values[i], ddb_value_free);
+      return NULL;
+    }
+  blob = column_bytes (stmt, 0, &end);
+  return ddb_item_decode_keyed (blob, (gsize) (end - blob), ks->names, values,
+                                DDB_ITEM_MAX_KEY_SLOTS, error);
 }
 
 /* ---- Definitions as JSON ---- */
@@ -416,12 +567,11 @@ def_from_text (gint64 id, const char *name, const char *text, gint64 *next_index
 
 /* ---- Open, close, transactions ---- */
 
-DdbStore *
-ddb_store_open (const char *path, GError **error)
+/* A store with its buffers and statement pool, no connection yet. */
+static DdbStore *
+store_new (void)
 {
   DdbStore *store = g_new0 (DdbStore, 1);
-  sqlite3_stmt *stmt = NULL;
-  int version = -1;
 
   store->pool = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, stmt_array_free);
   store->pk = g_byte_array_new ();
@@ -430,17 +580,42 @@ ddb_store_open (const char *path, GError **error)
   store->ipk = g_byte_array_new ();
   store->isk = g_byte_array_new ();
   store->item = g_byte_array_new ();
+  store->deltas = g_array_new (FALSE, FALSE, sizeof (StatsDelta));
+  g_mutex_init (&store->readers_lock);
+  return store;
+}
 
-  if (sqlite3_open_v2 (path, &store->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)
-      != SQLITE_OK)
+static gboolean
+store_connect (DdbStore *store, const char *path, int flags, GError **error)
+{
+  if (sqlite3_open_v2 (path, &store->db, flags, NULL) != SQLITE_OK)
     {
       g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL, "Cannot open the database %s: %s", path,
                    store->db != NULL ? sqlite3_errmsg (store->db) : "out of memory");
-      ddb_store_free (store);
-      return NULL;
+      return FALSE;
     }
   sqlite3_extended_result_codes (store->db, 1);
+  /* A reader can meet SQLITE_BUSY too (WAL recovery, a checkpoint resetting the log): wait. */
   sqlite3_busy_timeout (store->db, 10000);
+  return TRUE;
+}
+
+/* ":memory:", "" (a private temporary database) and memory URIs cannot be opened twice. */
+static gboolean
+path_is_shareable (const char *path)
+{
+  return path[0] != '\0' && strcmp (path, ":memory:") != 0 && !g_str_has_prefix (path, "file:");
+}
+
+DdbStore *
+ddb_store_open (const char *path, GError **error)
+{
+  DdbStore *store = store_new ();
+  sqlite3_stmt *stmt = NULL;
+  int version = -1;
+
+  if (!store_connect (store, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error))
+    goto fail;
 
   /* WAL: readers in other processes go on while we write. synchronous=FULL: a commit is
    * fsynced before it returns, so an acknowledged write survives kill -9 and power loss. */
@@ -466,6 +641,15 @@ ddb_store_open (const char *path, GError **error)
                    path, version);
       goto fail;
     }
+  if (version > 0 && version < SCHEMA_VERSION)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                   "The database %s was written by an older development version of Dynoscope"
+                   " (format %d, this version reads format %d); import its tables again into"
+                   " a new database",
+                   path, version, SCHEMA_VERSION);
+      goto fail;
+    }
   if (version < SCHEMA_VERSION)
     {
       g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; COMMIT;",
@@ -476,6 +660,11 @@ ddb_store_open (const char *path, GError **error)
           exec_sql (store, "ROLLBACK", NULL);
           goto fail;
         }
+    }
+  if (path_is_shareable (path))
+    {
+      store->path = g_strdup (path);
+      store->idle_readers = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_store_free);
     }
   return store;
 
@@ -489,8 +678,12 @@ ddb_store_free (DdbStore *store)
 {
   if (store == NULL)
     return;
-  if (store->in_txn)
+  if (store->parent == NULL)
     ddb_store_rollback (store);
+  else if (store->in_txn)
+    exec_sql (store, "ROLLBACK", NULL);
+  /* Readers first: the database file must outlive none of its connections' statements. */
+  g_clear_pointer (&store->idle_readers, g_ptr_array_unref);
   g_clear_pointer (&store->pool, g_hash_table_unref);
   if (store->db != NULL)
     sqlite3_close (store->db);
@@ -500,12 +693,73 @@ ddb_store_free (DdbStore *store)
   g_byte_array_unref (store->ipk);
   g_byte_array_unref (store->isk);
   g_byte_array_unref (store->item);
+  g_array_unref (store->deltas);
+  g_mutex_clear (&store->readers_lock);
+  g_free (store->path);
   g_free (store);
 }
 
+DdbStore *
+ddb_store_reader_acquire (DdbStore *store, GError **error)
+{
+  DdbStore *reader = NULL;
+
+  g_return_val_if_fail (store->parent == NULL, NULL);
+  if (store->path == NULL)
+    return NULL;
+  g_mutex_lock (&store->readers_lock);
+  if (store->idle_readers->len > 0)
+    reader = g_ptr_array_steal_index_fast (store->idle_readers, store->idle_readers->len - 1);
+  g_mutex_unlock (&store->readers_lock);
+
+  if (reader == NULL)
+    {
+      reader = store_new ();
+      reader->parent = store;
+      /* query_only: a reader that was asked to write fails instead of taking the write lock. */
+      if (!store_connect (reader, store->path, SQLITE_OPEN_READWRITE, error)
+          || !exec_sql (reader, "PRAGMA query_only=1; PRAGMA cache_size=-8192;", error))
+        {
+          ddb_store_free (reader);
+          return NULL;
+        }
+    }
+  /* Deferred: the snapshot is taken by the call's first read and kept to its end. Prepared
+   * once: a GetItem is not much more than this. */
+  if (!run_cached (reader, "BEGIN DEFERRED", error))
+    {
+      ddb_store_free (reader);
+      return NULL;
+    }
+  reader->in_txn = TRUE;
+  return reader;
+}
+
+void
+ddb_store_reader_release (DdbStore *store, DdbStore *reader)
+{
+  g_return_if_fail (reader->parent == store);
+  if (!run_cached (reader, "COMMIT", NULL))
+    {
+      /* A connection in an unknown state is not reused. */
+      ddb_store_free (reader);
+      return;
+    }
+  reader->in_txn = FALSE;
+  g_mutex_lock (&store->readers_lock);
+  g_ptr_array_add (store->idle_readers, reader);
+  g_mutex_unlock (&store->readers_lock);
+}
+
+static gboolean stats_flush (DdbStore *store, GError **error);
+
+/* On a reader the whole call is one read transaction already, so begin and commit have nothing
+ * to do (and a write fails: the connection is query_only). */
 gboolean
 ddb_store_begin (DdbStore *store, GError **error)
 {
+  if (store->parent != NULL)
+    return TRUE;
   if (store->in_txn)
     {
       g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
@@ -521,13 +775,15 @@ ddb_store_begin (DdbStore *store, GError **error)
 gboolean
 ddb_store_commit (DdbStore *store, GError **error)
 {
+  if (store->parent != NULL)
+    return TRUE;
   if (!store->in_txn)
     {
       g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
                            "Storage error: no transaction to commit");
       return FALSE;
     }
-  if (!exec_sql (store, "COMMIT", error))
+  if (!stats_flush (store, error) || !exec_sql (store, "COMMIT", error))
     {
       /* Leave nothing half-done behind: the caller sees the failure and nothing is written. */
       ddb_store_rollback (store);
@@ -541,6 +797,9 @@ ddb_store_commit (DdbStore *store, GError **error)
 void
 ddb_store_rollback (DdbStore *store)
 {
+  if (store->parent != NULL)
+    return;
+  g_array_set_size (store->deltas, 0);
   if (!store->in_txn)
     return;
   if (sqlite3_get_autocommit (store->db) == 0)
@@ -568,6 +827,84 @@ auto_end (DdbStore *store, gboolean own, gboolean ok, GError **error)
       return FALSE;
     }
   return ddb_store_commit (store, error);
+}
+
+/* ---- Statistics ---- */
+
+static void
+stats_add (DdbStore *store, gint64 tid, gint64 iid, gint64 count, gint64 size)
+{
+  StatsDelta d = { tid, iid, count, size };
+
+  /* A transaction touches few tables and indexes: a short list searched from its end. */
+  for (guint i = store->deltas->len; i-- > 0;)
+    {
+      StatsDelta *e = &g_array_index (store->deltas, StatsDelta, i);
+
+      if (e->tid == tid && e->iid == iid)
+        {
+          e->count += count;
+          e->size += size;
+          return;
+        }
+    }
+  g_array_append_val (store->deltas, d);
+}
+
+/* Drops the pending changes of a table (iid < 0: and of all its indexes) being dropped. */
+static void
+stats_forget (DdbStore *store, gint64 tid, gint64 iid)
+{
+  for (guint i = store->deltas->len; i-- > 0;)
+    {
+      StatsDelta *e = &g_array_index (store->deltas, StatsDelta, i);
+
+      if (e->tid == tid && (iid < 0 || e->iid == iid))
+        g_array_remove_index_fast (store->deltas, i);
+    }
+}
+
+static gboolean
+stats_flush (DdbStore *store, GError **error)
+{
+  for (guint i = 0; i < store->deltas->len; i++)
+    {
+      const StatsDelta *d = &g_array_index (store->deltas, StatsDelta, i);
+      sqlite3_stmt *stmt;
+
+      if (d->count == 0 && d->size == 0)
+        continue;
+      stmt = stmt_acquire (store,
+                           "UPDATE dy_stats SET count = count + ?3, size = size + ?4"
+                           " WHERE tid = ?1 AND iid = ?2",
+                           error);
+      if (stmt == NULL)
+        return FALSE;
+      sqlite3_bind_int64 (stmt, 1, d->tid);
+      sqlite3_bind_int64 (stmt, 2, d->iid);
+      sqlite3_bind_int64 (stmt, 3, d->count);
+      sqlite3_bind_int64 (stmt, 4, d->size);
+      if (!stmt_run (store, stmt, error))
+        return FALSE;
+    }
+  g_array_set_size (store->deltas, 0);
+  return TRUE;
+}
+
+/* Adds the zero statistics row of a new table (iid 0) or index. */
+static gboolean
+stats_create (DdbStore *store, gint64 tid, gint64 iid, GError **error)
+{
+  sqlite3_stmt *stmt = stmt_acquire (store,
+                                     "INSERT OR REPLACE INTO dy_stats (tid, iid, count, size)"
+                                     " VALUES (?1, ?2, 0, 0)",
+                                     error);
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, tid);
+  sqlite3_bind_int64 (stmt, 2, iid);
+  return stmt_run (store, stmt, error);
 }
 
 /* ---- Catalog ---- */
@@ -631,7 +968,12 @@ ddb_store_table_create (DdbStore *store, DdbTableDef *def, GError **error)
           ok = stmt_run (store, stmt, error);
         }
       if (ok)
-        def->id = sqlite3_last_insert_rowid (store->db);
+        {
+          def->id = sqlite3_last_insert_rowid (store->db);
+          ok = stats_create (store, def->id, 0, error);
+        }
+      for (guint i = 0; ok && def->indexes != NULL && i < def->indexes->len; i++)
+        ok = stats_create (store, def->id, ((DdbIndexDef *) def->indexes->pdata[i])->id, error);
     }
   return auto_end (store, own, ok, error);
 }
@@ -681,12 +1023,14 @@ static gboolean put_index_entries (DdbStore *store, const DdbTableDef *def,
 static gboolean
 backfill (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, GError **error)
 {
-  sqlite3_stmt *stmt = stmt_acquire (store, "SELECT pk, sk, item FROM dy_items WHERE tid = ?1",
+  sqlite3_stmt *stmt = stmt_acquire (store, "SELECT item, pk, sk FROM dy_items WHERE tid = ?1",
                                      error);
   GByteArray *tk = g_byte_array_new ();
   gboolean ok = stmt != NULL;
   int rc = SQLITE_DONE;
+  KeySlots ks;
 
+  key_slots (def, NULL, &ks);
   if (ok)
     {
       sqlite3_bind_int64 (stmt, 1, def->id);
@@ -695,12 +1039,11 @@ backfill (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, GEr
           g_autoptr (DdbValue) item = NULL;
 
           g_byte_array_set_size (tk, 0);
-          g_byte_array_append (tk, sqlite3_column_blob (stmt, 0),
-                               (guint) sqlite3_column_bytes (stmt, 0));
           g_byte_array_append (tk, sqlite3_column_blob (stmt, 1),
                                (guint) sqlite3_column_bytes (stmt, 1));
-          item = ddb_item_decode (sqlite3_column_blob (stmt, 2),
-                                  (gsize) sqlite3_column_bytes (stmt, 2), error);
+          g_byte_array_append (tk, sqlite3_column_blob (stmt, 2),
+                               (guint) sqlite3_column_bytes (stmt, 2));
+          item = row_decode (&ks, stmt, error);
           ok = item != NULL && put_index_entries (store, def, index, item, tk, error);
         }
       if (ok && rc != SQLITE_DONE)
@@ -750,14 +1093,21 @@ ddb_store_table_update (DdbStore *store, DdbTableDef *def, GError **error)
             kept = kept || ((DdbIndexDef *) def->indexes->pdata[j])->id == o->id;
           if (kept)
             continue;
-          stmt = stmt_acquire (store, "DELETE FROM dy_index WHERE tid = ?1 AND iid = ?2", error);
-          ok = stmt != NULL;
-          if (ok)
+          for (guint k = 0; ok && k < 2; k++)
             {
-              sqlite3_bind_int64 (stmt, 1, def->id);
-              sqlite3_bind_int64 (stmt, 2, o->id);
-              ok = stmt_run (store, stmt, error);
+              stmt = stmt_acquire (store,
+                                   k == 0 ? "DELETE FROM dy_index WHERE tid = ?1 AND iid = ?2"
+                                          : "DELETE FROM dy_stats WHERE tid = ?1 AND iid = ?2",
+                                   error);
+              ok = stmt != NULL;
+              if (ok)
+                {
+                  sqlite3_bind_int64 (stmt, 1, def->id);
+                  sqlite3_bind_int64 (stmt, 2, o->id);
+                  ok = stmt_run (store, stmt, error);
+                }
             }
+          stats_forget (store, def->id, o->id);
         }
       /* New indexes are filled from the items. */
       for (guint i = 0; ok && def->indexes != NULL && i < def->indexes->len; i++)
@@ -768,7 +1118,8 @@ ddb_store_table_update (DdbStore *store, DdbTableDef *def, GError **error)
           for (guint j = 0; j < old->indexes->len; j++)
             existed = existed || ((DdbIndexDef *) old->indexes->pdata[j])->id == index->id;
           if (!existed)
-            ok = backfill (store, def, index, error);
+            ok = stats_create (store, def->id, index->id, error)
+                 && backfill (store, def, index, error);
         }
     }
   if (ok)
@@ -793,6 +1144,7 @@ ddb_store_table_delete (DdbStore *store, const DdbTableDef *def, GError **error)
     "DELETE FROM dy_index WHERE tid = ?1",
     "DELETE FROM dy_items WHERE tid = ?1",
     "DELETE FROM dy_tables WHERE id = ?1",
+    "DELETE FROM dy_stats WHERE tid = ?1",
   };
   gboolean own, ok;
 
@@ -810,6 +1162,8 @@ ddb_store_table_delete (DdbStore *store, const DdbTableDef *def, GError **error)
           ok = stmt_run (store, stmt, error);
         }
     }
+  if (ok)
+    stats_forget (store, def->id, -1);
   return auto_end (store, own, ok, error);
 }
 
@@ -846,21 +1200,18 @@ gboolean
 ddb_store_table_stats (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index,
                        gint64 *item_count, gint64 *size_bytes, GError **error)
 {
-  sqlite3_stmt *stmt;
+  sqlite3_stmt *stmt = stmt_acquire (store,
+                                     "SELECT count, size FROM dy_stats WHERE tid = ?1 AND iid = ?2",
+                                     error);
+  gint64 iid = index != NULL ? index->id : 0;
   int rc;
 
-  if (index == NULL)
-    stmt = stmt_acquire (store,
-                         "SELECT count(*), total(size) FROM dy_items WHERE tid = ?1", error);
-  else
-    stmt = stmt_acquire (store,
-                         "SELECT count(*), total(size) FROM dy_index WHERE tid = ?1 AND iid = ?2",
-                         error);
   if (stmt == NULL)
     return FALSE;
+  *item_count = 0;
+  *size_bytes = 0;
   sqlite3_bind_int64 (stmt, 1, def->id);
-  if (index != NULL)
-    sqlite3_bind_int64 (stmt, 2, index->id);
+  sqlite3_bind_int64 (stmt, 2, iid);
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
     {
@@ -868,8 +1219,19 @@ ddb_store_table_stats (DdbStore *store, const DdbTableDef *def, const DdbIndexDe
       *size_bytes = sqlite3_column_int64 (stmt, 1);
     }
   stmt_release (store, stmt);
-  if (rc != SQLITE_ROW)
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     return sql_error (store, error, "statistics");
+  /* What the open transaction changed is counted too (an import checks its count). */
+  for (guint i = 0; i < store->deltas->len; i++)
+    {
+      const StatsDelta *d = &g_array_index (store->deltas, StatsDelta, i);
+
+      if (d->tid == def->id && d->iid == iid)
+        {
+          *item_count += d->count;
+          *size_bytes += d->size;
+        }
+    }
   return TRUE;
 }
 
@@ -880,13 +1242,15 @@ ddb_store_item_get (DdbStore *store, const DdbTableDef *def, const DdbValue *key
                     DdbValue **item, GError **error)
 {
   sqlite3_stmt *stmt;
+  KeySlots ks;
   int rc;
 
   *item = NULL;
   if (!encode_key (&def->key, key, store->pk, store->sk, error))
     return FALSE;
+  key_slots (def, NULL, &ks);
   stmt = stmt_acquire (store,
-                       "SELECT item FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3"
+                       "SELECT item, pk, sk FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3"
                        " AND sk = ?4",
                        error);
   if (stmt == NULL)
@@ -897,8 +1261,7 @@ ddb_store_item_get (DdbStore *store, const DdbTableDef *def, const DdbValue *key
   bind_bytes (stmt, 4, store->sk);
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
-    *item = ddb_item_decode (sqlite3_column_blob (stmt, 0), (gsize) sqlite3_column_bytes (stmt, 0),
-                             error);
+    *item = row_decode (&ks, stmt, error);
   stmt_release (store, stmt);
   if (rc == SQLITE_DONE)
     return TRUE;
@@ -918,6 +1281,8 @@ put_index_entries (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *o
       const DdbIndexDef *index = def->indexes->pdata[i];
       g_autoptr (DdbValue) projected = NULL;
       sqlite3_stmt *stmt;
+      gint64 size;
+      KeySlots ks;
 
       if (only != NULL && only != index)
         continue;
@@ -926,10 +1291,12 @@ put_index_entries (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *o
         continue; /* sparse */
       if (!encode_key (&index->key, projected, store->ipk, store->isk, error))
         return FALSE;
-      g_byte_array_set_size (store->item, 0);
-      ddb_item_encode (projected, store->item);
+      key_slots (def, index, &ks);
+      encode_keyless (&ks, projected, store->item);
+      size = (gint64) ddb_item_size (projected);
+      /* The item's entries were deleted first, so an entry is always new. */
       stmt = stmt_acquire_held (store, &store->put_index_idle,
-                                "INSERT OR REPLACE INTO dy_index"
+                                "INSERT INTO dy_index"
                                 " (tid, iid, h, ipk, isk, tk, size, item)"
                                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                                 error);
@@ -941,10 +1308,11 @@ put_index_entries (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *o
       bind_bytes (stmt, 4, store->ipk);
       bind_bytes (stmt, 5, store->isk);
       bind_bytes (stmt, 6, tk);
-      sqlite3_bind_int64 (stmt, 7, (gint64) ddb_item_size (projected));
+      sqlite3_bind_int64 (stmt, 7, size);
       bind_bytes (stmt, 8, store->item);
       if (!stmt_run_held (store, store->put_index_idle, stmt, error))
         return FALSE;
+      stats_add (store, def->id, index->id, 1, size);
     }
   return TRUE;
 }
@@ -954,13 +1322,24 @@ delete_index_entries (DdbStore *store, const DdbTableDef *def, const GByteArray 
                       GError **error)
 {
   sqlite3_stmt *stmt = stmt_acquire_held (store, &store->delete_index_idle,
-                                          "DELETE FROM dy_index WHERE tid = ?1 AND tk = ?2", error);
+                                          "DELETE FROM dy_index WHERE tid = ?1 AND tk = ?2"
+                                          " RETURNING iid, size",
+                                          error);
+  int rc;
 
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, def->id);
   bind_bytes (stmt, 2, tk);
-  return stmt_run_held (store, store->delete_index_idle, stmt, error);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    stats_add (store, def->id, sqlite3_column_int64 (stmt, 0), -1,
+               -sqlite3_column_int64 (stmt, 1));
+  if (rc != SQLITE_DONE)
+    sql_error (store, error, "write");
+  sqlite3_reset (stmt);
+  sqlite3_clear_bindings (stmt);
+  g_ptr_array_add (store->delete_index_idle, stmt);
+  return rc == SQLITE_DONE;
 }
 
 static gboolean
@@ -969,38 +1348,86 @@ has_indexes (const DdbTableDef *def)
   return def->indexes != NULL && def->indexes->len > 0;
 }
 
+/* Binds ?1..?4 to the table id and the key in store->pk/sk. */
+static void
+bind_item_key (DdbStore *store, sqlite3_stmt *stmt, const DdbTableDef *def)
+{
+  sqlite3_bind_int64 (stmt, 1, def->id);
+  sqlite3_bind_int64 (stmt, 2, key_hash (store->pk->data, store->pk->len));
+  bind_bytes (stmt, 3, store->pk);
+  bind_bytes (stmt, 4, store->sk);
+}
+
+/* Replaces the stored item with key store->pk/sk by store->item of `size`; *old_size is the size
+ * of the one replaced. */
+static gboolean
+replace_item (DdbStore *store, const DdbTableDef *def, gint64 size, gint64 *old_size,
+              GError **error)
+{
+  sqlite3_stmt *stmt = stmt_acquire (store,
+                                     "SELECT size FROM dy_items WHERE tid = ?1 AND h = ?2"
+                                     " AND pk = ?3 AND sk = ?4",
+                                     error);
+  int rc;
+
+  if (stmt == NULL)
+    return FALSE;
+  bind_item_key (store, stmt, def);
+  rc = sqlite3_step (stmt);
+  *old_size = rc == SQLITE_ROW ? sqlite3_column_int64 (stmt, 0) : 0;
+  stmt_release (store, stmt);
+  if (rc != SQLITE_ROW)
+    return sql_error (store, error, "write");
+  stmt = stmt_acquire (store,
+                       "UPDATE dy_items SET size = ?5, item = ?6 WHERE tid = ?1 AND h = ?2"
+                       " AND pk = ?3 AND sk = ?4",
+                       error);
+  if (stmt == NULL)
+    return FALSE;
+  bind_item_key (store, stmt, def);
+  sqlite3_bind_int64 (stmt, 5, size);
+  bind_bytes (stmt, 6, store->item);
+  return stmt_run (store, stmt, error);
+}
+
 gboolean
 ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *item,
                     GError **error)
 {
   sqlite3_stmt *stmt;
-  gboolean own, ok;
+  gboolean own, ok, inserted = FALSE;
+  gint64 size = (gint64) ddb_item_size (item), old_size = 0;
+  KeySlots ks;
 
   if (!encode_key (&def->key, item, store->pk, store->sk, error))
     return FALSE;
   if (!auto_begin (store, &own, error))
     return FALSE;
-  g_byte_array_set_size (store->item, 0);
-  ddb_item_encode (item, store->item);
+  key_slots (def, NULL, &ks);
+  encode_keyless (&ks, item, store->item);
+  /* Insert first: an import's items are new, and a new item has no index entries to remove, so
+   * the common case is one statement; a replacement learns the old size for the statistics. */
   stmt = stmt_acquire_held (store, &store->put_item_idle,
-                            "INSERT OR REPLACE INTO dy_items (tid, h, pk, sk, size, item)"
-                            " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                            "INSERT INTO dy_items (tid, h, pk, sk, size, item)"
+                            " VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING",
                             error);
   ok = stmt != NULL;
   if (ok)
     {
-      sqlite3_bind_int64 (stmt, 1, def->id);
-      sqlite3_bind_int64 (stmt, 2, key_hash (store->pk->data, store->pk->len));
-      bind_bytes (stmt, 3, store->pk);
-      bind_bytes (stmt, 4, store->sk);
-      sqlite3_bind_int64 (stmt, 5, (gint64) ddb_item_size (item));
+      bind_item_key (store, stmt, def);
+      sqlite3_bind_int64 (stmt, 5, size);
       bind_bytes (stmt, 6, store->item);
       ok = stmt_run_held (store, store->put_item_idle, stmt, error);
+      inserted = ok && sqlite3_changes (store->db) == 1;
     }
+  if (ok && !inserted)
+    ok = replace_item (store, def, size, &old_size, error);
+  if (ok)
+    stats_add (store, def->id, 0, inserted ? 1 : 0, size - old_size);
   if (ok && has_indexes (def))
     {
       concat_key (store->tk, store->pk, store->sk);
-      ok = delete_index_entries (store, def, store->tk, error)
+      ok = (inserted || delete_index_entries (store, def, store->tk, error))
            && put_index_entries (store, def, NULL, item, store->tk, error);
     }
   return auto_end (store, own, ok, error);
@@ -1038,25 +1465,31 @@ ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *
                        GError **error)
 {
   sqlite3_stmt *stmt;
-  gboolean own, ok;
+  gboolean own, ok, existed = FALSE;
+  int rc;
 
   if (!encode_key (&def->key, key, store->pk, store->sk, error))
     return FALSE;
   if (!auto_begin (store, &own, error))
     return FALSE;
   stmt = stmt_acquire (store,
-                       "DELETE FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3 AND sk = ?4",
+                       "DELETE FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3 AND sk = ?4"
+                       " RETURNING size",
                        error);
   ok = stmt != NULL;
   if (ok)
     {
-      sqlite3_bind_int64 (stmt, 1, def->id);
-      sqlite3_bind_int64 (stmt, 2, key_hash (store->pk->data, store->pk->len));
-      bind_bytes (stmt, 3, store->pk);
-      bind_bytes (stmt, 4, store->sk);
-      ok = stmt_run (store, stmt, error);
+      bind_item_key (store, stmt, def);
+      while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+        {
+          existed = TRUE;
+          stats_add (store, def->id, 0, -1, -sqlite3_column_int64 (stmt, 0));
+        }
+      if (rc != SQLITE_DONE)
+        ok = sql_error (store, error, "write");
+      stmt_release (store, stmt);
     }
-  if (ok && has_indexes (def))
+  if (ok && existed && has_indexes (def))
     {
       concat_key (store->tk, store->pk, store->sk);
       ok = delete_index_entries (store, def, store->tk, error);
@@ -1199,7 +1632,8 @@ cursor_step_error (DdbStoreCursor *cursor, GError **error)
 }
 
 static DdbStoreCursor *
-cursor_new (DdbStore *store, const char *sql, GError **error)
+cursor_new (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, const char *sql,
+            GError **error)
 {
   sqlite3_stmt *stmt = stmt_acquire (store, sql, error);
   DdbStoreCursor *cursor;
@@ -1209,6 +1643,13 @@ cursor_new (DdbStore *store, const char *sql, GError **error)
   cursor = g_new0 (DdbStoreCursor, 1);
   cursor->store = store;
   cursor->stmt = stmt;
+  /* The names are copied: the cursor may outlive the caller's definition. */
+  key_slots (def, index, &cursor->slots);
+  for (guint i = 0; i < DDB_ITEM_MAX_KEY_SLOTS; i++)
+    {
+      cursor->names[i] = g_strdup (cursor->slots.names[i]);
+      cursor->slots.names[i] = cursor->names[i];
+    }
   return cursor;
 }
 
@@ -1251,10 +1692,11 @@ open_query (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range,
   if (ok)
     {
       if (index == NULL)
-        g_string_append (sql, "SELECT item FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3");
+        g_string_append (sql, "SELECT item, pk, sk FROM dy_items WHERE tid = ?1 AND h = ?2"
+                              " AND pk = ?3");
       else
-        g_string_append (sql, "SELECT item FROM dy_index WHERE tid = ?1 AND iid = ?6 AND h = ?2"
-                              " AND ipk = ?3");
+        g_string_append (sql, "SELECT item, tk, ipk, isk FROM dy_index WHERE tid = ?1"
+                              " AND iid = ?6 AND h = ?2 AND ipk = ?3");
       if (lower.set)
         g_string_append_printf (sql, " AND %s %s ?4", col, lower.strict ? ">" : ">=");
       if (upper.set)
@@ -1266,7 +1708,7 @@ open_query (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range,
       else
         g_string_append (sql, range->forward ? " ORDER BY isk ASC, tk ASC"
                                              : " ORDER BY isk DESC, tk DESC");
-      cursor = cursor_new (store, sql->str, error);
+      cursor = cursor_new (store, def, index, sql->str, error);
     }
   if (cursor != NULL)
     {
@@ -1353,17 +1795,18 @@ open_scan (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range, 
 
   if (index == NULL)
     sql = range->exclusive_start == NULL
-            ? "SELECT item FROM dy_items WHERE tid = ?1 AND h >= ?2 AND h < ?3"
+            ? "SELECT item, pk, sk FROM dy_items WHERE tid = ?1 AND h >= ?2 AND h < ?3"
               " ORDER BY h, pk, sk"
-            : "SELECT item FROM dy_items WHERE tid = ?1 AND h >= ?2 AND h < ?3"
+            : "SELECT item, pk, sk FROM dy_items WHERE tid = ?1 AND h >= ?2 AND h < ?3"
               " AND (h, pk, sk) > (?4, ?5, ?6) ORDER BY h, pk, sk";
   else
     sql = range->exclusive_start == NULL
-            ? "SELECT item FROM dy_index WHERE tid = ?1 AND iid = ?7 AND h >= ?2 AND h < ?3"
-              " ORDER BY h, ipk, isk, tk"
-            : "SELECT item FROM dy_index WHERE tid = ?1 AND iid = ?7 AND h >= ?2 AND h < ?3"
+            ? "SELECT item, tk, ipk, isk FROM dy_index WHERE tid = ?1 AND iid = ?7 AND h >= ?2"
+              " AND h < ?3 ORDER BY h, ipk, isk, tk"
+            : "SELECT item, tk, ipk, isk FROM dy_index WHERE tid = ?1 AND iid = ?7 AND h >= ?2"
+              " AND h < ?3"
               " AND (h, ipk, isk, tk) > (?4, ?5, ?6, ?8) ORDER BY h, ipk, isk, tk";
-  cursor = cursor_new (store, sql, error);
+  cursor = cursor_new (store, def, index, sql, error);
   if (cursor == NULL)
     return NULL;
   sqlite3_bind_int64 (cursor->stmt, 1, def->id);
@@ -1404,8 +1847,7 @@ ddb_store_cursor_next (DdbStoreCursor *cursor, GError **error)
   rc = sqlite3_step (cursor->stmt);
   if (rc == SQLITE_ROW)
     {
-      DdbValue *item = ddb_item_decode (sqlite3_column_blob (cursor->stmt, 0),
-                                        (gsize) sqlite3_column_bytes (cursor->stmt, 0), error);
+      DdbValue *item = row_decode (&cursor->slots, cursor->stmt, error);
       if (item == NULL)
         cursor->done = TRUE;
       return item;
@@ -1422,5 +1864,7 @@ ddb_store_cursor_free (DdbStoreCursor *cursor)
   if (cursor == NULL)
     return;
   stmt_release (cursor->store, cursor->stmt);
+  for (guint i = 0; i < DDB_ITEM_MAX_KEY_SLOTS; i++)
+    g_free (cursor->names[i]);
   g_free (cursor);
 }

@@ -22,6 +22,14 @@ DdbStore *ddb_store_open (const char *path, GError **error);
 void ddb_store_free (DdbStore *store);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbStore, ddb_store_free)
 
+/* Read connections (file databases only): a reader is a store of its own connection holding one
+ * read transaction (one snapshot) from acquire to release, for one read-only call at a time;
+ * reads through it go on while the writer writes. Returns NULL without an error when the
+ * database has no readers (in memory: use the store itself, under the engine's lock). On a
+ * reader, begin and commit do nothing and writes fail. */
+DdbStore *ddb_store_reader_acquire (DdbStore *store, GError **error);
+void ddb_store_reader_release (DdbStore *store, DdbStore *reader);
+
 /* Write transactions (BEGIN IMMEDIATE). Every item or catalog write happens inside one; reads
  * outside a transaction see committed data. Nested begin is an error. */
 gboolean ddb_store_begin (DdbStore *store, GError **error);
@@ -42,7 +50,8 @@ gboolean ddb_store_table_delete (DdbStore *store, const DdbTableDef *def, GError
  * `limit` (0: all). */
 GPtrArray *ddb_store_table_names (DdbStore *store, const char *exclusive_start, guint limit,
                                   GError **error);
-/* Item count and total size (bytes, as ddb_item_size counts) of a table or one index. */
+/* Item count and total size (bytes, as ddb_item_size counts) of a table or one index: running
+ * totals kept by every write, including the open transaction's. */
 gboolean ddb_store_table_stats (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index,
                                 gint64 *item_count, gint64 *size_bytes, GError **error);
 

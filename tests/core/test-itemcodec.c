@@ -467,12 +467,83 @@ test_size (void)
   g_assert_cmpuint (enc_total * 10, <=, json_total * 6);
 }
 
+/* Keyless: key attributes leave a two-byte placeholder and come back at their place; a
+ * placeholder or value out of place is malformed; nested maps never hold placeholders. */
+static void
+test_keyless (void)
+{
+  g_autoptr (DdbValue) item = tu_item ("{'a': {'S': 'x'}, 'sk': {'N': '12'}, 'm': {'M': {'pk': {'S': 'in'}}}, 'pk': {'S': 'key'}}");
+  const char *names[DDB_ITEM_MAX_KEY_SLOTS] = { "pk", "sk", NULL, "absent" };
+  g_autoptr (GByteArray) keyless = g_byte_array_new ();
+  g_autoptr (GByteArray) full = g_byte_array_new ();
+  DdbValue *values[DDB_ITEM_MAX_KEY_SLOTS] = { tu_str ("key"), tu_num ("12"), NULL, NULL };
+  GError *error = NULL;
+  g_autoptr (DdbValue) back = NULL;
+  g_autofree char *want = ddb_json_format_item (item);
+  g_autofree char *got = NULL;
+
+  ddb_item_encode_keyless (item, names, DDB_ITEM_MAX_KEY_SLOTS, keyless);
+  ddb_item_encode (item, full);
+  /* "pk" + S "key" (1 + 2 + 1 + 3) and "sk" + N 12 (1 + 2 + 1 + 1 + 1) become 2 bytes each. */
+  g_assert_cmpuint (keyless->len, ==, full->len - 7 - 6 + 4);
+  back = ddb_item_decode_keyed (keyless->data, keyless->len, names, values,
+                                DDB_ITEM_MAX_KEY_SLOTS, &error);
+  g_assert_no_error (error);
+  got = ddb_json_format_item (back);
+  g_assert_cmpstr (got, ==, want);
+  g_assert_null (values[0]);
+  g_assert_null (values[1]);
+
+  /* A missing value, a value without its placeholder, and a plain decode of a keyless blob. */
+  {
+    DdbValue *v2[DDB_ITEM_MAX_KEY_SLOTS] = { tu_str ("key"), NULL, NULL, NULL };
+    DdbValue *r = ddb_item_decode_keyed (keyless->data, keyless->len, names, v2,
+                                         DDB_ITEM_MAX_KEY_SLOTS, &error);
+
+    g_assert_null (r);
+    tu_assert_error (error, DDB_ERROR_INTERNAL,
+                     "Malformed stored item: key placeholder without its value");
+    g_clear_error (&error);
+    g_assert_null (v2[0]);
+  }
+  {
+    DdbValue *v3[DDB_ITEM_MAX_KEY_SLOTS] = { tu_str ("key"), tu_num ("12"), tu_num ("1"), NULL };
+    DdbValue *r = ddb_item_decode_keyed (keyless->data, keyless->len, names, v3,
+                                         DDB_ITEM_MAX_KEY_SLOTS, &error);
+
+    g_assert_null (r);
+    tu_assert_error (error, DDB_ERROR_INTERNAL,
+                     "Malformed stored item: key attribute without its placeholder");
+    g_clear_error (&error);
+    g_assert_null (v3[2]);
+  }
+  {
+    DdbValue *r = ddb_item_decode (keyless->data, keyless->len, &error);
+
+    g_assert_null (r);
+    g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+    g_clear_error (&error);
+  }
+  /* Truncated anywhere: refused, nothing leaked. */
+  for (guint n = 0; n < keyless->len; n++)
+    {
+      DdbValue *v4[DDB_ITEM_MAX_KEY_SLOTS] = { tu_str ("key"), tu_num ("12"), NULL, NULL };
+      DdbValue *r = ddb_item_decode_keyed (keyless->data, n, names, v4, DDB_ITEM_MAX_KEY_SLOTS,
+                                           &error);
+
+      g_assert_null (r);
+      g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+      g_clear_error (&error);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/itemcodec/types", test_types);
+  g_test_add_func ("/itemcodec/keyless", test_keyless);
   g_test_add_func ("/itemcodec/numbers", test_numbers);
   g_test_add_func ("/itemcodec/layout", test_layout);
   g_test_add_func ("/itemcodec/long-lengths", test_long_lengths);

@@ -12,6 +12,8 @@
 
 #include "core/ddbjson.h"
 #include "core/error.h"
+#include "core/itemsize.h"
+#include "engine/engine-private.h"
 #include "engine/store.h"
 #include "../core/test-util.h"
 #include "engine-test-util.h"
@@ -868,6 +870,418 @@ test_index_backfill_and_drop (void)
   g_assert_cmpint (count, ==, 2);
 }
 
+/* ---- Keyless blobs and running statistics ---- */
+
+/* Key attributes live in the key columns, not in the blob: the item still comes back whole, in
+ * its own attribute order (keys anywhere, the sort key before the partition key), from the
+ * table and from indexes whose keys overlap the table's or not. */
+static void
+test_keyless_order (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) def = table_def ("ko", "pk", DDB_TYPE_S, "sk", DDB_TYPE_N);
+  const char *text = "{\"a\":{\"S\":\"x\"},\"sk\":{\"N\":\"1.5\"},\"b\":{\"N\":\"7\"},"
+                     "\"pk\":{\"S\":\"p\\u0000q\"},\"c\":{\"M\":{\"pk\":{\"S\":\"inner\"}}}}";
+  DdbIndexDef *gsi, *lsi, *swap;
+  g_autoptr (DdbValue) item = NULL;
+  g_autoptr (DdbValue) got = NULL;
+  GError *error = NULL;
+
+  gsi = add_index (def, "byB", TRUE, "b", DDB_TYPE_N, "a", DDB_TYPE_S, DDB_PROJECTION_ALL, NULL);
+  lsi = add_index (def, "byA", FALSE, "pk", DDB_TYPE_S, "a", DDB_TYPE_S, DDB_PROJECTION_ALL, NULL);
+  swap = add_index (def, "swap", TRUE, "sk", DDB_TYPE_N, "pk", DDB_TYPE_S, DDB_PROJECTION_ALL,
+                    NULL);
+  create (store, def);
+  item = ddb_json_parse_item (text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (ddb_store_item_put (store, def, item, &error));
+  got = get (store, def, "{'pk': {'S': 'p\\u0000q'}, 'sk': {'N': '1.50'}}");
+  g_assert_nonnull (got);
+  {
+    g_autofree char *back = ddb_json_format_item (got);
+
+    g_assert_cmpstr (back, ==, text);
+  }
+  for (guint i = 0; i < 3; i++)
+    {
+      const DdbIndexDef *index = (const DdbIndexDef *[]){ gsi, lsi, swap }[i];
+      DdbStoreRange range = { index, NULL, DDB_SK_NONE, { NULL, NULL }, TRUE, 0, 1, NULL };
+      g_autoptr (DdbStoreCursor) cursor = NULL;
+      g_autoptr (DdbValue) entry = NULL;
+      g_autofree char *back = NULL;
+
+      /* A Scan of the index: its only entry. */
+      cursor = ddb_store_cursor_open (store, def, &range, &error);
+      g_assert_no_error (error);
+      entry = ddb_store_cursor_next (cursor, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (entry);
+      back = ddb_json_format_item (entry);
+      g_assert_cmpstr (back, ==, text);
+    }
+}
+
+/* Item count and size of a table or index, counted by reading everything. */
+static void
+count_all (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, gint64 *count,
+           gint64 *size)
+{
+  DdbStoreRange range = { index, NULL, DDB_SK_NONE, { NULL, NULL }, TRUE, 0, 1, NULL };
+  GError *error = NULL;
+  g_autoptr (DdbStoreCursor) cursor = ddb_store_cursor_open (store, def, &range, &error);
+  DdbValue *item;
+
+  g_assert_no_error (error);
+  *count = 0;
+  *size = 0;
+  while ((item = ddb_store_cursor_next (cursor, &error)) != NULL)
+    {
+      *count += 1;
+      *size += (gint64) ddb_item_size (item);
+      ddb_value_free (item);
+    }
+  g_assert_no_error (error);
+}
+
+/* The running totals equal a full count, for the table and each index. */
+static void
+assert_stats_exact (DdbStore *store, const DdbTableDef *def)
+{
+  for (guint i = 0; i <= def->indexes->len; i++)
+    {
+      const DdbIndexDef *index = i == 0 ? NULL : def->indexes->pdata[i - 1];
+      gint64 count = -1, size = -1, want_count, want_size;
+      GError *error = NULL;
+
+      count_all (store, def, index, &want_count, &want_size);
+      g_assert_true (ddb_store_table_stats (store, def, index, &count, &size, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (count, ==, want_count);
+      g_assert_cmpint (size, ==, want_size);
+    }
+}
+
+static void
+test_stats_running (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) def = table_def ("st", "pk", DDB_TYPE_S, "sk", DDB_TYPE_S);
+  g_autoptr (DdbValue) key = NULL;
+  DdbIndexDef *gsi;
+  GError *error = NULL;
+  gint64 count = 0, size = 0;
+
+  gsi = add_index (def, "byS", TRUE, "s", DDB_TYPE_S, NULL, DDB_TYPE_S, DDB_PROJECTION_INCLUDE,
+                   (const char *const[]){ "n", NULL });
+  (void) gsi;
+  /* Created and filled in one transaction, as an import does, with a key given twice. */
+  g_assert_true (ddb_store_begin (store, &error));
+  create (store, def);
+  for (int i = 0; i < 40; i++)
+    {
+      g_autofree char *json = g_strdup_printf (
+          "{'pk': {'S': 'p%d'}, 'sk': {'S': 's%d'}, 's': {'S': 'g%d'}, 'n': {'N': '%d'}, 'pad': {'S': '%.*s'}}",
+          i % 7, i, i % 3, i, i % 11, "xxxxxxxxxxxxx");
+      put (store, def, json);
+    }
+  put (store, def, "{'pk': {'S': 'p0'}, 's': {'S': 'moved'}, 'sk': {'S': 's0'}}");
+  g_assert_true (ddb_store_table_stats (store, def, NULL, &count, &size, &error));
+  g_assert_cmpint (count, ==, 40);
+  assert_stats_exact (store, def);
+  g_assert_true (ddb_store_commit (store, &error));
+  assert_stats_exact (store, def);
+
+  /* A replacement that grows, one that leaves the index (sparse), one that moves in it. */
+  put (store, def, "{'pk': {'S': 'p1'}, 'sk': {'S': 's1'}, 's': {'S': 'g1'}, 'n': {'N': '1'}, 'big': {'S': 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyy'}}");
+  put (store, def, "{'pk': {'S': 'p2'}, 'sk': {'S': 's2'}}");
+  put (store, def, "{'pk': {'S': 'p3'}, 'sk': {'S': 's3'}, 's': {'S': 'g9'}}");
+  assert_stats_exact (store, def);
+
+  /* Deletes, of an item present and of one absent. */
+  key = tu_item ("{'pk': {'S': 'p4'}, 'sk': {'S': 's4'}}");
+  g_assert_true (ddb_store_item_delete (store, def, key, &error));
+  g_assert_true (ddb_store_item_delete (store, def, key, &error));
+  g_assert_no_error (error);
+  assert_stats_exact (store, def);
+  g_assert_true (ddb_store_table_stats (store, def, NULL, &count, &size, &error));
+  g_assert_cmpint (count, ==, 39);
+
+  /* A rolled-back transaction changes nothing. */
+  g_assert_true (ddb_store_begin (store, &error));
+  put (store, def, "{'pk': {'S': 'new'}, 'sk': {'S': 'x'}, 's': {'S': 'g1'}}");
+  {
+    g_autoptr (DdbValue) k5 = tu_item ("{'pk': {'S': 'p5'}, 'sk': {'S': 's5'}}");
+
+    g_assert_true (ddb_store_item_delete (store, def, k5, &error));
+  }
+  ddb_store_rollback (store);
+  assert_stats_exact (store, def);
+
+  /* A new index is counted by its backfill; a dropped one's totals go with it. */
+  add_index (def, "byN", TRUE, "n", DDB_TYPE_N, NULL, DDB_TYPE_S, DDB_PROJECTION_KEYS_ONLY, NULL);
+  g_assert_true (ddb_store_table_update (store, def, &error));
+  g_assert_no_error (error);
+  assert_stats_exact (store, def);
+  {
+    DdbIndexDef *old = g_ptr_array_steal_index (def->indexes, 0);
+
+    g_assert_true (ddb_store_table_update (store, def, &error));
+    g_assert_true (ddb_store_table_stats (store, def, old, &count, &size, &error));
+    g_assert_cmpint (count, ==, 0);
+    g_assert_cmpint (size, ==, 0);
+    ddb_index_def_free (old);
+  }
+  put (store, def, "{'pk': {'S': 'p6'}, 'sk': {'S': 's6'}, 'n': {'N': '66'}}");
+  assert_stats_exact (store, def);
+
+  /* Dropping the table drops its totals. */
+  g_assert_true (ddb_store_table_delete (store, def, &error));
+  g_assert_true (ddb_store_table_stats (store, def, NULL, &count, &size, &error));
+  g_assert_cmpint (count, ==, 0);
+}
+
+/* A database written in an older development format is refused with a message that says so. */
+static void
+test_format_older (void)
+{
+  g_autofree char *dir = etu_tmp_dir ("ddbstore-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "old.sqlite", NULL);
+  GError *error = NULL;
+  sqlite3 *db = NULL;
+  DdbStore *store;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE t (x); PRAGMA user_version=1", NULL, NULL,
+                                 NULL),
+                   ==, SQLITE_OK);
+  sqlite3_close (db);
+  store = ddb_store_open (path, &error);
+  g_assert_null (store);
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+  g_assert_nonnull (strstr (error->message, "older development version of Dynoscope (format 1,"
+                                            " this version reads format 2)"));
+  g_clear_error (&error);
+  etu_remove_tree (dir);
+}
+
+/* ---- Readers while one writes ---- */
+
+typedef struct {
+  DdbEngine *engine;
+  gint stop;
+  gint done;
+  gint reads;
+  gint writes;
+} Concurrent;
+
+/* All ten items of partition P are written together, each time with one new version. */
+static gpointer
+writer_thread (gpointer data)
+{
+  Concurrent *c = data;
+
+  for (int v = 1; v <= 60; v++)
+    {
+      GString *req = g_string_new ("{'TransactItems': [");
+      json_t *resp;
+
+      for (int i = 0; i < 10; i++)
+        g_string_append_printf (req, "%s{'Put': {'TableName': 'conc', 'Item': {'pk': {'S': 'P'},"
+                                     " 'sk': {'N': '%d'}, 'v': {'N': '%d'}}}}",
+                                i > 0 ? "," : "", i, v);
+      g_string_append (req, "]}");
+      resp = etu_ok (c->engine, "TransactWriteItems", "%s", req->str);
+      json_decref (resp);
+      g_string_free (req, TRUE);
+      etu_put (c->engine, "conc", "{'pk': {'S': 'other'}, 'sk': {'N': '1'}}");
+      g_atomic_int_inc (&c->writes);
+    }
+  g_atomic_int_set (&c->stop, 1);
+  return NULL;
+}
+
+/* Every page a reader gets shows one version of P: a snapshot, never half a write. */
+static void
+assert_one_version (json_t *items, gboolean whole)
+{
+  const char *seen = NULL;
+  size_t i, n = 0;
+  json_t *it;
+
+  json_array_foreach (items, i, it)
+    {
+      const char *pk = json_string_value (json_object_get (json_object_get (it, "pk"), "S"));
+      const char *v = json_string_value (json_object_get (json_object_get (it, "v"), "N"));
+
+      if (g_strcmp0 (pk, "P") != 0)
+        continue;
+      n++;
+      if (seen == NULL)
+        seen = v;
+      g_assert_cmpstr (v, ==, seen);
+    }
+  if (whole)
+    g_assert_cmpuint (n, ==, 10);
+}
+
+static gpointer
+reader_thread (gpointer data)
+{
+  Concurrent *c = data;
+
+  for (guint round = 0; !g_atomic_int_get (&c->stop) || round < 5; round++)
+    {
+      json_t *q = etu_ok (c->engine, "Query",
+                          "{'TableName': 'conc', 'KeyConditionExpression': 'pk = :p',"
+                          " 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
+      json_t *s = etu_ok (c->engine, "Scan", "{'TableName': 'conc'}");
+      json_t *g = etu_ok (c->engine, "GetItem",
+                          "{'TableName': 'conc', 'Key': {'pk': {'S': 'P'}, 'sk': {'N': '3'}}}");
+      json_t *d = etu_ok (c->engine, "DescribeTable", "{'TableName': 'conc'}");
+
+      assert_one_version (json_object_get (q, "Items"), TRUE);
+      assert_one_version (json_object_get (s, "Items"), TRUE);
+      g_assert_nonnull (json_object_get (g, "Item"));
+      g_assert_cmpint (json_integer_value (json_object_get (
+                         json_object_get (d, "Table"), "ItemCount")), >=, 10);
+      json_decref (q);
+      json_decref (s);
+      json_decref (g);
+      json_decref (d);
+      g_atomic_int_add (&c->reads, 4);
+    }
+  g_atomic_int_inc (&c->done);
+  return NULL;
+}
+
+static DdbEngine *
+concurrent_engine (const char *path)
+{
+  GError *error = NULL;
+  DdbEngine *engine = ddb_engine_open (path, &error);
+  json_t *resp;
+
+  g_assert_no_error (error);
+  resp = etu_ok (engine, "CreateTable",
+                 "{'TableName': 'conc', 'BillingMode': 'PAY_PER_REQUEST',"
+                 " 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
+                 " {'AttributeName': 'sk', 'AttributeType': 'N'}],"
+                 " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
+                 " {'AttributeName': 'sk', 'KeyType': 'RANGE'}]}");
+  json_decref (resp);
+  for (int i = 0; i < 10; i++)
+    {
+      g_autofree char *item = g_strdup_printf ("{'pk': {'S': 'P'}, 'sk': {'N': '%d'}, 'v': {'N': '0'}}", i);
+
+      etu_put (engine, "conc", item);
+    }
+  return engine;
+}
+
+/* Readers are not held up by a write transaction that stays open, and do not see it. */
+static gpointer
+blocked_reader_thread (gpointer data)
+{
+  Concurrent *c = data;
+
+  for (int i = 0; i < 200; i++)
+    {
+      json_t *q = etu_ok (c->engine, "Query",
+                          "{'TableName': 'conc', 'KeyConditionExpression': 'pk = :p',"
+                          " 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
+      json_t *g = etu_ok (c->engine, "GetItem",
+                          "{'TableName': 'conc', 'Key': {'pk': {'S': 'uncommitted'}, 'sk': {'N': '1'}}}");
+
+      g_assert_cmpuint (json_array_size (json_object_get (q, "Items")), ==, 10);
+      g_assert_null (json_object_get (g, "Item"));
+      json_decref (q);
+      json_decref (g);
+      g_atomic_int_add (&c->reads, 2);
+    }
+  g_atomic_int_set (&c->done, 1);
+  return NULL;
+}
+
+static void
+test_readers_during_write (void)
+{
+  g_autofree char *dir = etu_tmp_dir ("ddbstore-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "c.sqlite", NULL);
+  Concurrent c = { 0 };
+  GThread *t;
+  GError *error = NULL;
+  gint64 deadline;
+
+  c.engine = concurrent_engine (path);
+  /* A writer in the middle of a transaction, holding the engine's lock as a write call does. */
+  g_mutex_lock (&c.engine->lock);
+  g_assert_true (ddb_store_begin (c.engine->store, &error));
+  {
+    g_autoptr (DdbTableDef) def = ddb_store_table_get (c.engine->store, "conc", &error);
+
+    g_assert_no_error (error);
+    put (c.engine->store, def, "{'pk': {'S': 'uncommitted'}, 'sk': {'N': '1'}}");
+  }
+  t = g_thread_new ("reader", blocked_reader_thread, &c);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!g_atomic_int_get (&c.done) && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+  /* Checked before the writer lets go: a reader waiting for the lock would never be done. */
+  g_assert_cmpint (g_atomic_int_get (&c.done), ==, 1);
+  g_assert_cmpint (g_atomic_int_get (&c.reads), ==, 400);
+  g_assert_true (ddb_store_commit (c.engine->store, &error));
+  g_mutex_unlock (&c.engine->lock);
+  g_thread_join (t);
+  {
+    json_t *g = etu_ok (c.engine, "GetItem",
+                        "{'TableName': 'conc', 'Key': {'pk': {'S': 'uncommitted'}, 'sk': {'N': '1'}}}");
+
+    g_assert_nonnull (json_object_get (g, "Item"));
+    json_decref (g);
+  }
+  ddb_engine_free (c.engine);
+  etu_remove_tree (dir);
+}
+
+/* A writer and several readers at once: every read succeeds (no SQLITE_BUSY surfaces) and sees
+ * whole transactions only. */
+static void
+test_readers_and_writer (void)
+{
+  g_autofree char *dir = etu_tmp_dir ("ddbstore-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "c.sqlite", NULL);
+  Concurrent c = { 0 };
+  GThread *readers[3];
+  GThread *writer;
+
+  c.engine = concurrent_engine (path);
+  for (guint i = 0; i < G_N_ELEMENTS (readers); i++)
+    readers[i] = g_thread_new ("reader", reader_thread, &c);
+  writer = g_thread_new ("writer", writer_thread, &c);
+  g_thread_join (writer);
+  for (guint i = 0; i < G_N_ELEMENTS (readers); i++)
+    g_thread_join (readers[i]);
+  g_assert_cmpint (c.writes, ==, 60);
+  g_assert_cmpint (c.done, ==, 3);
+  g_assert_cmpint (c.reads, >=, 3 * 5 * 4);
+  {
+    json_t *q = etu_ok (c.engine, "Query",
+                        "{'TableName': 'conc', 'KeyConditionExpression': 'pk = :p',"
+                        " 'ExpressionAttributeValues': {':p': {'S': 'P'}}}");
+    json_t *d = etu_ok (c.engine, "DescribeTable", "{'TableName': 'conc'}");
+
+    etu_assert_json (json_object_get (json_array_get (json_object_get (q, "Items"), 9), "v"),
+                     "{'N': '60'}");
+    g_assert_cmpint (json_integer_value (json_object_get (json_object_get (d, "Table"),
+                                                          "ItemCount")),
+                     ==, 11);
+    json_decref (q);
+    json_decref (d);
+  }
+  ddb_engine_free (c.engine);
+  etu_remove_tree (dir);
+}
+
 /* ---- Files ---- */
 
 static void
@@ -920,7 +1334,7 @@ test_persistence (void)
     g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL), ==,
                      SQLITE_OK);
     g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-    g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 1);
+    g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 2);
     sqlite3_finalize (stmt);
     sqlite3_close (db);
   }
@@ -1044,7 +1458,12 @@ main (int argc, char **argv)
   g_test_add_func ("/store/scan/segment-of", test_segment_of);
   g_test_add_func ("/store/index/maintenance", test_index_maintenance);
   g_test_add_func ("/store/index/backfill-drop", test_index_backfill_and_drop);
+  g_test_add_func ("/store/keyless-order", test_keyless_order);
+  g_test_add_func ("/store/stats/running", test_stats_running);
   g_test_add_func ("/store/file/persistence", test_persistence);
+  g_test_add_func ("/store/file/format-older", test_format_older);
+  g_test_add_func ("/store/readers/during-write", test_readers_during_write);
+  g_test_add_func ("/store/readers/with-writer", test_readers_and_writer);
   g_test_add_func ("/store/file/synchronous", test_synchronous_full);
   g_test_add_func ("/store/file/survives-kill", test_survives_kill);
   return g_test_run ();
