@@ -611,15 +611,9 @@ transact_items (json_t *req, const char *class_name, GError **error)
  * that fails leaves no token behind (DynamoDB Local agrees: a cancelled transaction's token can
  * carry another request next).
  *
- * The tokens are rows of the store, written in the transaction's own store transaction, so a
- * token is remembered exactly when its writes are, and survives a restart. They are kept as
- * the items of a table that no catalog holds (store.h offers no table of its own for this): its
- * id is below every real table's (SQLite's AUTOINCREMENT ids start at 1), so no API call can
- * reach its rows, list it or count them. */
-#define TOKEN_TABLE_ID G_GINT64_CONSTANT (-1)
-#define TOKEN_ATTR "token"
-#define DIGEST_ATTR "digest"
-#define TIME_ATTR "completed"
+ * The tokens are kept by the store (ddb_store_token_*), written in the transaction's own store
+ * transaction, so a token is remembered exactly when its writes are, and survives a restart. */
+
 /* DynamoDB gives no message of its own for this exception (DynamoDB Local sends an empty one):
  * this is the API reference's description of it. */
 #define MSG_IDEMPOTENT_MISMATCH \
@@ -642,67 +636,46 @@ token_clock (void)
   return g_get_real_time ();
 }
 
-static gboolean
-token_expired (gint64 completed, gint64 now)
+/* The tokens created before this time (microseconds) have passed their window at `now`. */
+static gint64
+token_cutoff (gint64 now)
 {
-  return now - completed >= (gint64) g_atomic_int_get (&token_window_seconds) * G_USEC_PER_SEC;
-}
-
-static void
-token_table (DdbTableDef *def)
-{
-  static char table_name[] = "";
-  static char hash_name[] = TOKEN_ATTR;
-
-  memset (def, 0, sizeof *def);
-  def->id = TOKEN_TABLE_ID;
-  def->name = table_name;
-  def->key.hash_name = hash_name;
-  def->key.hash_type = DDB_TYPE_S;
+  return now - (gint64) g_atomic_int_get (&token_window_seconds) * G_USEC_PER_SEC + 1;
 }
 
 /* What makes two calls "the same request": the SHA-256 of TransactItems in a canonical form
  * (members sorted: the order of a JSON object's members means nothing, and SDKs do not keep
  * it). ReturnConsumedCapacity and ReturnItemCollectionMetrics only shape the response, and
  * DynamoDB Local accepts a repeat that changes them. */
-static char *
+static GBytes *
 transact_digest (json_t *items)
 {
   char *text = json_dumps (items, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-  char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
+  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  guint8 digest[32];
+  gsize len = sizeof digest;
 
+  g_checksum_update (sum, (const guchar *) text, (gssize) strlen (text));
   free (text);
-  return digest;
-}
-
-static const char *
-string_attr (const DdbValue *item, const char *name)
-{
-  DdbValue *v = item != NULL ? ddb_value_map_get (item, name) : NULL;
-
-  return v != NULL && v->type == DDB_TYPE_S ? v->bytes.data : NULL;
+  g_checksum_get_digest (sum, digest, &len);
+  return g_bytes_new (digest, len);
 }
 
 /* Inside the store transaction: *repeat is TRUE when the token carried the same request within
  * the window; a different request is IdempotentParameterMismatchException. */
 static gboolean
-token_check (DdbStore *store, const char *token, const char *digest, gboolean *repeat,
+token_check (DdbStore *store, const char *token, GBytes *digest, gboolean *repeat,
              GError **error)
 {
-  DdbTableDef def;
-  g_autoptr (DdbValue) key = ddb_value_new_m ();
-  g_autoptr (DdbValue) row = NULL;
-  const char *completed;
+  g_autoptr (GBytes) stored = NULL;
+  gint64 created;
 
   *repeat = FALSE;
-  token_table (&def);
-  ddb_value_map_set (key, TOKEN_ATTR, ddb_value_new_s (token, -1));
-  if (!ddb_store_item_get (store, &def, key, &row, error))
+  if (!ddb_store_token_get (store, token, &stored, &created, error))
     return FALSE;
-  completed = string_attr (row, TIME_ATTR);
-  if (completed == NULL || token_expired (g_ascii_strtoll (completed, NULL, 10), token_clock ()))
+  if (stored == NULL || created < token_cutoff (token_clock ()))
     return TRUE;
-  if (g_strcmp0 (string_attr (row, DIGEST_ATTR), digest) != 0)
+  if (!g_bytes_equal (stored, digest))
     {
       ddb_req_fail (error, DDB_ERROR_IDEMPOTENT_PARAMETER_MISMATCH, MSG_IDEMPOTENT_MISMATCH);
       return FALSE;
@@ -714,48 +687,14 @@ token_check (DdbStore *store, const char *token, const char *digest, gboolean *r
 /* Inside the store transaction, with the writes: remembers the token from now on, and forgets
  * the tokens whose window has passed. */
 static gboolean
-token_remember (DdbStore *store, const char *token, const char *digest, GError **error)
+token_remember (DdbStore *store, const char *token, GBytes *digest, GError **error)
 {
-  DdbTableDef def;
-  DdbStoreRange all = { .total_segments = 1, .forward = TRUE };
-  g_autoptr (DdbStoreCursor) cursor = NULL;
-  g_autoptr (GPtrArray) expired = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_value_free);
-  g_autoptr (DdbValue) row = ddb_value_new_m ();
-  g_autofree char *now_text = NULL;
   gint64 now = token_clock ();
-  DdbValue *item;
-  GError *local = NULL;
+  gsize len;
+  const void *data = g_bytes_get_data (digest, &len);
 
-  token_table (&def);
-  cursor = ddb_store_cursor_open (store, &def, &all, error);
-  if (cursor == NULL)
-    return FALSE;
-  while ((item = ddb_store_cursor_next (cursor, &local)) != NULL)
-    {
-      const char *completed = string_attr (item, TIME_ATTR);
-
-      if (completed == NULL || token_expired (g_ascii_strtoll (completed, NULL, 10), now))
-        g_ptr_array_add (expired, item);
-      else
-        ddb_value_free (item);
-    }
-  g_clear_pointer (&cursor, ddb_store_cursor_free);
-  if (local != NULL)
-    {
-      g_propagate_error (error, local);
-      return FALSE;
-    }
-  for (guint i = 0; i < expired->len; i++)
-    {
-      if (!ddb_store_item_delete (store, &def, g_ptr_array_index (expired, i), error))
-        return FALSE;
-    }
-
-  now_text = g_strdup_printf ("%" G_GINT64_FORMAT, now);
-  ddb_value_map_set (row, TOKEN_ATTR, ddb_value_new_s (token, -1));
-  ddb_value_map_set (row, DIGEST_ATTR, ddb_value_new_s (digest, -1));
-  ddb_value_map_set (row, TIME_ATTR, ddb_value_new_s (now_text, -1));
-  return ddb_store_item_put (store, &def, row, error);
+  return ddb_store_token_purge (store, token_cutoff (now), error)
+         && ddb_store_token_put (store, token, data, len, now, error);
 }
 
 /* The answer to a repeat: nothing written, the items only read ("Subsequent TransactWriteItems
@@ -885,7 +824,7 @@ ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError *
   g_autoptr (GPtrArray) writes = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_write_free);
   g_autoptr (GPtrArray) seen = g_ptr_array_new ();
   g_autoptr (GString) codes = NULL;
-  g_autofree char *digest = NULL;
+  g_autoptr (GBytes) digest = NULL;
   CapacityList caps;
   DdbReturnCapacity rcc;
   gboolean metrics, cancelled = FALSE, repeat = FALSE;

@@ -25,6 +25,9 @@
  *     and total size of each table (iid 0) and index, so DescribeTable needs no pass over the
  *     items. Writes add their changes to in-memory deltas that are written by the commit, in
  *     the same transaction (an import of a million items updates the row once).
+ *   dy_tokens(token TEXT PRIMARY KEY, digest BLOB, created INTEGER) WITHOUT ROWID, with
+ *     dy_tokens_by_created: TransactWriteItems' ClientRequestTokens (ddb_store_token_*), apart
+ *     from every table.
  *
  * Concurrency: one writer connection, used under the engine's lock; for a file database, a pool
  * of read connections, each handed to one read-only call at a time and holding one read
@@ -107,7 +110,11 @@ static const char schema_sql[]
     "CREATE INDEX IF NOT EXISTS dy_index_by_item ON dy_index (tid, tk);"
     "CREATE TABLE IF NOT EXISTS dy_stats ("
     " tid INTEGER NOT NULL, iid INTEGER NOT NULL, count INTEGER NOT NULL,"
-    " size INTEGER NOT NULL, PRIMARY KEY (tid, iid)) WITHOUT ROWID;";
+    " size INTEGER NOT NULL, PRIMARY KEY (tid, iid)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS dy_tokens ("
+    " token TEXT PRIMARY KEY NOT NULL, digest BLOB NOT NULL, created INTEGER NOT NULL)"
+    " WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS dy_tokens_by_created ON dy_tokens (created);";
 
 /* ---- Errors and statements ---- */
 
@@ -1493,6 +1500,77 @@ ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *
     {
       concat_key (store->tk, store->pk, store->sk);
       ok = delete_index_entries (store, def, store->tk, error);
+    }
+  return auto_end (store, own, ok, error);
+}
+
+/* ---- Idempotency tokens ---- */
+
+gboolean
+ddb_store_token_get (DdbStore *store, const char *token, GBytes **digest, gint64 *created,
+                     GError **error)
+{
+  sqlite3_stmt *stmt;
+  int rc;
+
+  *digest = NULL;
+  *created = 0;
+  stmt = stmt_acquire (store, "SELECT digest, created FROM dy_tokens WHERE token = ?1", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, token, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    {
+      *digest = g_bytes_new (sqlite3_column_blob (stmt, 0), (gsize) sqlite3_column_bytes (stmt, 0));
+      *created = sqlite3_column_int64 (stmt, 1);
+    }
+  stmt_release (store, stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return sql_error (store, error, "read");
+  return TRUE;
+}
+
+gboolean
+ddb_store_token_put (DdbStore *store, const char *token, const void *digest, gsize digest_len,
+                     gint64 created, GError **error)
+{
+  sqlite3_stmt *stmt;
+  gboolean own, ok;
+
+  g_return_val_if_fail (digest_len <= G_MAXINT, FALSE);
+  if (!auto_begin (store, &own, error))
+    return FALSE;
+  stmt = stmt_acquire (store,
+                       "INSERT OR REPLACE INTO dy_tokens (token, digest, created)"
+                       " VALUES (?1, ?2, ?3)",
+                       error);
+  ok = stmt != NULL;
+  if (ok)
+    {
+      sqlite3_bind_text (stmt, 1, token, -1, SQLITE_STATIC);
+      /* Never NULL (NOT NULL column), even for an empty digest. */
+      sqlite3_bind_blob (stmt, 2, digest_len > 0 ? digest : "", (int) digest_len, SQLITE_STATIC);
+      sqlite3_bind_int64 (stmt, 3, created);
+      ok = stmt_run (store, stmt, error);
+    }
+  return auto_end (store, own, ok, error);
+}
+
+gboolean
+ddb_store_token_purge (DdbStore *store, gint64 before, GError **error)
+{
+  sqlite3_stmt *stmt;
+  gboolean own, ok;
+
+  if (!auto_begin (store, &own, error))
+    return FALSE;
+  stmt = stmt_acquire (store, "DELETE FROM dy_tokens WHERE created < ?1", error);
+  ok = stmt != NULL;
+  if (ok)
+    {
+      sqlite3_bind_int64 (stmt, 1, before);
+      ok = stmt_run (store, stmt, error);
     }
   return auto_end (store, own, ok, error);
 }

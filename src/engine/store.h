@@ -72,6 +72,22 @@ gboolean ddb_store_set_bulk (DdbStore *store, gboolean bulk, GError **error);
 gboolean ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *key,
                                 GError **error);
 
+/* ---- Idempotency tokens ---- */
+
+/* ClientRequestToken records of TransactWriteItems, in a table of their own (no API call can
+ * reach them): the digest of the request a token carried, and when (`created`, on the caller's
+ * clock; the store only compares it). A put inside a write transaction is committed exactly with
+ * that transaction's writes, so a token is remembered if and only if its writes are. */
+
+/* The token's digest and time, or *digest = NULL (and *created = 0) if it is unknown. */
+gboolean ddb_store_token_get (DdbStore *store, const char *token, GBytes **digest, gint64 *created,
+                              GError **error);
+/* Records the token (replacing any record of it). Inside a transaction (one of its own if none). */
+gboolean ddb_store_token_put (DdbStore *store, const char *token, const void *digest,
+                              gsize digest_len, gint64 created, GError **error);
+/* Forgets the tokens created before `before`. Inside a transaction (one of its own if none). */
+gboolean ddb_store_token_purge (DdbStore *store, gint64 before, GError **error);
+
 /* ---- Cursors ---- */
 
 typedef struct {

@@ -810,8 +810,7 @@ test_token_survives_reopen (void)
   etu_remove_tree (dir);
 }
 
-/* The token rows in the database file (batch-ops.c keeps them as the items of the table id -1,
- * which no catalog holds). */
+/* The token rows in the database file (the store's table of tokens); none among the items. */
 static gint64
 token_rows (const char *path)
 {
@@ -821,8 +820,13 @@ token_rows (const char *path)
 
   g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
   g_assert_cmpint (
-      sqlite3_prepare_v2 (db, "SELECT count(*) FROM dy_items WHERE tid = -1", -1, &stmt, NULL), ==,
+      sqlite3_prepare_v2 (db, "SELECT count(*) FROM dy_items WHERE tid < 1", -1, &stmt, NULL), ==,
       SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int64 (stmt, 0), ==, 0);
+  sqlite3_finalize (stmt);
+  g_assert_cmpint (
+      sqlite3_prepare_v2 (db, "SELECT count(*) FROM dy_tokens", -1, &stmt, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
   n = sqlite3_column_int64 (stmt, 0);
   sqlite3_finalize (stmt);

@@ -1,6 +1,7 @@
 /* test-store.c: the SQLite store: catalog, item put/get/delete, key order within a partition,
  * Query bounds (BETWEEN, begins_with on awkward bytes), backwards reads, continuation after a
- * key, parallel Scan segments, index maintenance, persistence and durability settings. */
+ * key, parallel Scan segments, index maintenance, persistence and durability settings, and the
+ * idempotency tokens. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <jansson.h>
@@ -1442,6 +1443,176 @@ test_survives_kill (void)
   etu_remove_tree (dir);
 }
 
+/* ---- Idempotency tokens ---- */
+
+static void
+assert_token (DdbStore *store, const char *token, const char *digest, gint64 created)
+{
+  g_autoptr (GBytes) stored = NULL;
+  GError *error = NULL;
+  gint64 when = -1;
+
+  g_assert_true (ddb_store_token_get (store, token, &stored, &when, &error));
+  g_assert_no_error (error);
+  if (digest == NULL)
+    {
+      g_assert_null (stored);
+      g_assert_cmpint (when, ==, 0);
+      return;
+    }
+  g_assert_nonnull (stored);
+  g_assert_cmpmem (g_bytes_get_data (stored, NULL), g_bytes_get_size (stored), digest,
+                   strlen (digest));
+  g_assert_cmpint (when, ==, created);
+}
+
+static void
+token_put (DdbStore *store, const char *token, const char *digest, gint64 created)
+{
+  GError *error = NULL;
+
+  g_assert_true (ddb_store_token_put (store, token, digest, strlen (digest), created, &error));
+  g_assert_no_error (error);
+}
+
+static gint64
+sql_count (const char *path, const char *sql)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 n;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  n = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return n;
+}
+
+/* Get, put (committed with its transaction, or not at all), replace, and purge by time; the
+ * tokens are not items of any table. */
+static void
+test_tokens (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (GPtrArray) names = NULL;
+  GError *error = NULL;
+
+  assert_token (store, "t", NULL, 0);
+
+  /* Rolled back with its transaction, seen inside it before. */
+  g_assert_true (ddb_store_begin (store, &error));
+  token_put (store, "t", "abc", 100);
+  assert_token (store, "t", "abc", 100);
+  ddb_store_rollback (store);
+  assert_token (store, "t", NULL, 0);
+
+  g_assert_true (ddb_store_begin (store, &error));
+  token_put (store, "t", "abc", 100);
+  token_put (store, "u\xc3\xa9", "d", 200);
+  g_assert_true (ddb_store_commit (store, &error));
+  g_assert_no_error (error);
+  assert_token (store, "t", "abc", 100);
+  assert_token (store, "u\xc3\xa9", "d", 200);
+  assert_token (store, "u", NULL, 0);
+  assert_token (store, "T", NULL, 0);
+
+  /* A digest is bytes: an embedded NUL and an empty one come back as they were. */
+  {
+    static const guint8 raw[] = { 0x00, 0xff, 0x00 };
+    g_autoptr (GBytes) stored = NULL;
+    gint64 when;
+
+    g_assert_true (ddb_store_token_put (store, "raw", raw, sizeof raw, 150, &error));
+    g_assert_true (ddb_store_token_get (store, "raw", &stored, &when, &error));
+    g_assert_no_error (error);
+    g_assert_cmpmem (g_bytes_get_data (stored, NULL), g_bytes_get_size (stored), raw,
+                     sizeof raw);
+    g_clear_pointer (&stored, g_bytes_unref);
+    g_assert_true (ddb_store_token_put (store, "empty", NULL, 0, 160, &error));
+    g_assert_true (ddb_store_token_get (store, "empty", &stored, &when, &error));
+    g_assert_no_error (error);
+    g_assert_nonnull (stored);
+    g_assert_cmpuint (g_bytes_get_size (stored), ==, 0);
+    g_assert_cmpint (when, ==, 160);
+  }
+
+  /* Replacing: the new digest and time. */
+  token_put (store, "t", "xyz", 300);
+  assert_token (store, "t", "xyz", 300);
+
+  /* Purge: strictly before the cutoff. */
+  g_assert_true (ddb_store_token_purge (store, 200, &error));
+  g_assert_no_error (error);
+  assert_token (store, "raw", NULL, 0);
+  assert_token (store, "empty", NULL, 0);
+  assert_token (store, "u\xc3\xa9", "d", 200);
+  assert_token (store, "t", "xyz", 300);
+  /* Inside a transaction, undone with it. */
+  g_assert_true (ddb_store_begin (store, &error));
+  g_assert_true (ddb_store_token_purge (store, 301, &error));
+  assert_token (store, "t", NULL, 0);
+  ddb_store_rollback (store);
+  assert_token (store, "t", "xyz", 300);
+  g_assert_true (ddb_store_token_purge (store, 301, &error));
+  g_assert_no_error (error);
+  assert_token (store, "t", NULL, 0);
+  assert_token (store, "u\xc3\xa9", NULL, 0);
+
+  token_put (store, "t", "abc", 400);
+  names = ddb_store_table_names (store, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (names->len, ==, 0);
+}
+
+/* Tokens persist across reopening. */
+static void
+test_tokens_file (void)
+{
+  g_autofree char *dir = etu_tmp_dir ("ddbstore-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "db.sqlite", NULL);
+  GError *error = NULL;
+  sqlite3 *db = NULL;
+
+  {
+    g_autoptr (DdbStore) store = ddb_store_open (path, &error);
+    g_autoptr (DdbTableDef) def = table_def ("p", "pk", DDB_TYPE_S, NULL, DDB_TYPE_S);
+
+    g_assert_no_error (error);
+    create (store, def);
+    put (store, def, "{'pk': {'S': 'a'}}");
+    token_put (store, "t", "abc", 100);
+  }
+  {
+    g_autoptr (DdbStore) store = ddb_store_open (path, &error);
+
+    g_assert_no_error (error);
+    assert_token (store, "t", "abc", 100);
+  }
+  /* The token has its own table: it is not among the items. */
+  g_assert_cmpint (sql_count (path, "SELECT count(*) FROM dy_tokens"), ==, 1);
+  g_assert_cmpint (sql_count (path, "SELECT count(*) FROM dy_items"), ==, 1);
+
+  /* Opening a current database writes nothing: it goes on while another connection holds the
+   * write lock (a write there would wait out the busy timeout, then fail). */
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "BEGIN IMMEDIATE", NULL, NULL, NULL), ==, SQLITE_OK);
+  {
+    gint64 start = g_get_monotonic_time ();
+    g_autoptr (DdbStore) store = ddb_store_open (path, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (store);
+    g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+    assert_token (store, "t", "abc", 100);
+  }
+  sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_close (db);
+  etu_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1462,6 +1633,8 @@ main (int argc, char **argv)
   g_test_add_func ("/store/stats/running", test_stats_running);
   g_test_add_func ("/store/file/persistence", test_persistence);
   g_test_add_func ("/store/file/format-older", test_format_older);
+  g_test_add_func ("/store/tokens/api", test_tokens);
+  g_test_add_func ("/store/tokens/file", test_tokens_file);
   g_test_add_func ("/store/readers/during-write", test_readers_during_write);
   g_test_add_func ("/store/readers/with-writer", test_readers_and_writer);
   g_test_add_func ("/store/file/synchronous", test_synchronous_full);
