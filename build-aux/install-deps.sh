@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, the Debian/Ubuntu packages that building and testing Dynoscope need and
 # that are not installed yet. Used by run-demo.sh and, with --tests (which adds what the tests
-# need: Java, npm and AWS's DynamoDB Local for the differential tests), by run-tests.sh and CI.
+# need: Java, npm, AWS's DynamoDB Local for the differential and client tests and dynalite for
+# the client tests), by run-tests.sh and CI.
 set -euo pipefail
 
 for_tests=false
@@ -9,10 +10,12 @@ for_tests=false
 
 packages=(
   meson ninja-build gcc pkg-config gettext
-  libglib2.0-dev libjansson-dev libsqlite3-dev libssl-dev
+  libglib2.0-dev libjansson-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev
   # the libFuzzer targets: clang and its sanitizer runtimes
   clang libclang-rt-dev
   python3
+  # the local endpoint (dynoscope-cli serve)
+  libmicrohttpd-dev zlib1g-dev
 )
 
 missing=()
@@ -26,6 +29,10 @@ done
 if $for_tests; then
   command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
   command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+  # The local endpoint's tests (tests/server) run the AWS CLI v2 and boto3 from Debian.
+  for p in awscli python3-boto3; do
+    dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed || missing+=("$p")
+  done
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
@@ -48,5 +55,16 @@ if $for_tests \
   npm install --no-audit --no-fund --no-save --prefix "$ddblocal" \
     amplify-dynamodb-simulator@2.9.30 >/dev/null \
     || echo "warning: npm could not install DynamoDB Local; the diff tests will try again"
+fi
+
+# dynalite (a Node implementation of DynamoDB) for the client tests, likewise into the cache
+# (tests/lib/dynoscope_testlib.py looks there; DYNOSCOPE_DYNALITE_DIR overrides the place).
+dynalite=${DYNOSCOPE_DYNALITE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dynoscope/dynalite}
+if $for_tests && [ ! -f "$dynalite/node_modules/dynalite/cli.js" ] \
+   && command -v npm >/dev/null 2>&1; then
+  echo "Installing dynalite@4 into $dynalite"
+  mkdir -p "$dynalite"
+  npm install --no-audit --no-fund --no-save --prefix "$dynalite" dynalite@4 >/dev/null \
+    || echo "warning: npm could not install dynalite; the client tests will try again"
 fi
 exit 0

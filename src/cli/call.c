@@ -1,5 +1,7 @@
-/* call.c: `dynoscope-cli --db PATH call OPERATION [REQUEST_JSON | -]`: sends one request, as
- * DynamoDB's JSON 1.0 API takes it, to the embedded engine and prints the response. The output is
+/* call.c: `dynoscope-cli --db PATH call OPERATION [REQUEST_JSON | -]` (or --endpoint URL,
+ * --profile NAME, --region R instead of --db): sends one request, as DynamoDB's JSON 1.0 API
+ * takes it, through the backend seam (the embedded engine or a remote endpoint) and prints the
+ * response. The output is
  * a stable interface for scripts: the response JSON on standard output; a DynamoDB error as
  * "ErrorName: message" on standard error (plus, on the next line, the error's extra members such as
  * CancellationReasons, as JSON) with exit status 1; a usage error exits with 2. */
@@ -11,9 +13,11 @@
 
 #include "cli/call.h"
 #include "core/error.h"
-#include "engine/engine.h"
 
 #define CALL_PREFIX "dynoscope-cli call: "
+#define CALL_USAGE                                                                               \
+  N_ ("Usage: dynoscope-cli [--db PATH | --endpoint URL] [--profile NAME] [--region R] call "    \
+      "OPERATION [REQUEST_JSON | -]")
 
 /* Reads all of `in`; NULL (with errno-style message in *error) on a read error. */
 static char *
@@ -76,9 +80,7 @@ parse_request (const char *text, gsize len, GError **error)
 static const char *
 error_name (const GError *error)
 {
-  if (error->domain == DDB_ERROR)
-    return ddb_error_type_name ((DdbErrorCode) error->code);
-  return ddb_error_type_name (DDB_ERROR_INTERNAL);
+  return ddb_backend_error_name (error, NULL);
 }
 
 static gboolean
@@ -97,13 +99,14 @@ print_json (FILE *out, json_t *json, gboolean pretty)
 }
 
 int
-cli_call_main (const char *db_path, int argc, char **argv)
+cli_call_main (const CliTarget *target, int argc, char **argv)
 {
   gboolean pretty = FALSE, compact = FALSE;
   g_auto (GStrv) rest = NULL;
   g_autoptr (GOptionContext) octx = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (DdbEngine) engine = NULL;
+  g_autoptr (DdbBackend) backend = NULL;
+  gboolean config_error = FALSE;
   g_autofree char *text = NULL;
   g_autofree char *summary = NULL;
   gsize len = 0;
@@ -128,7 +131,9 @@ cli_call_main (const char *db_path, int argc, char **argv)
   summary = g_strdup_printf (
       "%s\n\n%s\n\n%s\n\n%s",
       _ ("Send one DynamoDB API request (OPERATION is PutItem, Query, CreateTable, …) to the "
-         "database given with --db, and print the response JSON on standard output."),
+         "database given with --db, or to a DynamoDB endpoint (--endpoint URL, or else the "
+         "profile's endpoint or its region's standard endpoint; --profile and --region choose), "
+         "and print the response JSON on standard output."),
       _ ("The request is DynamoDB JSON, as in the DynamoDB API reference. It is read from "
          "REQUEST_JSON, or from standard input when REQUEST_JSON is “-” or absent; empty input "
          "is the empty request {}. With no REQUEST_JSON and a terminal on standard input, the "
@@ -137,8 +142,9 @@ cli_call_main (const char *db_path, int argc, char **argv)
          "otherwise (--pretty and --compact choose). Numbers keep every digit."),
       _ ("Exit status: 0 on success; 1 on a DynamoDB error, printed on standard error as "
          "“ErrorName: message”, followed by a line of JSON with the error's extra members when "
-         "it has some (CancellationReasons of a TransactionCanceledException); 2 on a usage "
-         "error."));
+         "it has some (CancellationReasons of a TransactionCanceledException), or when the "
+         "endpoint cannot be reached (after the retries); 2 on a usage or configuration error "
+         "(no region, unknown profile, invalid endpoint)."));
   g_option_context_set_summary (octx, summary);
   g_option_context_add_main_entries (octx, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (octx, &argc, &argv, &error))
@@ -153,20 +159,12 @@ cli_call_main (const char *db_path, int argc, char **argv)
     }
   if (rest == NULL || rest[0] == NULL)
     {
-      fprintf (stderr, CALL_PREFIX "%s\n%s\n", _ ("missing OPERATION"),
-               _ ("Usage: dynoscope-cli --db PATH call OPERATION [REQUEST_JSON | -]"));
+      fprintf (stderr, CALL_PREFIX "%s\n%s\n", _ ("missing OPERATION"), _ (CALL_USAGE));
       return 2;
     }
   if (rest[1] != NULL && rest[2] != NULL)
     {
-      fprintf (stderr, CALL_PREFIX "%s\n%s\n", _ ("too many arguments"),
-               _ ("Usage: dynoscope-cli --db PATH call OPERATION [REQUEST_JSON | -]"));
-      return 2;
-    }
-  if (db_path == NULL)
-    {
-      fprintf (stderr, CALL_PREFIX "%s\n",
-               _ ("no database: give one with --db PATH before the command"));
+      fprintf (stderr, CALL_PREFIX "%s\n%s\n", _ ("too many arguments"), _ (CALL_USAGE));
       return 2;
     }
   operation = rest[0];
@@ -199,16 +197,16 @@ cli_call_main (const char *db_path, int argc, char **argv)
       return 1;
     }
 
-  engine = ddb_engine_open (db_path, &error);
-  if (engine == NULL)
+  backend = cli_target_open (target, &config_error, &error);
+  if (backend == NULL)
     {
       fprintf (stderr, CALL_PREFIX "%s\n", error->message);
       json_decref (request);
-      return 1;
+      return config_error ? 2 : 1;
     }
 
   use_pretty = pretty || (!compact && isatty (STDOUT_FILENO));
-  if (ddb_engine_call (engine, operation, request, &response, &error))
+  if (ddb_backend_call (backend, operation, request, NULL, &response, &error))
     {
       if (!print_json (stdout, response, use_pretty) || fflush (stdout) != 0)
         {
@@ -216,11 +214,20 @@ cli_call_main (const char *db_path, int argc, char **argv)
           status = 1;
         }
     }
+  else if (error->domain == DDB_ERROR)
+    {
+      json_t *extra = ddb_backend_error_extra_members (response);
+
+      fprintf (stderr, "%s: %s\n", ddb_backend_error_name (error, response), error->message);
+      if (extra != NULL)
+        print_json (stderr, extra, isatty (STDERR_FILENO));
+      json_decref (extra);
+      status = 1;
+    }
   else
     {
-      fprintf (stderr, "%s: %s\n", error_name (error), error->message);
-      if (response != NULL && json_object_size (response) > 0)
-        print_json (stderr, response, isatty (STDERR_FILENO));
+      /* No answer from DynamoDB: the endpoint could not be reached, credentials failed. */
+      fprintf (stderr, CALL_PREFIX "%s\n", error->message);
       status = 1;
     }
   json_decref (response);

@@ -1,6 +1,10 @@
-/* call.h: `dynoscope-cli call`, one DynamoDB API operation against the database file. */
+/* call.h: `dynoscope-cli call`, one DynamoDB API operation against the database file or a
+ * remote endpoint. */
 #pragma once
 
-/* `db_path` may be NULL only when the arguments ask for --help. Returns the process exit status:
- * 0 success, 1 DynamoDB error (or unusable request or database), 2 usage error. */
-int cli_call_main (const char *db_path, int argc, char **argv);
+#include "cli/target.h"
+
+/* Returns the process exit status: 0 success, 1 DynamoDB error (or unusable request, database
+ * or endpoint), 2 usage or configuration error. The target is opened only after the arguments
+ * are checked. */
+int cli_call_main (const CliTarget *target, int argc, char **argv);

@@ -8,37 +8,61 @@
 #include "cli/eval.h"
 #include "cli/export.h"
 #include "cli/import.h"
+#include "cli/serve.h"
+#include "cli/target.h"
 
 typedef struct {
   const char *name;
   const char *usage;       /* synopsis after "dynoscope-cli " */
   const char *description; /* N_() marked */
-  int (*run_db) (const char *db_path, int argc, char **argv); /* commands on a database */
+  /* Commands on a database or an endpoint (through the backend seam). */
+  int (*run_target) (const CliTarget *target, int argc, char **argv);
+  int (*run_db) (const char *db_path, int argc, char **argv); /* commands on a database only */
   int (*run) (int argc, char **argv);                        /* commands without one */
 } CliCommand;
 
 static const CliCommand commands[] = {
-  { "call", "--db PATH call OPERATION [REQUEST_JSON | -]",
-    N_ ("Send one DynamoDB API request to the database and print the response"), cli_call_main,
-    NULL },
+  { "call", "[--db PATH | --endpoint URL] call OPERATION [REQUEST_JSON | -]",
+    N_ ("Send one DynamoDB API request to the database or the endpoint and print the response"),
+    cli_call_main, NULL, NULL },
   { "import", "--db PATH import --table NAME [OPTION…] SOURCE",
-    N_ ("Create a table from a snapshot (S3 export, DynamoDB JSON lines, JSON, CSV)"),
-    cli_import_main, NULL },
+    N_ ("Create a table from a snapshot (S3 export, DynamoDB JSON lines, JSON, CSV); on a "
+        "database only for now, not on an endpoint"),
+    NULL, cli_import_main, NULL },
   { "export", "--db PATH export --table NAME [OPTION…] DEST",
-    N_ ("Write a table to a snapshot (DynamoDB JSON lines, JSON, CSV, S3 export layout)"),
-    cli_export_main, NULL },
+    N_ ("Write a table to a snapshot (DynamoDB JSON lines, JSON, CSV, S3 export layout); from a "
+        "database only for now, not from an endpoint"),
+    NULL, cli_export_main, NULL },
+  { "serve", "--db PATH serve [--host HOST] [--port PORT] [--auth KEYID:SECRET …]",
+    N_ ("Answer DynamoDB's API over HTTP from the database, as a local endpoint"), NULL,
+    cli_serve_main, NULL },
   { "eval", "eval [OPTION…] [FILE…]",
-    N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL,
+    N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
     cli_eval_main },
 };
 
 static void
 print_usage (FILE *out)
 {
-  fprintf (out, "%s\n\n", _ ("Usage: dynoscope-cli [--db PATH] COMMAND [OPTION…]"));
+  fprintf (out, "%s\n\n",
+           _ ("Usage: dynoscope-cli [--db PATH | --endpoint URL] [--profile NAME] [--region R] "
+              "COMMAND [OPTION…]"));
   fprintf (out, "%s\n", _ ("Global options:"));
   fprintf (out, "  %-20s %s\n", "--db PATH",
            _ ("The database file (created if missing); needed by the commands on a database"));
+  fprintf (out, "  %-20s %s\n", "--endpoint URL",
+           _ ("A DynamoDB endpoint (DynamoDB Local, dynalite, dynoscope-cli serve…) instead of "
+              "a database"));
+  fprintf (out, "  %-20s %s\n", "--profile NAME",
+           _ ("The AWS profile for the credentials, region and endpoint (default: "
+              "AWS_PROFILE, else \"default\")"));
+  fprintf (out, "  %-20s %s\n", "--region R", _ ("The AWS region (default: the profile's)"));
+  fprintf (out, "  %-20s %s\n", "--ca-bundle FILE",
+           _ ("Trust the CAs in this PEM file (default: AWS_CA_BUNDLE, the profile's "
+              "ca_bundle, else the system's)"));
+  fprintf (out, "  %-20s %s\n", "",
+           _ ("Without --db, call talks to --endpoint, else to the profile's endpoint, else to "
+              "the region's DynamoDB endpoint on AWS."));
   fprintf (out, "  %-20s %s\n", "-h, --help", _ ("Show this help"));
   fprintf (out, "  %-20s %s\n\n", "--version", _ ("Show the version"));
   fprintf (out, "%s\n", _ ("Commands:"));
@@ -64,10 +88,34 @@ asks_for_help (int argc, char **argv)
   return FALSE;
 }
 
+/* "--name VALUE" or "--name=VALUE": TRUE (and *VALUE set, *I advanced) when ARGV[*I] is NAME;
+ * *BAD when the value is missing or empty. */
+static gboolean
+option_value (int argc, char **argv, int *i, const char *name, const char **value, gboolean *bad)
+{
+  const char *arg = argv[*i];
+  gsize len = strlen (name);
+
+  if (strcmp (arg, name) == 0)
+    {
+      if (*i + 1 >= argc)
+        *bad = TRUE;
+      else
+        *value = argv[++*i];
+    }
+  else if (strncmp (arg, name, len) == 0 && arg[len] == '=')
+    *value = arg + len + 1;
+  else
+    return FALSE;
+  if (*value != NULL && **value == '\0')
+    *bad = TRUE;
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
-  const char *db_path = NULL;
+  CliTarget target = { 0 };
   int i = 1;
 
   setlocale (LC_ALL, "");
@@ -78,14 +126,27 @@ main (int argc, char **argv)
   /* Global options come before the command, so that a command's own options never clash. */
   for (; i < argc && argv[i][0] == '-'; i++)
     {
+      static const struct {
+        const char *name;
+        const char *missing; /* N_() marked */
+        gsize offset;
+      } valued[] = {
+        { "--db", N_ ("--db needs a PATH"), G_STRUCT_OFFSET (CliTarget, db_path) },
+        { "--endpoint", N_ ("--endpoint needs a URL"), G_STRUCT_OFFSET (CliTarget, endpoint_url) },
+        { "--profile", N_ ("--profile needs a NAME"), G_STRUCT_OFFSET (CliTarget, profile) },
+        { "--region", N_ ("--region needs a region name"), G_STRUCT_OFFSET (CliTarget, region) },
+        { "--ca-bundle", N_ ("--ca-bundle needs a FILE"),
+          G_STRUCT_OFFSET (CliTarget, ca_bundle) },
+      };
       const char *arg = argv[i];
+      gboolean matched = FALSE;
 
       if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
         {
           print_usage (stdout);
           return 0;
         }
-      else if (strcmp (arg, "--version") == 0)
+      if (strcmp (arg, "--version") == 0)
         {
 #ifdef DYNOSCOPE_DEVELOPMENT
           printf ("dynoscope-cli %s (development build)\n", PACKAGE_VERSION);
@@ -94,28 +155,37 @@ main (int argc, char **argv)
 #endif
           return 0;
         }
-      else if (strcmp (arg, "--db") == 0)
+      for (gsize o = 0; o < G_N_ELEMENTS (valued) && !matched; o++)
         {
-          if (i + 1 >= argc)
+          const char **slot = G_STRUCT_MEMBER_P (&target, valued[o].offset);
+          gboolean bad = FALSE;
+
+          if (option_value (argc, argv, &i, valued[o].name, slot, &bad))
             {
-              fprintf (stderr, "dynoscope-cli: %s\n", _ ("--db needs a PATH"));
-              return 2;
+              if (bad)
+                {
+                  fprintf (stderr, "dynoscope-cli: %s\n", _ (valued[o].missing));
+                  return 2;
+                }
+              matched = TRUE;
             }
-          db_path = argv[++i];
         }
-      else if (g_str_has_prefix (arg, "--db="))
-        db_path = arg + strlen ("--db=");
-      else
+      if (!matched)
         {
           fprintf (stderr, _ ("dynoscope-cli: unknown option “%s”\n"), arg);
           print_usage (stderr);
           return 2;
         }
-      if (*db_path == '\0')
-        {
-          fprintf (stderr, "dynoscope-cli: %s\n", _ ("--db needs a PATH"));
-          return 2;
-        }
+    }
+
+  if (target.db_path != NULL
+      && (target.endpoint_url != NULL || target.profile != NULL || target.region != NULL
+          || target.ca_bundle != NULL))
+    {
+      fprintf (stderr, "dynoscope-cli: %s\n",
+               _ ("--db cannot be used with --endpoint, --profile, --region or --ca-bundle: a "
+                  "command talks either to a database or to an endpoint"));
+      return 2;
     }
 
   if (i >= argc)
@@ -137,15 +207,25 @@ main (int argc, char **argv)
         continue;
       if (cmd->run != NULL)
         return cmd->run (argc - i, argv + i);
-      if (db_path == NULL && !asks_for_help (argc - i, argv + i))
+      if (cmd->run_target != NULL)
+        return cmd->run_target (&target, argc - i, argv + i);
+      if (cli_target_is_remote (&target) && !asks_for_help (argc - i, argv + i))
         {
-          fprintf (stderr, _ ("dynoscope-cli %s: no database: give one with --db PATH before the "
-                              "command\n"),
-                   cmd->name);
+          if (target.endpoint_url != NULL || target.profile != NULL || target.region != NULL
+              || target.ca_bundle != NULL)
+            fprintf (stderr,
+                     _ ("dynoscope-cli %s: works on a database (--db PATH) only for now, not on "
+                        "an endpoint\n"),
+                     cmd->name);
+          else
+            fprintf (stderr,
+                     _ ("dynoscope-cli %s: no database: give one with --db PATH before the "
+                        "command\n"),
+                     cmd->name);
           fprintf (stderr, "%s: dynoscope-cli %s\n", _ ("Usage"), cmd->usage);
           return 2;
         }
-      return cmd->run_db (db_path, argc - i, argv + i);
+      return cmd->run_db (target.db_path, argc - i, argv + i);
     }
 
   fprintf (stderr, _ ("dynoscope-cli: unknown command “%s”\n"), argv[i]);

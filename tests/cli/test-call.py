@@ -21,8 +21,16 @@ TABLE = {
 }
 
 
+# No AWS configuration from the machine running the tests: without --db the CLI would go to the
+# configured region's real endpoint.
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+ENV["AWS_CONFIG_FILE"] = os.devnull
+ENV["AWS_SHARED_CREDENTIALS_FILE"] = os.devnull
+
+
 def run(*args, stdin=None):
-    return subprocess.run([CLI, *args], input=stdin, capture_output=True, text=True, timeout=30)
+    return subprocess.run([CLI, *args], input=stdin, capture_output=True, text=True, timeout=30,
+                          env=ENV)
 
 
 class Call(unittest.TestCase):

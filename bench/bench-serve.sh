@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# bench-serve.sh: `dynoscope-cli serve` next to DynamoDB Local and dynalite, in one run: cold start
+# to the first answered request, idle RSS, and GetItem / Query (100 items) / PutItem requests per
+# second with wrk (Debian's wrk package). A peer that is not installed (build-aux/install-deps.sh
+# --tests puts both in ~/.cache/dynoscope) is left out.
+#
+#   bench/bench-serve.sh [path/to/dynoscope-cli] [seconds per operation, default 5]
+set -euo pipefail
+
+cli=${1:-build/src/cli/dynoscope-cli}
+secs=${2:-5}
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/dynoscope
+ddblocal=${DYNOSCOPE_DDBLOCAL_DIR:-$cache/ddblocal}/node_modules/amplify-dynamodb-simulator/emulator
+dynalite=${DYNOSCOPE_DYNALITE_DIR:-$cache/dynalite}/node_modules/dynalite/cli.js
+command -v wrk >/dev/null || { echo "bench-serve: wrk is needed (apt-get install wrk)" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Every peer gets the same headers; none of them checks signatures by default.
+cat >"$work/wrk.lua" <<'EOF'
+local target, body = os.getenv("BENCH_TARGET"), os.getenv("BENCH_BODY")
+wrk.method = "POST"
+wrk.body = body
+wrk.headers["Content-Type"] = "application/x-amz-json-1.0"
+wrk.headers["X-Amz-Target"] = "DynamoDB_20120810." .. target
+wrk.headers["X-Amz-Date"] = "20240101T000000Z"
+wrk.headers["Authorization"] = "AWS4-HMAC-SHA256 Credential=bench/20240101/us-east-1/dynamodb/"
+  .. "aws4_request, SignedHeaders=host;x-amz-date, Signature=00"
+function response(status, headers, body)
+  if status ~= 200 then io.stderr:write("bench-serve: HTTP " .. status .. ": " .. body .. "\n") end
+end
+EOF
+
+# Starts a server (the command in "$@"), times it to its first answered ListTables, waits one
+# second idle and reads its RSS, creates and fills the table. Prints "PID PORT MS RSS_KB".
+start_and_measure () {
+  local port=$1
+  shift
+  python3 - "$port" "$@" <<'EOF'
+import http.client, json, subprocess, sys, time
+port, cmd = int(sys.argv[1]), sys.argv[2:]
+headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Date": "20240101T000000Z",
+           "Authorization": "AWS4-HMAC-SHA256 Credential=bench/20240101/us-east-1/dynamodb/"
+                            "aws4_request, SignedHeaders=host;x-amz-date, Signature=00"}
+def call(op, req):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    c.request("POST", "/", json.dumps(req).encode(), dict(headers, **{"X-Amz-Target": "DynamoDB_20120810." + op}))
+    r = c.getresponse(); data = r.read(); c.close()
+    return r.status, data
+t0 = time.perf_counter()
+proc = subprocess.Popen(cmd, stdout=subprocess.PIPE if port == 0 else subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+if port == 0:
+    port = int(proc.stdout.readline().rsplit(":", 1)[1])
+while True:
+    try:
+        if call("ListTables", {})[0] == 200:
+            break
+    except OSError:
+        pass
+    if proc.poll() is not None or time.perf_counter() - t0 > 120:
+        sys.exit("bench-serve: %s did not start" % cmd[0])
+    time.sleep(0.0005)
+ms = (time.perf_counter() - t0) * 1000
+time.sleep(1)
+rss = next(int(l.split()[1]) for l in open("/proc/%d/status" % proc.pid) if l.startswith("VmRSS"))
+call("CreateTable", {"TableName": "Bench", "BillingMode": "PAY_PER_REQUEST",
+     "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                              {"AttributeName": "sk", "AttributeType": "N"}],
+     "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                   {"AttributeName": "sk", "KeyType": "RANGE"}]})
+# dynalite, like DynamoDB, creates tables asynchronously.
+while json.loads(call("DescribeTable", {"TableName": "Bench"})[1])["Table"]["TableStatus"] != "ACTIVE":
+    time.sleep(0.05)
+for start in range(0, 100, 25):
+    status, data = call("BatchWriteItem", {"RequestItems": {"Bench": [
+        {"PutRequest": {"Item": {"pk": {"S": "p"}, "sk": {"N": str(i)},
+                                 "payload": {"S": "x" * 200}}}} for i in range(start, start + 25)]}})
+    assert status == 200, data
+print(proc.pid, port, "%.1f" % ms, rss)
+EOF
+}
+
+rate () {
+  BENCH_TARGET=$2 BENCH_BODY=$3 wrk -t2 -c8 -d"${secs}s" -s "$work/wrk.lua" "http://127.0.0.1:$1/" \
+    | awk '/Requests\/sec/ {printf "%.0f", $2}'
+}
+
+get='{"TableName":"Bench","Key":{"pk":{"S":"p"},"sk":{"N":"42"}}}'
+query='{"TableName":"Bench","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"p"}}}'
+put='{"TableName":"Bench","Item":{"pk":{"S":"w"},"sk":{"N":"1"},"payload":{"S":"hello"}}}'
+
+printf "%-16s %12s %12s %10s %10s %10s\n" "server" "start (ms)" "idle RSS" "GetItem/s" "Query/s" \
+  "PutItem/s"
+bench_one () {
+  local name=$1 port=$2
+  shift 2
+  local pid ms rss
+  read -r pid port ms rss < <(start_and_measure "$port" "$@")
+  printf "%-16s %12s %9s MB %10s %10s %10s\n" "$name" "$ms" "$(awk "BEGIN {printf \"%.1f\", $rss / 1024}")" \
+    "$(rate "$port" GetItem "$get")" "$(rate "$port" Query "$query")" "$(rate "$port" PutItem "$put")"
+  kill -TERM -- "-$pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+}
+
+bench_one "dynoscope serve" 0 "$cli" --db "$work/bench.db" serve --port 0
+if [ -f "$ddblocal/DynamoDBLocal.jar" ] && command -v java >/dev/null; then
+  bench_one "DynamoDB Local" 8196 java "-Djava.library.path=$ddblocal/DynamoDBLocal_lib" \
+    -jar "$ddblocal/DynamoDBLocal.jar" -inMemory -port 8196
+fi
+if [ -f "$dynalite" ] && command -v node >/dev/null; then
+  bench_one "dynalite" 8197 node "$dynalite" --port 8197
+fi

@@ -1,0 +1,123 @@
+/* backend.c: the two implementations of the seam: the embedded engine and the remote client. */
+#include "backend/backend.h"
+#include "core/error.h"
+
+struct _DdbBackend {
+  DdbBackendKind kind;
+  DdbEngine *engine;
+  DdbClient *client;
+  char *description;
+};
+
+DdbBackend *
+ddb_backend_new_for_engine (DdbEngine *engine, const char *description)
+{
+  DdbBackend *backend = g_new0 (DdbBackend, 1);
+
+  backend->kind = DDB_BACKEND_ENGINE;
+  backend->engine = engine;
+  backend->description = g_strdup (description != NULL ? description : ":memory:");
+  return backend;
+}
+
+DdbBackend *
+ddb_backend_open_database (const char *path, GError **error)
+{
+  DdbEngine *engine = ddb_engine_open (path, error);
+
+  if (engine == NULL)
+    return NULL;
+  return ddb_backend_new_for_engine (engine, path);
+}
+
+DdbBackend *
+ddb_backend_new_for_client (DdbClient *client)
+{
+  DdbBackend *backend = g_new0 (DdbBackend, 1);
+
+  backend->kind = DDB_BACKEND_REMOTE;
+  backend->client = client;
+  backend->description = g_strdup (ddb_client_get_endpoint (client));
+  return backend;
+}
+
+DdbBackend *
+ddb_backend_open_remote (const DdbClientOptions *options, GError **error)
+{
+  DdbClient *client = ddb_client_new (options, error);
+
+  if (client == NULL)
+    return NULL;
+  return ddb_backend_new_for_client (client);
+}
+
+void
+ddb_backend_free (DdbBackend *backend)
+{
+  if (backend == NULL)
+    return;
+  g_clear_pointer (&backend->engine, ddb_engine_free);
+  g_clear_pointer (&backend->client, ddb_client_free);
+  g_free (backend->description);
+  g_free (backend);
+}
+
+DdbBackendKind
+ddb_backend_get_kind (DdbBackend *backend)
+{
+  return backend->kind;
+}
+
+const char *
+ddb_backend_get_description (DdbBackend *backend)
+{
+  return backend->description;
+}
+
+DdbEngine *
+ddb_backend_get_engine (DdbBackend *backend)
+{
+  return backend->engine;
+}
+
+DdbClient *
+ddb_backend_get_client (DdbBackend *backend)
+{
+  return backend->client;
+}
+
+gboolean
+ddb_backend_call (DdbBackend *backend, const char *operation, json_t *request,
+                  GCancellable *cancellable, json_t **response, GError **error)
+{
+  *response = NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (backend->kind == DDB_BACKEND_ENGINE)
+    return ddb_engine_call (backend->engine, operation, request, response, error);
+  return ddb_client_call (backend->client, operation, request, cancellable, response, NULL,
+                          error);
+}
+
+const char *
+ddb_backend_error_name (const GError *error, json_t *extra)
+{
+  return ddb_client_error_name (error, extra);
+}
+
+json_t *
+ddb_backend_error_extra_members (json_t *extra)
+{
+  json_t *copy;
+
+  if (!json_is_object (extra))
+    return NULL;
+  copy = json_copy (extra);
+  json_object_del (copy, "__type");
+  if (json_object_size (copy) == 0)
+    {
+      json_decref (copy);
+      return NULL;
+    }
+  return copy;
+}

@@ -1,0 +1,7 @@
+/* serve.h: `dynoscope-cli serve`, the database as a local DynamoDB endpoint over HTTP. */
+#pragma once
+
+/* `db_path` may be NULL only when the arguments ask for --help. Returns the process exit status:
+ * 0 after a clean shutdown (SIGINT or SIGTERM), 1 when the database cannot be opened or the address
+ * cannot be listened on, 2 on a usage error. */
+int cli_serve_main (const char *db_path, int argc, char **argv);

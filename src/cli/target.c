@@ -1,0 +1,31 @@
+/* target.c: the database or endpoint a command talks to. */
+#include "cli/target.h"
+
+gboolean
+cli_target_is_remote (const CliTarget *target)
+{
+  return target->db_path == NULL;
+}
+
+DdbBackend *
+cli_target_open (const CliTarget *target, gboolean *config_error, GError **error)
+{
+  DdbClientOptions options = { 0 };
+  GError *local = NULL;
+  DdbBackend *backend;
+
+  *config_error = FALSE;
+  if (!cli_target_is_remote (target))
+    return ddb_backend_open_database (target->db_path, error);
+  options.profile = target->profile;
+  options.region = target->region;
+  options.endpoint_url = target->endpoint_url;
+  options.ca_bundle = target->ca_bundle;
+  backend = ddb_backend_open_remote (&options, &local);
+  if (backend == NULL)
+    {
+      *config_error = local->domain == DDB_AWS_ERROR || local->domain == DDB_HTTP_ERROR;
+      g_propagate_error (error, local);
+    }
+  return backend;
+}

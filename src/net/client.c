@@ -1,0 +1,471 @@
+/* client.c: DynamoDB's JSON 1.0 protocol over DdbHttp: signing, CRC32 checks, error mapping
+ * and the SDKs' retry behaviour. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/client.h"
+
+#define TARGET_PREFIX "DynamoDB_20120810."
+#define CONTENT_TYPE "application/x-amz-json-1.0"
+
+struct _DdbClient {
+  DdbHttp *http;
+  DdbAwsSession *session;
+  char *endpoint;
+  char *signing_region;
+  char *host;
+  char *path;
+  guint max_attempts;
+  guint base_delay_ms;
+  guint max_delay_ms;
+};
+
+static const char *
+nonempty (const char *s)
+{
+  return s != NULL && *s != '\0' ? s : NULL;
+}
+
+DdbClient *
+ddb_client_new (const DdbClientOptions *options, GError **error)
+{
+  g_autoptr (DdbClient) client = g_new0 (DdbClient, 1);
+  DdbHttpOptions http_options = { 0 };
+  DdbAwsSessionOptions session_options = { 0 };
+  g_autofree char *ca_bundle = NULL;
+  g_autoptr (GUri) uri = NULL;
+  const char *url;
+  const char *region;
+  const char *ca;
+
+  http_options.connect_timeout_ms = options->connect_timeout_ms;
+  http_options.timeout_ms = options->timeout_ms;
+  client->http = ddb_http_new (&http_options, error);
+  if (client->http == NULL)
+    return NULL;
+
+  session_options.profile = options->profile;
+  session_options.region = options->region;
+  session_options.endpoint_url = options->endpoint_url;
+  session_options.envp = options->envp;
+  session_options.sts_transport = ddb_http_sts_transport;
+  session_options.sts_user_data = client->http;
+  client->session = ddb_aws_session_new (&session_options, error);
+  if (client->session == NULL)
+    return NULL;
+  if (!ddb_aws_session_get_endpoint (client->session, &url, &region, error))
+    return NULL;
+  client->endpoint = g_strdup (url);
+  client->signing_region = g_strdup (region);
+  client->host = ddb_http_host_header (url, error);
+  if (client->host == NULL)
+    return NULL;
+  uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+  client->path = g_strdup (uri != NULL && *g_uri_get_path (uri) != '\0' ? g_uri_get_path (uri)
+                                                                         : "/");
+
+  /* The AWS CLI's order: --ca-bundle, AWS_CA_BUNDLE, the profile's ca_bundle. */
+  ca = nonempty (options->ca_bundle);
+  if (ca == NULL)
+    ca = nonempty (ddb_aws_getenv (options->envp, "AWS_CA_BUNDLE"));
+  if (ca == NULL)
+    ca = nonempty (ddb_aws_config_get (ddb_aws_session_get_config (client->session),
+                                       ddb_aws_session_get_profile (client->session),
+                                       "ca_bundle"));
+  if (ca != NULL)
+    {
+      ca_bundle = ddb_aws_expand_path (ca, options->envp);
+      if (!g_file_test (ca_bundle, G_FILE_TEST_IS_REGULAR))
+        {
+          g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_TLS,
+                       "The CA bundle %s does not exist or is not a file", ca_bundle);
+          return NULL;
+        }
+      ddb_http_set_ca_bundle (client->http, ca_bundle);
+    }
+
+  client->max_attempts
+      = options->max_attempts > 0 ? options->max_attempts : DDB_CLIENT_DEFAULT_MAX_ATTEMPTS;
+  client->base_delay_ms
+      = options->base_delay_ms > 0 ? options->base_delay_ms : DDB_CLIENT_DEFAULT_BASE_DELAY_MS;
+  client->max_delay_ms
+      = options->max_delay_ms > 0 ? options->max_delay_ms : DDB_CLIENT_DEFAULT_MAX_DELAY_MS;
+  return g_steal_pointer (&client);
+}
+
+void
+ddb_client_free (DdbClient *client)
+{
+  if (client == NULL)
+    return;
+  /* The session's STS transport points at the transport: the session goes first. */
+  g_clear_pointer (&client->session, ddb_aws_session_free);
+  g_clear_pointer (&client->http, ddb_http_free);
+  g_free (client->endpoint);
+  g_free (client->signing_region);
+  g_free (client->host);
+  g_free (client->path);
+  g_free (client);
+}
+
+const char *
+ddb_client_get_endpoint (DdbClient *client)
+{
+  return client->endpoint;
+}
+
+const char *
+ddb_client_get_signing_region (DdbClient *client)
+{
+  return client->signing_region;
+}
+
+DdbAwsSession *
+ddb_client_get_session (DdbClient *client)
+{
+  return client->session;
+}
+
+guint32
+ddb_crc32 (const guint8 *data, gsize len)
+{
+  static guint32 table[256];
+  static gsize table_ready;
+  guint32 crc = 0xffffffffu;
+
+  if (g_once_init_enter (&table_ready))
+    {
+      for (guint32 i = 0; i < 256; i++)
+        {
+          guint32 c = i;
+
+          for (int k = 0; k < 8; k++)
+            c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+          table[i] = c;
+        }
+      g_once_init_leave (&table_ready, 1);
+    }
+  for (gsize i = 0; i < len; i++)
+    crc = table[(crc ^ data[i]) & 0xff] ^ (crc >> 8);
+  return crc ^ 0xffffffffu;
+}
+
+gboolean
+ddb_client_error_code_from_name (const char *type_name, DdbErrorCode *code)
+{
+  /* Every code up to the first one error.c does not name (it answers InternalServerError). */
+  for (guint c = 0; c < 256; c++)
+    {
+      const char *name = ddb_error_type_name ((DdbErrorCode) c);
+
+      if (c > DDB_ERROR_INTERNAL && strcmp (name, "InternalServerError") == 0)
+        break;
+      if (strcmp (name, type_name) == 0)
+        {
+          *code = (DdbErrorCode) c;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+gboolean
+ddb_client_error_is_retryable (const char *type_name, guint http_status)
+{
+  /* botocore's throttling and transient error codes (standard retry mode), without
+   * LimitExceededException: DynamoDB's is about control-plane quotas (concurrent table
+   * operations) that do not clear within a backoff, and botocore's legacy DynamoDB policy
+   * does not retry it either. */
+  static const char *const retryable[] = {
+    "Throttling",
+    "ThrottlingException",
+    "ThrottledException",
+    "RequestThrottledException",
+    "TooManyRequestsException",
+    "ProvisionedThroughputExceededException",
+    "TransactionInProgressException",
+    "RequestLimitExceeded",
+    "BandwidthLimitExceeded",
+    "RequestThrottled",
+    "SlowDown",
+    "PriorRequestNotComplete",
+    "RequestTimeout",
+    "RequestTimeoutException",
+    "InternalServerError",
+    "InternalFailure",
+    "ServiceUnavailable",
+  };
+
+  if (http_status == 500 || http_status == 502 || http_status == 503 || http_status == 504
+      || http_status == 509)
+    return TRUE;
+  if (type_name == NULL)
+    return FALSE;
+  for (gsize i = 0; i < G_N_ELEMENTS (retryable); i++)
+    if (strcmp (type_name, retryable[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+const char *
+ddb_client_error_name (const GError *error, json_t *extra)
+{
+  const char *name = json_string_value (json_object_get (extra, "__type"));
+
+  if (name != NULL)
+    return name;
+  if (error != NULL && error->domain == DDB_ERROR)
+    return ddb_error_type_name ((DdbErrorCode) error->code);
+  return ddb_error_type_name (DDB_ERROR_INTERNAL);
+}
+
+/* Waits MS milliseconds unless CANCELLABLE fires first. */
+static gboolean
+sleep_cancellable (guint ms, GCancellable *cancellable, GError **error)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) ms * 1000;
+  GPollFD pfd;
+  gboolean have_fd = cancellable != NULL && g_cancellable_make_pollfd (cancellable, &pfd);
+
+  for (;;)
+    {
+      gint64 left = deadline - g_get_monotonic_time ();
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        break;
+      if (left <= 0)
+        break;
+      if (have_fd)
+        g_poll (&pfd, 1, (int) ((left + 999) / 1000));
+      else
+        g_usleep ((gulong) MIN (left, 10000));
+    }
+  if (have_fd)
+    g_cancellable_release_fd (cancellable);
+  return !g_cancellable_is_cancelled (cancellable);
+}
+
+/* Full jitter: uniform in [0, min(cap, base * 2^(retry - 1))]. */
+static guint
+backoff_ms (DdbClient *client, guint retry)
+{
+  guint64 ceiling = client->base_delay_ms;
+
+  for (guint i = 1; i < retry && ceiling < client->max_delay_ms; i++)
+    ceiling *= 2;
+  ceiling = MIN (ceiling, client->max_delay_ms);
+  return (guint) g_random_int_range (0, (gint32) ceiling + 1);
+}
+
+/* Parses an error response into ERROR and *EXTRA. */
+static void
+set_service_error (const DdbHttpResponse *resp, json_t **extra, char **type_out, GError **error)
+{
+  gsize len = 0;
+  const char *data = g_bytes_get_data (resp->body, &len);
+  json_t *body = len > 0 ? json_loadb (data, len, 0, NULL) : NULL;
+  const char *type = NULL;
+  const char *message = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *fallback_message = NULL;
+  DdbErrorCode code;
+  json_t *rest = json_object ();
+  const char *key;
+  json_t *value;
+
+  if (json_is_object (body))
+    {
+      type = json_string_value (json_object_get (body, "__type"));
+      message = json_string_value (json_object_get (body, "message"));
+      if (message == NULL)
+        message = json_string_value (json_object_get (body, "Message"));
+      json_object_foreach (body, key, value)
+        if (strcmp (key, "__type") != 0 && strcmp (key, "message") != 0
+            && strcmp (key, "Message") != 0)
+          json_object_set (rest, key, value);
+    }
+  if (type == NULL)
+    type = ddb_http_response_header (resp, "x-amzn-errortype");
+  if (type != NULL)
+    {
+      const char *hash = strrchr (type, '#');
+      const char *start = hash != NULL ? hash + 1 : type;
+
+      /* x-amzn-ErrorType may carry ":http://..." after the name. */
+      name = g_strndup (start, strcspn (start, ":"));
+    }
+  if (name == NULL || *name == '\0')
+    {
+      g_free (name);
+      name = g_strdup (resp->status >= 500 ? "InternalServerError" : "UnknownError");
+    }
+  if (message == NULL)
+    {
+      fallback_message = g_strdup_printf ("The endpoint answered HTTP %u without a message",
+                                          resp->status);
+      message = fallback_message;
+    }
+  if (ddb_client_error_code_from_name (name, &code))
+    g_set_error_literal (error, DDB_ERROR, code, message);
+  else
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL, message);
+      json_object_set_new (rest, "__type", json_string (name));
+    }
+  *type_out = g_steal_pointer (&name);
+  *extra = rest;
+  json_decref (body);
+}
+
+typedef enum {
+  ATTEMPT_DONE,  /* success or a final error */
+  ATTEMPT_RETRY, /* a retryable failure: ERROR holds it in case it is the last */
+} AttemptResult;
+
+static AttemptResult
+attempt (DdbClient *client, const char *target, const char *body, gsize body_len,
+         GCancellable *cancellable, json_t **response, DdbClientCallInfo *info,
+         gboolean *ok, GError **error)
+{
+  g_autoptr (DdbAwsCredentials) creds = NULL;
+  DdbHttpHeader headers[12];
+  DdbHttpRequest req = { 0 };
+  DdbSigningParams params = { 0 };
+  DdbSignature sig = { 0 };
+  DdbHttpResponse resp = { 0 };
+  const char *crc_header;
+  g_autofree char *type = NULL;
+  gsize len = 0;
+  const char *data;
+  guint n = 0;
+  gboolean sent;
+
+  *ok = FALSE;
+  creds = ddb_aws_session_get_credentials (client->session, g_get_real_time () / G_USEC_PER_SEC,
+                                           error);
+  if (creds == NULL)
+    return ATTEMPT_DONE;
+
+  headers[n++] = (DdbHttpHeader) { "Host", client->host };
+  headers[n++] = (DdbHttpHeader) { "Content-Type", CONTENT_TYPE };
+  headers[n++] = (DdbHttpHeader) { "X-Amz-Target", target };
+  req.method = "POST";
+  req.path = client->path;
+  req.headers = headers;
+  req.n_headers = n;
+  req.body = (const guint8 *) body;
+  req.body_len = body_len;
+  params.region = client->signing_region;
+  params.service = "dynamodb";
+  params.time = g_get_real_time () / G_USEC_PER_SEC;
+  params.normalize_path = TRUE;
+  if (!ddb_sigv4_sign_headers (&req, &creds->creds, &params, &sig, error))
+    return ATTEMPT_DONE;
+  for (guint i = 0; sig.add_headers[i] != NULL && sig.add_headers[i + 1] != NULL
+                    && n < G_N_ELEMENTS (headers);
+       i += 2)
+    headers[n++] = (DdbHttpHeader) { sig.add_headers[i], sig.add_headers[i + 1] };
+
+  info->attempts++;
+  sent = ddb_http_post (client->http, client->endpoint, headers, n, req.body, req.body_len,
+                        cancellable, &resp, error);
+  ddb_signature_clear (&sig);
+  if (!sent)
+    return ddb_http_error_is_transient (*error) ? ATTEMPT_RETRY : ATTEMPT_DONE;
+
+  info->last_status = resp.status;
+  data = g_bytes_get_data (resp.body, &len);
+  crc_header = ddb_http_response_header (&resp, "x-amz-crc32");
+  if (crc_header != NULL)
+    {
+      char *end = NULL;
+      guint64 expected = g_ascii_strtoull (crc_header, &end, 10);
+
+      if (end == crc_header || *end != '\0' || expected != ddb_crc32 ((const guint8 *) data, len))
+        {
+          /* botocore's still_retry_crc32 policy: a damaged answer is asked again. */
+          g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_IO,
+                       "The response from %s does not match its x-amz-crc32 checksum",
+                       client->endpoint);
+          ddb_http_response_clear (&resp);
+          return ATTEMPT_RETRY;
+        }
+    }
+
+  if (resp.status == 200)
+    {
+      json_error_t jerr;
+      json_t *root = json_loadb (data, len, 0, &jerr);
+
+      if (!json_is_object (root))
+        {
+          json_decref (root);
+          g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED,
+                       "The response from %s is not a JSON object", client->endpoint);
+          ddb_http_response_clear (&resp);
+          return ATTEMPT_DONE;
+        }
+      *response = root;
+      *ok = TRUE;
+      ddb_http_response_clear (&resp);
+      return ATTEMPT_DONE;
+    }
+
+  set_service_error (&resp, response, &type, error);
+  if (ddb_client_error_is_retryable (type, resp.status))
+    {
+      ddb_http_response_clear (&resp);
+      return ATTEMPT_RETRY;
+    }
+  ddb_http_response_clear (&resp);
+  return ATTEMPT_DONE;
+}
+
+gboolean
+ddb_client_call (DdbClient *client, const char *operation, json_t *request,
+                 GCancellable *cancellable, json_t **response, DdbClientCallInfo *info,
+                 GError **error)
+{
+  g_autofree char *target = g_strconcat (TARGET_PREFIX, operation, NULL);
+  DdbClientCallInfo local_info = { 0 };
+  char *body;
+  gsize body_len;
+  gboolean ok = FALSE;
+
+  *response = NULL;
+  if (info == NULL)
+    info = &local_info;
+  memset (info, 0, sizeof *info);
+  body = json_dumps (request, JSON_COMPACT);
+  if (body == NULL)
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_SERIALIZATION,
+                           "The request cannot be serialised as JSON");
+      return FALSE;
+    }
+  body_len = strlen (body);
+
+  for (guint n = 1;; n++)
+    {
+      GError *attempt_error = NULL;
+      AttemptResult r = attempt (client, target, body, body_len, cancellable, response, info, &ok,
+                                 &attempt_error);
+
+      if (r == ATTEMPT_DONE || n >= client->max_attempts)
+        {
+          if (attempt_error != NULL)
+            g_propagate_error (error, attempt_error);
+          break;
+        }
+      /* Retrying: this attempt's error and extra members are dropped. */
+      g_clear_pointer (response, json_decref);
+      if (!sleep_cancellable (backoff_ms (client, n), cancellable, error))
+        {
+          g_error_free (attempt_error);
+          break;
+        }
+      g_error_free (attempt_error);
+    }
+  free (body);
+  return ok;
+}

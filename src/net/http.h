@@ -1,0 +1,76 @@
+/* http.h: the HTTP transport under the DynamoDB client and STS: one libcurl handle per
+ * DdbHttp, so connections are kept alive and reused between requests (HTTP/1.1); TLS peers are
+ * always verified (against the system's CAs or a CA bundle given; there is no way to turn
+ * verification off); connect and total timeouts; a request can be cancelled from another thread
+ * through a GCancellable. Nothing here logs headers or bodies. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "net/credentials.h"
+#include "net/sigv4.h"
+
+G_BEGIN_DECLS
+
+#define DDB_HTTP_ERROR (ddb_http_error_quark ())
+
+/* Failures before a whole HTTP response came back. Cancellation is G_IO_ERROR_CANCELLED. */
+typedef enum {
+  DDB_HTTP_ERROR_INVALID_URL, /* not an http(s) URL libcurl accepts */
+  DDB_HTTP_ERROR_CONNECT,     /* name resolution failed, connection refused or unreachable */
+  DDB_HTTP_ERROR_TLS,         /* the peer's certificate or name did not verify, handshake failed */
+  DDB_HTTP_ERROR_TIMEOUT,     /* the connect or the total timeout expired */
+  DDB_HTTP_ERROR_IO,          /* the connection broke while sending or receiving */
+  DDB_HTTP_ERROR_FAILED,      /* anything else libcurl reports */
+} DdbHttpErrorCode;
+
+GQuark ddb_http_error_quark (void);
+
+typedef struct {
+  const char *ca_bundle;      /* a PEM file of CAs to trust instead of the system's, or NULL */
+  guint connect_timeout_ms;   /* 0: 10 s */
+  guint timeout_ms;           /* the whole request; 0: 60 s */
+} DdbHttpOptions;
+
+typedef struct _DdbHttp DdbHttp;
+
+/* OPTIONS may be NULL. Fails only if libcurl cannot be initialised. */
+DdbHttp *ddb_http_new (const DdbHttpOptions *options, GError **error);
+void ddb_http_free (DdbHttp *http);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbHttp, ddb_http_free)
+
+/* Replaces the CA bundle (NULL: the system's) for the following requests. */
+void ddb_http_set_ca_bundle (DdbHttp *http, const char *ca_bundle);
+
+typedef struct {
+  guint status;
+  GBytes *body;
+  /* Response headers: lower-cased name -> value of the last occurrence. */
+  GHashTable *headers;
+} DdbHttpResponse;
+
+void ddb_http_response_clear (DdbHttpResponse *response);
+/* NAME in lower case; NULL if absent. */
+const char *ddb_http_response_header (const DdbHttpResponse *response, const char *name);
+
+/* POSTs BODY to URL with HEADERS (exactly as given: the caller signs them; Host included or
+ * not) and waits for the response. Any HTTP status is a success here. Requests on one DdbHttp
+ * are serialised; another thread may cancel through CANCELLABLE at any time. */
+gboolean ddb_http_post (DdbHttp *http, const char *url, const DdbHttpHeader *headers,
+                        guint n_headers, const guint8 *body, gsize body_len,
+                        GCancellable *cancellable, DdbHttpResponse *response, GError **error);
+
+/* Whether an error of ddb_http_post is worth retrying as the AWS SDKs do (connection errors
+ * and timeouts), not TLS verification failures, bad URLs or cancellation. */
+gboolean ddb_http_error_is_transient (const GError *error);
+
+/* The Host header value for URL: host, plus ":port" when not the scheme's default; NULL
+ * (with DDB_HTTP_ERROR_INVALID_URL) if URL is not http(s) with a host. */
+char *ddb_http_host_header (const char *url, GError **error);
+
+/* The DdbStsTransport of credentials.h over a DdbHttp (USER_DATA): signs the STS request with
+ * SigV4 and POSTs it. */
+gboolean ddb_http_sts_transport (const DdbStsRequest *request, guint *status, GBytes **body,
+                                 gpointer user_data, GError **error);
+
+G_END_DECLS

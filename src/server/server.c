@@ -1,0 +1,627 @@
+/* server.c: the local endpoint: HTTP requests (libmicrohttpd, one thread per connection) carrying
+ * DynamoDB's JSON 1.0 protocol, answered by the engine with DynamoDB's headers, checks and errors
+ * in DynamoDB's order (method and content type, JSON, target, signature, operation). */
+#include "server/server.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <gio/gio.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "core/error.h"
+#include "net/sigv4.h"
+
+/* DynamoDB refuses bodies over 16 MiB with 413 (a BatchWriteItem tops out well below). */
+#define MAX_REQUEST_BYTES (16 * 1024 * 1024)
+#define API_VERSION "DynamoDB_20120810"
+#define HEALTH_BODY "healthy: dynamodb.us-east-1.amazonaws.com "
+#define NOT_FOUND_BODY "<UnknownOperationException/>\n"
+/* An idle keep-alive connection is closed after this many seconds, as load balancers do. */
+#define IDLE_TIMEOUT_S 60
+
+static char empty_body[1];
+
+struct _DdbServer {
+  DdbEngine *engine;
+  GHashTable *keys; /* access key id -> secret; immutable once started */
+  struct MHD_Daemon *daemon;
+  int listen_fd; /* after quiescing; closed after the daemon stops */
+  guint16 port;
+
+  GMutex lock;
+  GCond idle;
+  guint in_flight; /* requests begun (request line read) and not yet completed */
+  gint stopping;   /* atomic */
+};
+
+typedef struct {
+  char *uri; /* the request target exactly as received */
+  GByteArray *body;
+  gboolean started;
+  gboolean too_large;
+} Request;
+
+/* Every operation of DynamoDB's 2012-08-10 API, sorted for bsearch. A target naming anything
+ * else is refused before authentication, as DynamoDB does; one named here that the engine lacks
+ * gets the engine's UnknownOperationException. */
+static const char *const api_operations[] = {
+  "BatchExecuteStatement",
+  "BatchGetItem",
+  "BatchWriteItem",
+  "CreateBackup",
+  "CreateGlobalTable",
+  "CreateTable",
+  "DeleteBackup",
+  "DeleteItem",
+  "DeleteResourcePolicy",
+  "DeleteTable",
+  "DescribeBackup",
+  "DescribeContinuousBackups",
+  "DescribeContributorInsights",
+  "DescribeEndpoints",
+  "DescribeExport",
+  "DescribeGlobalTable",
+  "DescribeGlobalTableSettings",
+  "DescribeImport",
+  "DescribeKinesisStreamingDestination",
+  "DescribeLimits",
+  "DescribeTable",
+  "DescribeTableReplicaAutoScaling",
+  "DescribeTimeToLive",
+  "DisableKinesisStreamingDestination",
+  "EnableKinesisStreamingDestination",
+  "ExecuteStatement",
+  "ExecuteTransaction",
+  "ExportTableToPointInTime",
+  "GetItem",
+  "GetResourcePolicy",
+  "ImportTable",
+  "ListBackups",
+  "ListContributorInsights",
+  "ListExports",
+  "ListGlobalTables",
+  "ListImports",
+  "ListTables",
+  "ListTagsOfResource",
+  "PutItem",
+  "PutResourcePolicy",
+  "Query",
+  "RestoreTableFromBackup",
+  "RestoreTableToPointInTime",
+  "Scan",
+  "TagResource",
+  "TransactGetItems",
+  "TransactWriteItems",
+  "UntagResource",
+  "UpdateContinuousBackups",
+  "UpdateContributorInsights",
+  "UpdateGlobalTable",
+  "UpdateGlobalTableSettings",
+  "UpdateItem",
+  "UpdateKinesisStreamingDestination",
+  "UpdateTable",
+  "UpdateTableReplicaAutoScaling",
+  "UpdateTimeToLive",
+};
+
+static int
+compare_name (const void *key, const void *elem)
+{
+  return strcmp (key, *(const char *const *) elem);
+}
+
+static gboolean
+is_api_operation (const char *name)
+{
+  return bsearch (name, api_operations, G_N_ELEMENTS (api_operations), sizeof api_operations[0],
+                  compare_name)
+         != NULL;
+}
+
+/* DynamoDB's request ids: 52 characters of [0-9A-Z]. */
+static void
+make_request_id (char out[53])
+{
+  static const char alphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+  for (int i = 0; i < 52; i++)
+    out[i] = alphabet[g_random_int_range (0, 36)];
+  out[52] = '\0';
+}
+
+static void
+request_free (Request *req)
+{
+  if (req == NULL)
+    return;
+  g_free (req->uri);
+  if (req->body != NULL)
+    g_byte_array_unref (req->body);
+  g_free (req);
+}
+
+static void *
+on_uri (void *cls, const char *uri, struct MHD_Connection *connection)
+{
+  DdbServer *server = cls;
+  Request *req = g_new0 (Request, 1);
+
+  req->uri = g_strdup (uri);
+  g_mutex_lock (&server->lock);
+  server->in_flight++;
+  g_mutex_unlock (&server->lock);
+  return req;
+}
+
+static void
+on_completed (void *cls, struct MHD_Connection *connection, void **req_cls,
+              enum MHD_RequestTerminationCode toe)
+{
+  DdbServer *server = cls;
+
+  request_free (*req_cls);
+  *req_cls = NULL;
+  g_mutex_lock (&server->lock);
+  if (server->in_flight > 0 && --server->in_flight == 0)
+    g_cond_broadcast (&server->idle);
+  g_mutex_unlock (&server->lock);
+}
+
+static void
+on_mhd_log (void *cls, const char *fmt, va_list ap)
+{
+  char *text = g_strdup_vprintf (fmt, ap);
+
+  /* libmicrohttpd's own messages (a client hanging up, out of sockets): never request contents. */
+  g_debug ("libmicrohttpd: %s", g_strchomp (text));
+  g_free (text);
+}
+
+static void
+add_header (struct MHD_Response *response, const char *name, const char *value)
+{
+  if (MHD_add_response_header (response, name, value) == MHD_NO)
+    g_warning ("could not add the response header %s", name);
+}
+
+/* Sends `body` (taken, g_malloc'd) with the headers every answer carries. */
+static enum MHD_Result
+send_body (struct MHD_Connection *connection, guint status, char *body, gsize len,
+           const char *content_type, const char *error_type)
+{
+  struct MHD_Response *response;
+  enum MHD_Result ret;
+  char request_id[53];
+  char crc[16];
+
+  if (body != NULL)
+    response = MHD_create_response_from_buffer_with_free_callback (len, body, g_free);
+  else
+    response = MHD_create_response_from_buffer (0, empty_body, MHD_RESPMEM_PERSISTENT);
+  if (response == NULL)
+    {
+      g_free (body);
+      return MHD_NO;
+    }
+  make_request_id (request_id);
+  add_header (response, "x-amzn-RequestId", request_id);
+  if (body != NULL)
+    {
+      g_snprintf (crc, sizeof crc, "%lu", crc32 (0L, (const Bytef *) body, (uInt) len));
+      add_header (response, "x-amz-crc32", crc);
+    }
+  if (content_type != NULL)
+    add_header (response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+  if (error_type != NULL)
+    add_header (response, "x-amzn-ErrorType", error_type);
+  if (MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "Origin") != NULL)
+    add_header (response, "Access-Control-Allow-Origin", "*");
+  if (status == MHD_HTTP_CONTENT_TOO_LARGE)
+    add_header (response, MHD_HTTP_HEADER_CONNECTION, "close");
+  ret = MHD_queue_response (connection, status, response);
+  MHD_destroy_response (response);
+  return ret;
+}
+
+static enum MHD_Result
+send_json (struct MHD_Connection *connection, guint status, json_t *json, const char *content_type,
+           const char *error_type)
+{
+  char *text = json_dumps (json, JSON_COMPACT);
+  char *copy;
+  gsize len;
+
+  if (text == NULL)
+    return MHD_NO;
+  len = strlen (text);
+  copy = g_memdup2 (text, len + 1);
+  free (text);
+  return send_body (connection, status, copy, len, content_type, error_type);
+}
+
+/* An error DynamoDB sends without a message: {"__type": "..."}. */
+static enum MHD_Result
+send_bare_error (struct MHD_Connection *connection, DdbErrorCode code, const char *content_type)
+{
+  json_t *body = json_pack ("{ss}", "__type", ddb_error_type_full (code));
+  enum MHD_Result ret = send_json (connection, MHD_HTTP_BAD_REQUEST, body, content_type,
+                                   ddb_error_type_name (code));
+
+  json_decref (body);
+  return ret;
+}
+
+static enum MHD_Result
+send_error (struct MHD_Connection *connection, const GError *error, json_t *extra,
+            const char *content_type)
+{
+  DdbErrorCode code = error->domain == DDB_ERROR ? (DdbErrorCode) error->code : DDB_ERROR_INTERNAL;
+  json_t *body = ddb_engine_error_body (error, extra);
+  guint status = code == DDB_ERROR_INTERNAL ? MHD_HTTP_INTERNAL_SERVER_ERROR : MHD_HTTP_BAD_REQUEST;
+  enum MHD_Result ret = send_json (connection, status, body, content_type, ddb_error_type_name (code));
+
+  json_decref (body);
+  return ret;
+}
+
+static enum MHD_Result
+send_text (struct MHD_Connection *connection, guint status, const char *text)
+{
+  return send_body (connection, status, g_strdup (text), strlen (text), NULL, NULL);
+}
+
+static enum MHD_Result
+send_cors_preflight (struct MHD_Connection *connection)
+{
+  struct MHD_Response *response
+      = MHD_create_response_from_buffer (0, empty_body, MHD_RESPMEM_PERSISTENT);
+  const char *headers = MHD_lookup_connection_value (connection, MHD_HEADER_KIND,
+                                                     "Access-Control-Request-Headers");
+  const char *methods = MHD_lookup_connection_value (connection, MHD_HEADER_KIND,
+                                                     "Access-Control-Request-Method");
+  char request_id[53];
+  enum MHD_Result ret;
+
+  if (response == NULL)
+    return MHD_NO;
+  make_request_id (request_id);
+  add_header (response, "x-amzn-RequestId", request_id);
+  add_header (response, "Access-Control-Allow-Origin", "*");
+  if (headers != NULL)
+    add_header (response, "Access-Control-Allow-Headers", headers);
+  if (methods != NULL)
+    add_header (response, "Access-Control-Allow-Methods", methods);
+  add_header (response, "Access-Control-Max-Age", "172800");
+  ret = MHD_queue_response (connection, MHD_HTTP_OK, response);
+  MHD_destroy_response (response);
+  return ret;
+}
+
+/* The media type without parameters or blanks, compared as media types are: case-insensitively. */
+static gboolean
+media_type_is (const char *content_type, const char *wanted)
+{
+  const char *start = content_type;
+  const char *end;
+
+  while (*start == ' ' || *start == '\t')
+    start++;
+  end = start + strcspn (start, ";");
+  while (end > start && (end[-1] == ' ' || end[-1] == '\t'))
+    end--;
+  return (gsize) (end - start) == strlen (wanted)
+         && g_ascii_strncasecmp (start, wanted, end - start) == 0;
+}
+
+static enum MHD_Result
+collect_header (void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+  GArray *headers = cls;
+  DdbHttpHeader header = { key, value != NULL ? value : "" };
+
+  g_array_append_val (headers, header);
+  return MHD_YES;
+}
+
+static const char *
+lookup_secret (const char *access_key_id, gpointer user_data)
+{
+  DdbServer *server = user_data;
+
+  return g_hash_table_lookup (server->keys, access_key_id);
+}
+
+static gboolean
+verify_signature (DdbServer *server, struct MHD_Connection *connection, const char *method,
+                  Request *req, GError **error)
+{
+  GArray *headers = g_array_new (FALSE, FALSE, sizeof (DdbHttpHeader));
+  const char *query = strchr (req->uri, '?');
+  char *path = g_strndup (req->uri, query != NULL ? (gsize) (query - req->uri) : strlen (req->uri));
+  DdbHttpRequest http = { 0 };
+  DdbSigv4VerifyParams params = { 0 };
+  gboolean ok;
+
+  MHD_get_connection_values (connection, MHD_HEADER_KIND, collect_header, headers);
+  http.method = method;
+  http.path = path;
+  http.query = query != NULL ? query + 1 : NULL;
+  http.headers = (const DdbHttpHeader *) (gpointer) headers->data;
+  http.n_headers = headers->len;
+  http.body = req->body != NULL ? req->body->data : NULL;
+  http.body_len = req->body != NULL ? req->body->len : 0;
+  params.region = NULL;
+  params.service = "dynamodb";
+  params.now = g_get_real_time () / G_USEC_PER_SEC;
+  params.max_skew = 900;
+  params.lookup = lookup_secret;
+  params.user_data = server;
+  ok = ddb_sigv4_verify (&http, &params, NULL, error);
+  g_free (path);
+  g_array_unref (headers);
+  return ok;
+}
+
+static enum MHD_Result
+answer (DdbServer *server, struct MHD_Connection *connection, const char *method, Request *req)
+{
+  const char *content_type = MHD_lookup_connection_value (connection, MHD_HEADER_KIND,
+                                                          MHD_HTTP_HEADER_CONTENT_TYPE);
+  const char *target;
+  const char *reply_type;
+  const char *operation = NULL;
+  gsize body_len = req->body != NULL ? req->body->len : 0;
+  json_t *request = NULL;
+  json_t *response = NULL;
+  GError *error = NULL;
+  enum MHD_Result ret;
+
+  if (strcmp (method, MHD_HTTP_METHOD_OPTIONS) == 0
+      && MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "Origin") != NULL)
+    return send_cors_preflight (connection);
+  if (strcmp (method, MHD_HTTP_METHOD_GET) == 0)
+    return send_text (connection, MHD_HTTP_OK, HEALTH_BODY);
+  if (strcmp (method, MHD_HTTP_METHOD_POST) != 0
+      || (body_len > 0
+          && (content_type == NULL
+              || (!media_type_is (content_type, "application/json")
+                  && !media_type_is (content_type, "application/x-amz-json-1.0")))))
+    return send_text (connection, MHD_HTTP_NOT_FOUND, NOT_FOUND_BODY);
+
+  /* Answers come in the flavour of JSON asked in. */
+  reply_type = content_type != NULL && media_type_is (content_type, "application/x-amz-json-1.0")
+                   ? "application/x-amz-json-1.0"
+                   : "application/json";
+
+  if (body_len > 0)
+    {
+      json_error_t jerr;
+
+      request = json_loadb ((const char *) req->body->data, body_len,
+                            JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+      if (request == NULL)
+        return send_bare_error (connection, DDB_ERROR_SERIALIZATION, reply_type);
+    }
+
+  target = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "X-Amz-Target");
+  if (target != NULL && g_str_has_prefix (target, API_VERSION ".")
+      && is_api_operation (target + strlen (API_VERSION ".")))
+    operation = target + strlen (API_VERSION ".");
+  if (operation == NULL)
+    {
+      ret = send_bare_error (connection, DDB_ERROR_UNKNOWN_OPERATION, reply_type);
+      goto out;
+    }
+
+  if (g_hash_table_size (server->keys) > 0
+      && !verify_signature (server, connection, method, req, &error))
+    {
+      ret = send_error (connection, error, NULL, reply_type);
+      goto out;
+    }
+
+  if (request == NULL)
+    {
+      ret = send_bare_error (connection, DDB_ERROR_SERIALIZATION, reply_type);
+      goto out;
+    }
+
+  if (ddb_engine_call (server->engine, operation, request, &response, &error))
+    ret = send_json (connection, MHD_HTTP_OK, response, reply_type, NULL);
+  else
+    ret = send_error (connection, error, response, reply_type);
+
+out:
+  g_clear_error (&error);
+  g_clear_pointer (&response, json_decref);
+  g_clear_pointer (&request, json_decref);
+  return ret;
+}
+
+static enum MHD_Result
+on_request (void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+            const char *version, const char *upload_data, size_t *upload_data_size,
+            void **req_cls)
+{
+  DdbServer *server = cls;
+  Request *req = *req_cls;
+
+  if (req == NULL)
+    return MHD_NO;
+  if (!req->started)
+    {
+      const char *length = MHD_lookup_connection_value (connection, MHD_HEADER_KIND,
+                                                        MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+      req->started = TRUE;
+      /* Shutting down: requests begun before are answered, later ones are not taken (the
+       * connection closes without an answer, so nothing is acknowledged). */
+      if (g_atomic_int_get (&server->stopping))
+        return MHD_NO;
+      if (length != NULL && g_ascii_strtoull (length, NULL, 10) > MAX_REQUEST_BYTES)
+        return send_body (connection, MHD_HTTP_CONTENT_TOO_LARGE, NULL, 0, NULL, NULL);
+      return MHD_YES;
+    }
+  if (*upload_data_size > 0)
+    {
+      if (req->body == NULL)
+        req->body = g_byte_array_new ();
+      if (!req->too_large && req->body->len + *upload_data_size <= MAX_REQUEST_BYTES)
+        g_byte_array_append (req->body, (const guint8 *) upload_data, (guint) *upload_data_size);
+      else
+        {
+          req->too_large = TRUE;
+          g_byte_array_set_size (req->body, 0);
+        }
+      *upload_data_size = 0;
+      return MHD_YES;
+    }
+  if (req->too_large)
+    return send_body (connection, MHD_HTTP_CONTENT_TOO_LARGE, NULL, 0, NULL, NULL);
+  return answer (server, connection, method, req);
+}
+
+DdbServer *
+ddb_server_new (DdbEngine *engine)
+{
+  DdbServer *server = g_new0 (DdbServer, 1);
+
+  server->engine = engine;
+  server->listen_fd = -1;
+  server->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_mutex_init (&server->lock);
+  g_cond_init (&server->idle);
+  return server;
+}
+
+void
+ddb_server_add_key (DdbServer *server, const char *access_key_id, const char *secret)
+{
+  char *old;
+
+  g_return_if_fail (server->daemon == NULL);
+  old = g_hash_table_lookup (server->keys, access_key_id);
+  if (old != NULL)
+    explicit_bzero (old, strlen (old));
+  g_hash_table_insert (server->keys, g_strdup (access_key_id), g_strdup (secret));
+}
+
+static gboolean
+resolve_host (const char *host, guint16 port, struct sockaddr_storage *addr, socklen_t *addr_len,
+              GError **error)
+{
+  struct addrinfo hints = { 0 };
+  struct addrinfo *res = NULL;
+  char service[8];
+  int rc;
+
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  g_snprintf (service, sizeof service, "%u", (guint) port);
+  rc = getaddrinfo (host, service, &hints, &res);
+  if (rc != 0 || res == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "cannot resolve host “%s”: %s",
+                   host, gai_strerror (rc));
+      return FALSE;
+    }
+  memcpy (addr, res->ai_addr, res->ai_addrlen);
+  *addr_len = res->ai_addrlen;
+  freeaddrinfo (res);
+  return TRUE;
+}
+
+gboolean
+ddb_server_start (DdbServer *server, const char *host, guint16 port, GError **error)
+{
+  struct sockaddr_storage addr = { 0 };
+  socklen_t addr_len = 0;
+  const union MHD_DaemonInfo *info;
+  unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION
+                       | MHD_USE_POLL | MHD_USE_ITC;
+
+  g_return_val_if_fail (server->daemon == NULL, FALSE);
+  if (!resolve_host (host != NULL ? host : "127.0.0.1", port, &addr, &addr_len, error))
+    return FALSE;
+  if (addr.ss_family == AF_INET6)
+    flags |= MHD_USE_IPv6;
+  server->daemon = MHD_start_daemon (
+      flags, port, NULL, NULL, on_request, server, MHD_OPTION_SOCK_ADDR, &addr,
+      MHD_OPTION_URI_LOG_CALLBACK, on_uri, server, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
+      server, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) IDLE_TIMEOUT_S,
+      MHD_OPTION_EXTERNAL_LOGGER,
+      on_mhd_log, NULL, MHD_OPTION_END);
+  if (server->daemon == NULL)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "cannot listen on %s port %u: %s",
+                   host != NULL ? host : "127.0.0.1", (guint) port,
+                   saved != 0 ? g_strerror (saved) : "libmicrohttpd failed to start");
+      return FALSE;
+    }
+  info = MHD_get_daemon_info (server->daemon, MHD_DAEMON_INFO_BIND_PORT);
+  server->port = info != NULL ? info->port : port;
+  return TRUE;
+}
+
+guint16
+ddb_server_get_port (DdbServer *server)
+{
+  return server->port;
+}
+
+void
+ddb_server_shutdown (DdbServer *server, guint wait_ms)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) wait_ms * 1000;
+  MHD_socket fd;
+
+  if (server->daemon == NULL)
+    return;
+  g_atomic_int_set (&server->stopping, 1);
+  fd = MHD_quiesce_daemon (server->daemon);
+  if (fd != MHD_INVALID_SOCKET)
+    server->listen_fd = fd;
+
+  g_mutex_lock (&server->lock);
+  while (server->in_flight > 0)
+    if (!g_cond_wait_until (&server->idle, &server->lock, deadline))
+      break;
+  g_mutex_unlock (&server->lock);
+
+  /* Joins every connection thread: an operation still running finishes (and commits) first. */
+  MHD_stop_daemon (server->daemon);
+  server->daemon = NULL;
+  if (server->listen_fd >= 0)
+    close (server->listen_fd);
+  server->listen_fd = -1;
+}
+
+static void
+wipe_secret (gpointer key, gpointer value, gpointer user_data)
+{
+  explicit_bzero (value, strlen (value));
+  g_free (value);
+}
+
+void
+ddb_server_free (DdbServer *server)
+{
+  if (server == NULL)
+    return;
+  ddb_server_shutdown (server, 10000);
+  g_hash_table_foreach (server->keys, wipe_secret, NULL);
+  g_hash_table_unref (server->keys);
+  g_mutex_clear (&server->lock);
+  g_cond_clear (&server->idle);
+  g_free (server);
+}

@@ -1,0 +1,328 @@
+"""Servers the client tests talk to: a fault-injecting DynamoDB stand-in (plain or TLS, with a
+self-signed certificate), dynalite and AWS's DynamoDB Local (the launcher of tests/diff/run-diff.py,
+imported from there). Only the Python standard library (and the openssl command for the TLS
+certificate) is used."""
+import http.server
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import socket
+import socketserver
+import ssl
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.request
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.environ.get("DYNOSCOPE_SOURCE_DIR", os.path.normpath(os.path.join(HERE, "..", "..")))
+SKIP = 77
+DYNALITE_PACKAGE = "dynalite@4"
+
+
+def log(*args):
+    print("#", *args, flush=True)
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# The fault-injecting server
+
+ERRORS = {
+    # name: (status, __type, message)
+    "500": (500, "com.amazonaws.dynamodb.v20120810#InternalServerError", "Internal server error"),
+    "throttle": (400, "com.amazon.coral.availability#ThrottlingException", "Rate exceeded"),
+    "pte": (400, "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
+            "The level of configured provisioned throughput for the table was exceeded. Consider "
+            "increasing your provisioning level with the UpdateTable API."),
+    "rle": (400, "com.amazonaws.dynamodb.v20120810#RequestLimitExceeded",
+            "Throughput exceeds the current throughput limit for your account."),
+    "validation": (400, "com.amazon.coral.validate#ValidationException",
+                   "1 validation error detected: Value null at 'tableName' failed to satisfy "
+                   "constraint: Member must not be null"),
+    "access": (400, "com.amazon.coral.service#AccessDeniedException",
+               "User: arn:aws:iam::123456789012:user/x is not authorized to perform: "
+               "dynamodb:ListTables"),
+    "notfound": (400, "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
+                 "Requested resource not found"),
+}
+
+
+class FaultHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, body, crc=None, ctype="application/x-amz-json-1.0", extra=None):
+        raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(raw)))
+        if crc is not False:
+            value = zlib.crc32(raw) if crc is None else crc
+            self.send_header("x-amz-crc32", str(value))
+        for k, v in (extra or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(raw)
+
+    def do_GET(self):
+        if self.path == "/__stats":
+            with self.server.lock:
+                stats = {"requests": self.server.requests,
+                         "connections": len(self.server.connections),
+                         "last_headers": self.server.last_headers}
+            self.reply(200, stats, crc=False, ctype="application/json")
+        else:
+            self.reply(200, b"healthy: dynamodb.us-east-1.amazonaws.com", crc=False,
+                       ctype="text/plain")
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        if self.path == "/__stats":
+            self.do_GET()
+            return
+        if self.path == "/__script":
+            with self.server.lock:
+                cfg = json.loads(body)
+                self.server.script = list(cfg.get("script", []))
+                self.server.requests = 0
+                self.server.connections = set()
+                self.server.last_headers = {}
+                self.server.answer = cfg.get("answer", {"TableNames": []})
+            self.reply(200, {}, crc=False, ctype="application/json")
+            return
+        with self.server.lock:
+            self.server.requests += 1
+            self.server.connections.add(id(self.connection))
+            self.server.last_headers = {k.lower(): v for k, v in self.headers.items()}
+            step = self.server.script.pop(0) if self.server.script else "ok"
+            answer = self.server.answer
+        if step.startswith("slow:"):
+            time.sleep(float(step.split(":", 1)[1]))
+            step = "ok"
+        if step == "ok":
+            self.reply(200, answer)
+        elif step == "badcrc":
+            raw = json.dumps(answer).encode()
+            self.reply(200, raw, crc=(zlib.crc32(raw) + 1) & 0xFFFFFFFF)
+        elif step == "drop":
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+        elif step == "503-html":
+            self.reply(503, b"<html><body>Service Unavailable</body></html>", crc=False,
+                       ctype="text/html")
+        elif step == "canceled":
+            self.reply(400, {"__type": "com.amazonaws.dynamodb.v20120810#"
+                                       "TransactionCanceledException",
+                             "Message": "Transaction cancelled, please refer cancellation "
+                                        "reasons for specific reasons [None, "
+                                        "ConditionalCheckFailed]",
+                             "CancellationReasons": [{"Code": "None"},
+                                                     {"Code": "ConditionalCheckFailed",
+                                                      "Message": "The conditional request "
+                                                                 "failed"}]})
+        else:
+            status, type_, message = ERRORS[step]
+            self.reply(status, {"__type": type_, "message": message})
+
+
+class FaultServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, tls_context=None):
+        super().__init__(("127.0.0.1", 0), FaultHandler)
+        self.lock = threading.Lock()
+        self.script = []
+        self.requests = 0
+        self.connections = set()  # the connections that carried DynamoDB requests
+        self.last_headers = {}
+        self.answer = {"TableNames": []}
+        self.scheme = "http"
+        if tls_context is not None:
+            self.socket = tls_context.wrap_socket(self.socket, server_side=True)
+            self.scheme = "https"
+        self.thread = threading.Thread(target=self.serve_forever, daemon=True)
+
+    @property
+    def url(self):
+        # The TLS certificate names localhost only, so that 127.0.0.1 is a name mismatch.
+        host = "localhost" if self.scheme == "https" else "127.0.0.1"
+        return f"{self.scheme}://{host}:{self.server_address[1]}"
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self.shutdown()
+        self.server_close()
+
+
+def make_self_signed_cert(directory):
+    """A self-signed certificate (its own CA) for localhost: (cert, key) paths,
+    or None when openssl is missing."""
+    if shutil.which("openssl") is None:
+        return None
+    cert = os.path.join(directory, "cert.pem")
+    key = os.path.join(directory, "key.pem")
+    r = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
+                        "-out", cert, "-days", "2", "-subj", "/CN=dynoscope-test",
+                        "-addext", "subjectAltName=DNS:localhost",
+                        "-addext", "basicConstraints=critical,CA:TRUE"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        log("openssl failed:", r.stderr[-500:])
+        return None
+    return cert, key
+
+
+def start_tls_fault_server(directory):
+    pair = make_self_signed_cert(directory)
+    if pair is None:
+        return None, None
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(*pair)
+    return FaultServer(ctx).start(), pair[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# dynalite
+
+
+def dynalite_dirs():
+    dirs = []
+    if os.environ.get("DYNOSCOPE_DYNALITE_DIR"):
+        dirs.append(os.environ["DYNOSCOPE_DYNALITE_DIR"])
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    dirs.append(os.path.join(xdg, "dynoscope", "dynalite"))
+    return dirs
+
+
+def find_dynalite():
+    for d in dynalite_dirs():
+        cli = os.path.join(d, "node_modules", "dynalite", "cli.js")
+        if os.path.isfile(cli):
+            return cli
+    return None
+
+
+def install_dynalite():
+    if shutil.which("npm") is None:
+        return None
+    target = dynalite_dirs()[0]
+    os.makedirs(target, exist_ok=True)
+    log(f"installing {DYNALITE_PACKAGE} into {target} (once)")
+    r = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix",
+                        target, DYNALITE_PACKAGE],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+    if r.returncode != 0:
+        log(r.stdout[-3000:])
+        return None
+    return find_dynalite()
+
+
+def wait_http(url, proc, seconds):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            return False
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return True
+        except urllib.error.HTTPError:
+            return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
+class Dynalite:
+    """dynalite in memory on a loopback port; tables become ACTIVE at once."""
+
+    def __init__(self, cli):
+        self.cli = cli
+        self.proc = None
+        self.port = None
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        self.port = free_port()
+        self.logfile = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen(["node", self.cli, "--host", "127.0.0.1", "--port",
+                                      str(self.port), "--createTableMs", "0", "--deleteTableMs",
+                                      "0", "--updateTableMs", "0"],
+                                     stdout=self.logfile, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        if wait_http(self.url, self.proc, 30):
+            return True
+        self.logfile.seek(0)
+        log("dynalite did not start:", self.logfile.read()[-2000:])
+        self.stop()
+        return False
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.proc = None
+
+
+# ---------------------------------------------------------------------------------------------
+# DynamoDB Local, through tests/diff/run-diff.py's launcher
+
+
+def run_diff_module():
+    path = os.path.join(SRC, "tests", "diff", "run-diff.py")
+    spec = importlib.util.spec_from_file_location("dynoscope_run_diff", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def start_dynamodb_local():
+    """A started DynamoDBLocal (with .port and .stop()), or None (java or npm missing, or it
+    would not start)."""
+    if shutil.which("java") is None:
+        return None
+    rd = run_diff_module()
+    emulator = rd.find_emulator()
+    if emulator is None and shutil.which("npm") is not None:
+        emulator = rd.install_emulator()
+    if emulator is None:
+        return None
+    ddbl = rd.DynamoDBLocal(emulator)
+    if not ddbl.start():
+        return None
+    return ddbl
+
+
+def client_env(extra=None):
+    """An environment with fake credentials and no AWS configuration of the user's."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env.update({
+        "AWS_ACCESS_KEY_ID": "AKIAFAKECLIENTTESTS0",
+        "AWS_SECRET_ACCESS_KEY": "fake/secret/for/client/tests",
+        "AWS_CONFIG_FILE": os.devnull,
+        "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
+    })
+    env.update(extra or {})
+    return env
