@@ -1,0 +1,37 @@
+/* staging-private.h: the store shared by the staging files (changeset.c, journal.c). */
+#pragma once
+
+#include <sqlite3.h>
+
+#include "staging/changeset.h"
+#include "staging/journal.h"
+
+G_BEGIN_DECLS
+
+struct _DdbStaging {
+  sqlite3 *db;
+  GRecMutex lock; /* one SQLite transaction at a time on the one connection */
+  DdbJournalHook hook;
+  gpointer hook_data;
+  guint n_writes;
+  guint batch_depth; /* inside ddb_staging_batch_begin */
+};
+
+/* A G_IO_ERROR_FAILED naming SQLite's error, returning FALSE. */
+gboolean ddb_staging_sql_error (DdbStaging *staging, GError **error);
+/* Runs SQL without results (fixed text only). */
+gboolean ddb_staging_exec (DdbStaging *staging, const char *sql, GError **error);
+/* Binds an item (NULL: SQL NULL) as its DynamoDB JSON text. */
+void ddb_staging_bind_item (sqlite3_stmt *stmt, int index, const DdbValue *item);
+void ddb_staging_bind_text (sqlite3_stmt *stmt, int index, const char *text);
+
+/* Appends a journal row (inside the caller's transaction). */
+gboolean ddb_staging_journal_append (DdbStaging *staging, gint64 id, DdbChangeState state,
+                                     const char *detail, GError **error);
+
+/* One durable transaction around several stagings (holds the store's lock until the end; on
+ * !OK everything staged since the beginning is rolled back). */
+gboolean ddb_staging_batch_begin (DdbStaging *staging, GError **error);
+gboolean ddb_staging_batch_end (DdbStaging *staging, gboolean ok, GError **error);
+
+G_END_DECLS
