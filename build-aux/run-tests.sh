@@ -35,13 +35,15 @@ PY
   skipped=$((skipped + skip))
 }
 
-setup () { # builddir, options...
-  local dir=$1; shift
+setup () { # builddir, options... (quiet unless it fails)
+  local dir=$1 log; shift
+  log=$(mktemp)
   if [ -f "$dir/build.ninja" ]; then
-    meson configure "$dir" "$@" >/dev/null
+    meson configure "$dir" "$@" >"$log" 2>&1
   else
-    meson setup "$dir" "$@" >/dev/null
-  fi
+    meson setup "$dir" "$@" >"$log" 2>&1
+  fi || { tail -30 "$log"; rm -f "$log"; return 1; }
+  rm -f "$log"
 }
 
 echo "== build (warnings as errors) and full test suite"
@@ -63,8 +65,8 @@ else
 fi
 
 echo "== fuzz targets, ${fuzz_seconds}s each"
-if [ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzzing=true -Dtests=false \
-     -Db_sanitize=address,undefined -Db_lundef=false >/dev/null; then
+if [ -f build-fuzz/build.ninja ] || CC=clang setup build-fuzz -Dfuzzing=true -Dtests=false \
+     -Db_sanitize=address,undefined -Db_lundef=false; then
   if ninja -C build-fuzz; then
     for target in ddbjson plainjson expr; do
       work=$(mktemp -d)
