@@ -16,6 +16,10 @@ packages=(
   python3
   # the local endpoint (dynoscope-cli serve)
   libmicrohttpd-dev zlib1g-dev
+  # the desktop app (src/app) and the checks of its data/ files
+  libgtk-4-dev libadwaita-1-dev libgtksourceview-5-dev desktop-file-utils appstream
+  # the GUI tests and build-aux/screenshots.sh: a virtual X server and ImageMagick's import
+  xvfb xauth imagemagick
 )
 
 missing=()

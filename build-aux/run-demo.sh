@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs Dynoscope's main job on the embedded demo database.
-# Until the GUI exists that is the command-line tool: it builds build/demo.db from the seed
-# articles' worked examples (data/demo/*.jsonl) and runs their queries against it.
+# With a display (and the app built) that is the desktop app, which builds its demo database from
+# the seed articles' worked examples (data/demo/*.jsonl) into ~/.cache/dynoscope the first time.
+# Without one (or with --cli) it is the command-line tool: it builds build/demo.db from the same
+# examples and runs their queries against it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build-aux/install-deps.sh
 [ -f build/build.ninja ] || meson setup build
 ninja -C build
+
+app=build/src/app/dynoscope
+if [ "${1:-}" != "--cli" ] && [ -x "$app" ] \
+   && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
+  # Run in place: the schema compiled in the build folder, the demo data of the source tree.
+  export GSETTINGS_SCHEMA_DIR="$PWD/build/src/app"
+  export DYNOSCOPE_DEMO_DATA="$PWD/data/demo"
+  echo "Starting the desktop app on the demo database ($app; --cli for the command-line demo)"
+  exec "$app"
+fi
 cli=build/src/cli/dynoscope-cli
 db=build/demo.db
 

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Writes PNG screenshots of the app's main views (tables, a Query with its request, item
+# collections, the inspector, a Scan with a filter) into data/screenshots/ (or $1): it runs the
+# GUI test program, which drives the real window on the demo database under Xvfb and calls
+# `import -window root` (ImageMagick) at each view.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
+out=$(realpath -m "${1:-data/screenshots}")
+[ -f "$build/build.ninja" ] || meson setup "$build"
+ninja -C "$build" tests/app/test-gui src/app/gschemas.compiled
+mkdir -p "$out"
+export DYNOSCOPE_SCREENSHOT_DIR="$out"
+export GSETTINGS_SCHEMA_DIR="$PWD/$build/src/app"
+export DYNOSCOPE_DEMO_DATA="$PWD/data/demo"
+tests/app/run-gui-test.sh "$build/tests/app/test-gui"
+ls -1 "$out"/*.png

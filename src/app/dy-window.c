@@ -1,0 +1,560 @@
+/* dy-window.c: the main window. */
+#define G_LOG_DOMAIN "dynoscope-window"
+
+#include <glib/gi18n.h>
+
+#include "app/dy-demo.h"
+#include "app/dy-window.h"
+
+#define MAX_RECENT 10
+
+struct _DyWindow {
+  AdwApplicationWindow parent_instance;
+
+  GtkListView *sidebar_list;
+  AdwTabView *tab_view;
+  GtkStack *content_stack;
+  AdwToastOverlay *toast_overlay;
+
+  GListStore *connections;
+  GSettings *settings; /* NULL when the schema is not installed */
+  GCancellable *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (DyWindow, dy_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static GSettings *
+settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = NULL;
+
+  /* A build run in place may have no compiled schema; the app then just forgets. */
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, "io.github.dynoscope.Dynoscope", TRUE);
+  if (schema == NULL)
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+toast (DyWindow *self, const char *message)
+{
+  AdwToast *t = adw_toast_new (message);
+
+  adw_toast_set_timeout (t, 8);
+  adw_toast_overlay_add_toast (self->toast_overlay, t);
+}
+
+static void
+add_connection (DyWindow *self, DyConnection *connection)
+{
+  g_list_store_append (self->connections, connection);
+  dy_connection_refresh_tables (connection);
+}
+
+static void
+remember (DyWindow *self, const char *path)
+{
+  g_auto (GStrv) old = NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) recent = NULL;
+  guint n = 1;
+
+  if (self->settings == NULL)
+    return;
+  old = g_settings_get_strv (self->settings, "recent-databases");
+  g_strv_builder_add (builder, path);
+  for (guint i = 0; old[i] != NULL && n < MAX_RECENT; i++)
+    if (g_strcmp0 (old[i], path) != 0)
+      {
+        g_strv_builder_add (builder, old[i]);
+        n++;
+      }
+  recent = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "recent-databases", (const char *const *) recent);
+}
+
+static gboolean
+has_connection (DyWindow *self, const char *path)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->connections)); i++)
+    {
+      g_autoptr (DyConnection) c = g_list_model_get_item (G_LIST_MODEL (self->connections), i);
+
+      if (g_strcmp0 (dy_connection_get_path (c), path) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+typedef struct {
+  DyWindow *window;
+  gboolean remember;
+} OpenData;
+
+static void
+open_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  OpenData *data = user_data;
+  g_autoptr (DyWindow) self = data->window;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DyConnection) connection = dy_connection_open_finish (result, &error);
+
+  if (connection == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        toast (self, error->message);
+    }
+  else if (!has_connection (self, dy_connection_get_path (connection)))
+    {
+      add_connection (self, connection);
+      if (data->remember)
+        remember (self, dy_connection_get_path (connection));
+    }
+  g_free (data);
+}
+
+void
+dy_window_open_database (DyWindow *self, const char *path, gboolean remember_it)
+{
+  g_autofree char *title = g_path_get_basename (path);
+  OpenData *data = g_new0 (OpenData, 1);
+
+  data->window = g_object_ref (self);
+  data->remember = remember_it;
+  dy_connection_open_async (title, path, self->cancellable, open_done, data);
+}
+
+typedef struct {
+  char *data_dir;
+  char *db_path;
+} DemoData;
+
+static void
+demo_data_free (DemoData *data)
+{
+  g_free (data->data_dir);
+  g_free (data->db_path);
+  g_free (data);
+}
+
+static void
+demo_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  DemoData *data = task_data;
+  GError *error = NULL;
+  DdbBackend *backend;
+
+  data->db_path = dy_demo_database_path (data->data_dir, &error);
+  if (data->db_path == NULL || !dy_demo_ensure (data->db_path, data->data_dir, cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  backend = ddb_backend_open_database (data->db_path, &error);
+  if (backend == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, dy_connection_new (_("Demo database"), data->db_path, backend),
+                           g_object_unref);
+}
+
+static void
+demo_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  DyWindow *self = DY_WINDOW (source);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DyConnection) connection = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (connection == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          /* TRANSLATORS: %s is why the demo database could not be built */
+          g_autofree char *message = g_strdup_printf (_("The demo database could not be built: %s"),
+                                                      error->message);
+          toast (self, message);
+        }
+      return;
+    }
+  /* The demo comes first: it is what a new user looks at. */
+  g_list_store_insert (self->connections, 0, connection);
+  dy_connection_refresh_tables (connection);
+}
+
+void
+dy_window_open_demo (DyWindow *self)
+{
+  g_autoptr (GTask) task = g_task_new (self, self->cancellable, demo_done, NULL);
+  DemoData *data = g_new0 (DemoData, 1);
+
+  data->data_dir = dy_demo_data_dir ();
+  g_task_set_source_tag (task, dy_window_open_demo);
+  g_task_set_task_data (task, data, (GDestroyNotify) demo_data_free);
+  g_task_run_in_thread (task, demo_thread);
+}
+
+GListModel *
+dy_window_get_connections (DyWindow *self)
+{
+  return G_LIST_MODEL (self->connections);
+}
+
+AdwTabView *
+dy_window_get_tab_view (DyWindow *self)
+{
+  return self->tab_view;
+}
+
+DyTableView *
+dy_window_get_current_view (DyWindow *self)
+{
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+
+  return page != NULL ? DY_TABLE_VIEW (adw_tab_page_get_child (page)) : NULL;
+}
+
+static DyTableView *
+new_tab (DyWindow *self, DyConnection *connection, const char *table)
+{
+  GtkWidget *view = dy_table_view_new (connection, table);
+  AdwTabPage *page = adw_tab_view_append (self->tab_view, view);
+
+  adw_tab_page_set_title (page, table);
+  adw_tab_page_set_tooltip (page, dy_connection_get_title (connection));
+  g_object_bind_property (view, "running", page, "loading", G_BINDING_SYNC_CREATE);
+  adw_tab_view_set_selected_page (self->tab_view, page);
+  gtk_stack_set_visible_child_name (self->content_stack, "tabs");
+  return DY_TABLE_VIEW (view);
+}
+
+DyTableView *
+dy_window_open_table (DyWindow *self, DyConnection *connection, const char *table)
+{
+  for (int i = 0; i < adw_tab_view_get_n_pages (self->tab_view); i++)
+    {
+      AdwTabPage *page = adw_tab_view_get_nth_page (self->tab_view, i);
+      DyTableView *view = DY_TABLE_VIEW (adw_tab_page_get_child (page));
+
+      if (dy_table_view_get_connection (view) == connection
+          && g_strcmp0 (dy_table_view_get_table_name (view), table) == 0)
+        {
+          adw_tab_view_set_selected_page (self->tab_view, page);
+          return view;
+        }
+    }
+  return new_tab (self, connection, table);
+}
+
+/* Sidebar. */
+
+static GListModel *
+sidebar_children (gpointer item, gpointer user_data)
+{
+  if (DY_IS_CONNECTION (item))
+    return g_object_ref (dy_connection_get_tables (DY_CONNECTION (item)));
+  return NULL;
+}
+
+static void
+sidebar_setup (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *icon = gtk_image_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_box_append (GTK_BOX (box), icon);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
+  gtk_list_item_set_child (list_item, expander);
+}
+
+static void
+sidebar_bind (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *box = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  GtkWidget *icon = gtk_widget_get_first_child (box);
+  GtkWidget *label = gtk_widget_get_next_sibling (icon);
+  g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
+  if (DY_IS_CONNECTION (object))
+    {
+      DyConnection *c = DY_CONNECTION (object);
+      const char *error = dy_connection_get_error (c);
+      g_autofree char *tooltip = error != NULL
+                                   ? g_strdup_printf ("%s\n%s", dy_connection_get_path (c), error)
+                                   : g_strdup (dy_connection_get_path (c));
+
+      gtk_image_set_from_icon_name (GTK_IMAGE (icon), error != NULL ? "dialog-warning-symbolic"
+                                                                    : "drive-harddisk-symbolic");
+      gtk_label_set_text (GTK_LABEL (label), dy_connection_get_title (c));
+      gtk_widget_add_css_class (label, "heading");
+      gtk_widget_set_tooltip_text (box, tooltip);
+    }
+  else
+    {
+      gtk_image_set_from_icon_name (GTK_IMAGE (icon), "view-grid-symbolic");
+      gtk_label_set_text (GTK_LABEL (label),
+                          gtk_string_object_get_string (GTK_STRING_OBJECT (object)));
+      gtk_widget_remove_css_class (label, "heading");
+      gtk_widget_set_tooltip_text (box, NULL);
+    }
+}
+
+static void
+sidebar_activate (DyWindow *self, guint position)
+{
+  GListModel *model = G_LIST_MODEL (gtk_list_view_get_model (self->sidebar_list));
+  g_autoptr (GtkTreeListRow) row = g_list_model_get_item (model, position);
+  g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+  g_autoptr (GtkTreeListRow) parent = NULL;
+  g_autoptr (GObject) connection = NULL;
+
+  if (!GTK_IS_STRING_OBJECT (object))
+    {
+      gtk_tree_list_row_set_expanded (row, !gtk_tree_list_row_get_expanded (row));
+      return;
+    }
+  parent = gtk_tree_list_row_get_parent (row);
+  connection = gtk_tree_list_row_get_item (parent);
+  dy_window_open_table (self, DY_CONNECTION (connection),
+                        gtk_string_object_get_string (GTK_STRING_OBJECT (object)));
+}
+
+/* Actions. */
+
+static void
+open_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  DyWindow *self = DY_WINDOW (user_data);
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path != NULL)
+        dy_window_open_database (self, path, TRUE);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  GtkFileChooserNative *dialog;
+  GtkFileFilter *filter = gtk_file_filter_new ();
+  GtkFileFilter *all = gtk_file_filter_new ();
+
+  dialog = gtk_file_chooser_native_new (_("Open Database"), GTK_WINDOW (widget),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("Dynoscope databases"));
+  gtk_file_filter_add_pattern (filter, "*.db");
+  gtk_file_filter_add_pattern (filter, "*.sqlite");
+  gtk_file_filter_add_pattern (filter, "*.dynoscope");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
+  g_object_unref (filter);
+  g_object_unref (all);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (open_response), widget);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+new_tab_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyWindow *self = DY_WINDOW (widget);
+  DyTableView *view = dy_window_get_current_view (self);
+
+  /* A second view of the same table: several queries side by side. */
+  if (view != NULL)
+    new_tab (self, dy_table_view_get_connection (view), dy_table_view_get_table_name (view));
+  else
+    {
+      GtkSelectionModel *model = gtk_list_view_get_model (self->sidebar_list);
+      guint selected = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model));
+
+      if (selected != GTK_INVALID_LIST_POSITION)
+        sidebar_activate (self, selected);
+    }
+}
+
+static void
+close_tab_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyWindow *self = DY_WINDOW (widget);
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+
+  if (page != NULL)
+    adw_tab_view_close_page (self->tab_view, page);
+}
+
+/* The view's own actions, reachable from anywhere in the window. */
+static void
+forward_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *view = dy_window_get_current_view (DY_WINDOW (widget));
+  const char *view_action = NULL;
+
+  if (view == NULL)
+    return;
+  if (g_str_equal (action_name, "win.run"))
+    view_action = "view.run";
+  else if (g_str_equal (action_name, "win.load-more"))
+    view_action = "view.load-more";
+  else if (g_str_equal (action_name, "win.group"))
+    view_action = "view.group";
+  else if (g_str_equal (action_name, "win.filter"))
+    view_action = "view.focus-filter";
+  if (view_action != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (view), view_action, NULL);
+}
+
+static void
+pages_changed (DyWindow *self)
+{
+  gboolean any = adw_tab_view_get_n_pages (self->tab_view) > 0;
+
+  gtk_stack_set_visible_child_name (self->content_stack, any ? "tabs" : "empty");
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab", any);
+}
+
+/* GObject. */
+
+static void
+dy_window_dispose (GObject *object)
+{
+  DyWindow *self = DY_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), DY_TYPE_WINDOW);
+  G_OBJECT_CLASS (dy_window_parent_class)->dispose (object);
+}
+
+static void
+dy_window_finalize (GObject *object)
+{
+  DyWindow *self = DY_WINDOW (object);
+
+  g_clear_object (&self->connections);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->cancellable);
+  G_OBJECT_CLASS (dy_window_parent_class)->finalize (object);
+}
+
+static gboolean
+dy_window_close_request (GtkWindow *window)
+{
+  DyWindow *self = DY_WINDOW (window);
+
+  if (self->settings != NULL)
+    {
+      int width, height;
+
+      gtk_window_get_default_size (window, &width, &height);
+      g_settings_set (self->settings, "window-size", "(ii)", width, height);
+      g_settings_set_boolean (self->settings, "window-maximized",
+                              gtk_window_is_maximized (window));
+    }
+  return GTK_WINDOW_CLASS (dy_window_parent_class)->close_request (window);
+}
+
+static void
+dy_window_class_init (DyWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = dy_window_dispose;
+  object_class->finalize = dy_window_finalize;
+  GTK_WINDOW_CLASS (klass)->close_request = dy_window_close_request;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/dynoscope/Dynoscope/dy-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, DyWindow, sidebar_list);
+  gtk_widget_class_bind_template_child (widget_class, DyWindow, tab_view);
+  gtk_widget_class_bind_template_child (widget_class, DyWindow, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, DyWindow, toast_overlay);
+  gtk_widget_class_bind_template_callback (widget_class, sidebar_activate);
+  gtk_widget_class_bind_template_callback (widget_class, pages_changed);
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.new-tab", NULL, new_tab_action);
+  gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
+  gtk_widget_class_install_action (widget_class, "win.run", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "win.load-more", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "win.group", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "win.filter", NULL, forward_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, GDK_CONTROL_MASK, "win.new-tab", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close-tab", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "win.run", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "win.run", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.load-more", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "win.group", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.filter", NULL);
+}
+
+static void
+dy_window_init (DyWindow *self)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkTreeListModel *tree;
+  GtkSingleSelection *selection;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+#ifdef DYNOSCOPE_DEVELOPMENT
+  gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
+#endif
+  self->cancellable = g_cancellable_new ();
+  self->connections = g_list_store_new (DY_TYPE_CONNECTION);
+  self->settings = settings_new ();
+  if (self->settings != NULL)
+    {
+      int width, height;
+
+      g_settings_get (self->settings, "window-size", "(ii)", &width, &height);
+      gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+    }
+
+  tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->connections)), FALSE, TRUE,
+                                  sidebar_children, NULL, NULL);
+  selection = gtk_single_selection_new (G_LIST_MODEL (tree));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  g_signal_connect (factory, "setup", G_CALLBACK (sidebar_setup), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (sidebar_bind), NULL);
+  gtk_list_view_set_factory (self->sidebar_list, factory);
+  gtk_list_view_set_model (self->sidebar_list, GTK_SELECTION_MODEL (selection));
+  g_object_unref (factory);
+  g_object_unref (selection);
+  pages_changed (self);
+
+  if (self->settings != NULL)
+    {
+      g_auto (GStrv) recent = g_settings_get_strv (self->settings, "recent-databases");
+
+      for (guint i = 0; recent[i] != NULL; i++)
+        if (g_file_test (recent[i], G_FILE_TEST_IS_REGULAR))
+          dy_window_open_database (self, recent[i], FALSE);
+    }
+}
+
+DyWindow *
+dy_window_new (AdwApplication *application)
+{
+  return g_object_new (DY_TYPE_WINDOW, "application", application, NULL);
+}

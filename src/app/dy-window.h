@@ -1,0 +1,28 @@
+/* dy-window.h: the main window: connections and their tables in a sidebar, a tab per table
+ * view. */
+#pragma once
+
+#include <adwaita.h>
+
+#include "app/dy-connection.h"
+#include "app/dy-table-view.h"
+
+G_BEGIN_DECLS
+
+#define DY_TYPE_WINDOW (dy_window_get_type ())
+G_DECLARE_FINAL_TYPE (DyWindow, dy_window, DY, WINDOW, AdwApplicationWindow)
+
+DyWindow *dy_window_new (AdwApplication *application);
+/* Builds (first time) and opens the demo database. */
+void dy_window_open_demo (DyWindow *self);
+/* Opens a database file as a new connection; REMEMBER adds it to the recent databases. */
+void dy_window_open_database (DyWindow *self, const char *path, gboolean remember);
+/* The connections (DyConnection) in the sidebar. */
+GListModel *dy_window_get_connections (DyWindow *self);
+/* Opens TABLE of CONNECTION in a new tab (or shows its tab if one exists) and returns the view. */
+DyTableView *dy_window_open_table (DyWindow *self, DyConnection *connection, const char *table);
+/* The view of the selected tab, or NULL. */
+DyTableView *dy_window_get_current_view (DyWindow *self);
+AdwTabView *dy_window_get_tab_view (DyWindow *self);
+
+G_END_DECLS
