@@ -113,64 +113,22 @@ wrong_json_type (Ctx *ctx, Kind kind, const json_t *j)
   return serialization_error (ctx, msg);
 }
 
+/* ddb_type_from_name for a member name that is not NUL-terminated (the fast path's points into
+ * the request text) and may hold a NUL. */
 static gboolean
 type_from_key (const char *key, gsize len, DdbType *out)
 {
-  switch (len)
+  for (guint i = 0; i < DDB_N_TYPES; i++)
     {
-    case 1:
-      switch (key[0])
+      const char *name = ddb_type_name ((DdbType) i);
+
+      if (strlen (name) == len && memcmp (name, key, len) == 0)
         {
-        case 'S':
-          *out = DDB_TYPE_S;
-          return TRUE;
-        case 'N':
-          *out = DDB_TYPE_N;
-          return TRUE;
-        case 'B':
-          *out = DDB_TYPE_B;
-          return TRUE;
-        case 'M':
-          *out = DDB_TYPE_M;
-          return TRUE;
-        case 'L':
-          *out = DDB_TYPE_L;
-          return TRUE;
-        default:
-          return FALSE;
-        }
-    case 2:
-      if (key[1] != 'S')
-        return FALSE;
-      switch (key[0])
-        {
-        case 'S':
-          *out = DDB_TYPE_SS;
-          return TRUE;
-        case 'N':
-          *out = DDB_TYPE_NS;
-          return TRUE;
-        case 'B':
-          *out = DDB_TYPE_BS;
-          return TRUE;
-        default:
-          return FALSE;
-        }
-    case 4:
-      if (memcmp (key, "BOOL", 4) == 0)
-        {
-          *out = DDB_TYPE_BOOL;
+          *out = (DdbType) i;
           return TRUE;
         }
-      if (memcmp (key, "NULL", 4) == 0)
-        {
-          *out = DDB_TYPE_NULL;
-          return TRUE;
-        }
-      return FALSE;
-    default:
-      return FALSE;
     }
+  return FALSE;
 }
 
 static DdbValue *

@@ -37,6 +37,15 @@ not_a_structure (json_t *j, GError **error)
                                          : "Expected null");
 }
 
+/* What the deserializer says of a member that should be a list. */
+static gpointer
+not_a_list (json_t *j, GError **error)
+{
+  return ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
+                       json_is_object (j) ? "Start of structure or map found where not expected."
+                                          : "Expected list or null");
+}
+
 /* DynamoDB echoes an over-long list in its validation message the way Java prints it: each
  * element as ClassName@identity-hash. The hash is ours, stable for a given position. */
 static void
@@ -170,15 +179,18 @@ capacity_for (CapacityList *cl, const char *table)
   return cap;
 }
 
-/* `split`: the transactions' form, with ReadCapacityUnits / WriteCapacityUnits. */
+/* Puts the list in the response as ConsumedCapacity (`split`: the transactions' form, with
+ * ReadCapacityUnits / WriteCapacityUnits), and clears it. */
 static void
-capacity_list_to_response (CapacityList *cl, DdbReturnCapacity mode, gboolean split,
-                           json_t *response)
+capacity_list_finish (CapacityList *cl, DdbReturnCapacity mode, gboolean split, json_t *response)
 {
   json_t *list;
 
   if (mode == DDB_RCC_NONE)
-    return;
+    {
+      capacity_list_clear (cl);
+      return;
+    }
   list = json_array ();
   for (guint i = 0; i < cl->caps->len; i++)
     {
@@ -188,6 +200,7 @@ capacity_list_to_response (CapacityList *cl, DdbReturnCapacity mode, gboolean sp
                                          : ddb_capacity_to_json (cap, mode));
     }
   json_object_set_new (response, "ConsumedCapacity", list);
+  capacity_list_clear (cl);
 }
 
 static gboolean
@@ -247,6 +260,28 @@ add_collection_metrics (DdbStore *store, GPtrArray *writes, json_t *response, GE
   else
     json_decref (all);
   return TRUE;
+}
+
+static gboolean token_remember (DdbStore *store, const char *token, GBytes *digest,
+                                GError **error);
+
+/* Ends the store transaction of applied writes: the response, with ItemCollectionMetrics when
+ * `metrics`, after remembering the transaction's `token` (if any); NULL when that or the commit
+ * fails (the transaction is then still open). */
+static json_t *
+commit_writes (DdbStore *store, GPtrArray *writes, gboolean metrics, const char *token,
+               GBytes *digest, GError **error)
+{
+  json_t *response = json_object ();
+
+  if ((metrics && !add_collection_metrics (store, writes, response, error))
+      || (token != NULL && !token_remember (store, token, digest, error))
+      || !ddb_store_commit (store, error))
+    {
+      json_decref (response);
+      return NULL;
+    }
+  return response;
 }
 
 /* ---- BatchGetItem --------------------------------------------------------------------- */
@@ -340,10 +375,7 @@ ddb_op_batch_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error
             "failed to satisfy constraint: Member must not be null",
             table);
       if (!json_is_array (keys))
-        return ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
-                             json_is_object (keys)
-                                 ? "Start of structure or map found where not expected."
-                                 : "Expected list or null");
+        return not_a_list (keys, error);
       n = json_array_size (keys);
       if (n < 1 || n > BATCH_GET_MAX_KEYS)
         return ddb_req_fail (
@@ -439,8 +471,7 @@ ddb_op_batch_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error
       if (left != NULL)
         json_object_set_new (unprocessed, t->table, unprocessed_block (t->block, left));
     }
-  capacity_list_to_response (&caps, rcc, FALSE, response);
-  capacity_list_clear (&caps);
+  capacity_list_finish (&caps, rcc, FALSE, response);
   return response;
 
 failed:
@@ -476,10 +507,7 @@ ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GError **err
       if (!check_map_table_name (table, error))
         return NULL;
       if (!json_is_array (list))
-        return ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
-                             json_is_object (list)
-                                 ? "Start of structure or map found where not expected."
-                                 : "Expected list or null");
+        return not_a_list (list, error);
       n = json_array_size (list);
       if (n < 1 || n > BATCH_WRITE_MAX_REQUESTS)
         {
@@ -546,21 +574,12 @@ ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GError **err
         goto failed;
       ddb_write_add_capacity (w, capacity_for (&caps, w->def->name), 1.0);
     }
-  response = json_object ();
-  if (metrics && !add_collection_metrics (e->store, writes, response, error))
-    {
-      json_decref (response);
-      goto failed;
-    }
-  if (!ddb_store_commit (e->store, error))
-    {
-      json_decref (response);
-      goto failed;
-    }
+  response = commit_writes (e->store, writes, metrics, NULL, NULL, error);
+  if (response == NULL)
+    goto failed;
   /* Everything is written at once here, so nothing is ever left unprocessed. */
   json_object_set_new (response, "UnprocessedItems", json_object ());
-  capacity_list_to_response (&caps, rcc, FALSE, response);
-  capacity_list_clear (&caps);
+  capacity_list_finish (&caps, rcc, FALSE, response);
   return response;
 
 failed:
@@ -584,10 +603,7 @@ transact_items (json_t *req, const char *class_name, GError **error)
         "1 validation error detected: Value null at 'transactItems' failed to satisfy "
         "constraint: Member must not be null");
   if (!json_is_array (items))
-    return ddb_req_fail (error, DDB_ERROR_SERIALIZATION,
-                         json_is_object (items)
-                             ? "Start of structure or map found where not expected."
-                             : "Expected list or null");
+    return not_a_list (items, error);
   n = json_array_size (items);
   if (n < 1 || n > TRANSACT_MAX_ACTIONS)
     {
@@ -721,8 +737,7 @@ token_repeat_response (DdbStore *store, GPtrArray *writes, DdbReturnCapacity rcc
           += 2.0 * ddb_capacity_read_units (item != NULL ? ddb_item_size (item) : 0, TRUE);
     }
   response = json_object ();
-  capacity_list_to_response (&caps, rcc, TRUE, response);
-  capacity_list_clear (&caps);
+  capacity_list_finish (&caps, rcc, TRUE, response);
   return response;
 }
 
@@ -957,16 +972,10 @@ ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError *
       /* Transactions cost twice the units of the same writes. */
       ddb_write_add_capacity (w, capacity_for (&caps, w->def->name), 2.0);
     }
-  response = json_object ();
-  if ((metrics && !add_collection_metrics (e->store, writes, response, error))
-      || (token != NULL && !token_remember (e->store, token, digest, error))
-      || !ddb_store_commit (e->store, error))
-    {
-      json_decref (response);
-      goto failed;
-    }
-  capacity_list_to_response (&caps, rcc, TRUE, response);
-  capacity_list_clear (&caps);
+  response = commit_writes (e->store, writes, metrics, token, digest, error);
+  if (response == NULL)
+    goto failed;
+  capacity_list_finish (&caps, rcc, TRUE, response);
   return response;
 
 failed:
@@ -1041,7 +1050,6 @@ ddb_op_transact_get_items (DdbEngine *e, json_t *req, json_t **extra, GError **e
       /* Transactional reads are strongly consistent and cost double. */
       capacity_for (&caps, g->def->name)->table_read += 2.0 * ddb_capacity_read_units (size, TRUE);
     }
-  capacity_list_to_response (&caps, rcc, TRUE, response);
-  capacity_list_clear (&caps);
+  capacity_list_finish (&caps, rcc, TRUE, response);
   return response;
 }

@@ -541,24 +541,17 @@ merged_definitions (const DdbTableDef *def, json_t *defs)
 json_t *
 ddb_op_update_table (DdbEngine *e, json_t *req, json_t **extra, GError **error)
 {
-  json_t *defs = ddb_table_member (req, "AttributeDefinitions");
-  json_t *billing = ddb_table_member (req, "BillingMode");
-  json_t *pt = ddb_table_member (req, "ProvisionedThroughput");
-  json_t *updates = ddb_table_member (req, "GlobalSecondaryIndexUpdates");
-  json_t *stream = ddb_table_member (req, "StreamSpecification");
-  json_t *protection = ddb_table_member (req, "DeletionProtectionEnabled");
+  DdbTableUpdateRequest up;
   g_autoptr (DdbTableDef) def = NULL;
   json_t *all_defs = NULL;
-  const char *name;
-  gboolean was_ppr, ppr, stream_enabled = FALSE;
-  const char *view_type = NULL;
+  gboolean was_ppr, ppr;
   size_t i;
   json_t *u;
 
   (void) extra;
-  if (!ddb_table_check_update_request (req, &name, &stream_enabled, &view_type, error))
+  if (!ddb_table_check_update_request (req, &up, error))
     return NULL;
-  def = ddb_table_get_named (e, name, error);
+  def = ddb_table_get_named (e, up.name, error);
   if (def == NULL)
     return NULL;
 
@@ -567,24 +560,25 @@ ddb_op_update_table (DdbEngine *e, json_t *req, json_t **extra, GError **error)
                          json_object_get (def->meta, "BillingModeSummary"), "BillingMode")),
                        "PAY_PER_REQUEST")
             == 0;
-  ppr = billing != NULL ? strcmp (json_string_value (billing), "PAY_PER_REQUEST") == 0 : was_ppr;
-  if (ppr && pt != NULL)
+  ppr = up.billing != NULL ? strcmp (json_string_value (up.billing), "PAY_PER_REQUEST") == 0
+                          : was_ppr;
+  if (ppr && up.pt != NULL)
     {
       ddb_table_fail (error, DDB_ERROR_VALIDATION, PPR_WITH_THROUGHPUT);
       return NULL;
     }
-  if (!ppr && was_ppr && pt == NULL)
+  if (!ppr && was_ppr && up.pt == NULL)
     {
       ddb_table_fail (error, DDB_ERROR_VALIDATION, "No provisioned throughput specified for the table");
       return NULL;
     }
-  if (pt != NULL && !was_ppr && !ppr)
+  if (up.pt != NULL && !was_ppr && !ppr)
     {
       json_t *cur = json_object_get (def->meta, "ProvisionedThroughput");
       gint64 cr = json_integer_value (json_object_get (cur, "ReadCapacityUnits"));
       gint64 cw = json_integer_value (json_object_get (cur, "WriteCapacityUnits"));
-      gint64 r = ddb_table_throughput_value (pt, "ReadCapacityUnits");
-      gint64 w = ddb_table_throughput_value (pt, "WriteCapacityUnits");
+      gint64 r = ddb_table_throughput_value (up.pt, "ReadCapacityUnits");
+      gint64 w = ddb_table_throughput_value (up.pt, "WriteCapacityUnits");
 
       if (r == cr && w == cw)
         {
@@ -599,7 +593,7 @@ ddb_op_update_table (DdbEngine *e, json_t *req, json_t **extra, GError **error)
           return NULL;
         }
     }
-  if (pt != NULL && !set_table_throughput (def, pt, error))
+  if (up.pt != NULL && !set_table_throughput (def, up.pt, error))
     return NULL;
   if (ppr && !was_ppr)
     {
@@ -613,15 +607,15 @@ ddb_op_update_table (DdbEngine *e, json_t *req, json_t **extra, GError **error)
       json_object_set_new (json_object_get (def->meta, "BillingModeSummary"), "BillingMode",
                            json_string ("PROVISIONED"));
       /* Every GSI needs its own throughput then; an Update below may give it. */
-      set_all_gsi_throughput (def, ddb_table_throughput_value (pt, "ReadCapacityUnits"),
-                              ddb_table_throughput_value (pt, "WriteCapacityUnits"));
+      set_all_gsi_throughput (def, ddb_table_throughput_value (up.pt, "ReadCapacityUnits"),
+                              ddb_table_throughput_value (up.pt, "WriteCapacityUnits"));
     }
 
   /* Index updates. */
   /* Owned by the definition from here; replaced by the synced list after the updates. */
-  all_defs = merged_definitions (def, defs);
+  all_defs = merged_definitions (def, up.defs);
   json_object_set_new (def->meta, "AttributeDefinitions", all_defs);
-  json_array_foreach (updates, i, u)
+  json_array_foreach (up.updates, i, u)
     {
       const char *action;
       json_t *body;
@@ -693,33 +687,32 @@ ddb_op_update_table (DdbEngine *e, json_t *req, json_t **extra, GError **error)
     }
   sync_attribute_definitions (def);
 
-  if (stream != NULL)
+  if (up.stream != NULL)
     {
       json_t *cur = json_object_get (def->meta, "StreamSpecification");
       gboolean cur_enabled = json_is_true (json_object_get (cur, "StreamEnabled"));
 
-      if (stream_enabled && cur_enabled)
+      if (up.stream_enabled && cur_enabled)
         {
           ddb_table_fail (error, DDB_ERROR_VALIDATION, "Table already has an enabled stream: %s",
                 json_string_value (json_object_get (def->meta, "LatestStreamArn")));
           return NULL;
         }
-      if (!stream_enabled && !cur_enabled)
+      if (!up.stream_enabled && !cur_enabled)
         {
           ddb_table_fail (error, DDB_ERROR_VALIDATION, "Table has no stream to disable");
           return NULL;
         }
-      if (stream_enabled)
-        enable_stream (def, view_type);
+      if (up.stream_enabled)
+        enable_stream (def, up.view_type);
       else
         json_object_set_new (def->meta, "StreamSpecification",
                              json_pack ("{sb}", "StreamEnabled", 0));
     }
-  if (protection != NULL)
+  if (up.protection != NULL)
     json_object_set_new (def->meta, "DeletionProtectionEnabled",
-                         json_boolean (json_is_true (protection)));
-  set_sse_and_class (def, ddb_table_member (req, "SSESpecification"),
-                     ddb_table_member (req, "TableClass"));
+                         json_boolean (json_is_true (up.protection)));
+  set_sse_and_class (def, up.sse, up.table_class);
 
   if (!ddb_store_table_update (e->store, def, error))
     return NULL;

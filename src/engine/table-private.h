@@ -66,9 +66,25 @@ gboolean ddb_table_check_index (json_t *ix, json_t *defs, const DdbKeyDef *table
                                 gboolean gsi, gboolean pay_per_request, GHashTable *seen,
                                 GError **error);
 
-/* Everything UpdateTable checks before it reads the table; *name is its TableName. */
-gboolean ddb_table_check_update_request (json_t *req, const char **name,
-                                         gboolean *stream_enabled, const char **view_type,
+/* The members of an UpdateTable request (borrowed; JSON null counts as absent) and what its
+ * checks found: read once, by ddb_table_check_update_request. */
+typedef struct {
+  const char *name;    /* TableName */
+  json_t *defs;        /* AttributeDefinitions */
+  json_t *billing;     /* BillingMode */
+  json_t *pt;          /* ProvisionedThroughput */
+  json_t *updates;     /* GlobalSecondaryIndexUpdates */
+  json_t *stream;      /* StreamSpecification */
+  json_t *protection;  /* DeletionProtectionEnabled */
+  json_t *sse;         /* SSESpecification */
+  json_t *table_class; /* TableClass */
+  json_t *replicas;    /* ReplicaUpdates */
+  gboolean stream_enabled;
+  const char *view_type;
+} DdbTableUpdateRequest;
+
+/* Everything UpdateTable checks before it reads the table; fills `out`. */
+gboolean ddb_table_check_update_request (json_t *req, DdbTableUpdateRequest *out,
                                          GError **error);
 /* One GlobalSecondaryIndexUpdates element: its action name and body. */
 gboolean ddb_table_gsi_update_action (json_t *u, const char **action, json_t **body,

@@ -655,44 +655,45 @@ check_gsi_update (json_t *u, size_t i, DdbViolations *v, GError **error)
 }
 
 gboolean
-ddb_table_check_update_request (json_t *req, const char **name, gboolean *stream_enabled,
-                                const char **view_type, GError **error)
+ddb_table_check_update_request (json_t *req, DdbTableUpdateRequest *out, GError **error)
 {
-  json_t *defs = ddb_table_member (req, "AttributeDefinitions");
-  json_t *billing = ddb_table_member (req, "BillingMode");
-  json_t *pt = ddb_table_member (req, "ProvisionedThroughput");
-  json_t *updates = ddb_table_member (req, "GlobalSecondaryIndexUpdates");
-  json_t *stream = ddb_table_member (req, "StreamSpecification");
-  json_t *protection = ddb_table_member (req, "DeletionProtectionEnabled");
-  json_t *sse = ddb_table_member (req, "SSESpecification");
-  json_t *table_class = ddb_table_member (req, "TableClass");
-  json_t *replicas = ddb_table_member (req, "ReplicaUpdates");
   g_autoptr (GHashTable) names = NULL;
   guint creates_deletes = 0;
   DdbViolations v;
   size_t i;
   json_t *u;
 
-  if (!check_struct_list (defs, attr_def_members, error)
-      || !ddb_table_check_type (billing, JSON_STRING, "String", error)
-      || !ddb_table_check_type (protection, JSON_TRUE, "Boolean", error)
-      || !ddb_table_check_type (updates, JSON_ARRAY, "List", error)
-      || !ddb_table_check_type (table_class, JSON_STRING, "String", error)
-      || !ddb_table_check_type (sse, JSON_OBJECT, "Structure", error))
+  memset (out, 0, sizeof *out);
+  out->defs = ddb_table_member (req, "AttributeDefinitions");
+  out->billing = ddb_table_member (req, "BillingMode");
+  out->pt = ddb_table_member (req, "ProvisionedThroughput");
+  out->updates = ddb_table_member (req, "GlobalSecondaryIndexUpdates");
+  out->stream = ddb_table_member (req, "StreamSpecification");
+  out->protection = ddb_table_member (req, "DeletionProtectionEnabled");
+  out->sse = ddb_table_member (req, "SSESpecification");
+  out->table_class = ddb_table_member (req, "TableClass");
+  out->replicas = ddb_table_member (req, "ReplicaUpdates");
+
+  if (!check_struct_list (out->defs, attr_def_members, error)
+      || !ddb_table_check_type (out->billing, JSON_STRING, "String", error)
+      || !ddb_table_check_type (out->protection, JSON_TRUE, "Boolean", error)
+      || !ddb_table_check_type (out->updates, JSON_ARRAY, "List", error)
+      || !ddb_table_check_type (out->table_class, JSON_STRING, "String", error)
+      || !ddb_table_check_type (out->sse, JSON_OBJECT, "Structure", error))
     return FALSE;
-  *name = ddb_req_table_name (req, "TableName", error);
-  if (*name == NULL)
+  out->name = ddb_req_table_name (req, "TableName", error);
+  if (out->name == NULL)
     return FALSE;
 
   ddb_violations_init (&v);
-  check_attr_defs (defs, &v);
-  check_enum (&v, "billingMode", billing, billing_modes, FALSE);
-  if (!check_throughput (pt, "provisionedThroughput", &v, error))
+  check_attr_defs (out->defs, &v);
+  check_enum (&v, "billingMode", out->billing, billing_modes, FALSE);
+  if (!check_throughput (out->pt, "provisionedThroughput", &v, error))
     {
       ddb_violations_finish (&v, NULL);
       return FALSE;
     }
-  json_array_foreach (updates, i, u)
+  json_array_foreach (out->updates, i, u)
     if (!check_gsi_update (u, i, &v, error))
       {
         ddb_violations_finish (&v, NULL);
@@ -700,20 +701,22 @@ ddb_table_check_update_request (json_t *req, const char **name, gboolean *stream
       }
   if (!ddb_violations_finish (&v, error))
     return FALSE;
-  if (stream != NULL && !check_stream_spec (stream, stream_enabled, view_type, error))
+  if (out->stream != NULL
+      && !check_stream_spec (out->stream, &out->stream_enabled, &out->view_type, error))
     return FALSE;
 
-  if (billing == NULL && pt == NULL && json_array_size (updates) == 0 && stream == NULL
-      && sse == NULL && replicas == NULL && protection == NULL && table_class == NULL)
+  if (out->billing == NULL && out->pt == NULL && json_array_size (out->updates) == 0
+      && out->stream == NULL && out->sse == NULL && out->replicas == NULL && out->protection == NULL
+      && out->table_class == NULL)
     return ddb_table_fail (error, DDB_ERROR_VALIDATION,
                            "At least one of ProvisionedThroughput, BillingMode, "
                            "UpdateStreamEnabled, GlobalSecondaryIndexUpdates or "
                            "SSESpecification or ReplicaUpdates is required");
-  if (replicas != NULL)
+  if (out->replicas != NULL)
     return ddb_table_fail (error, DDB_ERROR_VALIDATION,
                            "Replicas are not supported by this database");
   names = g_hash_table_new (g_str_hash, g_str_equal);
-  json_array_foreach (updates, i, u)
+  json_array_foreach (out->updates, i, u)
     {
       const char *action;
       json_t *body;

@@ -286,6 +286,8 @@ pending_section_new (const char *name)
   return s;
 }
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PendingSection, pending_section_free)
+
 /* Turns the collected lines of each option into values: joined with newlines, trailing
  * whitespace dropped, and nested blocks parsed. */
 static gboolean
@@ -349,7 +351,7 @@ ddb_ini_file_parse (const char *text, gssize len, const char *path, GError **err
 {
   g_autoptr (GPtrArray) sections = g_ptr_array_new_with_free_func (pending_section_free);
   g_autoptr (GHashTable) seen_sections = g_hash_table_new (g_str_hash, g_str_equal);
-  PendingSection *defaults = NULL;
+  g_autoptr (PendingSection) defaults = NULL;
   PendingSection *cur = NULL;
   PendingOption *opt = NULL;
   gsize indent_level = 0;
@@ -433,8 +435,6 @@ ddb_ini_file_parse (const char *text, gssize len, const char *path, GError **err
                   if (g_hash_table_contains (seen_sections, name))
                     {
                       g_autofree char *why = g_strdup_printf ("section [%s] appears twice", name);
-                      if (defaults != NULL)
-                        pending_section_free (defaults);
                       return (parse_error (error, path, lineno, why), NULL);
                     }
                   cur = pending_section_new (name);
@@ -447,11 +447,7 @@ ddb_ini_file_parse (const char *text, gssize len, const char *path, GError **err
         }
 
       if (cur == NULL)
-        {
-          if (defaults != NULL)
-            pending_section_free (defaults);
-          return (parse_error (error, path, lineno, "a setting before any [section] header"), NULL);
-        }
+        return (parse_error (error, path, lineno, "a setting before any [section] header"), NULL);
 
       {
         const char *delim = NULL;
@@ -466,21 +462,13 @@ ddb_ini_file_parse (const char *text, gssize len, const char *path, GError **err
               break;
             }
         if (delim == NULL)
-          {
-            if (defaults != NULL)
-              pending_section_free (defaults);
-            return (parse_error (error, path, lineno, "expected `name = value`"), NULL);
-          }
+          return (parse_error (error, path, lineno, "expected `name = value`"), NULL);
         ke = delim;
         vs = delim + 1;
         strip_span (&ks, &ke);
         strip_span (&vs, &ve);
         if (ks == ke)
-          {
-            if (defaults != NULL)
-              pending_section_free (defaults);
-            return (parse_error (error, path, lineno, "a setting without a name"), NULL);
-          }
+          return (parse_error (error, path, lineno, "a setting without a name"), NULL);
         raw = g_strndup (ks, ke - ks);
         name = g_utf8_strdown (raw, -1);
         if (g_hash_table_contains (cur->seen, name))
@@ -488,8 +476,6 @@ ddb_ini_file_parse (const char *text, gssize len, const char *path, GError **err
             g_autofree char *why
                 = g_strdup_printf ("setting %s appears twice in [%s]", name, cur->name);
             g_free (name);
-            if (defaults != NULL)
-              pending_section_free (defaults);
             return (parse_error (error, path, lineno, why), NULL);
           }
         opt = g_new0 (PendingOption, 1);
@@ -511,10 +497,7 @@ ddb_ini_file_parse (const char *text, gssize len, const char *path, GError **err
     gboolean ok = TRUE;
 
     if (defaults != NULL)
-      {
-        ok = finish_section (defaults, defvals, path);
-        pending_section_free (defaults);
-      }
+      ok = finish_section (defaults, defvals, path);
     for (guint i = 0; ok && i < sections->len; i++)
       {
         PendingSection *ps = g_ptr_array_index (sections, i);

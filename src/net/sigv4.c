@@ -440,6 +440,22 @@ find_header (const DdbHttpRequest *req, const char *lname)
   return NULL;
 }
 
+/* The "a;b;c" line of the signed header names, after sorting the headers by name. */
+static char *
+signed_header_names (GPtrArray *headers)
+{
+  GString *names = g_string_new ("");
+
+  g_ptr_array_sort (headers, canon_header_cmp);
+  for (guint i = 0; i < headers->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (names, ';');
+      g_string_append (names, ((CanonHeader *) g_ptr_array_index (headers, i))->name);
+    }
+  return g_string_free (names, FALSE);
+}
+
 /* "METHOD\nURI\nQUERY\nheaders...\n\nsigned;headers\npayloadhash"; signed_names gets the
  * "a;b;c" line. The headers are sorted by name. */
 static char *
@@ -447,9 +463,8 @@ build_canonical_request (const char *method, const char *uri, const char *query,
                          const char *payload_hash, char **signed_names)
 {
   GString *out = g_string_new (method);
-  GString *names = g_string_new ("");
 
-  g_ptr_array_sort (headers, canon_header_cmp);
+  *signed_names = signed_header_names (headers);
   g_string_append_c (out, '\n');
   g_string_append (out, uri);
   g_string_append_c (out, '\n');
@@ -460,16 +475,19 @@ build_canonical_request (const char *method, const char *uri, const char *query,
       CanonHeader *h = g_ptr_array_index (headers, i);
 
       g_string_append_printf (out, "%s:%s\n", h->name, h->value->str);
-      if (i > 0)
-        g_string_append_c (names, ';');
-      g_string_append (names, h->name);
     }
   g_string_append_c (out, '\n');
-  g_string_append (out, names->str);
+  g_string_append (out, *signed_names);
   g_string_append_c (out, '\n');
   g_string_append (out, payload_hash);
-  *signed_names = g_string_free (names, FALSE);
   return g_string_free (out, FALSE);
+}
+
+/* The hex SHA-256 of the request's body (empty when it has none). */
+static gboolean
+body_sha256_hex (const DdbHttpRequest *req, char out[65])
+{
+  return sha256_hex (req->body != NULL ? (const void *) req->body : "", req->body_len, out);
 }
 
 static char *
@@ -571,185 +589,178 @@ finish_signature (const DdbCredentials *creds, const DdbSigningParams *params, c
   return TRUE;
 }
 
+/* What signing in a header and signing in the query share: the date, scope and payload hash,
+ * the signed headers and the query parameters (each side adds its own), and after
+ * signing_finish the signed header names. */
+typedef struct {
+  char *amz_date;
+  char *scope;
+  char payload[65];
+  gboolean has_token;
+  GPtrArray *headers; /* CanonHeader */
+  GPtrArray *query;   /* QueryParam */
+  char *names;
+} Signing;
+
+static void
+signing_clear (Signing *s)
+{
+  g_clear_pointer (&s->headers, g_ptr_array_unref);
+  g_clear_pointer (&s->query, g_ptr_array_unref);
+  g_clear_pointer (&s->names, g_free);
+  g_clear_pointer (&s->amz_date, g_free);
+  g_clear_pointer (&s->scope, g_free);
+}
+
+static gboolean
+signing_begin (Signing *s, const DdbHttpRequest *req, const DdbCredentials *creds,
+               const DdbSigningParams *params, gboolean query_mode, DdbSignature *out,
+               GError **error)
+{
+  memset (s, 0, sizeof *s);
+  memset (out, 0, sizeof *out);
+  if (!check_sign_inputs (req, creds, params, query_mode, error))
+    return FALSE;
+  if (!body_sha256_hex (req, s->payload))
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "Cannot sign the request: the hash failed");
+      return FALSE;
+    }
+  s->has_token = creds->session_token != NULL && *creds->session_token != '\0';
+  s->amz_date = ddb_sigv4_format_amz_date (params->time);
+  s->scope = g_strdup_printf ("%.8s/%s/%s/" TERMINATOR, s->amz_date, params->region,
+                              params->service);
+  s->headers = collect_signed_headers (req);
+  s->query = g_ptr_array_new_with_free_func (query_param_free);
+  query_parse (s->query, req->query);
+  return TRUE;
+}
+
+/* The canonical request of what was collected, and its signature in `out` (cleared on failure). */
+static gboolean
+signing_finish (Signing *s, const DdbHttpRequest *req, const DdbCredentials *creds,
+                const DdbSigningParams *params, DdbSignature *out, GError **error)
+{
+  char *uri = canonical_uri (req->path, params->normalize_path);
+  char *cquery = canonical_query (s->query);
+
+  g_clear_pointer (&s->names, g_free);
+  out->canonical_request
+      = build_canonical_request (req->method, uri, cquery, s->headers, s->payload, &s->names);
+  g_free (uri);
+  g_free (cquery);
+  if (!finish_signature (creds, params, s->amz_date, s->scope, out, error))
+    {
+      ddb_signature_clear (out);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 ddb_sigv4_sign_headers (const DdbHttpRequest *req, const DdbCredentials *creds,
                         const DdbSigningParams *params, DdbSignature *out, GError **error)
 {
-  GPtrArray *headers;
-  GPtrArray *query;
+  Signing s;
   GPtrArray *add;
-  char *amz_date, *scope, *uri, *cquery, *names = NULL;
-  char payload[65];
-  gboolean has_token;
-  gboolean ok = FALSE;
 
   g_return_val_if_fail (req != NULL && creds != NULL && params != NULL && out != NULL, FALSE);
   g_return_val_if_fail (params->region != NULL && params->service != NULL, FALSE);
-  memset (out, 0, sizeof *out);
-  if (!check_sign_inputs (req, creds, params, FALSE, error))
-    return FALSE;
-
-  has_token = creds->session_token != NULL && *creds->session_token != '\0';
-  amz_date = ddb_sigv4_format_amz_date (params->time);
-  scope = g_strdup_printf ("%.8s/%s/%s/" TERMINATOR, amz_date, params->region, params->service);
-  if (!sha256_hex (req->body != NULL ? (const void *) req->body : "", req->body_len, payload))
+  if (!signing_begin (&s, req, creds, params, FALSE, out, error))
     {
-      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
-                           "Cannot sign the request: the hash failed");
-      g_free (amz_date);
-      g_free (scope);
+      signing_clear (&s);
       return FALSE;
     }
 
-  headers = collect_signed_headers (req);
-  canon_headers_add (headers, "x-amz-date", amz_date);
-  if (has_token && !params->omit_session_token)
-    canon_headers_add (headers, "x-amz-security-token", creds->session_token);
+  canon_headers_add (s.headers, "x-amz-date", s.amz_date);
+  if (s.has_token && !params->omit_session_token)
+    canon_headers_add (s.headers, "x-amz-security-token", creds->session_token);
   if (params->sign_body)
-    canon_headers_add (headers, "x-amz-content-sha256", payload);
-
-  query = g_ptr_array_new_with_free_func (query_param_free);
-  query_parse (query, req->query);
-  uri = canonical_uri (req->path, params->normalize_path);
-  cquery = canonical_query (query);
-  out->canonical_request
-      = build_canonical_request (req->method, uri, cquery, headers, payload, &names);
-
-  if (finish_signature (creds, params, amz_date, scope, out, error))
+    canon_headers_add (s.headers, "x-amz-content-sha256", s.payload);
+  if (!signing_finish (&s, req, creds, params, out, error))
     {
-      add = g_ptr_array_new ();
-      if (has_token)
-        {
-          g_ptr_array_add (add, g_strdup ("X-Amz-Security-Token"));
-          g_ptr_array_add (add, g_strdup (creds->session_token));
-        }
-      g_ptr_array_add (add, g_strdup ("X-Amz-Date"));
-      g_ptr_array_add (add, g_strdup (amz_date));
-      if (params->sign_body)
-        {
-          g_ptr_array_add (add, g_strdup ("x-amz-content-sha256"));
-          g_ptr_array_add (add, g_strdup (payload));
-        }
-      g_ptr_array_add (add, g_strdup ("Authorization"));
-      g_ptr_array_add (add, g_strdup_printf (ALGORITHM " Credential=%s/%s, SignedHeaders=%s, "
-                                                       "Signature=%s",
-                                             creds->access_key_id, scope, names, out->signature));
-      g_ptr_array_add (add, NULL);
-      out->add_headers = (char **) g_ptr_array_free (add, FALSE);
-      ok = TRUE;
+      signing_clear (&s);
+      return FALSE;
     }
-  else
-    ddb_signature_clear (out);
 
-  g_ptr_array_free (headers, TRUE);
-  g_ptr_array_free (query, TRUE);
-  g_free (names);
-  g_free (uri);
-  g_free (cquery);
-  g_free (amz_date);
-  g_free (scope);
-  return ok;
+  add = g_ptr_array_new ();
+  if (s.has_token)
+    {
+      g_ptr_array_add (add, g_strdup ("X-Amz-Security-Token"));
+      g_ptr_array_add (add, g_strdup (creds->session_token));
+    }
+  g_ptr_array_add (add, g_strdup ("X-Amz-Date"));
+  g_ptr_array_add (add, g_strdup (s.amz_date));
+  if (params->sign_body)
+    {
+      g_ptr_array_add (add, g_strdup ("x-amz-content-sha256"));
+      g_ptr_array_add (add, g_strdup (s.payload));
+    }
+  g_ptr_array_add (add, g_strdup ("Authorization"));
+  g_ptr_array_add (add, g_strdup_printf (ALGORITHM " Credential=%s/%s, SignedHeaders=%s, "
+                                                   "Signature=%s",
+                                         creds->access_key_id, s.scope, s.names, out->signature));
+  g_ptr_array_add (add, NULL);
+  out->add_headers = (char **) g_ptr_array_free (add, FALSE);
+  signing_clear (&s);
+  return TRUE;
 }
 
 gboolean
 ddb_sigv4_sign_query (const DdbHttpRequest *req, const DdbCredentials *creds,
                       const DdbSigningParams *params, DdbSignature *out, GError **error)
 {
-  GPtrArray *headers;
-  GPtrArray *query;
-  char *amz_date, *scope, *uri, *cquery, *names, *expires;
-  char *credential;
-  char payload[65];
-  gboolean has_token;
-  gboolean ok = FALSE;
+  Signing s;
+  char *credential, *expires, *names;
+  GString *q;
 
   g_return_val_if_fail (req != NULL && creds != NULL && params != NULL && out != NULL, FALSE);
   g_return_val_if_fail (params->region != NULL && params->service != NULL, FALSE);
-  memset (out, 0, sizeof *out);
-  if (!check_sign_inputs (req, creds, params, TRUE, error))
-    return FALSE;
-
-  has_token = creds->session_token != NULL && *creds->session_token != '\0';
-  if (!sha256_hex (req->body != NULL ? (const void *) req->body : "", req->body_len, payload))
+  if (!signing_begin (&s, req, creds, params, TRUE, out, error))
     {
-      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
-                           "Cannot sign the request: the hash failed");
+      signing_clear (&s);
       return FALSE;
     }
-  amz_date = ddb_sigv4_format_amz_date (params->time);
-  scope = g_strdup_printf ("%.8s/%s/%s/" TERMINATOR, amz_date, params->region, params->service);
-  credential = g_strdup_printf ("%s/%s", creds->access_key_id, scope);
+
+  credential = g_strdup_printf ("%s/%s", creds->access_key_id, s.scope);
   expires = g_strdup_printf ("%" G_GINT64_FORMAT, params->expires_in);
-
-  headers = collect_signed_headers (req);
-  g_ptr_array_sort (headers, canon_header_cmp);
-  {
-    GString *n = g_string_new ("");
-
-    for (guint i = 0; i < headers->len; i++)
-      {
-        if (i > 0)
-          g_string_append_c (n, ';');
-        g_string_append (n, ((CanonHeader *) g_ptr_array_index (headers, i))->name);
-      }
-    names = g_string_free (n, FALSE);
-  }
-
-  query = g_ptr_array_new_with_free_func (query_param_free);
-  query_parse (query, req->query);
-  query_add_encoded (query, "X-Amz-Algorithm", ALGORITHM);
-  query_add_encoded (query, "X-Amz-Credential", credential);
-  query_add_encoded (query, "X-Amz-Date", amz_date);
-  query_add_encoded (query, "X-Amz-SignedHeaders", names);
-  query_add_encoded (query, "X-Amz-Expires", expires);
-  if (has_token && !params->omit_session_token)
-    query_add_encoded (query, "X-Amz-Security-Token", creds->session_token);
-  uri = canonical_uri (req->path, params->normalize_path);
-  cquery = canonical_query (query);
+  names = signed_header_names (s.headers);
+  query_add_encoded (s.query, "X-Amz-Algorithm", ALGORITHM);
+  query_add_encoded (s.query, "X-Amz-Credential", credential);
+  query_add_encoded (s.query, "X-Amz-Date", s.amz_date);
+  query_add_encoded (s.query, "X-Amz-SignedHeaders", names);
+  query_add_encoded (s.query, "X-Amz-Expires", expires);
+  if (s.has_token && !params->omit_session_token)
+    query_add_encoded (s.query, "X-Amz-Security-Token", creds->session_token);
   g_free (names);
-  names = NULL;
-  out->canonical_request
-      = build_canonical_request (req->method, uri, cquery, headers, payload, &names);
-
-  if (finish_signature (creds, params, amz_date, scope, out, error))
+  if (!signing_finish (&s, req, creds, params, out, error))
     {
-      GString *q = g_string_new ("");
-      char *enc;
-
-      if (req->query != NULL && *req->query != '\0')
-        g_string_append_printf (q, "%s&", req->query);
-      g_string_append (q, "X-Amz-Algorithm=" ALGORITHM "&X-Amz-Credential=");
-      enc = uri_encode_str (credential, strlen (credential));
-      g_string_append (q, enc);
-      g_free (enc);
-      g_string_append_printf (q, "&X-Amz-Date=%s&X-Amz-SignedHeaders=", amz_date);
-      enc = uri_encode_str (names, strlen (names));
-      g_string_append (q, enc);
-      g_free (enc);
-      g_string_append_printf (q, "&X-Amz-Expires=%s", expires);
-      if (has_token)
-        {
-          enc = uri_encode_str (creds->session_token, strlen (creds->session_token));
-          g_string_append_printf (q, "&X-Amz-Security-Token=%s", enc);
-          g_free (enc);
-        }
-      g_string_append_printf (q, "&X-Amz-Signature=%s", out->signature);
-      out->query_string = g_string_free (q, FALSE);
-      ok = TRUE;
+      g_free (credential);
+      g_free (expires);
+      signing_clear (&s);
+      return FALSE;
     }
-  else
-    ddb_signature_clear (out);
 
-  g_ptr_array_free (headers, TRUE);
-  g_ptr_array_free (query, TRUE);
-  g_free (names);
-  g_free (uri);
-  g_free (cquery);
-  g_free (amz_date);
-  g_free (scope);
+  q = g_string_new ("");
+  if (req->query != NULL && *req->query != '\0')
+    g_string_append_printf (q, "%s&", req->query);
+  g_string_append (q, "X-Amz-Algorithm=" ALGORITHM "&X-Amz-Credential=");
+  uri_encode (q, credential, strlen (credential), FALSE);
+  g_string_append_printf (q, "&X-Amz-Date=%s&X-Amz-SignedHeaders=", s.amz_date);
+  uri_encode (q, s.names, strlen (s.names), FALSE);
+  g_string_append_printf (q, "&X-Amz-Expires=%s", expires);
+  if (s.has_token)
+    {
+      g_string_append (q, "&X-Amz-Security-Token=");
+      uri_encode (q, creds->session_token, strlen (creds->session_token), FALSE);
+    }
+  g_string_append_printf (q, "&X-Amz-Signature=%s", out->signature);
+  out->query_string = g_string_free (q, FALSE);
   g_free (credential);
   g_free (expires);
-  return ok;
+  signing_clear (&s);
+  return TRUE;
 }
 
 /* ---- verifying ---- */
@@ -1066,8 +1077,7 @@ ddb_sigv4_verify (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
     query_parse (query, req->query);
     uri = canonical_uri (req->path, TRUE);
     cquery = canonical_query (query);
-    computed
-        = sha256_hex (req->body != NULL ? (const void *) req->body : "", req->body_len, payload);
+    computed = body_sha256_hex (req, payload);
     canonical = build_canonical_request (req->method, uri, cquery, headers, computed ? payload : "",
                                          &names);
     sts = build_string_to_sign (amz_date, scope_s, canonical);

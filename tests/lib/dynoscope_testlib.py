@@ -1,9 +1,11 @@
-"""Servers the client tests talk to: a fault-injecting DynamoDB stand-in (plain or TLS, with a
-self-signed certificate), dynalite and AWS's DynamoDB Local (the launcher of tests/diff/run-diff.py,
-imported from there). Only the Python standard library (and the openssl command for the TLS
+"""Servers the tests talk to: a fault-injecting DynamoDB stand-in (plain or TLS, with a
+self-signed certificate), dynalite and AWS's DynamoDB Local (the one launcher, also used by
+tests/diff/run-diff.py). Only the Python standard library (and the openssl command for the TLS
 certificate) is used."""
+import datetime
+import hashlib
+import hmac
 import http.server
-import importlib.util
 import json
 import os
 import shutil
@@ -15,6 +17,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 import zlib
 
@@ -22,6 +25,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.environ.get("DYNOSCOPE_SOURCE_DIR", os.path.normpath(os.path.join(HERE, "..", "..")))
 SKIP = 77
 DYNALITE_PACKAGE = "dynalite@4"
+DDBLOCAL_PACKAGE = "amplify-dynamodb-simulator@2.9.30"
+DDBLOCAL_EMULATOR = os.path.join("node_modules", "amplify-dynamodb-simulator", "emulator")
+DDBLOCAL_REGION = "us-east-1"
+DDBLOCAL_KEY_ID = "AKIAFAKEDIFFTESTS000"
+DDBLOCAL_SECRET = "fake/secret/used/only/for/dynamodb/local"
 
 
 def log(*args):
@@ -32,6 +40,35 @@ def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def cache_dir(name):
+    """Where a server fetched with npm is kept: $XDG_CACHE_HOME/dynoscope/NAME."""
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(xdg, "dynoscope", name)
+
+
+def npm_install(target, package):
+    """npm install PACKAGE under TARGET; whether it worked (its output logged when not)."""
+    os.makedirs(target, exist_ok=True)
+    log(f"installing {package} into {target} (once)")
+    r = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix",
+                        target, package],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+    if r.returncode != 0:
+        log(r.stdout[-3000:])
+    return r.returncode == 0
+
+
+def stop_process_group(proc):
+    """Ends a server started with start_new_session=True, and whatever it started."""
+    if proc is not None and proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -205,8 +242,7 @@ def dynalite_dirs():
     dirs = []
     if os.environ.get("DYNOSCOPE_DYNALITE_DIR"):
         dirs.append(os.environ["DYNOSCOPE_DYNALITE_DIR"])
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    dirs.append(os.path.join(xdg, "dynoscope", "dynalite"))
+    dirs.append(cache_dir("dynalite"))
     return dirs
 
 
@@ -219,16 +255,7 @@ def find_dynalite():
 
 
 def install_dynalite():
-    if shutil.which("npm") is None:
-        return None
-    target = dynalite_dirs()[0]
-    os.makedirs(target, exist_ok=True)
-    log(f"installing {DYNALITE_PACKAGE} into {target} (once)")
-    r = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix",
-                        target, DYNALITE_PACKAGE],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
-    if r.returncode != 0:
-        log(r.stdout[-3000:])
+    if shutil.which("npm") is None or not npm_install(dynalite_dirs()[0], DYNALITE_PACKAGE):
         return None
     return find_dynalite()
 
@@ -276,26 +303,166 @@ class Dynalite:
         return False
 
     def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+        stop_process_group(self.proc)
         self.proc = None
 
 
 # ---------------------------------------------------------------------------------------------
-# DynamoDB Local, through tests/diff/run-diff.py's launcher
+# DynamoDB Local (npm package amplify-dynamodb-simulator), in memory on a loopback port
 
 
-def run_diff_module():
-    path = os.path.join(SRC, "tests", "diff", "run-diff.py")
-    spec = importlib.util.spec_from_file_location("dynoscope_run_diff", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def ddblocal_dirs():
+    dirs = []
+    if os.environ.get("DYNOSCOPE_DDBLOCAL_DIR"):
+        dirs.append(os.environ["DYNOSCOPE_DDBLOCAL_DIR"])
+    dirs.append(cache_dir("ddblocal"))
+    dirs.append(os.path.join(SRC, "build-aux", ".cache", "ddblocal"))
+    return dirs
+
+
+def find_emulator():
+    for d in ddblocal_dirs():
+        for cand in (os.path.join(d, DDBLOCAL_EMULATOR), d):
+            if os.path.isfile(os.path.join(cand, "DynamoDBLocal.jar")):
+                return cand
+    return None
+
+
+def install_emulator():
+    if not npm_install(ddblocal_dirs()[0], DDBLOCAL_PACKAGE):
+        return None
+    return find_emulator()
+
+
+class DynamoDBLocal:
+    def __init__(self, emulator):
+        self.emulator = emulator
+        self.proc = None
+        self.port = None
+        self.logfile = None
+
+    def start(self):
+        launcher = os.path.join(SRC, "tests", "diff", "LoopbackDynamoDBLocal.java")
+        base = ["java", "-Xms64m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Djava.library.path=./DynamoDBLocal_lib"]
+        opts = ["-inMemory", "-sharedDb", "-disableTelemetry"]
+        # The launcher binds to 127.0.0.1 (DynamoDB Local itself has no host option); it needs
+        # Java's source launcher. The plain jar is the fallback.
+        attempts = [base + ["-cp", "DynamoDBLocal.jar:DynamoDBLocal_lib/*", launcher] + opts,
+                    base + ["-jar", "DynamoDBLocal.jar"] + opts]
+        for i, cmd in enumerate(attempts):
+            self.port = free_port()
+            self.logfile = tempfile.TemporaryFile(mode="w+")
+            self.proc = subprocess.Popen(cmd + ["-port", str(self.port)], cwd=self.emulator,
+                                         stdout=self.logfile, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+            if self.wait_ready(90):
+                if i > 0:
+                    log("warning: DynamoDB Local started without the loopback launcher: it "
+                        "listens on every interface")
+                return True
+            self.logfile.seek(0)
+            log("DynamoDB Local did not start:", " ".join(cmd))
+            log("  " + self.logfile.read()[-2000:].replace("\n", "\n#   "))
+            self.stop()
+        return False
+
+    def wait_ready(self, seconds):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                return False
+            try:
+                status, _ = self.call("ListTables", {}, timeout=2)
+                if status == 200:
+                    return True
+            except (OSError, urllib.error.URLError):
+                pass
+            time.sleep(0.25)
+        return False
+
+    def stop(self):
+        stop_process_group(self.proc)
+        self.proc = None
+
+    def call(self, op, request, timeout=30):
+        body = json.dumps(request).encode()
+        host = f"127.0.0.1:{self.port}"
+        target = f"DynamoDB_20120810.{op}"
+        headers = sign_v4(host, target, body)
+        req = urllib.request.Request(f"http://{host}/", data=body, method="POST", headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                return resp.status, resp.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+
+    def answer(self, op, request):
+        status, raw = self.call(op, request)
+        try:
+            body = json.loads(raw) if raw.strip() else {}
+        except ValueError:
+            return {"error": {"__type": f"HTTP{status}", "message": raw.decode("utf-8", "replace")}}
+        if status == 200:
+            return {"response": body}
+        err = {k: v for k, v in body.items() if k not in ("__type", "message", "Message")}
+        err["__type"] = body.get("__type", f"HTTP{status}").rsplit("#", 1)[-1]
+        err["message"] = body.get("message", body.get("Message"))
+        return {"error": err}
+
+    def wait_active(self, table, seconds=30):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            d = self.answer("DescribeTable", {"TableName": table})
+            if "response" not in d:
+                return
+            t = d["response"].get("Table", {})
+            statuses = [t.get("TableStatus")] + [g.get("IndexStatus") for g in
+                                                  t.get("GlobalSecondaryIndexes", [])]
+            if all(x == "ACTIVE" for x in statuses):
+                return
+            time.sleep(0.2)
+
+    def reset(self):
+        """Deletes every table, so each case starts empty."""
+        start = None
+        names = []
+        while True:
+            req = {"ExclusiveStartTableName": start} if start else {}
+            _, raw = self.call("ListTables", req)
+            page = json.loads(raw)
+            names += page.get("TableNames", [])
+            start = page.get("LastEvaluatedTableName")
+            if not start:
+                break
+        for name in names:
+            self.call("DeleteTable", {"TableName": name})
+
+
+def sign_v4(host, target, body):
+    """A SigV4 signature made with fake credentials: DynamoDB Local checks the header's shape."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    amz_date = now.strftime("%Y%m%dT%H%M%SZ")
+    day = amz_date[:8]
+    ctype = "application/x-amz-json-1.0"
+    signed = "content-type;host;x-amz-date;x-amz-target"
+    canonical = "\n".join(["POST", "/", "", f"content-type:{ctype}", f"host:{host}",
+                           f"x-amz-date:{amz_date}", f"x-amz-target:{target}", "", signed,
+                           hashlib.sha256(body).hexdigest()])
+    scope = f"{day}/{DDBLOCAL_REGION}/dynamodb/aws4_request"
+    to_sign = "\n".join(["AWS4-HMAC-SHA256", amz_date, scope,
+                         hashlib.sha256(canonical.encode()).hexdigest()])
+    key = ("AWS4" + DDBLOCAL_SECRET).encode()
+    for part in (day, DDBLOCAL_REGION, "dynamodb", "aws4_request"):
+        key = hmac.new(key, part.encode(), hashlib.sha256).digest()
+    sig = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
+    return {
+        "Content-Type": ctype,
+        "X-Amz-Target": target,
+        "X-Amz-Date": amz_date,
+        "Authorization": f"AWS4-HMAC-SHA256 Credential={DDBLOCAL_KEY_ID}/{scope}, "
+                         f"SignedHeaders={signed}, Signature={sig}",
+    }
 
 
 def start_dynamodb_local():
@@ -303,13 +470,12 @@ def start_dynamodb_local():
     would not start)."""
     if shutil.which("java") is None:
         return None
-    rd = run_diff_module()
-    emulator = rd.find_emulator()
+    emulator = find_emulator()
     if emulator is None and shutil.which("npm") is not None:
-        emulator = rd.install_emulator()
+        emulator = install_emulator()
     if emulator is None:
         return None
-    ddbl = rd.DynamoDBLocal(emulator)
+    ddbl = DynamoDBLocal(emulator)
     if not ddbl.start():
         return None
     return ddbl

@@ -67,7 +67,7 @@ def main():
             return lib.SKIP
         ddbl = lib.start_dynamodb_local()
         if ddbl is None:
-            if lib.run_diff_module().find_emulator() is None:
+            if lib.find_emulator() is None:
                 print("1..0 # SKIP DynamoDB Local could not be installed (npm missing or offline)")
                 return lib.SKIP
             return 1
