@@ -1,18 +1,20 @@
-/* import.c: `dynoscope-cli --db PATH import --table NAME [--key pk:S[,sk:N]]
+/* import.c: `dynoscope-cli [--db PATH | --endpoint URL] import --table NAME [--key pk:S[,sk:N]]
  * [--gsi NAME:pk:S[,sk:S]] [--format s3|jsonl|json|csv] SOURCE`: creates the table and puts
- * every item of the snapshot in one transaction, so a failed import leaves nothing behind.
- * Progress is one updating line on standard error when it is a terminal; Ctrl-C cancels,
- * leaving nothing behind. */
+ * every item of the snapshot in it. Into a database, in one transaction: a failed import leaves
+ * nothing behind. Into an endpoint, with CreateTable then BatchWriteItem: what was written
+ * before an error or Ctrl-C stays, and the message says how much. Progress is one updating
+ * line on standard error when it is a terminal. */
 #include <glib/gi18n.h>
 #include <stdio.h>
 
+#include "backend/transfer.h"
 #include "cli/import.h"
 #include "cli/snapshot-cmd.h"
-#include "engine/engine.h"
 
 #define IMPORT_PREFIX "dynoscope-cli import: "
 #define IMPORT_USAGE \
-  "dynoscope-cli --db PATH import --table NAME [--key pk:S[,sk:N]] [--gsi NAME:pk:S[,sk:S]] " \
+  "dynoscope-cli [--db PATH | --endpoint URL] import --table NAME [--key pk:S[,sk:N]] [--gsi " \
+  "NAME:pk:S[,sk:S]] " \
   "[--format s3|jsonl|json|csv] SOURCE"
 
 static int
@@ -23,7 +25,7 @@ usage_error (const char *message)
 }
 
 int
-cli_import_main (const char *db_path, int argc, char **argv)
+cli_import_main (const CliTarget *target, int argc, char **argv)
 {
   char *table = NULL;
   char *key = NULL;
@@ -32,7 +34,8 @@ cli_import_main (const char *db_path, int argc, char **argv)
   char **rest = NULL;
   g_autoptr (GOptionContext) octx = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (DdbEngine) engine = NULL;
+  g_autoptr (DdbBackend) backend = NULL;
+  gboolean config_error = FALSE;
   g_autofree char *summary = NULL;
   g_autofree char *bad_args = NULL;
   CliSnapshotRun run;
@@ -61,9 +64,14 @@ cli_import_main (const char *db_path, int argc, char **argv)
   octx = g_option_context_new (NULL);
   g_option_context_set_translation_domain (octx, GETTEXT_PACKAGE);
   summary = g_strdup_printf (
-      "%s\n\n%s\n\n%s\n\n%s",
+      "%s\n\n%s\n\n%s\n\n%s\n\n%s",
       _ ("Create table NAME in the database given with --db and put every item of SOURCE in it, "
          "in one transaction: on any error nothing is left behind."),
+      _ ("With --endpoint (or a profile's endpoint or region), the table is created there "
+         "(on-demand, PAY_PER_REQUEST), the import waits until it is ACTIVE, then writes the "
+         "items with BatchWriteItem, 25 at a time, retrying unprocessed items. Such an import "
+         "is NOT atomic: on an error or Ctrl-C the table and the items written so far stay, and "
+         "the message says how many items were written before the error."),
       _ ("Formats: s3 is a folder as DynamoDB's export to S3 writes it (manifest-summary.json, "
          "manifest-files.json, data/*.json.gz; checksums and item counts are verified); jsonl is "
          "one DynamoDB JSON item a line ({\"Item\": …} lines too); json is plain JSON, an array "
@@ -104,18 +112,18 @@ cli_import_main (const char *db_path, int argc, char **argv)
           goto out;
         }
     }
-  bad_args = cli_snapshot_check_args (rest, "SOURCE", db_path);
+  bad_args = cli_snapshot_check_args (rest, "SOURCE");
   if (bad_args != NULL)
     {
       status = usage_error (bad_args);
       goto out;
     }
 
-  engine = ddb_engine_open (db_path, &error);
-  if (engine == NULL)
+  backend = cli_target_open (target, &config_error, &error);
+  if (backend == NULL)
     {
       fprintf (stderr, IMPORT_PREFIX "%s\n", error->message);
-      status = 1;
+      status = config_error ? 2 : 1;
       goto out;
     }
   opts.table_name = table;
@@ -124,8 +132,18 @@ cli_import_main (const char *db_path, int argc, char **argv)
   opts.gsis = (const char *const *) gsis;
   cli_snapshot_run_begin (&run, _ ("Importing"), &opts.progress, &opts.progress_data);
   opts.cancellable = run.cancellable;
-  if (!ddb_snapshot_import (engine, rest[0], &opts, &progress, &error))
-    status = cli_snapshot_fail ("import", error);
+  if (!ddb_transfer_import (backend, rest[0], &opts, NULL, &progress, &error))
+    {
+      status = cli_snapshot_fail ("import", error);
+      if (status == CLI_EXIT_CANCELLED && ddb_backend_get_kind (backend) == DDB_BACKEND_REMOTE)
+        {
+          g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, progress.items);
+          fprintf (stderr,
+                   _ ("dynoscope-cli import: %s items were written before the import was "
+                      "cancelled; an import to an endpoint is not undone: table %s stays\n"),
+                   items, table);
+        }
+    }
   else if (run.terminal)
     {
       g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, progress.items);

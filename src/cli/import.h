@@ -1,6 +1,8 @@
-/* import.h: `dynoscope-cli import`, a table from a snapshot. */
+/* import.h: `dynoscope-cli import`, a table from a snapshot, into a database or an endpoint. */
 #pragma once
 
-/* `db_path` may be NULL only when the arguments ask for --help. Returns the process exit status:
- * 0 success, 1 DynamoDB error (or unreadable source, unusable database), 2 usage error. */
-int cli_import_main (const char *db_path, int argc, char **argv);
+#include "cli/target.h"
+
+/* Returns the process exit status: 0 success, 1 DynamoDB error (or unreadable source, unusable
+ * database, unreachable endpoint), 2 usage or configuration error, 130 cancelled. */
+int cli_import_main (const CliTarget *target, int argc, char **argv);

@@ -9,6 +9,7 @@
 #include "cli/export.h"
 #include "cli/import.h"
 #include "cli/serve.h"
+#include "cli/staging-cmd.h"
 #include "cli/target.h"
 
 typedef struct {
@@ -25,20 +26,21 @@ static const CliCommand commands[] = {
   { "call", "[--db PATH | --endpoint URL] call OPERATION [REQUEST_JSON | -]",
     N_ ("Send one DynamoDB API request to the database or the endpoint and print the response"),
     cli_call_main, NULL, NULL },
-  { "import", "--db PATH import --table NAME [OPTION…] SOURCE",
-    N_ ("Create a table from a snapshot (S3 export, DynamoDB JSON lines, JSON, CSV); on a "
-        "database only for now, not on an endpoint"),
-    NULL, cli_import_main, NULL },
-  { "export", "--db PATH export --table NAME [OPTION…] DEST",
-    N_ ("Write a table to a snapshot (DynamoDB JSON lines, JSON, CSV, S3 export layout); from a "
-        "database only for now, not from an endpoint"),
-    NULL, cli_export_main, NULL },
+  { "import", "[--db PATH | --endpoint URL] import --table NAME [OPTION…] SOURCE",
+    N_ ("Create a table from a snapshot (S3 export, DynamoDB JSON lines, JSON, CSV) in the "
+        "database (all or nothing) or on the endpoint (not atomic)"),
+    cli_import_main, NULL, NULL },
+  { "export", "[--db PATH | --endpoint URL] export --table NAME [OPTION…] DEST",
+    N_ ("Write a table to a snapshot (DynamoDB JSON lines, JSON, CSV, S3 export layout) from the "
+        "database or the endpoint"),
+    cli_export_main, NULL, NULL },
   { "serve", "--db PATH serve [--host HOST] [--port PORT] [--auth KEYID:SECRET …]",
     N_ ("Answer DynamoDB's API over HTTP from the database, as a local endpoint"), NULL,
     cli_serve_main, NULL },
   { "eval", "eval [OPTION…] [FILE…]",
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
     cli_eval_main },
+  CLI_STAGING_COMMANDS,
 };
 
 static void

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/serve.h"
 #include "engine/engine.h"
@@ -26,7 +27,7 @@ wipe_strv (char **strv)
 }
 
 int
-cli_serve_main (const char *db_path, int argc, char **argv)
+cli_serve_run (const char *db_path, int argc, char **argv)
 {
   char *host = NULL;
   int port = 8000;
@@ -155,4 +156,48 @@ out:
   g_clear_pointer (&server, ddb_server_free);
   g_clear_pointer (&engine, ddb_engine_free);
   return status;
+}
+
+/* dynoscope-serve beside this executable (the build tree and an installation both keep them side
+ * by side), or NULL. */
+static char *
+find_lean_server (void)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = NULL;
+  char *path;
+
+  if (self == NULL)
+    return NULL;
+  dir = g_path_get_dirname (self);
+  path = g_build_filename (dir, "dynoscope-serve", NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
+int
+cli_serve_main (const char *db_path, int argc, char **argv)
+{
+  /* dynoscope-cli carries libcurl and the rest of the client side: loading them is most of its
+   * start time and memory. The lean executable serves instead, in this process's place (same
+   * pid, so signals sent to it reach the server). */
+  g_autofree char *lean = find_lean_server ();
+
+  if (lean != NULL && db_path != NULL)
+    {
+      char **args = g_new0 (char *, argc + 3);
+      int n = 0;
+
+      args[n++] = lean;
+      args[n++] = (char *) "--db";
+      args[n++] = (char *) db_path;
+      for (int i = 1; i < argc; i++)
+        args[n++] = argv[i];
+      fflush (NULL);
+      execv (lean, args);
+      g_free (args);
+      /* Not runnable after all: serve from here. */
+    }
+  return cli_serve_run (db_path, argc, argv);
 }

@@ -5,3 +5,8 @@
  * 0 after a clean shutdown (SIGINT or SIGTERM), 1 when the database cannot be opened or the address
  * cannot be listened on, 2 on a usage error. */
 int cli_serve_main (const char *db_path, int argc, char **argv);
+
+/* What cli_serve_main() does once it knows it runs in the process that will serve: dynoscope-cli
+ * execs the lean dynoscope-serve next to it (which calls this) and only serves in its own process
+ * when that executable is missing. argv[0] is the command name. */
+int cli_serve_run (const char *db_path, int argc, char **argv);

@@ -1,9 +1,12 @@
 /* snapshot-cmd.c: what `dynoscope-cli import` and `export` share: argument checks, the progress
  * line on standard error, Ctrl-C turned into a GCancellable cancellation, error printing.
  *
- * The signal handler only sets a flag (g_cancellable_cancel() is not async-signal-safe); the
- * progress function, which the snapshot code calls every 64 items whatever the interval, turns
- * the flag into the cancellation that the import or export then notices. */
+ * The signal handler only writes a byte to a pipe (g_cancellable_cancel() is not
+ * async-signal-safe); a thread waiting on the pipe cancels. So a Ctrl-C is noticed at once,
+ * even while the work waits on the network (a request in flight, a backoff, a table becoming
+ * ACTIVE), not only when the next item comes. */
+#include <errno.h>
+#include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,23 +16,44 @@
 #include "cli/snapshot-cmd.h"
 #include "core/error.h"
 
-static volatile sig_atomic_t interrupted;
+static int signal_pipe[2] = { -1, -1 };
 
 static void
 on_sigint (int sig)
 {
-  interrupted = 1;
+  int saved = errno;
+  char c = 1;
+  ssize_t n = write (signal_pipe[1], &c, 1);
+
+  (void) n;
+  errno = saved;
+}
+
+static gpointer
+signal_watch (gpointer data)
+{
+  CliSnapshotRun *run = data;
+
+  for (;;)
+    {
+      char c = 0;
+      ssize_t n = read (signal_pipe[0], &c, 1);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0 || c == 0)
+        return NULL;
+      g_cancellable_cancel (run->cancellable);
+    }
 }
 
 char *
-cli_snapshot_check_args (char **rest, const char *what, const char *db_path)
+cli_snapshot_check_args (char **rest, const char *what)
 {
   if (rest == NULL || rest[0] == NULL)
     return g_strdup_printf (_ ("missing %s"), what);
   if (rest[1] != NULL)
     return g_strdup (_ ("too many arguments"));
-  if (db_path == NULL)
-    return g_strdup (_ ("no database: give one with --db PATH before the command"));
   return NULL;
 }
 
@@ -57,8 +81,6 @@ on_progress (const DdbSnapshotProgress *p, gpointer user_data)
 {
   CliSnapshotRun *run = user_data;
 
-  if (interrupted && !g_cancellable_is_cancelled (run->cancellable))
-    g_cancellable_cancel (run->cancellable);
   if (run->terminal)
     progress_line (p, run->verb);
 }
@@ -76,11 +98,13 @@ cli_snapshot_run_begin (CliSnapshotRun *run, const char *verb, DdbSnapshotProgre
   *progress = on_progress;
   *progress_data = run;
 
-  interrupted = 0;
+  if (!g_unix_open_pipe (signal_pipe, FD_CLOEXEC, NULL))
+    return; /* no Ctrl-C handling: the default action still stops the command */
+  run->watch = g_thread_new ("dynoscope-sigint", signal_watch, run);
   memset (&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint;
   /* One-shot: a second Ctrl-C gets the default action. Killed mid-import, the database is
-   * still whole: the transaction was never committed. */
+   * still whole: the transaction was never committed (an endpoint keeps what was written). */
   sa.sa_flags = SA_RESETHAND;
   sigemptyset (&sa.sa_mask);
   sigaction (SIGINT, &sa, NULL);
@@ -90,6 +114,18 @@ void
 cli_snapshot_run_end (CliSnapshotRun *run)
 {
   signal (SIGINT, SIG_DFL);
+  if (run->watch != NULL)
+    {
+      char c = 0;
+      ssize_t n = write (signal_pipe[1], &c, 1);
+
+      (void) n;
+      g_thread_join (run->watch);
+      run->watch = NULL;
+      close (signal_pipe[0]);
+      close (signal_pipe[1]);
+      signal_pipe[0] = signal_pipe[1] = -1;
+    }
   g_clear_object (&run->cancellable);
 }
 

@@ -11,14 +11,15 @@ G_BEGIN_DECLS
 /* Exit status of a command cancelled with Ctrl-C, as a shell reports a SIGINT death. */
 #define CLI_EXIT_CANCELLED 130
 
-/* Checks the one positional argument (`rest`, named `what` in messages: "SOURCE", "DEST") and
- * that a database was given. NULL if all is well, else the message of the usage error (free it). */
-char *cli_snapshot_check_args (char **rest, const char *what, const char *db_path);
+/* Checks the one positional argument (`rest`, named `what` in messages: "SOURCE", "DEST"). NULL
+ * if all is well, else the message of the usage error (free it). */
+char *cli_snapshot_check_args (char **rest, const char *what);
 
 typedef struct {
   GCancellable *cancellable;
   const char *verb;  /* shown on the progress line: "Importing" */
   gboolean terminal; /* standard error is a terminal: show the progress line */
+  GThread *watch;    /* turns Ctrl-C into a cancellation */
 } CliSnapshotRun;
 
 /* Prepares `run` and catches SIGINT until cli_snapshot_run_end(): the first Ctrl-C cancels the

@@ -2,8 +2,10 @@
  * is in snapshot-s3.c).
  *
  * Export pages through the engine's own Scan (or the given Query), so it sees what a client
- * sees and never holds the engine lock between pages. Files are written to DEST.part and
- * renamed at the end. */
+ * sees and never holds the engine lock between pages; an export from a remote endpoint is the
+ * same code calling through the backend seam instead (ddb_snapshot_export_with). A parallel
+ * Scan runs each segment on a thread of its own; the writer takes one page at a time. Files are
+ * written to DEST.part and renamed at the end. */
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -120,11 +122,29 @@ snap_writer_close (Writer *w, gboolean success, GError **error)
 
 /* ---- Export ---- */
 
-/* Calls `func` for every item of the table or the query, page by page. */
-gboolean
-snap_for_each_item (DdbEngine *engine, const DdbExportOptions *options, ItemFunc func,
-                    gpointer data, GCancellable *cancellable, GError **error)
+/* What the pages of one export share; with several segments, their threads share it. */
+typedef struct {
+  const SnapCaller *caller;
+  const DdbExportOptions *options;
+  ItemFunc func;
+  gpointer data;
+  GCancellable *cancellable; /* the caller's */
+  GCancellable *stop;        /* cancelled by the caller's or by the first error */
+  GMutex lock;               /* one segment at a time in `func` */
+  GError *error;             /* the first error */
+  guint total_segments;      /* 0: no Segment/TotalSegments */
+} ScanRun;
+
+typedef struct {
+  ScanRun *run;
+  guint segment;
+} SegmentJob;
+
+/* One segment's (or the whole table's, or the query's) LastEvaluatedKey loop. */
+static gboolean
+scan_pages (ScanRun *run, guint segment, GError **error)
 {
+  const DdbExportOptions *options = run->options;
   json_auto_t *req = options->query != NULL ? json_deep_copy (options->query) : json_object ();
   const char *op = options->query != NULL ? "Query" : "Scan";
 
@@ -132,29 +152,120 @@ snap_for_each_item (DdbEngine *engine, const DdbExportOptions *options, ItemFunc
   json_object_del (req, "ExclusiveStartKey");
   json_object_del (req, "Limit");
   json_object_del (req, "Select");
+  if (run->total_segments > 0)
+    {
+      json_object_set_new (req, "Segment", json_integer (segment));
+      json_object_set_new (req, "TotalSegments", json_integer (run->total_segments));
+    }
   for (;;)
     {
       json_auto_t *resp = NULL;
       json_t *items, *last, *j;
+      gboolean ok = TRUE;
       gsize i;
 
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+      if (g_cancellable_set_error_if_cancelled (run->cancellable, error)
+          || g_cancellable_set_error_if_cancelled (run->stop, error))
         return FALSE;
-      if (!ddb_engine_call (engine, op, req, &resp, error))
+      if (!run->caller->call (segment, op, req, run->stop, &resp, error, run->caller->data))
         return FALSE;
       items = json_object_get (resp, "Items");
+      g_mutex_lock (&run->lock);
       json_array_foreach (items, i, j)
         {
           g_autoptr (DdbValue) item = ddb_json_to_item (j, error);
 
-          if (item == NULL || !func (item, data, error))
-            return FALSE;
+          if (item == NULL || !run->func (item, run->data, error))
+            {
+              ok = FALSE;
+              break;
+            }
         }
+      g_mutex_unlock (&run->lock);
+      if (!ok)
+        return FALSE;
       last = json_object_get (resp, "LastEvaluatedKey");
       if (last == NULL)
         return TRUE;
       json_object_set (req, "ExclusiveStartKey", last);
     }
+}
+
+static gpointer
+segment_thread (gpointer data)
+{
+  SegmentJob *job = data;
+  ScanRun *run = job->run;
+  GError *local = NULL;
+
+  if (!scan_pages (run, job->segment, &local))
+    {
+      g_mutex_lock (&run->lock);
+      /* The first error is the one to tell; the others are mostly the cancellations it made. */
+      if (run->error == NULL)
+        run->error = g_steal_pointer (&local);
+      g_mutex_unlock (&run->lock);
+      g_clear_error (&local);
+      g_cancellable_cancel (run->stop);
+    }
+  return NULL;
+}
+
+static void
+on_caller_cancelled (GCancellable *cancellable, gpointer stop)
+{
+  g_cancellable_cancel (G_CANCELLABLE (stop));
+}
+
+gboolean
+snap_for_each_item (const SnapCaller *caller, const DdbExportOptions *options, ItemFunc func,
+                    gpointer data, GCancellable *cancellable, GError **error)
+{
+  ScanRun run = { 0 };
+  guint segments = options->query == NULL ? MAX (options->segments, 1) : 1;
+  gulong handler = 0;
+  gboolean ok;
+
+  run.caller = caller;
+  run.options = options;
+  run.func = func;
+  run.data = data;
+  run.cancellable = cancellable;
+  run.stop = g_cancellable_new ();
+  g_mutex_init (&run.lock);
+  if (cancellable != NULL)
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (on_caller_cancelled),
+                                     g_object_ref (run.stop), g_object_unref);
+  if (segments == 1)
+    ok = scan_pages (&run, 0, error);
+  else
+    {
+      g_autofree GThread **threads = g_new0 (GThread *, segments);
+      g_autofree SegmentJob *jobs = g_new0 (SegmentJob, segments);
+
+      run.total_segments = segments;
+      for (guint i = 0; i < segments; i++)
+        {
+          jobs[i].run = &run;
+          jobs[i].segment = i;
+          threads[i] = g_thread_new ("dynoscope-scan", segment_thread, &jobs[i]);
+        }
+      for (guint i = 0; i < segments; i++)
+        g_thread_join (threads[i]);
+      ok = run.error == NULL;
+      if (!ok)
+        {
+          /* Cancelled by the caller: say so, whatever a segment failed with meanwhile. */
+          if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+            g_propagate_error (error, g_steal_pointer (&run.error));
+          g_clear_error (&run.error);
+        }
+    }
+  if (handler != 0)
+    g_cancellable_disconnect (cancellable, handler);
+  g_mutex_clear (&run.lock);
+  g_object_unref (run.stop);
+  return ok;
 }
 
 gboolean
@@ -205,10 +316,27 @@ write_plain_item (const DdbValue *item, gpointer data, GError **error)
   return snap_export_tick (st, error);
 }
 
+static gboolean
+engine_call (guint segment, const char *operation, json_t *request, GCancellable *cancellable,
+             json_t **response, GError **error, gpointer user_data)
+{
+  /* The engine finishes a call it has started; cancellation is checked between pages. */
+  return ddb_engine_call (user_data, operation, request, response, error);
+}
+
 gboolean
 ddb_snapshot_export (DdbEngine *engine, const char *dest, const DdbExportOptions *options,
                      DdbSnapshotProgress *out, GError **error)
 {
+  g_return_val_if_fail (engine != NULL, FALSE);
+  return ddb_snapshot_export_with (engine_call, engine, dest, options, out, error);
+}
+
+gboolean
+ddb_snapshot_export_with (DdbSnapshotCallFunc call, gpointer call_data, const char *dest,
+                          const DdbExportOptions *options, DdbSnapshotProgress *out, GError **error)
+{
+  SnapCaller caller = { call, call_data };
   Progress pr;
   Writer w;
   ExportState st = { 0 };
@@ -217,7 +345,7 @@ ddb_snapshot_export (DdbEngine *engine, const char *dest, const DdbExportOptions
   gboolean ok;
   g_autofree char *lower = NULL;
 
-  g_return_val_if_fail (engine != NULL, FALSE);
+  g_return_val_if_fail (call != NULL, FALSE);
   g_return_val_if_fail (dest != NULL, FALSE);
   g_return_val_if_fail (options != NULL && options->table_name != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -233,7 +361,7 @@ ddb_snapshot_export (DdbEngine *engine, const char *dest, const DdbExportOptions
     }
   if (format == DDB_SNAPSHOT_S3)
     {
-      ok = snap_export_s3 (engine, dest, options, &pr, error);
+      ok = snap_export_s3 (&caller, dest, options, &pr, error);
       snap_progress_finish (&pr, out);
       return ok;
     }
@@ -248,8 +376,8 @@ ddb_snapshot_export (DdbEngine *engine, const char *dest, const DdbExportOptions
       st.columns = g_ptr_array_new_with_free_func (snap_csv_column_free);
       st.column_index = g_hash_table_new (g_str_hash, g_str_equal);
       /* Checking the table exists before the (maybe long) first pass. */
-      if (!snap_for_each_item (engine, options, snap_csv_collect_columns, &st, options->cancellable,
-                               error))
+      if (!snap_for_each_item (&caller, options, snap_csv_collect_columns, &st,
+                               options->cancellable, error))
         {
           g_hash_table_destroy (st.column_index);
           g_ptr_array_unref (st.columns);
@@ -263,7 +391,7 @@ ddb_snapshot_export (DdbEngine *engine, const char *dest, const DdbExportOptions
       json_auto_t *req = json_pack ("{ss}", "TableName", options->table_name);
       json_auto_t *resp = NULL;
 
-      if (!ddb_engine_call (engine, "DescribeTable", req, &resp, error))
+      if (!call (0, "DescribeTable", req, options->cancellable, &resp, error, call_data))
         {
           snap_progress_finish (&pr, out);
           return FALSE;
@@ -286,17 +414,18 @@ ddb_snapshot_export (DdbEngine *engine, const char *dest, const DdbExportOptions
     {
     case DDB_SNAPSHOT_CSV:
       snap_csv_write_header (&st);
-      ok = snap_for_each_item (engine, options, snap_csv_write_item, &st, options->cancellable,
+      ok = snap_for_each_item (&caller, options, snap_csv_write_item, &st, options->cancellable,
                                error);
       break;
     case DDB_SNAPSHOT_JSON:
-      ok = snap_for_each_item (engine, options, write_plain_item, &st, options->cancellable, error);
+      ok = snap_for_each_item (&caller, options, write_plain_item, &st, options->cancellable,
+                               error);
       if (ok)
         g_string_append (w.buf, st.first ? "[]\n" : "\n]\n");
       break;
     case DDB_SNAPSHOT_JSONL:
     default:
-      ok = snap_for_each_item (engine, options, snap_write_ddb_item, &st, options->cancellable,
+      ok = snap_for_each_item (&caller, options, snap_write_ddb_item, &st, options->cancellable,
                                error);
       break;
     }

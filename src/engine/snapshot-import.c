@@ -1,4 +1,6 @@
-/* snapshot-import.c: table import from snapshots in one store transaction.
+/* snapshot-import.c: the item stream of an import (DdbSnapshotReader, shared with the import to
+ * a remote endpoint in backend/transfer.c) and the import into the engine in one store
+ * transaction.
  *
  * Import reads items one at a time from an ItemSource (a line reader over a file, gunzipped
  * when the file starts with gzip's magic bytes), checks each as PutItem would (keys, index keys,
@@ -12,6 +14,7 @@
 #include "core/ddbjson.h"
 #include "core/error.h"
 #include "core/itemsize.h"
+#include "core/keycodec.h"
 #include "core/plainjson.h"
 #include "engine/engine-private.h"
 #include "engine/item-ops.h"
@@ -757,112 +760,265 @@ build_table_def (const char *table_name, const DdbImportOptions *options, const 
   return g_steal_pointer (&def);
 }
 
-static gboolean
-import_file (DdbStore *store, const DdbTableDef *def, DdbSnapshotFormat format, const SourceFile *f,
-             Progress *pr, guint64 bytes_before, GCancellable *cancellable, GError **error)
-{
+/* ---- The item stream ---- */
+
+struct _DdbSnapshotReader {
+  Sources s;
+  DdbTableDef *def;
+  gboolean inferred;
+  GCancellable *cancellable;
+  guint next_file; /* the index of the file to open next */
   ItemSource src;
-  DdbValue *item;
-  GError *local = NULL;
-  guint64 count = 0;
-  gboolean ok = TRUE;
+  gboolean src_open;
+  guint64 file_items; /* items of the open file so far */
+  guint64 items;
+  guint64 bytes_done; /* of the files read to their end */
+  gboolean done;      /* at the end, or after an error */
+};
 
-  if (format == DDB_SNAPSHOT_S3 && !snap_verify_checksums (f, cancellable, error))
-    return FALSE;
-  if (!item_source_open (&src, format, f, &def->key, cancellable, error))
-    {
-      item_source_close (&src);
-      return FALSE;
-    }
-  while ((item = item_source_next (&src, &local)) != NULL)
-    {
-      GError *inner = NULL;
+DdbSnapshotReader *
+ddb_snapshot_reader_open (const char *source, const DdbImportOptions *options, GError **error)
+{
+  g_autoptr (DdbSnapshotReader) r = g_new0 (DdbSnapshotReader, 1);
 
-      if (ddb_item_size (item) > DDB_MAX_ITEM_SIZE)
-        g_set_error_literal (&inner, DDB_ERROR, DDB_ERROR_VALIDATION,
-                             "Item size has exceeded the maximum allowed size");
-      else if (ddb_item_check_keys (def, item, &inner)
-               && ddb_item_check_index_keys (def, item, FALSE, &inner))
-        ddb_store_item_put (store, def, item, &inner);
-      ddb_value_free (item);
-      if (inner != NULL)
-        {
-          item_error (&local, inner, f->display, src.item_line);
-          break;
-        }
-      count++;
-      pr->p.items++;
-      if ((count & 63) == 0)
-        {
-          if (g_cancellable_set_error_if_cancelled (cancellable, &local))
-            break;
-          pr->p.bytes = bytes_before + snap_line_reader_position (&src.lr);
-          snap_progress_tick (pr);
-        }
-    }
-  if (local == NULL && f->has_count && count != f->count)
-    g_set_error (&local, DDB_ERROR, DDB_ERROR_VALIDATION,
-                 "%s: manifest-files.json gives itemCount %" G_GUINT64_FORMAT
-                 ", the file holds %" G_GUINT64_FORMAT " items",
-                 f->display, f->count, count);
-  item_source_close (&src);
-  if (local != NULL)
-    {
-      g_propagate_error (error, local);
-      ok = FALSE;
-    }
-  return ok;
+  g_return_val_if_fail (source != NULL && options != NULL, NULL);
+  r->cancellable = options->cancellable;
+  if (!load_sources (&r->s, source, options->format, error))
+    return NULL;
+  r->def = build_table_def (options->table_name, options, &r->s, &r->inferred, error);
+  if (r->def == NULL)
+    return NULL;
+  return g_steal_pointer (&r);
 }
 
-static gboolean
-import_locked (DdbEngine *engine, const char *source, const DdbImportOptions *options, Progress *pr,
-               GError **error)
+void
+ddb_snapshot_reader_free (DdbSnapshotReader *r)
 {
-  Sources s;
-  g_autoptr (DdbTableDef) def = NULL;
-  gboolean inferred;
-  guint64 bytes_done = 0;
-  gboolean ok = FALSE;
+  if (r == NULL)
+    return;
+  if (r->src_open)
+    item_source_close (&r->src);
+  g_clear_pointer (&r->def, ddb_table_def_free);
+  sources_clear (&r->s);
+  g_free (r);
+}
 
-  if (!load_sources (&s, source, options->format, error))
-    goto out;
-  pr->p.total_bytes = s.total_bytes;
-  def = build_table_def (options->table_name, options, &s, &inferred, error);
-  if (def == NULL)
-    goto out;
+static DdbValue *
+reader_fail (DdbSnapshotReader *r, GError **error, GError *local)
+{
+  r->done = TRUE;
+  g_propagate_error (error, local);
+  return NULL;
+}
+
+DdbValue *
+ddb_snapshot_reader_next (DdbSnapshotReader *r, GError **error)
+{
+  for (;;)
+    {
+      const SourceFile *f;
+      DdbValue *item;
+      GError *local = NULL;
+
+      if (r->done)
+        return NULL;
+      if (!r->src_open)
+        {
+          if (r->next_file >= r->s.files->len)
+            {
+              r->done = TRUE;
+              if (r->s.has_total && r->items != r->s.total)
+                g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                             "manifest-summary.json gives itemCount %" G_GUINT64_FORMAT
+                             ", the data files hold %" G_GUINT64_FORMAT " items",
+                             r->s.total, r->items);
+              return NULL;
+            }
+          f = g_ptr_array_index (r->s.files, r->next_file);
+          if (r->s.format == DDB_SNAPSHOT_S3 && !snap_verify_checksums (f, r->cancellable, &local))
+            return reader_fail (r, error, local);
+          r->src_open = TRUE;
+          r->file_items = 0;
+          if (!item_source_open (&r->src, r->s.format, f, &r->def->key, r->cancellable, &local))
+            return reader_fail (r, error, local);
+        }
+      f = g_ptr_array_index (r->s.files, r->next_file);
+      item = item_source_next (&r->src, &local);
+      if (item == NULL)
+        {
+          GStatBuf st;
+
+          if (local != NULL)
+            return reader_fail (r, error, local);
+          if (f->has_count && r->file_items != f->count)
+            {
+              g_set_error (&local, DDB_ERROR, DDB_ERROR_VALIDATION,
+                           "%s: manifest-files.json gives itemCount %" G_GUINT64_FORMAT
+                           ", the file holds %" G_GUINT64_FORMAT " items",
+                           f->display, f->count, r->file_items);
+              return reader_fail (r, error, local);
+            }
+          item_source_close (&r->src);
+          r->src_open = FALSE;
+          if (g_stat (f->path, &st) == 0)
+            r->bytes_done += (guint64) st.st_size;
+          r->next_file++;
+          continue;
+        }
+      if (ddb_item_size (item) > DDB_MAX_ITEM_SIZE)
+        g_set_error_literal (&local, DDB_ERROR, DDB_ERROR_VALIDATION,
+                             "Item size has exceeded the maximum allowed size");
+      else if (ddb_item_check_keys (r->def, item, &local))
+        ddb_item_check_index_keys (r->def, item, FALSE, &local);
+      if (local != NULL)
+        {
+          GError *prefixed = NULL;
+
+          ddb_value_free (item);
+          item_error (&prefixed, local, f->display, r->src.item_line);
+          return reader_fail (r, error, prefixed);
+        }
+      r->file_items++;
+      r->items++;
+      if ((r->items & 63) == 0 && g_cancellable_set_error_if_cancelled (r->cancellable, &local))
+        {
+          ddb_value_free (item);
+          return reader_fail (r, error, local);
+        }
+      return item;
+    }
+}
+
+void
+ddb_snapshot_reader_prefix_error (DdbSnapshotReader *r, GError **error)
+{
+  const SourceFile *f;
+
+  if (r->next_file >= r->s.files->len)
+    return;
+  f = g_ptr_array_index (r->s.files, r->next_file);
+  g_prefix_error (error, "%s:%" G_GUINT64_FORMAT ": ", f->display, r->src.item_line);
+}
+
+GBytes *
+ddb_snapshot_reader_item_key (DdbSnapshotReader *r, const DdbValue *item)
+{
+  GByteArray *out = g_byte_array_new ();
+  DdbValue *h = ddb_value_map_get (item, r->def->key.hash_name);
+  DdbValue *s
+      = r->def->key.range_name != NULL ? ddb_value_map_get (item, r->def->key.range_name) : NULL;
+
+  /* Checked items hold their keys with the declared types, which always encode. */
+  if (h != NULL)
+    ddb_key_encode (h, out, NULL);
+  if (s != NULL)
+    ddb_key_encode (s, out, NULL);
+  return g_byte_array_free_to_bytes (out);
+}
+
+gboolean
+ddb_snapshot_reader_key_inferred (DdbSnapshotReader *r)
+{
+  return r->inferred;
+}
+
+char *
+ddb_snapshot_reader_key_spec (DdbSnapshotReader *r)
+{
+  return snap_key_spec_string (&r->def->key);
+}
+
+guint64
+ddb_snapshot_reader_bytes (DdbSnapshotReader *r)
+{
+  return r->bytes_done + (r->src_open ? snap_line_reader_position (&r->src.lr) : 0);
+}
+
+guint64
+ddb_snapshot_reader_total_bytes (DdbSnapshotReader *r)
+{
+  return r->s.total_bytes;
+}
+
+static json_t *
+key_schema_json (const DdbKeyDef *key)
+{
+  json_t *schema = json_pack ("[{ssss}]", "AttributeName", key->hash_name, "KeyType", "HASH");
+
+  if (key->range_name != NULL)
+    json_array_append_new (
+        schema, json_pack ("{ssss}", "AttributeName", key->range_name, "KeyType", "RANGE"));
+  return schema;
+}
+
+json_t *
+ddb_snapshot_reader_create_table_request (DdbSnapshotReader *r)
+{
+  const DdbTableDef *def = r->def;
+  json_t *req = json_pack ("{ss so sO ss}", "TableName", def->name, "KeySchema",
+                           key_schema_json (&def->key), "AttributeDefinitions",
+                           json_object_get (def->meta, "AttributeDefinitions"), "BillingMode",
+                           "PAY_PER_REQUEST");
+
+  if (def->indexes->len > 0)
+    {
+      json_t *gsis = json_array ();
+
+      for (guint i = 0; i < def->indexes->len; i++)
+        {
+          const DdbIndexDef *index = g_ptr_array_index (def->indexes, i);
+
+          json_array_append_new (gsis, json_pack ("{ss so s{ss}}", "IndexName", index->name,
+                                                  "KeySchema", key_schema_json (&index->key),
+                                                  "Projection", "ProjectionType", "ALL"));
+        }
+      json_object_set_new (req, "GlobalSecondaryIndexes", gsis);
+    }
+  return req;
+}
+
+/* ---- Import into the engine ---- */
+
+static gboolean
+import_locked (DdbEngine *engine, DdbSnapshotReader *r, const DdbImportOptions *options,
+               Progress *pr, GError **error)
+{
+  DdbTableDef *def = r->def;
+  DdbValue *item;
+  GError *local = NULL;
+
   if (g_cancellable_set_error_if_cancelled (options->cancellable, error))
-    goto out;
-
+    return FALSE;
   if (!ddb_store_begin (engine->store, error))
-    goto out;
+    return FALSE;
   if (!ddb_store_set_bulk (engine->store, TRUE, error))
     goto rollback;
   if (!ddb_store_table_create (engine->store, def, error))
     goto rollback;
-  for (guint i = 0; i < s.files->len; i++)
+  while ((item = ddb_snapshot_reader_next (r, &local)) != NULL)
     {
-      SourceFile *f = g_ptr_array_index (s.files, i);
+      gboolean put = ddb_store_item_put (engine->store, def, item, &local);
 
-      if (!import_file (engine->store, def, s.format, f, pr, bytes_done, options->cancellable,
-                        error))
-        goto rollback;
-      {
-        GStatBuf st;
-
-        if (g_stat (f->path, &st) == 0)
-          bytes_done += (guint64) st.st_size;
-        pr->p.bytes = bytes_done;
-      }
+      ddb_value_free (item);
+      if (!put)
+        {
+          ddb_snapshot_reader_prefix_error (r, &local);
+          break;
+        }
+      pr->p.items++;
+      if ((pr->p.items & 63) == 0)
+        {
+          pr->p.bytes = ddb_snapshot_reader_bytes (r);
+          snap_progress_tick (pr);
+        }
     }
-  if (s.has_total && pr->p.items != s.total)
+  pr->p.bytes = ddb_snapshot_reader_bytes (r);
+  if (local != NULL)
     {
-      g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
-                   "manifest-summary.json gives itemCount %" G_GUINT64_FORMAT
-                   ", the data files hold %" G_GUINT64_FORMAT " items",
-                   s.total, pr->p.items);
+      g_propagate_error (error, local);
       goto rollback;
     }
-  if (inferred)
+  if (r->inferred)
     {
       gint64 stored = 0, size = 0;
 
@@ -882,16 +1038,14 @@ import_locked (DdbEngine *engine, const char *source, const DdbImportOptions *op
     goto rollback;
   if (!ddb_store_commit (engine->store, error))
     goto rollback;
-  ok = TRUE;
-  goto out;
+  /* Only fails if the database is unusable, which the next call will tell. */
+  ddb_store_set_bulk (engine->store, FALSE, NULL);
+  return TRUE;
 
 rollback:
   ddb_store_rollback (engine->store);
-out:
-  /* Only fails if the database is unusable, which the next call will tell. */
   ddb_store_set_bulk (engine->store, FALSE, NULL);
-  sources_clear (&s);
-  return ok;
+  return FALSE;
 }
 
 gboolean
@@ -899,7 +1053,8 @@ ddb_snapshot_import (DdbEngine *engine, const char *source, const DdbImportOptio
                      DdbSnapshotProgress *out, GError **error)
 {
   Progress pr;
-  gboolean ok;
+  g_autoptr (DdbSnapshotReader) r = NULL;
+  gboolean ok = FALSE;
 
   g_return_val_if_fail (engine != NULL, FALSE);
   g_return_val_if_fail (source != NULL, FALSE);
@@ -907,11 +1062,17 @@ ddb_snapshot_import (DdbEngine *engine, const char *source, const DdbImportOptio
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   snap_progress_init (&pr, options->progress, options->progress_data);
-  /* The whole import is one transaction on the engine's one connection: nothing else may run
-   * on it meanwhile. */
-  g_mutex_lock (&engine->lock);
-  ok = import_locked (engine, source, options, &pr, error);
-  g_mutex_unlock (&engine->lock);
+  /* The sources and the key schema (which may read a sample) are settled before the lock. */
+  r = ddb_snapshot_reader_open (source, options, error);
+  if (r != NULL)
+    {
+      pr.p.total_bytes = ddb_snapshot_reader_total_bytes (r);
+      /* The whole import is one transaction on the engine's one connection: nothing else may
+       * run on it meanwhile. */
+      g_mutex_lock (&engine->lock);
+      ok = import_locked (engine, r, options, &pr, error);
+      g_mutex_unlock (&engine->lock);
+    }
   snap_progress_finish (&pr, out);
   return ok;
 }

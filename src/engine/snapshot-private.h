@@ -123,6 +123,12 @@ gboolean snap_writer_close (Writer *w, gboolean success, GError **error);
 
 typedef gboolean (*ItemFunc) (const DdbValue *item, gpointer data, GError **error);
 
+/* What an export reads through: the engine, or any implementation of DynamoDB's API. */
+typedef struct {
+  DdbSnapshotCallFunc call;
+  gpointer data;
+} SnapCaller;
+
 typedef struct {
   Writer *w;
   DdbSnapshotFormat format;
@@ -135,17 +141,19 @@ typedef struct {
   GHashTable *column_index; /* name -> index + 1 */
 } ExportState;
 
-/* Calls `func` for every item of the table or the query, page by page. */
-gboolean snap_for_each_item (DdbEngine *engine, const DdbExportOptions *options, ItemFunc func,
-                             gpointer data, GCancellable *cancellable, GError **error);
+/* Calls `func` for every item of the table or the query, page by page; with several Scan
+ * segments, from their threads, one call at a time, each page's items together. */
+gboolean snap_for_each_item (const SnapCaller *caller, const DdbExportOptions *options,
+                             ItemFunc func, gpointer data, GCancellable *cancellable,
+                             GError **error);
 /* Counts an item written: reports progress, checks for cancellation, flushes. */
 gboolean snap_export_tick (ExportState *st, GError **error);
 /* An ItemFunc: the item as a DynamoDB JSON line ({"Item": ...} for the s3 format). */
 gboolean snap_write_ddb_item (const DdbValue *item, gpointer data, GError **error);
 
 /* The s3 format: a folder with the manifests and one gzipped data file. */
-gboolean snap_export_s3 (DdbEngine *engine, const char *dest, const DdbExportOptions *options,
-                         Progress *pr, GError **error);
+gboolean snap_export_s3 (const SnapCaller *caller, const char *dest,
+                         const DdbExportOptions *options, Progress *pr, GError **error);
 
 /* ---- CSV (snapshot-csv.c) ---- */
 

@@ -287,7 +287,7 @@ snap_verify_checksums (const SourceFile *f, GCancellable *cancellable, GError **
 /* ---- Writing the S3 layout ---- */
 
 static gboolean
-describe_key_specs (DdbEngine *engine, const char *table, char **key_spec, GStrv *gsis,
+describe_key_specs (const SnapCaller *caller, const char *table, char **key_spec, GStrv *gsis,
                     char **table_arn, char **table_id, GError **error)
 {
   json_auto_t *req = json_pack ("{ss}", "TableName", table);
@@ -297,7 +297,7 @@ describe_key_specs (DdbEngine *engine, const char *table, char **key_spec, GStrv
   GPtrArray *specs = g_ptr_array_new ();
   gsize i;
 
-  if (!ddb_engine_call (engine, "DescribeTable", req, &resp, error))
+  if (!caller->call (0, "DescribeTable", req, NULL, &resp, error, caller->data))
     {
       g_ptr_array_free (specs, TRUE);
       return FALSE;
@@ -387,8 +387,8 @@ remove_contents (const char *path)
 }
 
 gboolean
-snap_export_s3 (DdbEngine *engine, const char *dest, const DdbExportOptions *options, Progress *pr,
-                GError **error)
+snap_export_s3 (const SnapCaller *caller, const char *dest, const DdbExportOptions *options,
+                Progress *pr, GError **error)
 {
   g_autoptr (GDateTime) start = g_date_time_new_now_utc ();
   g_autoptr (GDateTime) end = NULL;
@@ -434,7 +434,7 @@ snap_export_s3 (DdbEngine *engine, const char *dest, const DdbExportOptions *opt
     }
   else
     created = TRUE;
-  if (!describe_key_specs (engine, options->table_name, &key_spec, &gsis, &table_arn, &table_id,
+  if (!describe_key_specs (caller, options->table_name, &key_spec, &gsis, &table_arn, &table_id,
                            error))
     return FALSE;
   if (g_mkdir_with_parents (data_dir, 0777) != 0)
@@ -464,7 +464,7 @@ snap_export_s3 (DdbEngine *engine, const char *dest, const DdbExportOptions *opt
   st.format = DDB_SNAPSHOT_S3;
   st.pr = pr;
   st.cancellable = options->cancellable;
-  ok = snap_for_each_item (engine, options, snap_write_ddb_item, &st, options->cancellable, error);
+  ok = snap_for_each_item (caller, options, snap_write_ddb_item, &st, options->cancellable, error);
   if (!snap_writer_close (&w, ok, ok ? error : NULL) || !ok)
     goto fail;
   if (!file_md5 (data_path, data_name, digest, options->cancellable, error))

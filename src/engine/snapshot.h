@@ -22,6 +22,7 @@
 #include <glib.h>
 #include <jansson.h>
 
+#include "core/value.h"
 #include "engine/engine.h"
 
 G_BEGIN_DECLS
@@ -94,13 +95,69 @@ typedef struct {
   DdbSnapshotProgressFunc progress;
   gpointer progress_data;
   GCancellable *cancellable;
+  /* Whole-table exports: 0 or 1 reads the table with one Scan, in the table's Scan order. N > 1
+   * reads it with a parallel Scan of N segments (at most 1000), each on a thread of its own with
+   * its own LastEvaluatedKey loop; each page is written whole as it arrives, so the pages of the
+   * segments interleave and the order of the output is not deterministic. Ignored for a query. */
+  guint segments;
 } DdbExportOptions;
 
 /* Writes the table's items (in the table's Scan order) or the query's to `dest`: a file for
  * jsonl/json/csv (gzip-compressed when the name ends in ".gz"; "-" is standard output, written
- * as the items come), a folder (created; it must be empty if it exists) for s3. A DynamoDB JSON lines export imported and exported again gives
- * the same bytes. On error or cancellation the partial output is removed. */
+ * as the items come), a folder (created; it must be empty if it exists) for s3. A DynamoDB JSON
+ * lines export imported and exported again gives the same bytes. On error or cancellation the
+ * partial output is removed. */
 gboolean ddb_snapshot_export (DdbEngine *engine, const char *dest, const DdbExportOptions *options,
                               DdbSnapshotProgress *out, GError **error);
+
+/* ---- The same through any implementation of DynamoDB's API ---- */
+
+/* One DynamoDB API call, as ddb_engine_call or the backend seam make it: TRUE and *RESPONSE a
+ * new reference, or FALSE with an error. SEGMENT is the parallel Scan segment making the call
+ * (0 otherwise), so that an implementation may give each segment a connection of its own. Must
+ * be thread-safe when an export has several segments. */
+typedef gboolean (*DdbSnapshotCallFunc) (guint segment, const char *operation, json_t *request,
+                                         GCancellable *cancellable, json_t **response,
+                                         GError **error, gpointer user_data);
+
+/* ddb_snapshot_export through CALL (DescribeTable, then Scan or Query pages) instead of an
+ * engine: the export of a remote table. ddb_snapshot_export is this with ddb_engine_call. */
+gboolean ddb_snapshot_export_with (DdbSnapshotCallFunc call, gpointer call_data, const char *dest,
+                                   const DdbExportOptions *options, DdbSnapshotProgress *out,
+                                   GError **error);
+
+/* The item stream of an import, shared by ddb_snapshot_import (into the engine's store, in one
+ * transaction) and an import to a remote endpoint (BatchWriteItem, see backend/transfer.h): the
+ * source's files in order, each item checked as PutItem checks it (400 KB, key attributes and
+ * their types, index key attributes), the S3 layout's checksums and item counts verified. */
+typedef struct _DdbSnapshotReader DdbSnapshotReader;
+
+/* Opens SOURCE as ddb_snapshot_import reads it (OPTIONS: table_name, format, key, gsis,
+ * cancellable; progress is the caller's), settling the key schema: given, recorded in the
+ * snapshot, or inferred from a sample of the items. */
+DdbSnapshotReader *ddb_snapshot_reader_open (const char *source, const DdbImportOptions *options,
+                                             GError **error);
+void ddb_snapshot_reader_free (DdbSnapshotReader *reader);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbSnapshotReader, ddb_snapshot_reader_free)
+
+/* The next item (free it with ddb_value_free), or NULL: at the end with no error (the
+ * manifest's total count then checked), or on an error ("FILE:LINE: message" for a bad item;
+ * G_IO_ERROR_CANCELLED, checked every 64 items). After an error it returns NULL for good. */
+DdbValue *ddb_snapshot_reader_next (DdbSnapshotReader *reader, GError **error);
+/* Prefixes *ERROR with "FILE:LINE: " of the item last returned. */
+void ddb_snapshot_reader_prefix_error (DdbSnapshotReader *reader, GError **error);
+/* The item's key attributes, encoded so that two items with the same key (1 and 1.0 alike)
+ * give equal bytes. */
+GBytes *ddb_snapshot_reader_item_key (DdbSnapshotReader *reader, const DdbValue *item);
+/* Whether the key schema was inferred from the items (then it must prove unique). */
+gboolean ddb_snapshot_reader_key_inferred (DdbSnapshotReader *reader);
+/* "pk:S" or "pk:S,sk:N" (new string). */
+char *ddb_snapshot_reader_key_spec (DdbSnapshotReader *reader);
+/* Bytes read so far from the source files as stored, and their total size (0 if unknown). */
+guint64 ddb_snapshot_reader_bytes (DdbSnapshotReader *reader);
+guint64 ddb_snapshot_reader_total_bytes (DdbSnapshotReader *reader);
+/* The CreateTable request for the table: TableName, KeySchema, AttributeDefinitions,
+ * GlobalSecondaryIndexes (projection ALL), BillingMode PAY_PER_REQUEST. New reference. */
+json_t *ddb_snapshot_reader_create_table_request (DdbSnapshotReader *reader);
 
 G_END_DECLS

@@ -19,7 +19,8 @@ DdbServer *ddb_server_new (DdbEngine *engine);
 void ddb_server_add_key (DdbServer *server, const char *access_key_id, const char *secret);
 
 /* Listens on `host` (a numeric address or a name; NULL means 127.0.0.1) and `port` (0 picks a free
- * one) and answers on threads of its own. G_IO_ERROR on failure. */
+ * one) and answers on threads of its own. G_FILE_ERROR on failure (GLib's own domain, so that
+ * the server needs no GIO). */
 gboolean ddb_server_start (DdbServer *server, const char *host, guint16 port, GError **error);
 
 /* The port listened on, once started. */

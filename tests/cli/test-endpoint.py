@@ -119,9 +119,12 @@ class Endpoint(unittest.TestCase):
             ["--endpoint", self.fault.url, "call"],
             ["call", "ListTables"],  # no region anywhere
             ["--endpoint", "not a url", "--region", "us-east-1", "call", "ListTables"],
-            ["--endpoint", self.fault.url, "--region", "us-east-1", "import", "--table", "t",
-             "x.json"],
+            # import and export work on an endpoint (test-live-transfer.py); their usage errors
+            # are still caught before anything is opened.
+            ["--endpoint", self.fault.url, "--region", "us-east-1", "import", "x.json"],
             ["--endpoint", self.fault.url, "--region", "us-east-1", "export", "--table", "t",
+             "--segments", "0", "x.json"],
+            ["--endpoint", "not a url", "--region", "us-east-1", "export", "--table", "t",
              "x.json"],
         ]
         with tempfile.TemporaryDirectory() as tmp:

@@ -1,0 +1,18 @@
+"""dynoscope-serve links none of the client side's libraries: not libcurl, not libcrypto (its SigV4
+hashes come from GLib through crypto-glib.c, which must never be mixed with the real libcrypto),
+not GIO. Checked on the dynamic section (DT_NEEDED) of the executable."""
+import subprocess
+import sys
+
+exe = sys.argv[1]
+out = subprocess.run(["readelf", "-d", exe], check=True, capture_output=True, text=True).stdout
+needed = [line.split("[", 1)[1].split("]", 1)[0] for line in out.splitlines() if "(NEEDED)" in line]
+print("# NEEDED:", " ".join(needed))
+bad = [lib for lib in needed
+       if lib.startswith(("libcurl", "libcrypto", "libssl", "libgio", "libgobject"))]
+if bad:
+    print("not ok 1 - dynoscope-serve loads %s" % ", ".join(bad))
+    print("1..1")
+    sys.exit(1)
+print("ok 1 - dynoscope-serve loads no client-side library")
+print("1..1")
