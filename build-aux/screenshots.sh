@@ -8,10 +8,11 @@ cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 out=$(realpath -m "${1:-data/screenshots}")
 [ -f "$build/build.ninja" ] || meson setup "$build"
-ninja -C "$build" tests/app/test-gui src/app/gschemas.compiled
+ninja -C "$build" tests/app/test-gui src/app/gschemas.compiled src/cli/dynoscope-cli
 mkdir -p "$out"
 export DYNOSCOPE_SCREENSHOT_DIR="$out"
 export GSETTINGS_SCHEMA_DIR="$PWD/$build/src/app"
 export DYNOSCOPE_DEMO_DATA="$PWD/data/demo"
+export DYNOSCOPE_CLI="$PWD/$build/src/cli/dynoscope-cli"
 tests/app/run-gui-test.sh "$build/tests/app/test-gui"
 ls -1 "$out"/*.png

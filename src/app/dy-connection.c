@@ -3,19 +3,36 @@
 
 #include <glib/gi18n.h>
 #include <gtk/gtk.h>
+#include <string.h>
 
 #include "app/dy-connection.h"
 #include "core/error.h"
+#include "net/awsconfig.h"
+#include "net/http.h"
+
+/* Local endpoints accept any credentials; these only have to sign. */
+#define LOCAL_ACCESS_KEY "dynoscope"
+#define LOCAL_SECRET_KEY "dynoscope-local"
+#define LOCAL_REGION "us-east-1"
 
 struct _DyConnection {
   GObject parent_instance;
+  DyConnectionKind kind;
   char *title;
+  char *subtitle;
   char *path;
+  char *profile;
+  char *url;
+  char *region;
+  char **envp; /* endpoints: an environment of their own */
+  GMutex lock; /* guards backend, opened by the first worker that needs it */
   DdbBackend *backend;
   GtkStringList *tables;
   GCancellable *cancellable;
   char *error;
   gboolean loading;
+  gboolean loaded;
+  gboolean requested;
 };
 
 G_DEFINE_FINAL_TYPE (DyConnection, dy_connection, G_TYPE_OBJECT)
@@ -45,8 +62,14 @@ dy_connection_finalize (GObject *object)
   DyConnection *self = DY_CONNECTION (object);
 
   g_free (self->title);
+  g_free (self->subtitle);
   g_free (self->path);
+  g_free (self->profile);
+  g_free (self->url);
+  g_free (self->region);
+  g_strfreev (self->envp);
   g_free (self->error);
+  g_mutex_clear (&self->lock);
   /* Worker threads hold a reference while they use the backend, so none is using it now. */
   g_clear_pointer (&self->backend, ddb_backend_free);
   g_clear_object (&self->tables);
@@ -100,6 +123,7 @@ dy_connection_init (DyConnection *self)
 {
   self->tables = gtk_string_list_new (NULL);
   self->cancellable = g_cancellable_new ();
+  g_mutex_init (&self->lock);
 }
 
 DyConnection *
@@ -110,7 +134,257 @@ dy_connection_new (const char *title, const char *path, DdbBackend *backend)
   self->title = g_strdup (title);
   self->path = g_strdup (path);
   self->backend = backend;
+  self->kind = DY_CONNECTION_DATABASE;
   return self;
+}
+
+DyConnection *
+dy_connection_new_profile (const char *profile, const char *region)
+{
+  DyConnection *self = g_object_new (DY_TYPE_CONNECTION, NULL);
+
+  self->kind = DY_CONNECTION_PROFILE;
+  self->title = g_strdup (profile);
+  self->profile = g_strdup (profile);
+  self->region = g_strdup (region);
+  /* TRANSLATORS: the sidebar's second line for an AWS profile without a region */
+  self->subtitle = g_strdup_printf (_("AWS profile · %s"), region != NULL ? region : _("no region"));
+  return self;
+}
+
+DyConnection *
+dy_connection_new_endpoint (const char *url, const char *region)
+{
+  DyConnection *self = g_object_new (DY_TYPE_CONNECTION, NULL);
+  char **envp = g_get_environ ();
+
+  self->kind = DY_CONNECTION_ENDPOINT;
+  self->title = g_strdup (url);
+  self->url = g_strdup (url);
+  self->region = g_strdup (region != NULL && *region != '\0' ? region : LOCAL_REGION);
+  /* TRANSLATORS: the sidebar's second line for a local endpoint, with its region */
+  self->subtitle = g_strdup_printf (_("Local endpoint · %s"), self->region);
+  /* The user's profiles, keys and endpoint settings must not leak into a local endpoint. */
+  envp = g_environ_setenv (envp, "AWS_ACCESS_KEY_ID", LOCAL_ACCESS_KEY, TRUE);
+  envp = g_environ_setenv (envp, "AWS_SECRET_ACCESS_KEY", LOCAL_SECRET_KEY, TRUE);
+  envp = g_environ_setenv (envp, "AWS_CONFIG_FILE", "/dev/null", TRUE);
+  envp = g_environ_setenv (envp, "AWS_SHARED_CREDENTIALS_FILE", "/dev/null", TRUE);
+  envp = g_environ_unsetenv (envp, "AWS_SESSION_TOKEN");
+  envp = g_environ_unsetenv (envp, "AWS_PROFILE");
+  envp = g_environ_unsetenv (envp, "AWS_DEFAULT_PROFILE");
+  envp = g_environ_unsetenv (envp, "AWS_ENDPOINT_URL");
+  envp = g_environ_unsetenv (envp, "AWS_ENDPOINT_URL_DYNAMODB");
+  self->envp = envp;
+  return self;
+}
+
+void
+dy_profile_info_free (DyProfileInfo *info)
+{
+  g_free (info->name);
+  g_free (info->region);
+  g_free (info);
+}
+
+GPtrArray *
+dy_list_aws_profiles (GError **error)
+{
+  g_autoptr (DdbAwsConfig) config = ddb_aws_config_load (NULL, error);
+  g_auto (GStrv) names = NULL;
+  GPtrArray *profiles;
+
+  if (config == NULL)
+    return NULL;
+  names = ddb_aws_config_list_profiles (config);
+  profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) dy_profile_info_free);
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      DyProfileInfo *info = g_new0 (DyProfileInfo, 1);
+
+      info->name = g_strdup (names[i]);
+      info->region = g_strdup (ddb_aws_config_get (config, names[i], "region"));
+      g_ptr_array_add (profiles, info);
+    }
+  return profiles;
+}
+
+DyConnectionKind
+dy_connection_get_kind (DyConnection *self)
+{
+  return self->kind;
+}
+
+const char *
+dy_connection_get_subtitle (DyConnection *self)
+{
+  return self->subtitle;
+}
+
+const char *
+dy_connection_get_profile (DyConnection *self)
+{
+  return self->profile;
+}
+
+const char *
+dy_connection_get_url (DyConnection *self)
+{
+  return self->url;
+}
+
+const char *
+dy_connection_get_region (DyConnection *self)
+{
+  return self->region;
+}
+
+gboolean
+dy_connection_get_loaded (DyConnection *self)
+{
+  return self->loaded;
+}
+
+/* botocore's names for what is not a DynamoDB exception, as people search for them. */
+static const char *
+error_name (const GError *error, json_t *extra)
+{
+  static const struct { DdbAwsErrorCode code; const char *name; } aws[] = {
+    { DDB_AWS_ERROR_CONFIG_PARSE, "ConfigParseError" },
+    { DDB_AWS_ERROR_PROFILE_NOT_FOUND, "ProfileNotFound" },
+    { DDB_AWS_ERROR_INVALID_CONFIG, "InvalidConfigError" },
+    { DDB_AWS_ERROR_PARTIAL_CREDENTIALS, "PartialCredentialsError" },
+    { DDB_AWS_ERROR_NO_CREDENTIALS, "NoCredentialsError" },
+    { DDB_AWS_ERROR_CREDENTIAL_RETRIEVAL, "CredentialRetrievalError" },
+    { DDB_AWS_ERROR_UNSUPPORTED, "UnsupportedConfigurationError" },
+    { DDB_AWS_ERROR_INVALID_REGION, "InvalidRegionError" },
+    { DDB_AWS_ERROR_NO_REGION, "NoRegionError" },
+    { DDB_AWS_ERROR_INVALID_ENDPOINT, "InvalidEndpointConfigurationError" },
+  };
+  static const struct { DdbHttpErrorCode code; const char *name; } http[] = {
+    { DDB_HTTP_ERROR_INVALID_URL, "InvalidEndpointConfigurationError" },
+    { DDB_HTTP_ERROR_CONNECT, "EndpointConnectionError" },
+    { DDB_HTTP_ERROR_TLS, "SSLError" },
+    { DDB_HTTP_ERROR_TIMEOUT, "ConnectTimeoutError" },
+    { DDB_HTTP_ERROR_IO, "ConnectionClosedError" },
+    { DDB_HTTP_ERROR_FAILED, "HTTPClientError" },
+  };
+
+  if (error->domain == DDB_ERROR)
+    return ddb_backend_error_name (error, extra);
+  if (error->domain == DDB_AWS_ERROR)
+    for (guint i = 0; i < G_N_ELEMENTS (aws); i++)
+      if ((int) aws[i].code == error->code)
+        return aws[i].name;
+  if (error->domain == DDB_HTTP_ERROR)
+    for (guint i = 0; i < G_N_ELEMENTS (http); i++)
+      if ((int) http[i].code == error->code)
+        return http[i].name;
+  return NULL;
+}
+
+static gboolean
+name_is (const char *name, const char *const *names)
+{
+  return name != NULL && g_strv_contains (names, name);
+}
+
+/* What the user can do about NAME, or NULL. */
+static char *
+error_hint (DyConnection *self, const char *name, const GError *error)
+{
+  static const char *const expired[] = { "ExpiredTokenException", "ExpiredToken",
+                                         "RequestExpired", NULL };
+  static const char *const bad_keys[] = { "UnrecognizedClientException",
+                                          "InvalidSignatureException", "InvalidClientTokenId",
+                                          "SignatureDoesNotMatch", "IncompleteSignatureException",
+                                          "MissingAuthenticationTokenException", NULL };
+  static const char *const no_creds[] = { "NoCredentialsError", "PartialCredentialsError", NULL };
+  const char *profile = self->profile;
+
+  if (self->kind == DY_CONNECTION_PROFILE)
+    {
+      if (name_is (name, expired)
+          || (g_strcmp0 (name, "CredentialRetrievalError") == 0
+              && strstr (error->message, "expired") != NULL))
+        /* TRANSLATORS: %s is an AWS profile name */
+        return g_strdup_printf (_("The credentials of profile “%s” have expired. Refresh them "
+                                  "(aws sso login --profile %s, or new keys in the credentials "
+                                  "file), then click the connection to retry."),
+                                profile, profile);
+      if (g_strcmp0 (name, "CredentialRetrievalError") == 0)
+        return g_strdup_printf (_("Profile “%s” could not get credentials. Check its "
+                                  "credential_process or role settings, then click the "
+                                  "connection to retry."),
+                                profile);
+      if (name_is (name, bad_keys))
+        return g_strdup_printf (_("The keys of profile “%s” were not accepted. Check its "
+                                  "aws_access_key_id and aws_secret_access_key (aws configure "
+                                  "--profile %s), then click the connection to retry."),
+                                profile, profile);
+      if (name_is (name, no_creds))
+        return g_strdup_printf (_("Profile “%s” has no credentials. Add them with aws configure "
+                                  "--profile %s, then click the connection to retry."),
+                                profile, profile);
+      if (g_strcmp0 (name, "NoRegionError") == 0)
+        return g_strdup_printf (_("Profile “%s” has no region. Set one with aws configure set "
+                                  "region REGION --profile %s."),
+                                profile, profile);
+      if (g_strcmp0 (name, "AccessDeniedException") == 0)
+        return g_strdup_printf (_("Profile “%s” is not allowed to do this: its IAM policy needs "
+                                  "the DynamoDB action named above."),
+                                profile);
+    }
+  if (g_strcmp0 (name, "EndpointConnectionError") == 0
+      || g_strcmp0 (name, "ConnectTimeoutError") == 0)
+    /* TRANSLATORS: %s is a URL or a profile */
+    return g_strdup_printf (_("Nothing answered at %s. Is the server running and the address "
+                              "right? Click the connection to retry."),
+                            self->url != NULL ? self->url : self->title);
+  return NULL;
+}
+
+char *
+dy_connection_describe_error (DyConnection *self, const GError *error, json_t *extra)
+{
+  const char *name = error_name (error, extra);
+  g_autofree char *hint = error_hint (self, name, error);
+  GString *text = g_string_new (NULL);
+
+  if (name != NULL)
+    g_string_append_printf (text, "%s: ", name);
+  g_string_append (text, error->message);
+  if (hint != NULL)
+    g_string_append_printf (text, "\n%s", hint);
+  return g_string_free (text, FALSE);
+}
+
+/* The backend, opened at the first call for a remote connection. Worker threads only. */
+static DdbBackend *
+get_backend (DyConnection *self, GError **error)
+{
+  DdbBackend *backend;
+
+  g_mutex_lock (&self->lock);
+  if (self->backend == NULL && self->kind != DY_CONNECTION_DATABASE)
+    {
+      DdbClientOptions options = { 0 };
+
+      options.profile = self->profile;
+      options.region = self->kind == DY_CONNECTION_ENDPOINT ? self->region : NULL;
+      options.endpoint_url = self->url;
+      options.envp = (const char *const *) self->envp;
+      /* A sidebar waiting on an address that never answers helps nobody. */
+      options.connect_timeout_ms = 5000;
+      /* Fewer attempts than the SDK's 10 for DynamoDB: a person is waiting, and can press Load
+       * more again; throttling still gets a few backed-off retries. */
+      options.max_attempts = 4;
+      self->backend = ddb_backend_open_remote (&options, error);
+    }
+  else if (self->backend == NULL)
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CLOSED, _("The database is not open"));
+  backend = self->backend;
+  g_mutex_unlock (&self->lock);
+  return backend;
 }
 
 typedef struct {
@@ -223,18 +497,21 @@ dy_connection_call_sync (DyConnection *self, const char *operation, json_t *requ
 {
   json_t *response = NULL;
   GError *local = NULL;
+  DdbBackend *backend = get_backend (self, &local);
 
-  if (ddb_backend_call (self->backend, operation, request, cancellable, &response, &local))
+  if (backend != NULL
+      && ddb_backend_call (backend, operation, request, cancellable, &response, &local))
     return response;
-  if (local->domain == DDB_ERROR)
+  if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_propagate_error (error, local);
+  else
     {
-      /* DynamoDB's exception name first: it is what people search for. */
-      g_set_error (error, local->domain, local->code, "%s: %s",
-                   ddb_backend_error_name (local, response), local->message);
+      /* The error's name first: it is what people search for. */
+      g_autofree char *text = dy_connection_describe_error (self, local, response);
+
+      g_set_error_literal (error, local->domain, local->code, text);
       g_error_free (local);
     }
-  else
-    g_propagate_error (error, local);
   if (response != NULL)
     json_decref (response);
   return NULL;
@@ -335,6 +612,7 @@ list_tables_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_auto (GStrv) names = g_task_propagate_pointer (G_TASK (result), &error);
 
   set_loading (self, FALSE);
+  self->loaded = TRUE;
   if (names == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -352,7 +630,15 @@ dy_connection_refresh_tables (DyConnection *self)
 {
   g_autoptr (GTask) task = g_task_new (self, self->cancellable, list_tables_done, NULL);
 
+  self->requested = TRUE;
   set_loading (self, TRUE);
   g_task_set_source_tag (task, dy_connection_refresh_tables);
   g_task_run_in_thread (task, list_tables_thread);
+}
+
+void
+dy_connection_ensure_tables (DyConnection *self)
+{
+  if (!self->requested)
+    dy_connection_refresh_tables (self);
 }

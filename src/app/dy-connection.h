@@ -1,5 +1,7 @@
-/* dy-connection.h: one place tables live in (a database file, the demo database), with its
- * backend and its table list. Every call goes through the backend seam on a worker thread. */
+/* dy-connection.h: one place tables live in (a database file, the demo database, an AWS profile
+ * of the shared config files, a local endpoint added by URL), with its backend and its table
+ * list. Every call goes through the backend seam on a worker thread; a remote backend is opened
+ * there too, at its first call. */
 #pragma once
 
 #include <gio/gio.h>
@@ -12,6 +14,23 @@ G_BEGIN_DECLS
 #define DY_TYPE_CONNECTION (dy_connection_get_type ())
 G_DECLARE_FINAL_TYPE (DyConnection, dy_connection, DY, CONNECTION, GObject)
 
+typedef enum {
+  DY_CONNECTION_DATABASE, /* a database file (or the demo database) */
+  DY_CONNECTION_PROFILE,  /* an AWS profile: its region, credentials and endpoint */
+  DY_CONNECTION_ENDPOINT, /* a local endpoint (DynamoDB Local, dynalite, dynoscope-cli serve) */
+} DyConnectionKind;
+
+/* A profile in the AWS shared config files, as the sidebar lists it. */
+typedef struct {
+  char *name;
+  char *region; /* NULL: none configured */
+} DyProfileInfo;
+
+void dy_profile_info_free (DyProfileInfo *info);
+/* The profiles of the shared config files (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE or
+ * ~/.aws/...), sorted, as a GPtrArray of DyProfileInfo. Reads files: call it on a thread. */
+GPtrArray *dy_list_aws_profiles (GError **error);
+
 /* Takes ownership of BACKEND. */
 DyConnection *dy_connection_new (const char *title, const char *path, DdbBackend *backend);
 /* Opens the database file at PATH on a thread. */
@@ -19,7 +38,20 @@ void dy_connection_open_async (const char *title, const char *path, GCancellable
                                GAsyncReadyCallback callback, gpointer user_data);
 DyConnection *dy_connection_open_finish (GAsyncResult *result, GError **error);
 
+/* Remote connections: nothing is opened until the first call (dy_connection_ensure_tables). */
+DyConnection *dy_connection_new_profile (const char *profile, const char *region);
+/* A local endpoint: requests are signed for REGION (NULL: us-east-1) with fixed placeholder
+ * credentials, as DynamoDB Local and dynalite accept any; the user's profiles play no part. */
+DyConnection *dy_connection_new_endpoint (const char *url, const char *region);
+
+DyConnectionKind dy_connection_get_kind (DyConnection *self);
 const char *dy_connection_get_title (DyConnection *self);
+/* A second line for the sidebar: the region of a profile or an endpoint, or NULL. */
+const char *dy_connection_get_subtitle (DyConnection *self);
+/* The profile name (PROFILE), the URL (ENDPOINT), or NULL. */
+const char *dy_connection_get_profile (DyConnection *self);
+const char *dy_connection_get_url (DyConnection *self);
+const char *dy_connection_get_region (DyConnection *self);
 /* The database file, or NULL for a remote connection. */
 const char *dy_connection_get_path (DyConnection *self);
 /* Table names (GtkStringObject), sorted as ListTables returns them. */
@@ -30,6 +62,15 @@ gboolean dy_connection_get_loading (DyConnection *self);
 const char *dy_connection_get_error (DyConnection *self);
 /* Fetches every page of ListTables on a thread and replaces the table list. */
 void dy_connection_refresh_tables (DyConnection *self);
+/* Refreshes the table list unless it has been fetched (or is being fetched) already. */
+void dy_connection_ensure_tables (DyConnection *self);
+/* TRUE once a table list (or an error) has come back at least once. */
+gboolean dy_connection_get_loaded (DyConnection *self);
+
+/* The text the window shows for ERROR from a call on this connection: the error's name
+ * (DynamoDB's exception name, or botocore's name for a configuration, credentials or network
+ * failure), its message and, where one helps, what to do about it naming the profile. */
+char *dy_connection_describe_error (DyConnection *self, const GError *error, json_t *extra);
 
 /* Runs OPERATION with REQUEST (borrowed; copied for the thread) on a thread. */
 void dy_connection_call_async (DyConnection *self, const char *operation, json_t *request,

@@ -179,3 +179,30 @@ dy_format_compare_keys (const DdbValue *a, const DdbValue *b)
     }
   return 0;
 }
+
+int
+dy_format_compare_cells (const DdbValue *a, const DdbValue *b)
+{
+  if (a == NULL || b == NULL)
+    return (a == NULL) - (b == NULL);
+  if (a->type != b->type)
+    return (int) a->type - (int) b->type;
+  switch (a->type)
+    {
+    case DDB_TYPE_N:
+    case DDB_TYPE_S:
+    case DDB_TYPE_B:
+      return dy_format_compare_keys (a, b);
+    case DDB_TYPE_BOOL:
+      return (int) a->boolean - (int) b->boolean;
+    case DDB_TYPE_NULL:
+      return 0;
+    default:
+      {
+        g_autofree char *ta = dy_format_value (a);
+        g_autofree char *tb = dy_format_value (b);
+
+        return strcmp (ta, tb);
+      }
+    }
+}

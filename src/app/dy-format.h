@@ -22,4 +22,10 @@ char *dy_format_size (guint64 bytes);
  * numerically); values of different types order by type. */
 int dy_format_compare_keys (const DdbValue *a, const DdbValue *b);
 
+/* Orders two cells of a column for client-side sorting: numbers numerically and exactly
+ * (ddb_number_compare), strings and binary by unsigned bytes, false before true, other types
+ * by their one-line text; values of different types order by type; a missing value (NULL)
+ * after every value. */
+int dy_format_compare_cells (const DdbValue *a, const DdbValue *b);
+
 G_END_DECLS

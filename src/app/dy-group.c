@@ -1,14 +1,21 @@
 /* dy-group.c: an item collection. */
 #define G_LOG_DOMAIN "dynoscope-group"
 
+#include <string.h>
+
 #include "app/dy-format.h"
 #include "app/dy-group.h"
 
 struct _DyGroup {
   GObject parent_instance;
   char *key_text;
-  GListStore *items;
+  GListStore *items; /* DyItem, or DyGroup for a shard set */
   guint64 total_size;
+  guint n_items;
+  gboolean shard_set;
+  char *shard_base;
+  char *shard_suffix;
+  guint shard_count;
 };
 
 G_DEFINE_FINAL_TYPE (DyGroup, dy_group, G_TYPE_OBJECT)
@@ -19,6 +26,8 @@ dy_group_finalize (GObject *object)
   DyGroup *self = DY_GROUP (object);
 
   g_free (self->key_text);
+  g_free (self->shard_base);
+  g_free (self->shard_suffix);
   g_clear_object (&self->items);
   G_OBJECT_CLASS (dy_group_parent_class)->finalize (object);
 }
@@ -55,6 +64,7 @@ dy_group_add (DyGroup *self, DyItem *item)
 {
   g_list_store_append (self->items, item);
   self->total_size += dy_item_get_size (item);
+  self->n_items++;
 }
 
 typedef struct {
@@ -96,11 +106,197 @@ dy_group_get_items (DyGroup *self)
 guint
 dy_group_get_n_items (DyGroup *self)
 {
-  return g_list_model_get_n_items (G_LIST_MODEL (self->items));
+  return self->n_items;
 }
 
 guint64
 dy_group_get_total_size (DyGroup *self)
 {
   return self->total_size;
+}
+
+gboolean
+dy_group_is_shard_set (DyGroup *self)
+{
+  return self->shard_set;
+}
+
+const char *
+dy_group_get_shard_base (DyGroup *self)
+{
+  return self->shard_base;
+}
+
+const char *
+dy_group_get_shard_suffix (DyGroup *self)
+{
+  return self->shard_suffix;
+}
+
+guint
+dy_group_get_shard_count (DyGroup *self)
+{
+  return self->shard_count;
+}
+
+gboolean
+dy_shard_split (const char *key, char **base, char **suffix)
+{
+  const char *hash = key != NULL ? strrchr (key, '#') : NULL;
+  size_t digits;
+
+  if (hash == NULL || hash == key)
+    return FALSE;
+  digits = strlen (hash + 1);
+  if (digits < 2 || digits > 3 || strspn (hash + 1, "0123456789") != digits)
+    return FALSE;
+  /* The base names an entity itself (TENANT#bigco), not just a kind (USER). */
+  if (memchr (key, '#', (size_t) (hash - key)) == NULL)
+    return FALSE;
+  if (base != NULL)
+    *base = g_strndup (key, (gsize) (hash - key));
+  if (suffix != NULL)
+    *suffix = g_strdup (hash + 1);
+  return TRUE;
+}
+
+typedef struct {
+  char *base;
+  GPtrArray *members; /* DyGroup, borrowed from the input list */
+  guint first;        /* position of the first member */
+  gboolean padded;    /* some suffix starts with 0 */
+  gboolean one_width;
+} Family;
+
+static void
+family_free (Family *family)
+{
+  g_free (family->base);
+  g_ptr_array_unref (family->members);
+  g_free (family);
+}
+
+static int
+compare_shards (gconstpointer a, gconstpointer b)
+{
+  DyGroup *ga = *(DyGroup **) a;
+  DyGroup *gb = *(DyGroup **) b;
+
+  /* Suffixes of one width: their text order is their numeric order. */
+  return strcmp (ga->shard_suffix, gb->shard_suffix);
+}
+
+GListModel *
+dy_group_collect_shards (GListModel *groups)
+{
+  guint n = g_list_model_get_n_items (groups);
+  g_autoptr (GHashTable) families = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                           (GDestroyNotify) family_free);
+  g_autoptr (GHashTable) keys = g_hash_table_new (g_str_hash, g_str_equal);
+  GListStore *out = g_list_store_new (DY_TYPE_GROUP);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (DyGroup) group = g_list_model_get_item (groups, i);
+      char *base = NULL;
+      char *suffix = NULL;
+      Family *family;
+
+      g_hash_table_add (keys, group->key_text);
+      if (!dy_shard_split (group->key_text, &base, &suffix))
+        continue;
+      family = g_hash_table_lookup (families, base);
+      if (family == NULL)
+        {
+          family = g_new0 (Family, 1);
+          family->base = base;
+          family->members = g_ptr_array_new ();
+          family->first = i;
+          family->one_width = TRUE;
+          g_hash_table_insert (families, family->base, family);
+        }
+      else
+        g_free (base);
+      if (family->members->len > 0
+          && strlen (((DyGroup *) family->members->pdata[0])->shard_suffix) != strlen (suffix))
+        family->one_width = FALSE;
+      family->padded |= suffix[0] == '0';
+      g_free (group->shard_suffix);
+      group->shard_suffix = suffix;
+      g_ptr_array_add (family->members, group);
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (DyGroup) group = g_list_model_get_item (groups, i);
+      g_autofree char *base = NULL;
+      Family *family = NULL;
+
+      if (dy_shard_split (group->key_text, &base, NULL))
+        family = g_hash_table_lookup (families, base);
+      if (family != NULL && family->members->len >= 2 && family->padded && family->one_width)
+        {
+          DyGroup *set;
+          g_autofree char *first = NULL;
+          g_autofree char *last = NULL;
+
+          if (family->first != i)
+            continue; /* already in its set */
+          g_ptr_array_sort (family->members, compare_shards);
+          first = g_strdup (((DyGroup *) family->members->pdata[0])->shard_suffix);
+          last = g_strdup (((DyGroup *) family->members->pdata[family->members->len - 1])->shard_suffix);
+          set = g_object_new (DY_TYPE_GROUP, NULL);
+          g_clear_object (&set->items);
+          set->items = g_list_store_new (DY_TYPE_GROUP);
+          set->key_text = g_strdup_printf ("%s#%s…#%s", family->base, first, last);
+          set->shard_set = TRUE;
+          set->shard_base = g_strdup (family->base);
+          set->shard_count = family->members->len;
+          for (guint m = 0; m < family->members->len; m++)
+            {
+              DyGroup *member = family->members->pdata[m];
+
+              g_free (member->shard_base);
+              member->shard_base = g_strdup (family->base);
+              member->shard_count = family->members->len;
+              set->n_items += member->n_items;
+              set->total_size += member->total_size;
+              g_list_store_append (set->items, member);
+            }
+          g_list_store_append (out, set);
+          g_object_unref (set);
+          continue;
+        }
+      /* A lone numbered key beside its base (WS#acme#01 next to WS#acme): a shard all the
+       * same, flagged where it is. */
+      if (family != NULL && family->members->len == 1 && family->padded
+          && g_hash_table_contains (keys, family->base))
+        {
+          g_free (group->shard_base);
+          group->shard_base = g_strdup (family->base);
+          group->shard_count = 1;
+        }
+      else if (family != NULL)
+        g_clear_pointer (&group->shard_suffix, g_free);
+      g_list_store_append (out, group);
+    }
+  return G_LIST_MODEL (out);
+}
+
+char *
+dy_collection_limit_text (guint64 bytes, int *level)
+{
+  /* Hundredths of a percent, rounded down, in integers. */
+  guint64 basis = bytes > G_MAXUINT64 / 10000 ? G_MAXUINT64 / DY_COLLECTION_LIMIT_BYTES
+                                              : bytes * 10000 / DY_COLLECTION_LIMIT_BYTES;
+
+  if (level != NULL)
+    *level = bytes >= DY_COLLECTION_LIMIT_BYTES ? 2
+             : basis >= (guint64) DY_COLLECTION_WARN_PERCENT * 100 ? 1 : 0;
+  if (basis == 0)
+    return g_strdup (bytes == 0 ? "0% of 10 GB" : "< 0.01% of 10 GB");
+  if (basis % 100 == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "%% of 10 GB", basis / 100);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT ".%02u%% of 10 GB", basis / 100,
+                          (guint) (basis % 100));
 }

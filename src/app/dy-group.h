@@ -1,5 +1,6 @@
 /* dy-group.h: an item collection: the items of one partition key value, as a row of the
- * grouped grid that expands to its items. */
+ * grouped grid that expands to its items; and a shard set: the collections of one partition
+ * written across numbered keys (TENANT#x#01 ... #10), which expands to those collections. */
 #pragma once
 
 #include <gio/gio.h>
@@ -17,9 +18,42 @@ const char *dy_group_get_key_text (DyGroup *self);
 void dy_group_add (DyGroup *self, DyItem *item);
 /* Sorts the items by the attribute SORT_KEY (NULL: keeps the order), descending if asked. */
 void dy_group_sort (DyGroup *self, const char *sort_key, gboolean descending);
-/* The items (DyItem), in sort-key order once sorted. */
+/* The items (DyItem), in sort-key order once sorted; for a shard set, its collections
+ * (DyGroup) in shard order. */
 GListModel *dy_group_get_items (DyGroup *self);
+/* Items (of all its collections, for a shard set). */
 guint dy_group_get_n_items (DyGroup *self);
 guint64 dy_group_get_total_size (DyGroup *self);
+
+/* ---- Shards ---- */
+
+/* Whether KEY looks like one shard of a partition written across numbered keys: BASE#NN with
+ * BASE holding a '#' itself and NN 2 or 3 digits. (USER#12 is an entity, TENANT#bigco#07 a
+ * shard.) BASE and SUFFIX may be NULL. */
+gboolean dy_shard_split (const char *key, char **base, char **suffix);
+
+/* Groups GROUPS (DyGroup, in their order): collections whose keys are numbered siblings
+ * (BASE#01, BASE#02, ... of one width, at least two of them, at least one zero-padded) go into
+ * one shard set, where the first of them was, sorted by number; a lone numbered key beside
+ * its BASE collection is flagged as a shard but stays. Returns a new list of DyGroup. */
+GListModel *dy_group_collect_shards (GListModel *groups);
+
+gboolean dy_group_is_shard_set (DyGroup *self);
+/* For a collection in a shard set or flagged as a shard: its family's base key, else NULL. */
+const char *dy_group_get_shard_base (DyGroup *self);
+/* Its number as written ("07"), else NULL. */
+const char *dy_group_get_shard_suffix (DyGroup *self);
+/* How many shards its family has (a shard set: its collections). */
+guint dy_group_get_shard_count (DyGroup *self);
+
+/* ---- The 10 GB item collection limit of tables with a local secondary index ---- */
+
+#define DY_COLLECTION_LIMIT_BYTES (G_GUINT64_CONSTANT (10) * 1024 * 1024 * 1024)
+/* Warn from this share of the limit (percent). */
+#define DY_COLLECTION_WARN_PERCENT 80
+
+/* "< 0.01% of 10 GB", "12.5% of 10 GB", "103% of 10 GB": BYTES as a share of the limit.
+ * *LEVEL: 0 below DY_COLLECTION_WARN_PERCENT, 1 from there, 2 at or past the limit. */
+char *dy_collection_limit_text (guint64 bytes, int *level);
 
 G_END_DECLS

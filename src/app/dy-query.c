@@ -155,36 +155,52 @@ dy_query_build (const DyQuerySpec *spec, GError **error)
         json_object_set_new (request, "ScanIndexForward", json_false ());
     }
 
-  if (spec->filter_attr != NULL && spec->filter_attr[0] != '\0'
-      && spec->filter_op != DY_FILTER_NONE)
-    {
-      json_object_set_new (names, "#f", json_string (spec->filter_attr));
-      switch (spec->filter_op)
-        {
-        case DY_FILTER_EXISTS:
-          g_string_append (filter, "attribute_exists(#f)");
-          break;
-        case DY_FILTER_NOT_EXISTS:
-          g_string_append (filter, "attribute_not_exists(#f)");
-          break;
-        case DY_FILTER_BEGINS_WITH:
-        case DY_FILTER_CONTAINS:
-          if (!add_value (values, ":f", spec->filter_attr, spec->filter_type, spec->filter_value,
-                          error))
-            goto fail;
-          g_string_append_printf (filter, "%s(#f, :f)",
-                                  spec->filter_op == DY_FILTER_BEGINS_WITH ? "begins_with"
-                                                                           : "contains");
-          break;
-        default:
-          if (!add_value (values, ":f", spec->filter_attr, spec->filter_type, spec->filter_value,
-                          error))
-            goto fail;
-          g_string_append_printf (filter, "#f %s :f", filter_op_text (spec->filter_op));
-          break;
-        }
+  {
+    guint n = 0;
+
+    for (guint i = 0; i <= spec->n_filters; i++)
+      {
+        DyFilterCond first = { spec->filter_attr, spec->filter_op, spec->filter_type,
+                               spec->filter_value };
+        const DyFilterCond *cond = i == 0 ? &first : &spec->filters[i - 1];
+        g_autofree char *name = NULL;
+        g_autofree char *value = NULL;
+
+        if (cond->attr == NULL || cond->attr[0] == '\0' || cond->op == DY_FILTER_NONE)
+          continue;
+        name = n == 0 ? g_strdup ("#f") : g_strdup_printf ("#f%u", n);
+        value = n == 0 ? g_strdup (":f") : g_strdup_printf (":f%u", n);
+        if (n > 0)
+          g_string_append (filter, " AND ");
+        n++;
+        json_object_set_new (names, name, json_string (cond->attr));
+        switch (cond->op)
+          {
+          case DY_FILTER_EXISTS:
+            g_string_append_printf (filter, "attribute_exists(%s)", name);
+            break;
+          case DY_FILTER_NOT_EXISTS:
+            g_string_append_printf (filter, "attribute_not_exists(%s)", name);
+            break;
+          case DY_FILTER_BEGINS_WITH:
+          case DY_FILTER_CONTAINS:
+            if (!add_value (values, value, cond->attr, cond->type, cond->value, error))
+              goto fail;
+            g_string_append_printf (filter, "%s(%s, %s)",
+                                    cond->op == DY_FILTER_BEGINS_WITH ? "begins_with"
+                                                                      : "contains",
+                                    name, value);
+            break;
+          default:
+            if (!add_value (values, value, cond->attr, cond->type, cond->value, error))
+              goto fail;
+            g_string_append_printf (filter, "%s %s %s", name, filter_op_text (cond->op), value);
+            break;
+          }
+      }
+    if (n > 0)
       json_object_set_new (request, "FilterExpression", json_string (filter->str));
-    }
+  }
 
   if (json_object_size (names) > 0)
     json_object_set (request, "ExpressionAttributeNames", names);

@@ -34,6 +34,14 @@ typedef enum {
   DY_FILTER_NOT_EXISTS,
 } DyFilterOp;
 
+/* One filter condition; the conditions of a spec are AND-joined. */
+typedef struct {
+  const char *attr; /* NULL or "": the condition is left out */
+  DyFilterOp op;    /* DY_FILTER_NONE: left out */
+  DdbType type;     /* S, N or BOOL */
+  const char *value;
+} DyFilterCond;
+
 typedef struct {
   const char *table_name;
   const char *index_name; /* NULL: the table itself */
@@ -50,6 +58,8 @@ typedef struct {
   DyFilterOp filter_op;
   DdbType filter_type;    /* S, N or BOOL */
   const char *filter_value;
+  const DyFilterCond *filters; /* more conditions after filter_attr's, AND-joined */
+  guint n_filters;
   guint limit;            /* 0: none */
 } DyQuerySpec;
 
@@ -57,9 +67,11 @@ typedef struct {
 gboolean dy_query_spec_is_query (const DyQuerySpec *spec);
 /* "Query" or "Scan". */
 const char *dy_query_spec_operation (const DyQuerySpec *spec);
-/* The request (new reference), with ReturnConsumedCapacity TOTAL. A value that is not of its
- * attribute's type (a bad number, bad base64) or a missing operand fails with
- * G_IO_ERROR_INVALID_DATA and a message for people. */
+/* The request (new reference), with ReturnConsumedCapacity TOTAL. The filter conditions
+ * (filter_attr's first, then FILTERS) are AND-joined with placeholders #f/:f, #f1/:f1, ... in
+ * that order, counting only those not left out. A value that is not of its attribute's type
+ * (a bad number, bad base64) or a missing operand fails with G_IO_ERROR_INVALID_DATA and a
+ * message for people. */
 json_t *dy_query_build (const DyQuerySpec *spec, GError **error);
 
 G_END_DECLS

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "app/dy-describe.h"
 #include "app/dy-format.h"
 #include "app/dy-group.h"
 #include "app/dy-item.h"
@@ -45,6 +46,13 @@ struct _DyTableView {
   DyInspector *inspector;
   GtkLabel *footer_label;
   GtkSpinner *spinner;
+  GtkMenuButton *describe_button;
+  GtkGrid *describe_grid;
+  GtkBox *extra_filters_box;
+  GtkMenuButton *columns_button;
+  GtkBox *columns_box;
+  GtkProgressBar *progress_bar;
+  GtkButton *cancel_button;
 
   DyConnection *connection;
   char *table_name;
@@ -60,10 +68,20 @@ struct _DyTableView {
   gboolean ready;
   gboolean running;
   gboolean grouped;
+  gboolean sorting; /* the rows go through a sort model */
+  gboolean loading_all;
+  gint64 load_started; /* monotonic µs */
+  guint64 load_scanned_before;
   guint64 scanned;
   guint pages;
   guint requests;
   double capacity;
+  GArray *filter_conds;      /* DyFilterCond of the extra filter rows, refilled by fill_spec */
+  GHashTable *hidden_columns; /* names the column chooser hid, kept across Runs */
+  GCancellable *describe_cancellable; /* not replaced by each Run, unlike cancellable */
+  json_t *description; /* DescribeTable's Table */
+  json_t *ttl;         /* DescribeTimeToLive's TimeToLiveDescription */
+  char *ttl_error;
 };
 
 G_DEFINE_FINAL_TYPE (DyTableView, dy_table_view, GTK_TYPE_BOX)
@@ -123,6 +141,21 @@ fill_spec (DyTableView *self, DyQuerySpec *spec)
   spec->filter_op = (DyFilterOp) gtk_drop_down_get_selected (self->filter_op_dropdown);
   spec->filter_type = filter_types[MIN (type, G_N_ELEMENTS (filter_types) - 1)];
   spec->filter_value = gtk_editable_get_text (GTK_EDITABLE (self->filter_value_entry));
+  g_array_set_size (self->filter_conds, 0);
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->extra_filters_box));
+       row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      DyFilterCond cond;
+      guint t = gtk_drop_down_get_selected (g_object_get_data (G_OBJECT (row), "type"));
+
+      cond.attr = gtk_editable_get_text (g_object_get_data (G_OBJECT (row), "attr"));
+      cond.op = (DyFilterOp) gtk_drop_down_get_selected (g_object_get_data (G_OBJECT (row), "op"));
+      cond.type = filter_types[MIN (t, G_N_ELEMENTS (filter_types) - 1)];
+      cond.value = gtk_editable_get_text (g_object_get_data (G_OBJECT (row), "value"));
+      g_array_append_val (self->filter_conds, cond);
+    }
+  spec->filters = (const DyFilterCond *) (void *) self->filter_conds->data;
+  spec->n_filters = self->filter_conds->len;
   spec->limit = (guint) gtk_spin_button_get_value_as_int (self->limit_spin);
 }
 
@@ -146,9 +179,12 @@ show_error (DyTableView *self, const char *message)
 static void
 update_actions (DyTableView *self)
 {
+  gboolean more = self->ready && !self->running && self->last_key != NULL;
+
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.run", self->ready);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.load-more",
-                                 self->ready && !self->running && self->last_key != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.load-more", more);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.load-all", more);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.cancel", self->running);
 }
 
 /* Says before running what will run: a Query of one partition or a Scan of everything. */
@@ -228,6 +264,7 @@ set_running (DyTableView *self, gboolean running)
     return;
   self->running = running;
   gtk_spinner_set_spinning (self->spinner, running);
+  gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), running);
   update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 }
@@ -242,6 +279,18 @@ row_object (GtkListItem *list_item)
   return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
 }
 
+static gboolean
+query_cell_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                    gpointer user_data)
+{
+  const char *text = g_object_get_data (G_OBJECT (widget), "tooltip");
+
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
@@ -251,6 +300,10 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer 
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 48);
+  /* The tooltip is asked for when shown: setting tooltip text on every bind makes GTK query
+   * the pointer (an X11 round trip) per cell, which stalls scrolling. */
+  gtk_widget_set_has_tooltip (label, TRUE);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (query_cell_tooltip), NULL);
   gtk_list_item_set_child (list_item, label);
 }
 
@@ -268,19 +321,71 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer u
   if (value != NULL)
     text = dy_format_value (value);
   gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
-  gtk_widget_set_tooltip_text (label, value != NULL ? ddb_type_name (value->type) : NULL);
+  g_object_set_data (G_OBJECT (label), "tooltip",
+                     value != NULL ? (gpointer) ddb_type_name (value->type) : NULL);
 }
 
 static void
 setup_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
   GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *flag = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+  gtk_label_set_xalign (GTK_LABEL (flag), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (flag), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (flag, "caption");
+  gtk_widget_set_has_tooltip (flag, TRUE);
+  g_signal_connect (flag, "query-tooltip", G_CALLBACK (query_cell_tooltip), NULL);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), flag);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
+  g_object_set_data (G_OBJECT (expander), "label", label);
+  g_object_set_data (G_OBJECT (expander), "flag", flag);
   gtk_list_item_set_child (list_item, expander);
+}
+
+static gboolean
+has_lsi (DyTableView *self)
+{
+  return json_array_size (json_object_get (self->description, "LocalSecondaryIndexes")) > 0;
+}
+
+/* What a collection row flags: its share of the 10 GB LSI limit, and shards. */
+static char *
+group_flags (DyTableView *self, DyGroup *group, int *level, char **tooltip)
+{
+  g_autofree char *limit = dy_collection_limit_text (dy_group_get_total_size (group), level);
+  const char *base = dy_group_get_shard_base (group);
+  GString *text = g_string_new (NULL);
+
+  /* The size is of the items loaded (and without index projections): a lower bound. */
+  g_string_append_printf (text, g_str_has_prefix (limit, "<") ? "%s" : "≥ %s", limit);
+  if (!has_lsi (self))
+    {
+      *level = 0;
+      *tooltip = g_strdup (_("Size of the loaded items against the 10 GB item collection "
+                             "limit. This table has no local secondary index, so the limit "
+                             "does not apply to it."));
+    }
+  else
+    *tooltip = g_strdup (_("Size of the loaded items against the 10 GB item collection limit "
+                           "of tables with a local secondary index: past it, writes to this "
+                           "partition key fail. Index projections add to the real size."));
+  if (dy_group_is_shard_set (group))
+    g_string_append_printf (text, _(" · %u shards (hot key)"),
+                            dy_group_get_shard_count (group));
+  else if (base != NULL && dy_group_get_shard_count (group) > 1)
+    /* TRANSLATORS: a collection that is one shard of a partition written across keys */
+    g_string_append_printf (text, _(" · shard %s/%u"), dy_group_get_shard_suffix (group),
+                            dy_group_get_shard_count (group));
+  else if (base != NULL)
+    /* TRANSLATORS: a numbered key next to its base key, e.g. WS#acme#01 next to WS#acme */
+    g_string_append_printf (text, _(" · looks like a shard of %s"), base);
+  return g_string_free (text, FALSE);
 }
 
 static void
@@ -288,12 +393,20 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
 {
   DyTableView *self = user_data;
   GtkWidget *expander = gtk_list_item_get_child (list_item);
-  GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  GtkWidget *label = g_object_get_data (G_OBJECT (expander), "label");
+  GtkWidget *flag = g_object_get_data (G_OBJECT (expander), "flag");
   g_autoptr (GObject) object = row_object (list_item);
   g_autofree char *text = NULL;
+  g_autofree char *flags = NULL;
+  g_autofree char *tooltip = NULL;
+  int level = 0;
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander),
                                   gtk_list_item_get_item (list_item));
+  gtk_widget_remove_css_class (flag, "warning");
+  gtk_widget_remove_css_class (flag, "error");
+  gtk_widget_remove_css_class (flag, "accent");
+  gtk_widget_remove_css_class (flag, "dim-label");
   if (DY_IS_GROUP (object))
     {
       DyGroup *group = DY_GROUP (object);
@@ -304,7 +417,14 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s — %u item, %s",
                                            "%s — %u items, %s", n),
                               dy_group_get_key_text (group), n, size);
+      flags = group_flags (self, group, &level, &tooltip);
       gtk_widget_add_css_class (label, "heading");
+      if (level > 0)
+        gtk_widget_add_css_class (flag, level > 1 ? "error" : "warning");
+      else if (dy_group_get_shard_base (group) != NULL)
+        gtk_widget_add_css_class (flag, "accent");
+      else
+        gtk_widget_add_css_class (flag, "dim-label");
     }
   else if (DY_IS_ITEM (object))
     {
@@ -316,6 +436,9 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
       gtk_widget_remove_css_class (label, "heading");
     }
   gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
+  gtk_label_set_text (GTK_LABEL (flag), flags != NULL ? flags : "");
+  gtk_widget_set_visible (flag, flags != NULL);
+  g_object_set_data_full (G_OBJECT (flag), "tooltip", g_steal_pointer (&tooltip), g_free);
 }
 
 /* A width that shows the column's values whole when they are short: GtkColumnView sizes
@@ -337,10 +460,55 @@ column_width (const char *name, GPtrArray *items)
 }
 
 static void
+column_visible_changed (GtkColumnViewColumn *column, GParamSpec *pspec, DyTableView *self)
+{
+  const char *name = gtk_column_view_column_get_title (column);
+
+  if (gtk_column_view_column_get_visible (column))
+    g_hash_table_remove (self->hidden_columns, name);
+  else
+    g_hash_table_add (self->hidden_columns, g_strdup (name));
+}
+
+static void rebuild_rows (DyTableView *self);
+
+static GtkSorter *
+column_sorter (DyTableView *self)
+{
+  return gtk_column_view_get_sorter (self->column_view);
+}
+
+static void
+sorter_changed (DyTableView *self)
+{
+  gboolean sorting = gtk_sorter_get_order (column_sorter (self)) != GTK_SORTER_ORDER_NONE;
+
+  /* A sort model already in place follows its sorter by itself. */
+  if (sorting != self->sorting)
+    rebuild_rows (self);
+}
+
+/* Client-side sorting of the rows loaded: items by the column's attribute (numbers exactly,
+ * strings by bytes); collections keep their order. */
+static int
+compare_cells (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const char *name = user_data;
+  int c;
+
+  if (!DY_IS_ITEM ((gpointer) a) || !DY_IS_ITEM ((gpointer) b))
+    return GTK_ORDERING_EQUAL;
+  c = dy_format_compare_cells (dy_item_get_attribute (DY_ITEM ((gpointer) a), name),
+                               dy_item_get_attribute (DY_ITEM ((gpointer) b), name));
+  return c < 0 ? GTK_ORDERING_SMALLER : c > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+static void
 add_column (DyTableView *self, const char *name, GPtrArray *items)
 {
   GtkListItemFactory *factory;
   GtkColumnViewColumn *column;
+  GtkCustomSorter *sorter;
 
   if (g_hash_table_contains (self->columns, name))
     return;
@@ -349,6 +517,11 @@ add_column (DyTableView *self, const char *name, GPtrArray *items)
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), NULL);
   column = gtk_column_view_column_new (name, factory);
+  sorter = gtk_custom_sorter_new (compare_cells, g_strdup (name), g_free);
+  gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
+  g_object_unref (sorter);
+  gtk_column_view_column_set_visible (column, !g_hash_table_contains (self->hidden_columns, name));
+  g_signal_connect (column, "notify::visible", G_CALLBACK (column_visible_changed), self);
   gtk_column_view_column_set_resizable (column, TRUE);
   gtk_column_view_column_set_fixed_width (column, column_width (name, items));
   gtk_column_view_append_column (self->column_view, column);
@@ -363,7 +536,10 @@ remove_columns (DyTableView *self)
 
   g_hash_table_iter_init (&iter, self->columns);
   while (g_hash_table_iter_next (&iter, NULL, &column))
-    gtk_column_view_remove_column (self->column_view, column);
+    {
+      g_signal_handlers_disconnect_by_func (column, column_visible_changed, self);
+      gtk_column_view_remove_column (self->column_view, column);
+    }
   g_hash_table_remove_all (self->columns);
 }
 
@@ -421,13 +597,19 @@ build_groups (DyTableView *self)
 
       dy_group_sort (group, keys->sk, gtk_toggle_button_get_active (self->desc_toggle));
     }
-  return G_LIST_MODEL (groups);
+  {
+    GListModel *collected = dy_group_collect_shards (G_LIST_MODEL (groups));
+
+    g_object_unref (groups);
+    return collected;
+  }
 }
 
 static void
 rebuild_rows (DyTableView *self)
 {
   GtkTreeListModel *tree;
+  GtkSortListModel *sorted;
   GListModel *root;
 
   if (self->grouped && self->ready)
@@ -435,8 +617,20 @@ rebuild_rows (DyTableView *self)
   else
     root = g_object_ref (G_LIST_MODEL (self->items));
   tree = gtk_tree_list_model_new (root, FALSE, FALSE, create_children, NULL, NULL);
-  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (tree));
-  g_object_unref (tree);
+  /* Sorting by a column header sorts the loaded rows (within their collection when grouped),
+   * a step at a time so that a large result does not stall the window. Without a sort column
+   * there is no sort model at all: rows stay in DynamoDB's order at no cost. */
+  self->sorting = gtk_sorter_get_order (column_sorter (self)) != GTK_SORTER_ORDER_NONE;
+  if (self->sorting)
+    {
+      sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (tree)), GTK_SORTER (
+        gtk_tree_list_row_sorter_new (g_object_ref (column_sorter (self)))));
+      gtk_sort_list_model_set_incremental (sorted, TRUE);
+      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (sorted));
+      g_object_unref (sorted);
+    }
+  else
+    gtk_single_selection_set_model (self->selection, G_LIST_MODEL (tree));
   gtk_column_view_column_set_visible (self->tree_column, self->grouped);
   /* The first collection opens at once, so grouping shows items, not only headings. */
   if (self->grouped && g_list_model_get_n_items (G_LIST_MODEL (tree)) > 0)
@@ -445,6 +639,7 @@ rebuild_rows (DyTableView *self)
 
       gtk_tree_list_row_set_expanded (first, TRUE);
     }
+  g_object_unref (tree);
 }
 
 static char *
@@ -509,40 +704,31 @@ page_request_free (PageRequest *data)
   g_free (data);
 }
 
-/* Parsing items and collecting their attribute names is done here, off the main thread: a
- * 1 MB page can hold thousands of items. */
-static void
-page_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+/* Parsing items and collecting their attribute names is done on the worker, off the main
+ * thread: a 1 MB page can hold thousands of items. Takes RESPONSE. */
+static const char *const page_members[] = { "ScannedCount", "ConsumedCapacity",
+                                            "LastEvaluatedKey" };
+
+static Page *
+parse_page (json_t *response, GError **error)
 {
-  DyTableView *self = source;
-  PageRequest *data = task_data;
-  GError *error = NULL;
-  json_t *response = dy_connection_call_sync (self->connection, data->operation, data->request,
-                                              cancellable, &error);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  Page *page;
+  Page *page = g_new0 (Page, 1);
   json_t *json;
   size_t i;
 
-  if (response == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  page = g_new0 (Page, 1);
-  page->response = response;
   page->items = g_ptr_array_new_with_free_func (g_object_unref);
   page->names = g_ptr_array_new_with_free_func (g_free);
   json_array_foreach (json_object_get (response, "Items"), i, json)
     {
-      DyItem *item = dy_item_new_from_json (json, &error);
+      DyItem *item = dy_item_new_from_json (json, error);
       const DdbValue *value;
 
       if (item == NULL)
         {
+          json_decref (response);
           page_free (page);
-          g_task_return_error (task, error);
-          return;
+          return NULL;
         }
       value = dy_item_get_value (item);
       for (guint a = 0; a < ddb_value_map_size (value); a++)
@@ -559,28 +745,41 @@ page_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
         }
       g_ptr_array_add (page->items, item);
     }
-  g_task_return_pointer (task, page, (GDestroyNotify) page_free);
+  /* Only the page's figures go to the main thread: freeing a 1 MB response tree there would
+   * stall it. */
+  page->response = json_object ();
+  for (guint k = 0; k < G_N_ELEMENTS (page_members); k++)
+    if (json_object_get (response, page_members[k]) != NULL)
+      json_object_set (page->response, page_members[k], json_object_get (response, page_members[k]));
+  json_decref (response);
+  return page;
 }
 
 static void
-page_done (GObject *source, GAsyncResult *result, gpointer user_data)
+page_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
-  DyTableView *self = DY_TABLE_VIEW (source);
-  g_autoptr (GError) error = NULL;
-  Page *page = g_task_propagate_pointer (G_TASK (result), &error);
+  DyTableView *self = source;
+  PageRequest *data = task_data;
+  GError *error = NULL;
+  json_t *response = dy_connection_call_sync (self->connection, data->operation, data->request,
+                                              cancellable, &error);
+  Page *page;
+
+  if (response == NULL || (page = parse_page (response, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, page, (GDestroyNotify) page_free);
+}
+
+/* Adds a page's items to the results, on the main thread. */
+static void
+apply_page (DyTableView *self, Page *page)
+{
   json_t *capacity;
   json_t *last_key;
 
-  if (page == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  set_running (self, FALSE);
-  if (page == NULL)
-    {
-      show_error (self, error->message);
-      update_footer (self);
-      return;
-    }
-  show_error (self, NULL);
   add_key_columns (self, page->items);
   for (guint i = 0; i < page->names->len; i++)
     add_column (self, page->names->pdata[i], page->items);
@@ -594,10 +793,36 @@ page_done (GObject *source, GAsyncResult *result, gpointer user_data)
   last_key = json_object_get (page->response, "LastEvaluatedKey");
   g_clear_pointer (&self->last_key, json_decref);
   self->last_key = last_key != NULL ? json_incref (last_key) : NULL;
-  if (self->grouped)
-    rebuild_rows (self);
-  update_actions (self);
-  update_footer (self);
+}
+
+static void
+page_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  DyTableView *self = DY_TABLE_VIEW (source);
+  g_autoptr (GError) error = NULL;
+  Page *page = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (page == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  set_running (self, FALSE);
+  if (page == NULL)
+    {
+      show_error (self, error->message);
+      update_footer (self);
+      return;
+    }
+  show_error (self, NULL);
+  {
+    gint64 t0 = g_get_monotonic_time ();
+
+    apply_page (self, page);
+    if (self->grouped)
+      rebuild_rows (self);
+    update_actions (self);
+    update_footer (self);
+    g_debug ("page of %u items applied in %.1f ms", page->items->len,
+             (g_get_monotonic_time () - t0) / 1000.0);
+  }
   page_free (page);
 }
 
@@ -610,6 +835,11 @@ send_page (DyTableView *self, json_t *request)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
+  if (self->loading_all)
+    {
+      self->loading_all = FALSE;
+      gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
+    }
   data->operation = g_strdup (self->operation);
   data->request = json_deep_copy (request);
   set_request_text (self, request);
@@ -619,6 +849,35 @@ send_page (DyTableView *self, json_t *request)
   g_task_set_source_tag (task, send_page);
   g_task_set_task_data (task, data, (GDestroyNotify) page_request_free);
   g_task_run_in_thread (task, page_thread);
+}
+
+static void
+release_items_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  /* The task data (the items) is freed with the task, here on the worker. */
+}
+
+/* Empties the results without freeing hundreds of thousands of items on the main thread: they
+ * are held while the models let go of them, then released on a worker. */
+static void
+clear_items (DyTableView *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+  GPtrArray *held;
+  g_autoptr (GTask) task = NULL;
+
+  if (n == 0)
+    return;
+  held = g_ptr_array_new_full (n, g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (held, g_list_model_get_item (G_LIST_MODEL (self->items), i));
+  /* The grid first lets go of its rows, so that only HELD keeps the items. */
+  gtk_single_selection_set_model (self->selection, NULL);
+  g_list_store_remove_all (self->items);
+  task = g_task_new (NULL, NULL, NULL, NULL);
+  g_task_set_source_tag (task, clear_items);
+  g_task_set_task_data (task, held, (GDestroyNotify) g_ptr_array_unref);
+  g_task_run_in_thread (task, release_items_thread);
 }
 
 static void
@@ -647,9 +906,14 @@ run_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   self->pages = 0;
   self->requests = 0;
   self->capacity = 0;
-  g_list_store_remove_all (self->items);
-  remove_columns (self);
-  rebuild_rows (self);
+  {
+    gint64 t0 = g_get_monotonic_time ();
+
+    clear_items (self);
+    remove_columns (self);
+    rebuild_rows (self);
+    g_debug ("results cleared in %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
+  }
   send_page (self, request);
   update_footer (self);
 }
@@ -667,6 +931,305 @@ load_more_action (GtkWidget *widget, const char *action_name, GVariant *paramete
   send_page (self, request);
   json_decref (request);
   update_footer (self);
+}
+
+/* Extra filter conditions: rows of attribute, operator, type and value, AND-joined. */
+
+static void
+remove_filter_row (GtkButton *button, DyTableView *self)
+{
+  GtkWidget *row = gtk_widget_get_parent (GTK_WIDGET (button));
+
+  gtk_box_remove (self->extra_filters_box, row);
+  update_preview (self);
+}
+
+static void
+add_filter_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *self = DY_TABLE_VIEW (widget);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (_("and"));
+  GtkWidget *attr = gtk_entry_new ();
+  GtkWidget *op = gtk_drop_down_new (g_object_ref (gtk_drop_down_get_model (self->filter_op_dropdown)),
+                                     NULL);
+  GtkWidget *type = gtk_drop_down_new (g_object_ref (gtk_drop_down_get_model (self->filter_type_dropdown)),
+                                       NULL);
+  GtkWidget *value = gtk_entry_new ();
+  GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
+
+  gtk_widget_add_css_class (row, "filter-row");
+  gtk_widget_set_size_request (label, gtk_widget_get_width (gtk_widget_get_first_child (
+                                 gtk_widget_get_parent (GTK_WIDGET (self->filter_attr_entry)))), -1);
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_entry_set_placeholder_text (GTK_ENTRY (attr), _("attribute"));
+  gtk_editable_set_width_chars (GTK_EDITABLE (attr), 12);
+  gtk_entry_set_placeholder_text (GTK_ENTRY (value), _("value"));
+  gtk_widget_set_hexpand (value, TRUE);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (op), DY_FILTER_EQ);
+  gtk_widget_set_tooltip_text (remove, _("Remove this condition"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (attr), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Filter attribute"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (value), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Filter value"), -1);
+  gtk_box_append (GTK_BOX (row), label);
+  gtk_box_append (GTK_BOX (row), attr);
+  gtk_box_append (GTK_BOX (row), op);
+  gtk_box_append (GTK_BOX (row), type);
+  gtk_box_append (GTK_BOX (row), value);
+  gtk_box_append (GTK_BOX (row), remove);
+  g_object_set_data (G_OBJECT (row), "attr", attr);
+  g_object_set_data (G_OBJECT (row), "op", op);
+  g_object_set_data (G_OBJECT (row), "type", type);
+  g_object_set_data (G_OBJECT (row), "value", value);
+  g_object_set_data (G_OBJECT (row), "remove", remove);
+  g_signal_connect_swapped (attr, "changed", G_CALLBACK (update_preview), self);
+  g_signal_connect_swapped (value, "changed", G_CALLBACK (update_preview), self);
+  g_signal_connect_swapped (op, "notify::selected", G_CALLBACK (update_preview), self);
+  g_signal_connect_swapped (type, "notify::selected", G_CALLBACK (update_preview), self);
+  g_signal_connect (remove, "clicked", G_CALLBACK (remove_filter_row), self);
+  gtk_box_append (self->extra_filters_box, row);
+  gtk_widget_grab_focus (attr);
+  update_preview (self);
+}
+
+/* The column chooser: a check button per column, filled each time it opens. */
+
+static void
+fill_column_chooser (DyTableView *self)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->column_view);
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->columns_box))) != NULL)
+    gtk_box_remove (self->columns_box, child);
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      GtkWidget *check;
+
+      if (column == self->tree_column)
+        continue;
+      check = gtk_check_button_new_with_label (gtk_column_view_column_get_title (column));
+      g_object_bind_property (column, "visible", check, "active",
+                              G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+      gtk_box_append (self->columns_box, check);
+    }
+  if (gtk_widget_get_first_child (GTK_WIDGET (self->columns_box)) == NULL)
+    gtk_box_append (self->columns_box, gtk_label_new (_("Run first: columns are the attributes "
+                                                        "the results hold")));
+}
+
+/* Load all: every remaining page, read on a worker that hands each page to the main thread
+ * as it comes (at most two waiting, so memory stays bounded), with progress and a rate. */
+
+typedef struct {
+  DyTableView *view; /* a reference */
+  char *operation;
+  json_t *request;
+  json_t *start_key;
+  GMutex lock;
+  GCond cond;
+  guint waiting; /* pages handed over and not yet applied */
+} LoadAll;
+
+/* LoadAll is shared (atomic reference count) by the task and each page on its way. */
+static void
+load_all_clear (LoadAll *data)
+{
+  g_object_unref (data->view);
+  g_free (data->operation);
+  json_decref (data->request);
+  if (data->start_key != NULL)
+    json_decref (data->start_key);
+  g_mutex_clear (&data->lock);
+  g_cond_clear (&data->cond);
+}
+
+static void
+load_all_release (LoadAll *data)
+{
+  g_atomic_rc_box_release_full (data, (GDestroyNotify) load_all_clear);
+}
+
+typedef struct {
+  LoadAll *load;
+  GCancellable *cancellable;
+  Page *page;
+} Delivery;
+
+static void
+update_progress (DyTableView *self)
+{
+  gint64 elapsed = g_get_monotonic_time () - self->load_started;
+  guint64 scanned = self->scanned - self->load_scanned_before;
+  guint64 rate = elapsed > 0 ? scanned * G_USEC_PER_SEC / (guint64) elapsed : 0;
+  gint64 total = json_integer_value (json_object_get (self->description, "ItemCount"));
+  g_autofree char *text = NULL;
+
+  /* TRANSLATORS: progress of Load All: items shown, items read, pages, items read a second */
+  text = g_strdup_printf (_("%u items · %" G_GUINT64_FORMAT " read · %u pages · %"
+                            G_GUINT64_FORMAT " items/s"),
+                          g_list_model_get_n_items (G_LIST_MODEL (self->items)), self->scanned,
+                          self->pages, rate);
+  gtk_progress_bar_set_text (self->progress_bar, text);
+  /* ItemCount is DynamoDB's estimate (refreshed about every six hours): a guide only. */
+  if (total > 0 && self->operation != NULL && g_str_equal (self->operation, "Scan"))
+    gtk_progress_bar_set_fraction (self->progress_bar, MIN (1.0, (double) self->scanned / (double) total));
+  else
+    gtk_progress_bar_pulse (self->progress_bar);
+}
+
+static gboolean
+deliver_page (gpointer user_data)
+{
+  Delivery *delivery = user_data;
+  DyTableView *self = delivery->load->view;
+
+  /* A cancelled load drops what was still on its way: LastEvaluatedKey stays that of the last
+   * page shown, so Load More resumes with no gap and no duplicate. */
+  if (!g_cancellable_is_cancelled (delivery->cancellable))
+    {
+      self->requests++;
+      apply_page (self, delivery->page);
+      update_progress (self);
+      update_footer (self);
+    }
+  g_mutex_lock (&delivery->load->lock);
+  delivery->load->waiting--;
+  g_cond_signal (&delivery->load->cond);
+  g_mutex_unlock (&delivery->load->lock);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+delivery_free (Delivery *delivery)
+{
+  load_all_release (delivery->load);
+  page_free (delivery->page);
+  g_object_unref (delivery->cancellable);
+  g_free (delivery);
+}
+
+static void
+load_all_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  LoadAll *data = task_data;
+  json_t *key = data->start_key != NULL ? json_incref (data->start_key) : NULL;
+
+  while (key != NULL)
+    {
+      json_t *request = json_deep_copy (data->request);
+      json_t *response;
+      GError *error = NULL;
+      Page *page;
+      Delivery *delivery;
+      json_t *next;
+
+      g_mutex_lock (&data->lock);
+      while (data->waiting >= 2 && !g_cancellable_is_cancelled (cancellable))
+        g_cond_wait_until (&data->cond, &data->lock, g_get_monotonic_time () + 50 * G_TIME_SPAN_MILLISECOND);
+      g_mutex_unlock (&data->lock);
+      json_object_set_new (request, "ExclusiveStartKey", key);
+      response = dy_connection_call_sync (data->view->connection, data->operation, request,
+                                          cancellable, &error);
+      json_decref (request);
+      if (response == NULL || (page = parse_page (response, &error)) == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      if (g_task_return_error_if_cancelled (task))
+        {
+          page_free (page);
+          return;
+        }
+      next = json_object_get (page->response, "LastEvaluatedKey");
+      key = next != NULL ? json_incref (next) : NULL;
+      delivery = g_new0 (Delivery, 1);
+      delivery->load = g_atomic_rc_box_acquire (data);
+      delivery->cancellable = g_object_ref (cancellable);
+      delivery->page = page;
+      g_mutex_lock (&data->lock);
+      data->waiting++;
+      g_mutex_unlock (&data->lock);
+      g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, deliver_page, delivery,
+                                  (GDestroyNotify) delivery_free);
+    }
+  /* Done once the last page is applied: the main loop runs the deliveries in order, and the
+   * task's callback after them. */
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+finish_load_all (DyTableView *self)
+{
+  self->loading_all = FALSE;
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
+  set_running (self, FALSE);
+  if (self->grouped)
+    rebuild_rows (self);
+  update_actions (self);
+  update_footer (self);
+}
+
+static void
+load_all_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  DyTableView *self = DY_TABLE_VIEW (source);
+  g_autoptr (GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return; /* cancel_action has finished it (or a new Run replaced it) */
+      show_error (self, error->message);
+    }
+  finish_load_all (self);
+}
+
+static void
+load_all_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *self = DY_TABLE_VIEW (widget);
+  g_autoptr (GTask) task = NULL;
+  LoadAll *data;
+
+  if (self->running || self->last_key == NULL || self->request == NULL)
+    return;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  data = g_atomic_rc_box_new0 (LoadAll);
+  data->view = g_object_ref (self);
+  data->operation = g_strdup (self->operation);
+  data->request = json_deep_copy (self->request);
+  data->start_key = json_incref (self->last_key);
+  g_mutex_init (&data->lock);
+  g_cond_init (&data->cond);
+  self->loading_all = TRUE;
+  self->load_started = g_get_monotonic_time ();
+  self->load_scanned_before = self->scanned;
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), TRUE);
+  show_error (self, NULL);
+  set_running (self, TRUE);
+  update_progress (self);
+  task = g_task_new (self, self->cancellable, load_all_done, NULL);
+  g_task_set_source_tag (task, load_all_action);
+  g_task_set_task_data (task, data, (GDestroyNotify) load_all_release);
+  g_task_run_in_thread (task, load_all_thread);
+}
+
+static void
+cancel_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *self = DY_TABLE_VIEW (widget);
+
+  if (!self->running)
+    return;
+  g_cancellable_cancel (self->cancellable);
+  finish_load_all (self);
 }
 
 static void
@@ -755,6 +1318,68 @@ add_indexes (DyTableView *self, GtkStringList *choices, json_t *indexes, json_t 
 }
 
 static void
+fill_description (DyTableView *self)
+{
+  g_autoptr (GPtrArray) rows = NULL;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->describe_grid))) != NULL)
+    gtk_grid_remove (self->describe_grid, child);
+  if (self->description == NULL)
+    return;
+  rows = dy_describe_rows (self->description, self->ttl, self->ttl_error);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      DyDescribeRow *row = rows->pdata[i];
+      GtkWidget *label = gtk_label_new (row->label);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      if (row->heading)
+        {
+          gtk_widget_add_css_class (label, "heading");
+          gtk_widget_set_margin_top (label, 8);
+          gtk_grid_attach (self->describe_grid, label, 0, (int) i, 2, 1);
+        }
+      else
+        {
+          GtkWidget *value = gtk_label_new (row->value);
+
+          gtk_widget_add_css_class (label, "dim-label");
+          gtk_label_set_xalign (GTK_LABEL (value), 0);
+          gtk_label_set_selectable (GTK_LABEL (value), TRUE);
+          gtk_label_set_wrap (GTK_LABEL (value), TRUE);
+          gtk_label_set_max_width_chars (GTK_LABEL (value), 48);
+          gtk_grid_attach (self->describe_grid, label, 0, (int) i, 1, 1);
+          gtk_grid_attach (self->describe_grid, value, 1, (int) i, 1, 1);
+        }
+    }
+}
+
+static void
+ttl_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (DyTableView) self = user_data;
+  g_autoptr (GError) error = NULL;
+  json_t *response = dy_connection_call_finish (DY_CONNECTION (source), result, &error);
+
+  if (response == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      /* Some servers have no TTL: the rest of the description stands. */
+      self->ttl_error = g_strdup (error->message);
+    }
+  else
+    {
+      self->ttl = json_incref (json_object_get (response, "TimeToLiveDescription"));
+      if (self->ttl == NULL)
+        self->ttl = json_object ();
+      json_decref (response);
+    }
+  fill_description (self);
+}
+
+static void
 describe_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (DyTableView) self = user_data;
@@ -783,6 +1408,15 @@ describe_done (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
   g_ptr_array_add (self->keys, info);
+  self->description = json_incref (table);
+  fill_description (self);
+  {
+    json_t *request = json_pack ("{ss}", "TableName", self->table_name);
+
+    dy_connection_call_async (self->connection, "DescribeTimeToLive", request,
+                              self->describe_cancellable, ttl_done, g_object_ref (self));
+    json_decref (request);
+  }
   choices = gtk_string_list_new (NULL);
   /* TRANSLATORS: the table itself in the index picker, with its keys */
   label = g_strdup_printf (_("Table (%s%s%s)"), info->pk, info->sk != NULL ? ", " : "",
@@ -815,8 +1449,8 @@ dy_table_view_constructed (GObject *object)
   json_t *request = json_pack ("{ss}", "TableName", self->table_name);
 
   G_OBJECT_CLASS (dy_table_view_parent_class)->constructed (object);
-  dy_connection_call_async (self->connection, "DescribeTable", request, self->cancellable,
-                            describe_done, g_object_ref (self));
+  dy_connection_call_async (self->connection, "DescribeTable", request,
+                            self->describe_cancellable, describe_done, g_object_ref (self));
   json_decref (request);
   update_actions (self);
   update_footer (self);
@@ -828,6 +1462,7 @@ dy_table_view_dispose (GObject *object)
   DyTableView *self = DY_TABLE_VIEW (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_cancellable_cancel (self->describe_cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), DY_TYPE_TABLE_VIEW);
   g_clear_object (&self->selection);
   g_clear_object (&self->tree_column);
@@ -847,7 +1482,13 @@ dy_table_view_finalize (GObject *object)
   g_hash_table_unref (self->columns);
   g_clear_pointer (&self->request, json_decref);
   g_clear_pointer (&self->last_key, json_decref);
+  g_clear_pointer (&self->description, json_decref);
+  g_clear_pointer (&self->ttl, json_decref);
+  g_free (self->ttl_error);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->describe_cancellable);
+  g_array_unref (self->filter_conds);
+  g_hash_table_unref (self->hidden_columns);
   G_OBJECT_CLASS (dy_table_view_parent_class)->finalize (object);
 }
 
@@ -954,12 +1595,24 @@ dy_table_view_class_init (DyTableViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DyTableView, inspector);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, footer_label);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, describe_button);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, describe_grid);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, extra_filters_box);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, columns_button);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, columns_box);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, cancel_button);
+  gtk_widget_class_bind_template_callback (widget_class, fill_column_chooser);
   gtk_widget_class_bind_template_callback (widget_class, update_preview);
   gtk_widget_class_bind_template_callback (widget_class, index_changed);
 
   gtk_widget_class_install_action (widget_class, "view.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "view.load-more", NULL, load_more_action);
   gtk_widget_class_install_action (widget_class, "view.focus-filter", NULL, focus_filter_action);
+  gtk_widget_class_install_action (widget_class, "view.add-filter", NULL, add_filter_action);
+  gtk_widget_class_install_action (widget_class, "view.load-all", NULL, load_all_action);
+  gtk_widget_class_install_action (widget_class, "view.cancel", NULL, cancel_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "view.cancel", NULL);
   gtk_widget_class_install_action (widget_class, "view.copy-request", NULL, copy_request_action);
   gtk_widget_class_install_property_action (widget_class, "view.group", "grouped");
 }
@@ -974,6 +1627,9 @@ dy_table_view_init (DyTableView *self)
   self->items = g_list_store_new (DY_TYPE_ITEM);
   self->columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->cancellable = g_cancellable_new ();
+  self->describe_cancellable = g_cancellable_new ();
+  self->filter_conds = g_array_new (FALSE, FALSE, sizeof (DyFilterCond));
+  self->hidden_columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->selection = gtk_single_selection_new (NULL);
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
@@ -986,9 +1642,10 @@ dy_table_view_init (DyTableView *self)
   g_signal_connect (factory, "bind", G_CALLBACK (bind_tree_cell), self);
   self->tree_column = gtk_column_view_column_new (_("Collection"), factory);
   gtk_column_view_column_set_resizable (self->tree_column, TRUE);
-  gtk_column_view_column_set_fixed_width (self->tree_column, 300);
+  gtk_column_view_column_set_fixed_width (self->tree_column, 560);
   gtk_column_view_column_set_visible (self->tree_column, FALSE);
   gtk_column_view_append_column (self->column_view, self->tree_column);
+  g_signal_connect_swapped (column_sorter (self), "changed", G_CALLBACK (sorter_changed), self);
   rebuild_rows (self);
 }
 
@@ -1045,6 +1702,12 @@ GtkSelectionModel *
 dy_table_view_get_rows (DyTableView *self)
 {
   return GTK_SELECTION_MODEL (self->selection);
+}
+
+gboolean
+dy_table_view_get_described (DyTableView *self)
+{
+  return self->description != NULL && (self->ttl != NULL || self->ttl_error != NULL);
 }
 
 DyInspector *

@@ -27,6 +27,9 @@ gboolean dy_table_view_get_grouped (DyTableView *self);
 GListModel *dy_table_view_get_items (DyTableView *self);
 /* The grid's rows (GtkTreeListRow of DyItem, or of DyGroup when grouped). */
 GtkSelectionModel *dy_table_view_get_rows (DyTableView *self);
+/* TRUE once DescribeTable and DescribeTimeToLive have answered (the description popover,
+ * template child describe_grid, is filled). */
+gboolean dy_table_view_get_described (DyTableView *self);
 DyInspector *dy_table_view_get_inspector (DyTableView *self);
 /* Figures since the last Run. */
 void dy_table_view_get_stats (DyTableView *self, guint64 *scanned, guint *pages,

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "dynoscope-window"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "app/dy-demo.h"
 #include "app/dy-window.h"
@@ -19,6 +20,8 @@ struct _DyWindow {
   GListStore *connections;
   GSettings *settings; /* NULL when the schema is not installed */
   GCancellable *cancellable;
+  AdwMessageDialog *endpoint_dialog; /* while open */
+  gboolean profiles_loaded;
 };
 
 G_DEFINE_FINAL_TYPE (DyWindow, dy_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -51,6 +54,7 @@ add_connection (DyWindow *self, DyConnection *connection)
 {
   g_list_store_append (self->connections, connection);
   dy_connection_refresh_tables (connection);
+  dy_window_expand_connection (self, connection);
 }
 
 static void
@@ -181,6 +185,7 @@ demo_done (GObject *source, GAsyncResult *result, gpointer user_data)
   /* The demo comes first: it is what a new user looks at. */
   g_list_store_insert (self->connections, 0, connection);
   dy_connection_refresh_tables (connection);
+  dy_window_expand_connection (self, connection);
 }
 
 void
@@ -193,6 +198,253 @@ dy_window_open_demo (DyWindow *self)
   g_task_set_source_tag (task, dy_window_open_demo);
   g_task_set_task_data (task, data, (GDestroyNotify) demo_data_free);
   g_task_run_in_thread (task, demo_thread);
+}
+
+/* AWS profiles and local endpoints. */
+
+static void
+profiles_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  GPtrArray *profiles = dy_list_aws_profiles (&error);
+
+  if (profiles == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, profiles, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+profiles_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  DyWindow *self = DY_WINDOW (source);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) profiles = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (profiles == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      /* TRANSLATORS: %s says why the AWS config files could not be read */
+      g_autofree char *message = g_strdup_printf (_("AWS profiles could not be read: %s"),
+                                                  error->message);
+      toast (self, message);
+    }
+  for (guint i = 0; profiles != NULL && i < profiles->len; i++)
+    {
+      DyProfileInfo *info = profiles->pdata[i];
+      g_autoptr (DyConnection) c = dy_connection_new_profile (info->name, info->region);
+
+      g_list_store_append (self->connections, c);
+    }
+  self->profiles_loaded = TRUE;
+}
+
+gboolean
+dy_window_get_profiles_loaded (DyWindow *self)
+{
+  return self->profiles_loaded;
+}
+
+DyConnection *
+dy_window_find_connection (DyWindow *self, DyConnectionKind kind, const char *name)
+{
+  GListModel *model = G_LIST_MODEL (self->connections);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (DyConnection) c = g_list_model_get_item (model, i);
+      const char *key = kind == DY_CONNECTION_PROFILE    ? dy_connection_get_profile (c)
+                        : kind == DY_CONNECTION_ENDPOINT ? dy_connection_get_url (c)
+                                                         : dy_connection_get_path (c);
+
+      if (dy_connection_get_kind (c) == kind && g_strcmp0 (key, name) == 0)
+        return c;
+    }
+  return NULL;
+}
+
+static void
+remember_endpoints (DyWindow *self)
+{
+  GListModel *model = G_LIST_MODEL (self->connections);
+  GVariantBuilder builder;
+
+  if (self->settings == NULL)
+    return;
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(ss)"));
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (DyConnection) c = g_list_model_get_item (model, i);
+
+      if (dy_connection_get_kind (c) == DY_CONNECTION_ENDPOINT)
+        g_variant_builder_add (&builder, "(ss)", dy_connection_get_url (c),
+                               dy_connection_get_region (c));
+    }
+  g_settings_set_value (self->settings, "endpoints", g_variant_builder_end (&builder));
+}
+
+/* An http(s) URL with a host and nothing after the path "/". */
+static char *
+normalize_endpoint (const char *text, GError **error)
+{
+  g_autofree char *trimmed = g_strstrip (g_strdup (text != NULL ? text : ""));
+  g_autoptr (GUri) uri = NULL;
+  const char *scheme;
+  const char *path;
+
+  if (*trimmed == '\0')
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("Give the endpoint’s URL, for example http://localhost:8000"));
+      return NULL;
+    }
+  uri = g_uri_parse (trimmed, G_URI_FLAGS_NONE, NULL);
+  scheme = uri != NULL ? g_uri_get_scheme (uri) : NULL;
+  path = uri != NULL ? g_uri_get_path (uri) : NULL;
+  if (uri == NULL || g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0'
+      || (g_strcmp0 (scheme, "http") != 0 && g_strcmp0 (scheme, "https") != 0)
+      || (path != NULL && *path != '\0' && g_strcmp0 (path, "/") != 0)
+      || g_uri_get_query (uri) != NULL)
+    {
+      /* TRANSLATORS: %s is what the user typed as an endpoint URL */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is not an endpoint URL: use http://HOST:PORT or https://HOST"),
+                   trimmed);
+      return NULL;
+    }
+  if (g_str_has_suffix (trimmed, "/"))
+    trimmed[strlen (trimmed) - 1] = '\0';
+  return g_steal_pointer (&trimmed);
+}
+
+DyConnection *
+dy_window_add_endpoint (DyWindow *self, const char *url, const char *region,
+                        gboolean remember_it, GError **error)
+{
+  g_autofree char *normal = normalize_endpoint (url, error);
+  g_autoptr (DyConnection) c = NULL;
+
+  if (normal == NULL)
+    return NULL;
+  if (region != NULL && *region != '\0' && !g_regex_match_simple ("^[a-z0-9-]+$", region, 0, 0))
+    {
+      /* TRANSLATORS: %s is what the user typed as a region */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is not a region name (for example us-east-1)"), region);
+      return NULL;
+    }
+  if (dy_window_find_connection (self, DY_CONNECTION_ENDPOINT, normal) != NULL)
+    return dy_window_find_connection (self, DY_CONNECTION_ENDPOINT, normal);
+  c = dy_connection_new_endpoint (normal, region);
+  g_list_store_append (self->connections, c);
+  if (remember_it)
+    remember_endpoints (self);
+  return c;
+}
+
+/* Expands CONNECTION's sidebar row, which lists its tables. */
+void
+dy_window_expand_connection (DyWindow *self, DyConnection *connection)
+{
+  GListModel *rows = G_LIST_MODEL (gtk_list_view_get_model (self->sidebar_list));
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+
+      if (object == G_OBJECT (connection))
+        {
+          gtk_tree_list_row_set_expanded (row, TRUE);
+          /* The row may not be bound to a widget (scrolled away): load all the same. */
+          dy_connection_ensure_tables (connection);
+          return;
+        }
+    }
+}
+
+static void
+endpoint_response (AdwMessageDialog *dialog, const char *response, DyWindow *self)
+{
+  GtkEditable *url = g_object_get_data (G_OBJECT (dialog), "url-entry");
+  GtkEditable *region = g_object_get_data (G_OBJECT (dialog), "region-entry");
+  g_autoptr (GError) error = NULL;
+  DyConnection *c;
+
+  self->endpoint_dialog = NULL;
+  if (g_strcmp0 (response, "add") != 0)
+    return;
+  c = dy_window_add_endpoint (self, gtk_editable_get_text (url), gtk_editable_get_text (region),
+                              TRUE, &error);
+  if (c == NULL)
+    toast (self, error->message);
+  else
+    dy_window_expand_connection (self, c);
+}
+
+static void
+endpoint_url_changed (GtkEditable *url, AdwMessageDialog *dialog)
+{
+  g_autofree char *normal = normalize_endpoint (gtk_editable_get_text (url), NULL);
+
+  adw_message_dialog_set_response_enabled (dialog, "add", normal != NULL);
+  if (normal != NULL)
+    gtk_widget_remove_css_class (GTK_WIDGET (url), "error");
+  else
+    gtk_widget_add_css_class (GTK_WIDGET (url), "error");
+}
+
+AdwMessageDialog *
+dy_window_get_endpoint_dialog (DyWindow *self)
+{
+  return self->endpoint_dialog;
+}
+
+static void
+add_endpoint_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyWindow *self = DY_WINDOW (widget);
+  GtkWidget *dialog;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *url = gtk_entry_new ();
+  GtkWidget *region = gtk_entry_new ();
+
+  if (self->endpoint_dialog != NULL)
+    {
+      gtk_window_present (GTK_WINDOW (self->endpoint_dialog));
+      return;
+    }
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Add Local Endpoint"),
+                                   _("A DynamoDB-compatible server such as DynamoDB Local, "
+                                     "dynalite or dynoscope-cli serve. Requests are signed with "
+                                     "placeholder keys for the region given."));
+  gtk_entry_set_placeholder_text (GTK_ENTRY (url), "http://localhost:8000");
+  gtk_entry_set_input_purpose (GTK_ENTRY (url), GTK_INPUT_PURPOSE_URL);
+  gtk_entry_set_activates_default (GTK_ENTRY (url), TRUE);
+  gtk_entry_set_placeholder_text (GTK_ENTRY (region), _("Region (default us-east-1)"));
+  gtk_entry_set_activates_default (GTK_ENTRY (region), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (url), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Endpoint URL"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (region), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Region"), -1);
+  gtk_box_append (GTK_BOX (box), url);
+  gtk_box_append (GTK_BOX (box), region);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), box);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "add", _("_Add"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "add",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "add");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (dialog), "add", FALSE);
+  g_object_set_data (G_OBJECT (dialog), "url-entry", url);
+  g_object_set_data (G_OBJECT (dialog), "region-entry", region);
+  g_signal_connect (url, "changed", G_CALLBACK (endpoint_url_changed), dialog);
+  g_signal_connect (dialog, "response", G_CALLBACK (endpoint_response), self);
+  self->endpoint_dialog = ADW_MESSAGE_DIALOG (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (url);
 }
 
 GListModel *
@@ -263,15 +515,111 @@ sidebar_setup (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoint
   GtkWidget *expander = gtk_tree_expander_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *icon = gtk_image_new ();
+  GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *subtitle = gtk_label_new (NULL);
+  GtkWidget *error = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_widget_set_hexpand (label, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (subtitle, "caption");
+  gtk_widget_add_css_class (subtitle, "dim-label");
+  /* Errors wrap: the action they suggest must be readable whole. */
+  gtk_label_set_xalign (GTK_LABEL (error), 0);
+  gtk_label_set_wrap (GTK_LABEL (error), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (error), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (error), 30);
+  gtk_label_set_selectable (GTK_LABEL (error), TRUE);
+  gtk_widget_add_css_class (error, "caption");
+  gtk_widget_add_css_class (error, "error");
+  gtk_widget_set_hexpand (texts, TRUE);
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (texts), label);
+  gtk_box_append (GTK_BOX (texts), subtitle);
+  gtk_box_append (GTK_BOX (texts), error);
   gtk_box_append (GTK_BOX (box), icon);
-  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), texts);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
+  g_object_set_data (G_OBJECT (expander), "icon", icon);
+  g_object_set_data (G_OBJECT (expander), "label", label);
+  g_object_set_data (G_OBJECT (expander), "subtitle", subtitle);
+  g_object_set_data (G_OBJECT (expander), "error", error);
   gtk_list_item_set_child (list_item, expander);
+}
+
+static const char *
+connection_icon (DyConnection *c)
+{
+  if (dy_connection_get_error (c) != NULL)
+    return "dialog-warning-symbolic";
+  switch (dy_connection_get_kind (c))
+    {
+    case DY_CONNECTION_PROFILE:
+      return "network-workgroup-symbolic";
+    case DY_CONNECTION_ENDPOINT:
+      return "network-server-symbolic";
+    case DY_CONNECTION_DATABASE:
+    default:
+      return "drive-harddisk-symbolic";
+    }
+}
+
+/* The sidebar says an error's name and what to do; the tooltip has the whole message. */
+static char *
+sidebar_error_text (const char *error)
+{
+  const char *colon;
+  const char *hint;
+
+  if (error == NULL)
+    return NULL;
+  colon = strstr (error, ": ");
+  hint = strrchr (error, '\n');
+  if (colon == NULL || hint == NULL || colon > hint)
+    return g_strdup (error);
+  return g_strdup_printf ("%.*s\n%s", (int) (colon - error), error, hint + 1);
+}
+
+/* A connection's row follows its error and loading state. */
+static void
+sidebar_update_connection (GtkListItem *list_item)
+{
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  g_autoptr (GObject) object = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+  DyConnection *c;
+  const char *error;
+  const char *where;
+  g_autofree char *tooltip = NULL;
+  g_autofree char *short_error = NULL;
+
+  if (!DY_IS_CONNECTION (object))
+    return;
+  c = DY_CONNECTION (object);
+  error = dy_connection_get_error (c);
+  short_error = sidebar_error_text (error);
+  where = dy_connection_get_path (c) != NULL ? dy_connection_get_path (c)
+                                             : dy_connection_get_subtitle (c);
+  tooltip = error != NULL ? g_strdup_printf ("%s\n%s", where, error) : g_strdup (where);
+  gtk_image_set_from_icon_name (g_object_get_data (G_OBJECT (expander), "icon"),
+                                connection_icon (c));
+  gtk_label_set_text (g_object_get_data (G_OBJECT (expander), "error"),
+                      error != NULL ? short_error : "");
+  gtk_widget_set_visible (g_object_get_data (G_OBJECT (expander), "error"), error != NULL);
+  gtk_widget_set_tooltip_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)), tooltip);
+}
+
+/* Remote connections list their tables when first opened, not at start: an account with many
+ * profiles should not be called for each one every time the app starts. */
+static void
+sidebar_row_expanded (GtkTreeListRow *row)
+{
+  g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+
+  if (gtk_tree_list_row_get_expanded (row) && DY_IS_CONNECTION (object))
+    dy_connection_ensure_tables (DY_CONNECTION (object));
 }
 
 static void
@@ -279,33 +627,50 @@ sidebar_bind (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointe
 {
   GtkTreeListRow *row = gtk_list_item_get_item (list_item);
   GtkWidget *expander = gtk_list_item_get_child (list_item);
-  GtkWidget *box = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
-  GtkWidget *icon = gtk_widget_get_first_child (box);
-  GtkWidget *label = gtk_widget_get_next_sibling (icon);
+  GtkWidget *label = g_object_get_data (G_OBJECT (expander), "label");
+  GtkWidget *subtitle = g_object_get_data (G_OBJECT (expander), "subtitle");
+  GtkWidget *error = g_object_get_data (G_OBJECT (expander), "error");
   g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
   if (DY_IS_CONNECTION (object))
     {
       DyConnection *c = DY_CONNECTION (object);
-      const char *error = dy_connection_get_error (c);
-      g_autofree char *tooltip = error != NULL
-                                   ? g_strdup_printf ("%s\n%s", dy_connection_get_path (c), error)
-                                   : g_strdup (dy_connection_get_path (c));
+      const char *sub = dy_connection_get_subtitle (c);
 
-      gtk_image_set_from_icon_name (GTK_IMAGE (icon), error != NULL ? "dialog-warning-symbolic"
-                                                                    : "drive-harddisk-symbolic");
       gtk_label_set_text (GTK_LABEL (label), dy_connection_get_title (c));
       gtk_widget_add_css_class (label, "heading");
-      gtk_widget_set_tooltip_text (box, tooltip);
+      gtk_label_set_text (GTK_LABEL (subtitle), sub != NULL ? sub : "");
+      gtk_widget_set_visible (subtitle, sub != NULL);
+      g_signal_connect_object (c, "notify::error", G_CALLBACK (sidebar_update_connection),
+                               list_item, G_CONNECT_SWAPPED);
+      g_signal_connect (row, "notify::expanded", G_CALLBACK (sidebar_row_expanded), NULL);
+      sidebar_update_connection (list_item);
     }
   else
     {
-      gtk_image_set_from_icon_name (GTK_IMAGE (icon), "view-grid-symbolic");
+      gtk_image_set_from_icon_name (g_object_get_data (G_OBJECT (expander), "icon"),
+                                    "view-grid-symbolic");
       gtk_label_set_text (GTK_LABEL (label),
                           gtk_string_object_get_string (GTK_STRING_OBJECT (object)));
       gtk_widget_remove_css_class (label, "heading");
-      gtk_widget_set_tooltip_text (box, NULL);
+      gtk_widget_set_visible (subtitle, FALSE);
+      gtk_widget_set_visible (error, FALSE);
+      gtk_widget_set_tooltip_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)),
+                                   NULL);
+    }
+}
+
+static void
+sidebar_unbind (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  g_autoptr (GObject) object = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+
+  if (DY_IS_CONNECTION (object))
+    {
+      g_signal_handlers_disconnect_by_func (object, sidebar_update_connection, list_item);
+      g_signal_handlers_disconnect_by_func (row, sidebar_row_expanded, NULL);
     }
 }
 
@@ -320,7 +685,16 @@ sidebar_activate (DyWindow *self, guint position)
 
   if (!GTK_IS_STRING_OBJECT (object))
     {
-      gtk_tree_list_row_set_expanded (row, !gtk_tree_list_row_get_expanded (row));
+      DyConnection *c = DY_CONNECTION (object);
+
+      /* A connection that failed is retried by clicking it, as its error message says. */
+      if (dy_connection_get_error (c) != NULL && !dy_connection_get_loading (c))
+        {
+          dy_connection_refresh_tables (c);
+          gtk_tree_list_row_set_expanded (row, TRUE);
+        }
+      else
+        gtk_tree_list_row_set_expanded (row, !gtk_tree_list_row_get_expanded (row));
       return;
     }
   parent = gtk_tree_list_row_get_parent (row);
@@ -417,6 +791,10 @@ forward_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     view_action = "view.group";
   else if (g_str_equal (action_name, "win.filter"))
     view_action = "view.focus-filter";
+  else if (g_str_equal (action_name, "win.load-all"))
+    view_action = "view.load-all";
+  else if (g_str_equal (action_name, "win.cancel"))
+    view_action = "view.cancel";
   if (view_action != NULL)
     gtk_widget_activate_action (GTK_WIDGET (view), view_action, NULL);
 }
@@ -491,11 +869,14 @@ dy_window_class_init (DyWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.new-tab", NULL, new_tab_action);
+  gtk_widget_class_install_action (widget_class, "win.add-endpoint", NULL, add_endpoint_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
   gtk_widget_class_install_action (widget_class, "win.run", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.load-more", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.group", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.filter", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "win.load-all", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel", NULL, forward_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, GDK_CONTROL_MASK, "win.new-tab", NULL);
@@ -505,6 +886,8 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.load-more", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "win.group", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.filter", NULL);
+  /* Escape stops a long read wherever the focus is (the view binds it too). */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
 }
 
 static void
@@ -531,12 +914,15 @@ dy_window_init (DyWindow *self)
         gtk_window_maximize (GTK_WINDOW (self));
     }
 
-  tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->connections)), FALSE, TRUE,
+  /* Not autoexpanded: database files open on their tables, remote connections stay closed
+   * until asked for (see sidebar_row_expanded). */
+  tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->connections)), FALSE, FALSE,
                                   sidebar_children, NULL, NULL);
   selection = gtk_single_selection_new (G_LIST_MODEL (tree));
   gtk_single_selection_set_autoselect (selection, FALSE);
   g_signal_connect (factory, "setup", G_CALLBACK (sidebar_setup), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (sidebar_bind), NULL);
+  g_signal_connect (factory, "unbind", G_CALLBACK (sidebar_unbind), NULL);
   gtk_list_view_set_factory (self->sidebar_list, factory);
   gtk_list_view_set_model (self->sidebar_list, GTK_SELECTION_MODEL (selection));
   g_object_unref (factory);
@@ -547,10 +933,23 @@ dy_window_init (DyWindow *self)
     {
       g_auto (GStrv) recent = g_settings_get_strv (self->settings, "recent-databases");
 
+      g_autoptr (GVariant) endpoints = g_settings_get_value (self->settings, "endpoints");
+      GVariantIter iter;
+      const char *url, *region;
+
       for (guint i = 0; recent[i] != NULL; i++)
         if (g_file_test (recent[i], G_FILE_TEST_IS_REGULAR))
           dy_window_open_database (self, recent[i], FALSE);
+      g_variant_iter_init (&iter, endpoints);
+      while (g_variant_iter_next (&iter, "(&s&s)", &url, &region))
+        dy_window_add_endpoint (self, url, region, FALSE, NULL);
     }
+  {
+    g_autoptr (GTask) task = g_task_new (self, self->cancellable, profiles_done, NULL);
+
+    g_task_set_source_tag (task, profiles_thread);
+    g_task_run_in_thread (task, profiles_thread);
+  }
 }
 
 DyWindow *

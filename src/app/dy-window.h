@@ -25,4 +25,19 @@ DyTableView *dy_window_open_table (DyWindow *self, DyConnection *connection, con
 DyTableView *dy_window_get_current_view (DyWindow *self);
 AdwTabView *dy_window_get_tab_view (DyWindow *self);
 
+/* TRUE once the AWS profiles of the shared config files are in the sidebar. */
+gboolean dy_window_get_profiles_loaded (DyWindow *self);
+/* The connection of KIND named NAME (profile name, endpoint URL or database path), or NULL. */
+DyConnection *dy_window_find_connection (DyWindow *self, DyConnectionKind kind, const char *name);
+/* Adds the local endpoint at URL (http(s)://HOST[:PORT]) signed for REGION (NULL or "":
+ * us-east-1), remembered in GSettings when REMEMBER_IT; an invalid URL or region fails with
+ * G_IO_ERROR_INVALID_ARGUMENT. Returns the connection (borrowed), an existing one if the URL is
+ * already there. */
+DyConnection *dy_window_add_endpoint (DyWindow *self, const char *url, const char *region,
+                                      gboolean remember_it, GError **error);
+/* Expands the connection's sidebar row, listing its tables. */
+void dy_window_expand_connection (DyWindow *self, DyConnection *connection);
+/* The Add Local Endpoint dialog (win.add-endpoint) while it is open, else NULL. */
+AdwMessageDialog *dy_window_get_endpoint_dialog (DyWindow *self);
+
 G_END_DECLS

@@ -4,6 +4,11 @@
 #define G_LOG_DOMAIN "test-gui"
 
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/prctl.h>
+
+#include "backend/backend.h"
+#include "core/number.h"
 
 #include "app/dy-application.h"
 #include "app/dy-group.h"
@@ -13,6 +18,10 @@
 
 static DyApplication *app;
 static DyWindow *window;
+static GSubprocess *server;
+static char *server_url; /* http://127.0.0.1:PORT of `dynoscope-cli serve` */
+#define N_LOCAL_TABLES 103 /* more than one ListTables page (100), and table Big */
+#define N_BIG_ITEMS 2000
 
 typedef gboolean (*Condition) (gpointer data);
 
@@ -48,8 +57,20 @@ settle (void)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* Lets the window draw for MS milliseconds. */
 static void
-screenshot (const char *name)
+settle_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timed_out, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Writes a PNG of the screen after letting the window draw for PAUSE_MS. */
+static void
+screenshot_after (const char *name, guint pause_ms)
 {
   const char *dir = g_getenv ("DYNOSCOPE_SCREENSHOT_DIR");
   g_autofree char *path = NULL;
@@ -59,13 +80,19 @@ screenshot (const char *name)
 
   if (dir == NULL)
     return;
-  settle ();
+  settle_for (pause_ms);
   path = g_build_filename (dir, name, NULL);
   command = g_strdup_printf ("import -window root %s", path);
   if (!g_spawn_command_line_sync (command, NULL, NULL, &status, &error))
     g_warning ("%s: %s", command, error->message);
   else
     g_test_message ("screenshot %s", path);
+}
+
+static void
+screenshot (const char *name)
+{
+  screenshot_after (name, 300);
 }
 
 static DyConnection *
@@ -77,10 +104,29 @@ demo_connection (void)
     {
       g_autoptr (DyConnection) c = g_list_model_get_item (connections, i);
 
-      if (g_str_has_prefix (dy_connection_get_path (c), g_get_user_cache_dir ()))
+      if (dy_connection_get_path (c) != NULL
+          && g_str_has_prefix (dy_connection_get_path (c), g_get_user_cache_dir ()))
         return c;
     }
   return NULL;
+}
+
+static gboolean
+sidebar_expanded (DyConnection *connection)
+{
+  GListModel *rows = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (
+    gtk_widget_get_template_child (GTK_WIDGET (window), DY_TYPE_WINDOW, "sidebar_list"))));
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+
+      if (object == G_OBJECT (connection))
+        return gtk_tree_list_row_get_expanded (row);
+    }
+  g_error ("no sidebar row for the connection");
+  return FALSE;
 }
 
 static gboolean
@@ -182,6 +228,8 @@ test_tables_listed (void)
   wait_for (demo_tables_listed, NULL, "the demo tables");
   c = demo_connection ();
   g_assert_nonnull (c);
+  /* The demo opens on its tables. */
+  g_assert_true (sidebar_expanded (c));
   g_assert_null (dy_connection_get_error (c));
   tables = dy_connection_get_tables (c);
   g_assert_cmpuint (g_list_model_get_n_items (tables), ==, G_N_ELEMENTS (expected));
@@ -432,6 +480,787 @@ test_shortcuts_window (void)
   gtk_window_close (GTK_WINDOW (overlay));
 }
 
+/* Remote connections: a local endpoint added through the dialog, AWS profiles. */
+
+static void
+collect_labels (GtkWidget *widget, GString *out)
+{
+  if (!gtk_widget_get_visible (widget))
+    return;
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    collect_labels (c, out);
+}
+
+/* What the sidebar's visible labels say, one per line. */
+static char *
+sidebar_text (void)
+{
+  GString *out = g_string_new (NULL);
+
+  settle ();
+  collect_labels (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), DY_TYPE_WINDOW,
+                                                             "sidebar_list")),
+                  out);
+  return g_string_free (out, FALSE);
+}
+
+/* The sidebar's rows under CONNECTION's row (table names), as its list model holds them. */
+static guint
+sidebar_tables_under (DyConnection *connection, const char *first, const char *last)
+{
+  GListModel *rows = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (
+    gtk_widget_get_template_child (GTK_WIDGET (window), DY_TYPE_WINDOW, "sidebar_list"))));
+  guint n = 0;
+  gboolean inside = FALSE;
+  g_autofree char *first_seen = NULL;
+  g_autofree char *last_seen = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+
+      if (DY_IS_CONNECTION (object))
+        {
+          inside = object == G_OBJECT (connection);
+          continue;
+        }
+      if (!inside)
+        continue;
+      g_assert_cmpuint (gtk_tree_list_row_get_depth (row), ==, 1);
+      if (n == 0)
+        first_seen = g_strdup (gtk_string_object_get_string (GTK_STRING_OBJECT (object)));
+      g_free (last_seen);
+      last_seen = g_strdup (gtk_string_object_get_string (GTK_STRING_OBJECT (object)));
+      n++;
+    }
+  if (n > 0)
+    {
+      g_assert_cmpstr (first_seen, ==, first);
+      g_assert_cmpstr (last_seen, ==, last);
+    }
+  return n;
+}
+
+static gboolean
+connection_loaded (gpointer data)
+{
+  return dy_connection_get_loaded (data) && !dy_connection_get_loading (data);
+}
+
+static void
+set_sidebar_expanded (DyConnection *connection, gboolean expanded)
+{
+  GListModel *rows = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (
+    gtk_widget_get_template_child (GTK_WIDGET (window), DY_TYPE_WINDOW, "sidebar_list"))));
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+
+      if (object == G_OBJECT (connection))
+        gtk_tree_list_row_set_expanded (row, expanded);
+    }
+}
+
+static void
+test_endpoint_dialog (void)
+{
+  AdwMessageDialog *dialog;
+  GtkEditable *url;
+  DyConnection *c;
+  g_autoptr (GSettings) settings = g_settings_new ("io.github.dynoscope.Dynoscope");
+  g_autoptr (GVariant) endpoints = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *printed = NULL;
+  DyTableView *view;
+
+  if (server_url == NULL)
+    {
+      g_test_skip ("DYNOSCOPE_CLI (dynoscope-cli) is not set");
+      return;
+    }
+
+  g_assert_null (dy_window_get_endpoint_dialog (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.add-endpoint", NULL));
+  dialog = dy_window_get_endpoint_dialog (window);
+  g_assert_nonnull (dialog);
+  url = g_object_get_data (G_OBJECT (dialog), "url-entry");
+  /* Add stays off until the URL is one. */
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "add"));
+  gtk_editable_set_text (url, "ftp://example");
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "add"));
+  gtk_editable_set_text (url, server_url);
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "add"));
+  screenshot ("07-add-endpoint.png");
+  /* As the Add button does: the response, then the dialog closes. */
+  adw_message_dialog_response (dialog, "add");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_null (dy_window_get_endpoint_dialog (window));
+
+  c = dy_window_find_connection (window, DY_CONNECTION_ENDPOINT, server_url);
+  g_assert_nonnull (c);
+  wait_for (connection_loaded, c, "the endpoint's tables");
+  g_assert_null (dy_connection_get_error (c));
+  /* Every ListTables page: more tables than one page holds. */
+  g_assert_cmpuint (g_list_model_get_n_items (dy_connection_get_tables (c)), ==, N_LOCAL_TABLES + 1);
+  settle ();
+  g_assert_cmpuint (sidebar_tables_under (c, "Big", "Local102"), ==, N_LOCAL_TABLES + 1);
+  text = sidebar_text ();
+  g_assert_nonnull (strstr (text, server_url));
+  g_assert_nonnull (strstr (text, "Local endpoint · us-east-1"));
+  g_assert_nonnull (strstr (text, "Local000"));
+  g_assert_nonnull (strstr (text, "Big"));
+
+  /* Remembered for the next start. */
+  endpoints = g_settings_get_value (settings, "endpoints");
+  expected = g_strdup_printf ("[('%s', 'us-east-1')]", server_url);
+  printed = g_variant_print (endpoints, FALSE);
+  g_assert_cmpstr (printed, ==, expected);
+
+  /* Its tables open like the demo's, through the same seam. */
+  view = dy_window_open_table (window, c, "Local007");
+  wait_for (view_ready, view, "DescribeTable over HTTP");
+  run (view, "win.run");
+  g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 2);
+  set_sidebar_expanded (c, FALSE);
+}
+
+static void
+test_endpoint_errors (void)
+{
+  g_autoptr (GError) error = NULL;
+  DyConnection *c;
+  g_autofree char *text = NULL;
+
+  g_assert_null (dy_window_add_endpoint (window, "localhost:8000/x?y", NULL, FALSE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (dy_window_add_endpoint (window, "http://localhost:8000", "Mars 1", FALSE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+
+  /* Nothing listens on port 1: the window says so, with botocore's name for it. */
+  c = dy_window_add_endpoint (window, "http://127.0.0.1:1/", NULL, FALSE, NULL);
+  g_assert_nonnull (c);
+  g_assert_cmpstr (dy_connection_get_url (c), ==, "http://127.0.0.1:1");
+  dy_window_expand_connection (window, c);
+  wait_for (connection_loaded, c, "the refused connection");
+  g_assert_true (g_str_has_prefix (dy_connection_get_error (c), "EndpointConnectionError: "));
+  g_assert_nonnull (strstr (dy_connection_get_error (c),
+                            "Nothing answered at http://127.0.0.1:1. Is the server running"));
+  text = sidebar_text ();
+  g_assert_nonnull (strstr (text, "Nothing answered at http://127.0.0.1:1"));
+}
+
+static gboolean
+profiles_loaded (gpointer data)
+{
+  return dy_window_get_profiles_loaded (window);
+}
+
+static DyConnection *
+open_profile (const char *name)
+{
+  DyConnection *c;
+
+  wait_for (profiles_loaded, NULL, "the AWS profiles");
+  c = dy_window_find_connection (window, DY_CONNECTION_PROFILE, name);
+  g_assert_nonnull (c);
+  /* Closed, and not called, until it is opened. */
+  g_assert_false (dy_connection_get_loaded (c));
+  g_assert_false (sidebar_expanded (c));
+  dy_window_expand_connection (window, c);
+  wait_for (connection_loaded, c, name);
+  return c;
+}
+
+static void
+test_profiles (void)
+{
+  DyConnection *c;
+  DyConnection *nokeys, *expired, *noregion;
+  g_autofree char *text = NULL;
+
+  if (server_url == NULL)
+    {
+      g_test_skip ("DYNOSCOPE_CLI (dynoscope-cli) is not set");
+      return;
+    }
+  c = open_profile ("local");
+
+  /* The profile's own region and endpoint_url from the config file, its keys from the
+   * credentials file. */
+  g_assert_cmpstr (dy_connection_get_subtitle (c), ==, "AWS profile · eu-west-1");
+  g_assert_null (dy_connection_get_error (c));
+  g_assert_cmpuint (g_list_model_get_n_items (dy_connection_get_tables (c)), ==, N_LOCAL_TABLES + 1);
+  settle ();
+  g_assert_cmpuint (sidebar_tables_under (c, "Big", "Local102"), ==, N_LOCAL_TABLES + 1);
+  set_sidebar_expanded (c, FALSE);
+
+  nokeys = open_profile ("nokeys");
+  g_assert_true (g_str_has_prefix (dy_connection_get_error (nokeys), "NoCredentialsError: "));
+  g_assert_nonnull (strstr (dy_connection_get_error (nokeys),
+                            "Profile “nokeys” has no credentials. Add them with aws configure "
+                            "--profile nokeys"));
+  expired = open_profile ("expired");
+  g_assert_true (g_str_has_prefix (dy_connection_get_error (expired),
+                                   "CredentialRetrievalError: "));
+  g_assert_nonnull (strstr (dy_connection_get_error (expired),
+                            "The credentials of profile “expired” have expired. Refresh them"));
+  noregion = open_profile ("noregion");
+  g_assert_true (g_str_has_prefix (dy_connection_get_error (noregion), "NoRegionError: "));
+  g_assert_nonnull (strstr (dy_connection_get_error (noregion), "Profile “noregion” has no region"));
+  g_assert_cmpstr (dy_connection_get_subtitle (noregion), ==, "AWS profile · no region");
+
+  /* The window shows the errors, not just the connection objects. */
+  text = sidebar_text ();
+  g_assert_nonnull (strstr (text, "AWS profile · us-west-2"));
+  g_assert_nonnull (strstr (text, "NoCredentialsError\nProfile “nokeys” has no credentials"));
+  g_assert_nonnull (strstr (text, "The credentials of profile “expired” have expired"));
+  screenshot ("08-connections.png");
+}
+
+static void
+die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
+
+/* A database with N_LOCAL_TABLES tables (two items in Local007), served over HTTP by
+ * `dynoscope-cli serve`, and AWS config files whose profiles point at it or fail. */
+static void
+start_server (const char *dir)
+{
+  const char *cli = g_getenv ("DYNOSCOPE_CLI");
+  g_autofree char *db = g_build_filename (dir, "local.db", NULL);
+  g_autofree char *config = g_build_filename (dir, "config", NULL);
+  g_autofree char *credentials = g_build_filename (dir, "credentials", NULL);
+  g_autofree char *script = g_build_filename (dir, "expired.sh", NULL);
+  g_autofree char *config_text = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDataInputStream) out = NULL;
+  g_autofree char *line = NULL;
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  DdbBackend *backend;
+
+  if (cli == NULL)
+    return;
+  /* Before any thread starts: setenv is not thread-safe. */
+  g_setenv ("AWS_CONFIG_FILE", config, TRUE);
+  g_setenv ("AWS_SHARED_CREDENTIALS_FILE", credentials, TRUE);
+  g_unsetenv ("AWS_ACCESS_KEY_ID");
+  g_unsetenv ("AWS_SECRET_ACCESS_KEY");
+  g_unsetenv ("AWS_SESSION_TOKEN");
+  g_unsetenv ("AWS_PROFILE");
+  g_unsetenv ("AWS_DEFAULT_PROFILE");
+  g_unsetenv ("AWS_REGION");
+  g_unsetenv ("AWS_DEFAULT_REGION");
+  g_unsetenv ("AWS_ENDPOINT_URL");
+  g_unsetenv ("AWS_ENDPOINT_URL_DYNAMODB");
+  backend = ddb_backend_open_database (db, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < N_LOCAL_TABLES; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Local%03u", i);
+      json_t *request = json_pack ("{ss s[{ssss}] s[{ssss}] ss}", "TableName", name,
+                                   "AttributeDefinitions", "AttributeName", "pk",
+                                   "AttributeType", "S", "KeySchema", "AttributeName", "pk",
+                                   "KeyType", "HASH", "BillingMode", "PAY_PER_REQUEST");
+      json_t *response = NULL;
+
+      g_assert_true (ddb_backend_call (backend, "CreateTable", request, NULL, &response, &error));
+      json_decref (request);
+      json_decref (response);
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      json_t *request = json_pack ("{ss s{s{ss}}}", "TableName", "Local007", "Item", "pk", "S",
+                                   i == 0 ? "a" : "b");
+      json_t *response = NULL;
+
+      g_assert_true (ddb_backend_call (backend, "PutItem", request, NULL, &response, &error));
+      json_decref (request);
+      json_decref (response);
+    }
+  {
+    json_t *request = json_pack ("{ss s{sbss}}", "TableName", "Local007",
+                                 "TimeToLiveSpecification", "Enabled", 1, "AttributeName",
+                                 "expiresAt");
+    json_t *response = NULL;
+
+    g_assert_true (ddb_backend_call (backend, "UpdateTimeToLive", request, NULL, &response,
+                                     &error));
+    json_decref (request);
+    json_decref (response);
+  }
+  {
+    json_t *create = json_pack ("{ss s[{ssss}] s[{ssss}] ss}", "TableName", "Big",
+                                "AttributeDefinitions", "AttributeName", "pk", "AttributeType",
+                                "S", "KeySchema", "AttributeName", "pk", "KeyType", "HASH",
+                                "BillingMode", "PAY_PER_REQUEST");
+    json_t *response = NULL;
+    g_autofree char *payload = g_strnfill (200, 'x');
+
+    g_assert_true (ddb_backend_call (backend, "CreateTable", create, NULL, &response, &error));
+    json_decref (create);
+    json_decref (response);
+    for (guint b = 0; b < N_BIG_ITEMS / 25; b++)
+      {
+        json_t *writes = json_array ();
+        json_t *batch;
+
+        for (guint i = 0; i < 25; i++)
+          {
+            g_autofree char *pk = g_strdup_printf ("item#%04u", b * 25 + i);
+
+            json_array_append_new (writes, json_pack ("{s{s{s{ss}s{ss}}}}", "PutRequest", "Item",
+                                                      "pk", "S", pk, "payload", "S", payload));
+          }
+        batch = json_pack ("{s{so}}", "RequestItems", "Big", writes);
+        g_assert_true (ddb_backend_call (backend, "BatchWriteItem", batch, NULL, &response, &error));
+        json_decref (batch);
+        json_decref (response);
+      }
+  }
+  ddb_backend_free (backend);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  /* A test that aborts must not leave the server holding the test's output open. */
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  server = g_subprocess_launcher_spawn (launcher, &error, cli, "--db", db, "serve", "--port", "0",
+                                        NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "Listening on http://"));
+  server_url = g_strdup (line + strlen ("Listening on "));
+
+  config_text = g_strdup_printf ("[profile local]\nregion = eu-west-1\nendpoint_url = %s\n\n"
+                                 "[profile nokeys]\nregion = us-west-2\n\n"
+                                 "[profile expired]\nregion = us-east-1\ncredential_process = %s\n\n"
+                                 "[profile noregion]\naws_access_key_id = AKIDNOREGION\n"
+                                 "aws_secret_access_key = secret\n",
+                                 server_url, script);
+  g_assert_true (g_file_set_contents (config, config_text, -1, NULL));
+  g_assert_true (g_file_set_contents (credentials, "[local]\naws_access_key_id = AKIDLOCAL\n"
+                                      "aws_secret_access_key = local-secret\n", -1, NULL));
+  g_assert_true (g_file_set_contents (script, "#!/bin/sh\necho '{\"Version\": 1, "
+                                      "\"AccessKeyId\": \"AKIDOLD\", \"SecretAccessKey\": \"s\", "
+                                      "\"SessionToken\": \"t\", \"Expiration\": "
+                                      "\"2020-01-01T00:00:00Z\"}'\n", -1, NULL));
+  g_assert_cmpint (g_chmod (script, 0700), ==, 0);
+}
+
+static gboolean
+view_described (gpointer data)
+{
+  return dy_table_view_get_described (data);
+}
+
+/* The description popover's text: its grid's labels, one per line. */
+static char *
+description_text (DyTableView *view)
+{
+  GString *out = g_string_new (NULL);
+
+  gtk_menu_button_popup (GTK_MENU_BUTTON (child (view, "describe_button")));
+  settle ();
+  g_assert_true (gtk_widget_get_mapped (child (view, "describe_grid")));
+  collect_labels (child (view, "describe_grid"), out);
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_description (void)
+{
+  DyTableView *view = open_table ("Blog");
+  g_autofree char *text = NULL;
+  DyConnection *c;
+  g_autofree char *local = NULL;
+
+  wait_for (view_described, view, "DescribeTable and DescribeTimeToLive");
+  text = description_text (view);
+  g_assert_nonnull (strstr (text, "Partition key\nPK (S)\n"));
+  g_assert_nonnull (strstr (text, "Sort key\nSK (S)\n"));
+  g_assert_nonnull (strstr (text, "Items\n15 items · "));
+  g_assert_nonnull (strstr (text, "Billing mode\nPAY_PER_REQUEST\n"));
+  g_assert_nonnull (strstr (text, "Time to live\nDISABLED\n"));
+  g_assert_nonnull (strstr (text, "GSI ByAuthor\nPartition key\nauthorId (S)\nSort key\n"
+                                  "publishedAt (S)\nProjection\nALL\n"));
+  screenshot ("09-description.png");
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (child (view, "describe_button")));
+
+  /* Over HTTP, with a TTL set. */
+  if (server_url == NULL)
+    return;
+  c = dy_window_find_connection (window, DY_CONNECTION_ENDPOINT, server_url);
+  g_assert_nonnull (c);
+  view = dy_window_open_table (window, c, "Local007");
+  wait_for (view_described, view, "the endpoint's description");
+  local = description_text (view);
+  g_assert_nonnull (strstr (local, "Time to live\nENABLED on attribute expiresAt\n"));
+  g_assert_nonnull (strstr (local, "Items\n2 items · "));
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (child (view, "describe_button")));
+}
+
+/* Grid: client-side sorting, the column chooser, several filter conditions. */
+
+static GtkColumnViewColumn *
+grid_column (DyTableView *view, const char *title)
+{
+  GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (child (view, "column_view")));
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
+        return column;
+    }
+  g_error ("no column %s", title);
+  return NULL;
+}
+
+/* The items in the grid's row order. */
+static GPtrArray *
+grid_items (DyTableView *view)
+{
+  GListModel *rows = G_LIST_MODEL (dy_table_view_get_rows (view));
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      GObject *object = gtk_tree_list_row_get_item (row);
+
+      if (DY_IS_ITEM (object))
+        g_ptr_array_add (items, object);
+      else
+        g_object_unref (object);
+    }
+  return items;
+}
+
+static gboolean
+sorted (gpointer data)
+{
+  GListModel *model = gtk_single_selection_get_model (GTK_SINGLE_SELECTION (dy_table_view_get_rows (data)));
+
+  return !GTK_IS_SORT_LIST_MODEL (model)
+         || gtk_sort_list_model_get_pending (GTK_SORT_LIST_MODEL (model)) == 0;
+}
+
+/* Sorting runs a step at a time: wait for its end. */
+static void
+wait_sorted (DyTableView *view)
+{
+  settle ();
+  wait_for (sorted, view, "the sort");
+}
+
+static void
+test_grid_sorting (void)
+{
+  DyTableView *view = open_table ("Orders");
+  GtkColumnView *grid = GTK_COLUMN_VIEW (child (view, "column_view"));
+  g_autoptr (GPtrArray) by_total = NULL;
+  g_autoptr (GPtrArray) by_key = NULL;
+  g_autoptr (GPtrArray) descending = NULL;
+  gboolean text_order_differs = FALSE;
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (child (view, "limit_spin")), 0);
+  set_text (view, "filter_attr_entry", "");
+  select_choice (view, "filter_op_dropdown", "none");
+  run (view, "win.run");
+  g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 67);
+
+  /* Numbers numerically, as the header click does it. */
+  gtk_column_view_sort_by_column (grid, grid_column (view, "total"), GTK_SORT_ASCENDING);
+  wait_sorted (view);
+  by_total = grid_items (view);
+  g_assert_cmpuint (by_total->len, ==, 67);
+  for (guint i = 1; i < by_total->len; i++)
+    {
+      const DdbValue *a = dy_item_get_attribute (by_total->pdata[i - 1], "total");
+      const DdbValue *b = dy_item_get_attribute (by_total->pdata[i], "total");
+      g_autofree char *ta = ddb_number_to_string (&a->number);
+      g_autofree char *tb = ddb_number_to_string (&b->number);
+
+      g_assert_cmpint (ddb_number_compare (&a->number, &b->number), <=, 0);
+      if (strcmp (ta, tb) > 0)
+        text_order_differs = TRUE;
+    }
+  /* A text sort would have given another order: this one is numeric. */
+  g_assert_true (text_order_differs);
+
+  gtk_column_view_sort_by_column (grid, grid_column (view, "total"), GTK_SORT_DESCENDING);
+  wait_sorted (view);
+  descending = grid_items (view);
+  g_assert_true (descending->pdata[0] == by_total->pdata[66]);
+
+  /* Strings by their bytes. */
+  gtk_column_view_sort_by_column (grid, grid_column (view, "CustomerCountryProduct"),
+                                  GTK_SORT_ASCENDING);
+  wait_sorted (view);
+  by_key = grid_items (view);
+  for (guint i = 1; i < by_key->len; i++)
+    {
+      g_autofree char *a = string_attr (by_key->pdata[i - 1], "CustomerCountryProduct");
+      g_autofree char *b = string_attr (by_key->pdata[i], "CustomerCountryProduct");
+
+      g_assert_cmpint (strcmp (a, b), <=, 0);
+    }
+  screenshot ("10-sorted.png");
+
+  /* No sort column: DynamoDB's order again. */
+  gtk_column_view_sort_by_column (grid, NULL, GTK_SORT_ASCENDING);
+  wait_sorted (view);
+  {
+    g_autoptr (GPtrArray) again = grid_items (view);
+
+    for (guint i = 0; i < again->len; i++)
+      {
+        g_autoptr (DyItem) item = g_list_model_get_item (dy_table_view_get_items (view), i);
+
+        g_assert_true (again->pdata[i] == (gpointer) item);
+      }
+  }
+}
+
+static void
+test_column_chooser (void)
+{
+  DyTableView *view = open_table ("Orders");
+  GtkColumnViewColumn *status = grid_column (view, "status");
+  GtkWidget *box = child (view, "columns_box");
+  GtkCheckButton *check = NULL;
+
+  g_assert_true (gtk_column_view_column_get_visible (status));
+  gtk_menu_button_popup (GTK_MENU_BUTTON (child (view, "columns_button")));
+  settle ();
+  for (GtkWidget *w = gtk_widget_get_first_child (box); w != NULL; w = gtk_widget_get_next_sibling (w))
+    if (GTK_IS_CHECK_BUTTON (w)
+        && g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (w)), "status") == 0)
+      check = GTK_CHECK_BUTTON (w);
+  g_assert_nonnull (check);
+  g_assert_true (gtk_check_button_get_active (check));
+  screenshot ("11-columns.png");
+  gtk_check_button_set_active (check, FALSE);
+  g_assert_false (gtk_column_view_column_get_visible (status));
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (child (view, "columns_button")));
+
+  /* Hidden stays hidden when the view runs again. */
+  run (view, "win.run");
+  g_assert_false (gtk_column_view_column_get_visible (grid_column (view, "status")));
+  gtk_column_view_column_set_visible (grid_column (view, "status"), TRUE);
+}
+
+static void
+test_several_filters (void)
+{
+  DyTableView *view = open_table ("Orders");
+  GtkWidget *rows = child (view, "extra_filters_box");
+  GtkWidget *second, *third;
+  g_autofree char *request = NULL;
+  GListModel *items = dy_table_view_get_items (view);
+  guint expected = 0;
+
+  /* What the whole table holds, to count the matches independently. */
+  set_text (view, "filter_attr_entry", "");
+  select_choice (view, "filter_op_dropdown", "none");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (child (view, "limit_spin")), 0);
+  run (view, "win.run");
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+    {
+      g_autoptr (DyItem) item = g_list_model_get_item (items, i);
+      g_autofree char *st = string_attr (item, "status");
+      const DdbValue *qty = dy_item_get_attribute (item, "qty");
+      g_autofree char *q = ddb_number_to_string (&qty->number);
+
+      if (g_str_equal (st, "shipped") && g_ascii_strtoll (q, NULL, 10) >= 3)
+        expected++;
+    }
+  g_assert_cmpuint (expected, >, 0);
+
+  set_text (view, "filter_attr_entry", "status");
+  select_choice (view, "filter_op_dropdown", "=");
+  set_text (view, "filter_value_entry", "shipped");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.add-filter", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.add-filter", NULL));
+  second = gtk_widget_get_first_child (rows);
+  third = gtk_widget_get_next_sibling (second);
+  g_assert_nonnull (third);
+  gtk_editable_set_text (g_object_get_data (G_OBJECT (second), "attr"), "qty");
+  gtk_drop_down_set_selected (g_object_get_data (G_OBJECT (second), "op"), 6 /* >= */);
+  gtk_drop_down_set_selected (g_object_get_data (G_OBJECT (second), "type"), 1 /* N */);
+  gtk_editable_set_text (g_object_get_data (G_OBJECT (second), "value"), "3");
+  gtk_editable_set_text (g_object_get_data (G_OBJECT (third), "attr"), "orderedAt");
+  gtk_editable_set_text (g_object_get_data (G_OBJECT (third), "value"), "never");
+  request = dy_table_view_dup_request_text (view);
+  g_assert_nonnull (strstr (request, "\"#f2\": \"orderedAt\""));
+  screenshot ("12-filters.png");
+  /* Its remove button takes the third condition away. */
+  g_signal_emit_by_name (g_object_get_data (G_OBJECT (third), "remove"), "clicked");
+  g_assert_true (gtk_widget_get_first_child (rows) == second);
+  g_assert_null (gtk_widget_get_next_sibling (second));
+
+  run (view, "win.run");
+  g_free (request);
+  request = dy_table_view_dup_request_text (view);
+  g_assert_nonnull (strstr (request, "\"FilterExpression\": \"#f = :f AND #f1 >= :f1\""));
+  g_assert_nonnull (strstr (request, "\"#f1\": \"qty\""));
+  g_assert_nonnull (strstr (request, "\":f1\": {\n      \"N\": \"3\""));
+  g_assert_null (strstr (request, "orderedAt"));
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, expected);
+}
+
+static void
+test_collection_flags (void)
+{
+  DyTableView *view = open_table ("Orders");
+  GtkWidget *extra;
+  GListModel *rows = G_LIST_MODEL (dy_table_view_get_rows (view));
+  GString *shown = g_string_new (NULL);
+  g_autofree char *text = NULL;
+  guint set_row = G_MAXUINT;
+  guint top = 0;
+
+  set_text (view, "filter_attr_entry", "");
+  select_choice (view, "filter_op_dropdown", "none");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (child (view, "limit_spin")), 0);
+  while ((extra = gtk_widget_get_first_child (child (view, "extra_filters_box"))) != NULL)
+    g_signal_emit_by_name (g_object_get_data (G_OBJECT (extra), "remove"), "clicked");
+  run (view, "win.run");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.group", NULL));
+  settle ();
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+
+      if (gtk_tree_list_row_get_depth (row) == 0)
+        top++;
+      if (DY_IS_GROUP (object) && dy_group_is_shard_set (DY_GROUP (object)))
+        {
+          set_row = i;
+          g_assert_cmpstr (dy_group_get_key_text (DY_GROUP (object)), ==, "TENANT#bigco#01…#10");
+          g_assert_cmpuint (dy_group_get_n_items (DY_GROUP (object)), ==, 60);
+          gtk_tree_list_row_set_expanded (row, TRUE);
+        }
+    }
+  /* The ten shards in one row, beside the two small tenants. */
+  g_assert_cmpuint (top, ==, 3);
+  g_assert_cmpuint (set_row, !=, G_MAXUINT);
+  {
+    g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, set_row + 3);
+    g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+
+    g_assert_cmpuint (gtk_tree_list_row_get_depth (row), ==, 1);
+    g_assert_cmpstr (dy_group_get_key_text (DY_GROUP (object)), ==, "TENANT#bigco#03");
+  }
+  settle ();
+  collect_labels (child (view, "column_view"), shown);
+  text = g_string_free (shown, FALSE);
+  g_assert_nonnull (strstr (text, "TENANT#bigco#01…#10 — 60 items"));
+  g_assert_nonnull (strstr (text, " · 10 shards (hot key)"));
+  g_assert_nonnull (strstr (text, "TENANT#bigco#03 — 6 items"));
+  g_assert_nonnull (strstr (text, " · shard 03/10"));
+  /* The share of the LSI limit, honestly tiny. */
+  g_assert_nonnull (strstr (text, "< 0.01% of 10 GB"));
+  screenshot ("13-shards.png");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.group", NULL));
+}
+
+/* Long work: Load All reads every page on a worker, shows progress, and stops on Cancel. */
+
+static gboolean
+pages_at_least_4 (gpointer data)
+{
+  guint64 scanned;
+  guint pages, requests;
+  double capacity;
+
+  dy_table_view_get_stats (data, &scanned, &pages, &requests, &capacity);
+  return pages >= 4;
+}
+
+static void
+test_load_all_cancel (void)
+{
+  DyConnection *c = dy_window_find_connection (window, DY_CONNECTION_ENDPOINT, server_url);
+  DyTableView *view;
+  GListModel *items;
+  guint64 scanned;
+  guint pages, requests, shown;
+  double capacity;
+  g_autofree char *progress = NULL;
+  g_autoptr (GHashTable) keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  if (server_url == NULL)
+    {
+      g_test_skip ("DYNOSCOPE_CLI (dynoscope-cli) is not set");
+      return;
+    }
+
+  g_assert_nonnull (c);
+  view = dy_window_open_table (window, c, "Big");
+  wait_for (view_ready, view, "DescribeTable of Big");
+  items = dy_table_view_get_items (view);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (child (view, "limit_spin")), 20);
+  run (view, "win.run");
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 20);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.load-all", NULL));
+  g_assert_true (dy_table_view_get_running (view));
+  g_assert_true (gtk_widget_get_visible (child (view, "progress_bar")));
+  g_assert_true (gtk_widget_get_visible (child (view, "cancel_button")));
+  wait_for (pages_at_least_4, view, "four pages");
+  progress = g_strdup (gtk_progress_bar_get_text (GTK_PROGRESS_BAR (child (view, "progress_bar"))));
+  g_assert_nonnull (strstr (progress, " pages · "));
+  g_assert_true (g_str_has_suffix (progress, " items/s"));
+
+  /* Escape's action, as from anywhere in the window. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel", NULL));
+  g_assert_false (dy_table_view_get_running (view));
+  g_assert_false (gtk_widget_get_visible (child (view, "progress_bar")));
+  g_assert_false (gtk_widget_get_visible (child (view, "cancel_button")));
+  dy_table_view_get_stats (view, &scanned, &pages, &requests, &capacity);
+  shown = g_list_model_get_n_items (items);
+  settle ();
+  /* Pages still on their way were dropped, not added after the cancel. */
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, shown);
+  g_assert_cmpuint (shown, ==, pages * 20);
+  g_assert_cmpuint (shown, <, N_BIG_ITEMS);
+  g_assert_true (dy_table_view_get_can_load_more (view));
+
+  /* It resumes where it stopped: every item once. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.load-all", NULL));
+  /* While it runs: the progress bar and Cancel. */
+  screenshot_after ("14-load-all.png", 40);
+  wait_for (view_idle, view, "Load All to finish");
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, N_BIG_ITEMS);
+  for (guint i = 0; i < N_BIG_ITEMS; i++)
+    {
+      g_autoptr (DyItem) item = g_list_model_get_item (items, i);
+
+      g_hash_table_add (keys, string_attr (item, "pk"));
+    }
+  g_assert_cmpuint (g_hash_table_size (keys), ==, N_BIG_ITEMS);
+  g_assert_false (dy_table_view_get_can_load_more (view));
+  g_assert_false (gtk_widget_get_visible (child (view, "progress_bar")));
+  dy_table_view_get_stats (view, &scanned, &pages, &requests, &capacity);
+  g_assert_cmpuint (scanned, ==, N_BIG_ITEMS);
+  g_assert_nonnull (strstr (label_text (view, "footer_label"), "2000 items shown"));
+}
+
 static int status;
 
 static void
@@ -453,6 +1282,7 @@ main (int argc, char **argv)
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  start_server (cache);
 
   g_test_add_func ("/gui/tables-listed", test_tables_listed);
   g_test_add_func ("/gui/query-projects-newest-first", test_query_projects_newest_first);
@@ -460,6 +1290,15 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/inspector-exact-number", test_inspector_exact_number);
   g_test_add_func ("/gui/scan-filter-nothing-load-more", test_scan_filter_nothing_load_more);
   g_test_add_func ("/gui/tabs", test_tabs);
+  g_test_add_func ("/gui/endpoint-dialog", test_endpoint_dialog);
+  g_test_add_func ("/gui/endpoint-errors", test_endpoint_errors);
+  g_test_add_func ("/gui/profiles", test_profiles);
+  g_test_add_func ("/gui/description", test_description);
+  g_test_add_func ("/gui/grid-sorting", test_grid_sorting);
+  g_test_add_func ("/gui/column-chooser", test_column_chooser);
+  g_test_add_func ("/gui/several-filters", test_several_filters);
+  g_test_add_func ("/gui/collection-flags", test_collection_flags);
+  g_test_add_func ("/gui/load-all-cancel", test_load_all_cancel);
   g_test_add_func ("/gui/shortcuts-window", test_shortcuts_window);
 
   app = dy_application_new ();
@@ -468,5 +1307,12 @@ main (int argc, char **argv)
   g_signal_connect_after (app, "activate", G_CALLBACK (activated), NULL);
   g_application_run (G_APPLICATION (app), 0, NULL);
   g_object_unref (app);
+  if (server != NULL)
+    {
+      g_subprocess_send_signal (server, SIGTERM);
+      g_subprocess_wait (server, NULL, NULL);
+      g_object_unref (server);
+    }
+  g_free (server_url);
   return status;
 }

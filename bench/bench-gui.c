@@ -1,0 +1,334 @@
+/* bench-gui.c: figures for the desktop app on a large database, the real window driven
+ * in-process (run it under Xvfb: build-aux/bench-gui.sh does):
+ *   - launch to first rows drawn: from main () (after the database exists) to the first frame
+ *     painted with rows of a Scan, with the clicks (open the table, Run) made at once;
+ *   - RSS after Load More in a loop up to a row count and scrolling the grid to its end;
+ *   - the longest main-loop stall during a full-table scan (Run, then Load All to the end),
+ *     measured by a high-priority 5 ms timeout recording the gaps between its calls.
+ * Usage: bench-gui [N_ITEMS [ROWS]] (defaults 1000000 and 200000). The database is generated
+ * with bench-engine's generator (bench-engine --input) and imported through the engine into a
+ * temporary folder, unless BENCH_GUI_DB names an existing database (table "bench") to reuse;
+ * BENCH_GUI_KEEP=1 keeps the generated one and prints its path. */
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/dy-application.h"
+#include "app/dy-window.h"
+#include "engine/engine.h"
+#include "engine/snapshot.h"
+
+#define GOAL_FIRST_ROWS_MS 300
+#define GOAL_RSS_MB 150
+#define GOAL_STALL_MS 50
+#define TICK_MS 5
+
+static gint64 launched;
+static guint target_rows = 200000;
+static char *db_path;
+static int status;
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_for (Condition cond, gpointer data, const char *what, guint seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
+
+  while (!cond (data))
+    {
+      g_main_context_iteration (NULL, TRUE);
+      if (g_get_monotonic_time () > deadline)
+        {
+          fprintf (stderr, "bench-gui: timed out waiting for %s\n", what);
+          exit (1);
+        }
+    }
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static gboolean
+set_flag (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+settle (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag, &done);
+  wait_for (flag_set, &done, "a pause", 60);
+}
+
+static long
+rss_kb (const char *field)
+{
+  g_autofree char *text = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &text, NULL, NULL))
+    return -1;
+  line = strstr (text, field);
+  return line != NULL ? strtol (line + strlen (field), NULL, 10) : -1;
+}
+
+/* The stall monitor: the longest time the main loop took to come back to a high-priority
+ * timeout beyond its interval. */
+typedef struct {
+  gint64 last;
+  gint64 worst;
+} Monitor;
+
+static gboolean
+tick (gpointer data)
+{
+  Monitor *m = data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (m->last != 0)
+    {
+      m->worst = MAX (m->worst, now - m->last - TICK_MS * 1000);
+      if (g_getenv ("BENCH_GUI_TRACE") != NULL && now - m->last > 30000)
+        g_printerr ("stall of %.1f ms ending at +%.1f ms\n", (now - m->last) / 1000.0,
+                    (now - launched) / 1000.0);
+    }
+  m->last = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+connection_ready (gpointer data)
+{
+  DyWindow *window = data;
+  DyConnection *c = dy_window_find_connection (window, DY_CONNECTION_DATABASE, db_path);
+
+  return c != NULL && dy_connection_get_loaded (c) && !dy_connection_get_loading (c);
+}
+
+static gboolean
+view_ready (gpointer data)
+{
+  return dy_table_view_get_ready (data);
+}
+
+static gboolean
+view_idle (gpointer data)
+{
+  return !dy_table_view_get_running (data);
+}
+
+typedef struct {
+  DyTableView *view;
+  gboolean painted;
+} PaintWatch;
+
+static void
+after_paint (GdkFrameClock *clock, PaintWatch *watch)
+{
+  if (g_list_model_get_n_items (dy_table_view_get_items (watch->view)) > 0)
+    watch->painted = TRUE;
+}
+
+static gboolean
+painted (gpointer data)
+{
+  return ((PaintWatch *) data)->painted;
+}
+
+static GtkScrolledWindow *
+grid_scroller (DyTableView *view)
+{
+  GtkWidget *grid = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (view),
+                                                               DY_TYPE_TABLE_VIEW, "column_view"));
+
+  return GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (grid, GTK_TYPE_SCROLLED_WINDOW));
+}
+
+static void
+report (const char *what, double value, const char *unit, double goal)
+{
+  printf ("%-44s %10.1f %-3s (goal <= %.0f %s: %s)\n", what, value, unit, goal, unit,
+          value <= goal ? "met" : "NOT met");
+  fflush (stdout);
+}
+
+static void
+run_bench (GApplication *application)
+{
+  DyWindow *window = DY_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (application)));
+  DyConnection *connection;
+  DyTableView *view;
+  GListModel *items;
+  PaintWatch watch = { 0 };
+  GdkFrameClock *clock;
+  gulong handler;
+  gint64 first_rows;
+  GtkAdjustment *adjustment;
+  Monitor monitor = { 0 };
+  guint monitor_id;
+  gint64 scan_start;
+  guint64 scanned;
+  guint pages, requests;
+  double capacity;
+
+  wait_for (connection_ready, window, "the table list", 120);
+  connection = dy_window_find_connection (window, DY_CONNECTION_DATABASE, db_path);
+  view = dy_window_open_table (window, connection, "bench");
+  items = dy_table_view_get_items (view);
+  wait_for (view_ready, view, "DescribeTable", 120);
+  watch.view = view;
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint), &watch);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  wait_for (painted, &watch, "the first rows drawn", 120);
+  first_rows = g_get_monotonic_time ();
+  g_signal_handler_disconnect (clock, handler);
+  printf ("first page: %u items\n", g_list_model_get_n_items (items));
+  report ("launch to first rows drawn", (first_rows - launched) / 1000.0, "ms",
+          GOAL_FIRST_ROWS_MS);
+
+  /* Load More until the target, then scroll to the end of the rows. */
+  while (g_list_model_get_n_items (items) < target_rows && dy_table_view_get_can_load_more (view))
+    {
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.load-more", NULL));
+      wait_for (view_idle, view, "a page", 120);
+    }
+  settle (200);
+  adjustment = gtk_scrolled_window_get_vadjustment (grid_scroller (view));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  settle (500);
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  settle (500);
+  printf ("rows loaded: %u (scrolled to %.0f of %.0f px)\n", g_list_model_get_n_items (items),
+          gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment),
+          gtk_adjustment_get_upper (adjustment));
+  report ("RSS after scrolling to the end", rss_kb ("VmRSS:") / 1024.0, "MB", GOAL_RSS_MB);
+
+  /* A full-table scan: Run from the start, then Load All. */
+  monitor_id = g_timeout_add_full (G_PRIORITY_HIGH, TICK_MS, tick, &monitor, NULL);
+  scan_start = g_get_monotonic_time ();
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  wait_for (view_idle, view, "the first page of the scan", 120);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.load-all", NULL));
+  wait_for (view_idle, view, "the full-table scan", 3600);
+  settle (300);
+  g_source_remove (monitor_id);
+  dy_table_view_get_stats (view, &scanned, &pages, &requests, &capacity);
+  printf ("full scan: %u items in %u pages, %.1f s, %.0f items/s; RSS then %.1f MB (peak %.1f MB)\n",
+          g_list_model_get_n_items (items), pages,
+          (g_get_monotonic_time () - scan_start) / 1e6,
+          g_list_model_get_n_items (items) / ((g_get_monotonic_time () - scan_start) / 1e6),
+          rss_kb ("VmRSS:") / 1024.0, rss_kb ("VmHWM:") / 1024.0);
+  report ("longest main-loop stall during the scan", monitor.worst / 1000.0, "ms", GOAL_STALL_MS);
+  status = 0;
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+opened (GApplication *application, GFile **files, int n_files, const char *hint)
+{
+  run_bench (application);
+}
+
+static char *
+make_database (const char *self, guint n, char **dir)
+{
+  g_autofree char *exe_dir = g_path_get_dirname (self);
+  g_autofree char *generator = g_build_filename (exe_dir, "bench-engine", NULL);
+  g_autofree char *input = NULL;
+  g_autofree char *count = g_strdup_printf ("%u", n);
+  char *db;
+  const char *argv[] = { generator, "--input", count, NULL, NULL };
+  GError *error = NULL;
+  int wait_status;
+  DdbEngine *engine;
+  DdbImportOptions opts = { .table_name = "bench", .key = "PK:S,SK:S" };
+  DdbSnapshotProgress progress;
+
+  *dir = g_dir_make_tmp ("bench-gui-XXXXXX", &error);
+  g_assert_no_error (error);
+  input = g_build_filename (*dir, "items.jsonl", NULL);
+  db = g_build_filename (*dir, "bench.db", NULL);
+  argv[3] = input;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL,
+                     &wait_status, &error)
+      || !g_spawn_check_wait_status (wait_status, &error))
+    {
+      fprintf (stderr, "bench-gui: %s: %s\n", generator, error->message);
+      exit (1);
+    }
+  engine = ddb_engine_open (db, &error);
+  g_assert_no_error (error);
+  if (!ddb_snapshot_import (engine, input, &opts, &progress, &error))
+    {
+      fprintf (stderr, "bench-gui: import failed: %s\n", error->message);
+      exit (1);
+    }
+  printf ("database: %u items imported in %.1f s\n", n, progress.seconds);
+  ddb_engine_free (engine);
+  g_unlink (input);
+  return db;
+}
+
+static void
+remove_database (const char *dir, const char *db)
+{
+  g_autofree char *wal = g_strconcat (db, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (db, "-shm", NULL);
+
+  g_unlink (db);
+  g_unlink (wal);
+  g_unlink (shm);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  guint n = argc > 1 ? (guint) strtoul (argv[1], NULL, 10) : 1000000;
+  g_autofree char *dir = NULL;
+  g_autofree char *cache = g_dir_make_tmp ("bench-gui-cache-XXXXXX", NULL);
+  const char *reuse = g_getenv ("BENCH_GUI_DB");
+  char *app_argv[3];
+  DyApplication *app;
+
+  if (argc > 2)
+    target_rows = (guint) strtoul (argv[2], NULL, 10);
+  if (reuse != NULL && g_file_test (reuse, G_FILE_TEST_IS_REGULAR))
+    db_path = g_canonicalize_filename (reuse, NULL);
+  else
+    db_path = make_database (argv[0], n, &dir);
+  /* The app as a user starts it on this database, without the demo, settings in memory. */
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("DYNOSCOPE_NO_DEMO", "1", TRUE);
+
+  launched = g_get_monotonic_time ();
+  status = 1;
+  app = dy_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_signal_connect_after (app, "open", G_CALLBACK (opened), NULL);
+  app_argv[0] = argv[0];
+  app_argv[1] = db_path;
+  app_argv[2] = NULL;
+  g_application_run (G_APPLICATION (app), 2, app_argv);
+  g_object_unref (app);
+
+  if (dir != NULL && g_getenv ("BENCH_GUI_KEEP") == NULL)
+    remove_database (dir, db_path);
+  else if (dir != NULL)
+    printf ("database kept: %s\n", db_path);
+  g_rmdir (cache);
+  g_free (db_path);
+  return status;
+}

@@ -1,0 +1,26 @@
+/* dy-describe.h: a table's description as the app shows it (keys, indexes with their
+ * projections, item count, size, billing mode, TTL), from DescribeTable's Table and
+ * DescribeTimeToLive's TimeToLiveDescription. GTK-free. */
+#pragma once
+
+#include <glib.h>
+#include <jansson.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char *label;
+  char *value;
+  gboolean heading; /* a section title (an index), VALUE NULL */
+} DyDescribeRow;
+
+void dy_describe_row_free (DyDescribeRow *row);
+
+/* Rows of label and value, in display order. TTL may be NULL (not asked yet) and TTL_ERROR
+ * says why it is unknown when DescribeTimeToLive failed (NULL otherwise). */
+GPtrArray *dy_describe_rows (json_t *table, json_t *ttl, const char *ttl_error);
+
+/* "label: value" lines of ROWS, for tests and for copying. */
+char *dy_describe_rows_to_text (GPtrArray *rows);
+
+G_END_DECLS
