@@ -10,7 +10,7 @@ for_tests=false
 
 packages=(
   meson ninja-build gcc pkg-config gettext
-  libglib2.0-dev libjansson-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev
+  libglib2.0-dev libjansson-dev libsqlite3-dev libcurl4-openssl-dev
   # the libFuzzer targets: clang and its sanitizer runtimes
   clang libclang-rt-dev
   python3
@@ -34,7 +34,8 @@ if $for_tests; then
   command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
   command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
   # The local endpoint's tests (tests/server) run the AWS CLI v2 and boto3 from Debian.
-  for p in awscli python3-boto3; do
+  # tests/lib makes a self-signed certificate with the openssl command for the TLS tests.
+  for p in awscli python3-boto3 openssl; do
     dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed || missing+=("$p")
   done
 fi

@@ -3,8 +3,9 @@
  * configloader does. Every value is wiped when freed: any of them may be a secret. */
 #include "net/awsconfig.h"
 
+#include "net/hash.h"
+
 #include <errno.h>
-#include <openssl/crypto.h>
 #include <string.h>
 
 G_DEFINE_QUARK (ddb - aws - error - quark, ddb_aws_error)
@@ -14,7 +15,7 @@ ddb_secret_free (char *secret)
 {
   if (secret == NULL)
     return;
-  OPENSSL_cleanse (secret, strlen (secret));
+  ddb_secure_zero (secret, strlen (secret));
   g_free (secret);
 }
 
@@ -23,7 +24,7 @@ secret_string_free (GString *s)
 {
   if (s == NULL)
     return;
-  OPENSSL_cleanse (s->str, s->allocated_len);
+  ddb_secure_zero (s->str, s->allocated_len);
   g_string_free (s, TRUE);
 }
 
@@ -233,7 +234,7 @@ parse_nested (const char *joined, IniValue *out)
       g_hash_table_replace (nested, g_strndup (ks, ke - ks), g_strndup (vs, ve - vs));
     }
   for (guint i = 0; lines[i] != NULL; i++)
-    OPENSSL_cleanse (lines[i], strlen (lines[i]));
+    ddb_secure_zero (lines[i], strlen (lines[i]));
   if (!ok)
     {
       g_hash_table_unref (nested);
@@ -548,7 +549,7 @@ ddb_ini_file_load (const char *path, GError **error)
       return NULL;
     }
   ini = ddb_ini_file_parse (contents, len, path, error);
-  OPENSSL_cleanse (contents, len);
+  ddb_secure_zero (contents, len);
   g_free (contents);
   return ini;
 }

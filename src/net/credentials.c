@@ -5,7 +5,8 @@
  * process, calling STS) happens when credentials are first asked for. */
 #include "net/credentials.h"
 
-#include <openssl/crypto.h>
+#include "net/hash.h"
+
 #include <string.h>
 
 /* botocore's RefreshableCredentials windows. */
@@ -56,7 +57,7 @@ static void
 wipe_string (GString *s)
 {
   if (s != NULL)
-    OPENSSL_cleanse (s->str, s->allocated_len);
+    ddb_secure_zero (s->str, s->allocated_len);
 }
 
 static void
@@ -1087,7 +1088,7 @@ assume_role (DdbAwsSession *s, Source *src, gint64 now, GError **error)
     response = g_bytes_new (NULL, 0);
   data = g_bytes_unref_to_data (response, &len);
   creds = ddb_aws_parse_assume_role_response (status, data, len, error);
-  OPENSSL_cleanse (data, len);
+  ddb_secure_zero (data, len);
   g_free (data);
   return creds;
 }

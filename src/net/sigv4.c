@@ -4,9 +4,8 @@
 
 #include "core/error.h"
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include "net/hash.h"
+
 #include <string.h>
 
 #define ALGORITHM "AWS4-HMAC-SHA256"
@@ -86,61 +85,45 @@ hex_encode (const guint8 *bytes, gsize len, char *out)
 }
 
 /* Lower-case hex SHA-256 of data into out (65 bytes). */
-static gboolean
+static void
 sha256_hex (const void *data, gsize len, char out[65])
 {
-  guint8 md[EVP_MAX_MD_SIZE];
-  unsigned int md_len = 0;
+  guint8 md[DDB_SHA256_LEN];
 
-  if (!EVP_Digest (data, len, md, &md_len, EVP_sha256 (), NULL) || md_len != 32)
-    return FALSE;
-  hex_encode (md, md_len, out);
-  return TRUE;
-}
-
-static gboolean
-hmac_sha256 (const void *key, gsize key_len, const void *data, gsize data_len, guint8 out[32])
-{
-  unsigned int out_len = 0;
-
-  if (HMAC (EVP_sha256 (), key, (int) key_len, data, data_len, out, &out_len) == NULL
-      || out_len != 32)
-    return FALSE;
-  return TRUE;
+  ddb_sha256 (data, len, md);
+  hex_encode (md, sizeof md, out);
 }
 
 /* signature = hex(HMAC(kSigning, string_to_sign)), with kSigning derived from the secret through
  * the date, region and service. Every intermediate key is wiped before returning. */
-static gboolean
+static void
 compute_signature (const char *secret, const char *date8, const char *region, const char *service,
                    const char *string_to_sign, char out[65])
 {
   gsize secret_len = strlen (secret);
   gsize k0_len = secret_len + 4;
   char *k0 = g_malloc (k0_len + 1);
-  guint8 k1[32], k2[32], k3[32], k4[32], sig[32];
-  gboolean ok;
+  guint8 k1[DDB_SHA256_LEN], k2[DDB_SHA256_LEN], k3[DDB_SHA256_LEN], k4[DDB_SHA256_LEN];
+  guint8 sig[DDB_SHA256_LEN];
 
   memcpy (k0, "AWS4", 4);
   memcpy (k0 + 4, secret, secret_len);
   k0[k0_len] = '\0';
 
-  ok = hmac_sha256 (k0, k0_len, date8, strlen (date8), k1)
-       && hmac_sha256 (k1, 32, region, strlen (region), k2)
-       && hmac_sha256 (k2, 32, service, strlen (service), k3)
-       && hmac_sha256 (k3, 32, TERMINATOR, strlen (TERMINATOR), k4)
-       && hmac_sha256 (k4, 32, string_to_sign, strlen (string_to_sign), sig);
-  if (ok)
-    hex_encode (sig, 32, out);
+  ddb_hmac_sha256 (k0, k0_len, date8, strlen (date8), k1);
+  ddb_hmac_sha256 (k1, sizeof k1, region, strlen (region), k2);
+  ddb_hmac_sha256 (k2, sizeof k2, service, strlen (service), k3);
+  ddb_hmac_sha256 (k3, sizeof k3, TERMINATOR, strlen (TERMINATOR), k4);
+  ddb_hmac_sha256 (k4, sizeof k4, string_to_sign, strlen (string_to_sign), sig);
+  hex_encode (sig, sizeof sig, out);
 
-  OPENSSL_cleanse (k0, k0_len);
+  ddb_secure_zero (k0, k0_len);
   g_free (k0);
-  OPENSSL_cleanse (k1, sizeof k1);
-  OPENSSL_cleanse (k2, sizeof k2);
-  OPENSSL_cleanse (k3, sizeof k3);
-  OPENSSL_cleanse (k4, sizeof k4);
-  OPENSSL_cleanse (sig, sizeof sig);
-  return ok;
+  ddb_secure_zero (k1, sizeof k1);
+  ddb_secure_zero (k2, sizeof k2);
+  ddb_secure_zero (k3, sizeof k3);
+  ddb_secure_zero (k4, sizeof k4);
+  ddb_secure_zero (sig, sizeof sig);
 }
 
 char *
@@ -484,10 +467,10 @@ build_canonical_request (const char *method, const char *uri, const char *query,
 }
 
 /* The hex SHA-256 of the request's body (empty when it has none). */
-static gboolean
+static void
 body_sha256_hex (const DdbHttpRequest *req, char out[65])
 {
-  return sha256_hex (req->body != NULL ? (const void *) req->body : "", req->body_len, out);
+  sha256_hex (req->body != NULL ? (const void *) req->body : "", req->body_len, out);
 }
 
 static char *
@@ -495,8 +478,7 @@ build_string_to_sign (const char *amz_date, const char *scope, const char *canon
 {
   char hash[65];
 
-  if (!sha256_hex (canonical_request, strlen (canonical_request), hash))
-    return NULL;
+  sha256_hex (canonical_request, strlen (canonical_request), hash);
   return g_strdup_printf (ALGORITHM "\n%s\n%s\n%s", amz_date, scope, hash);
 }
 
@@ -567,9 +549,9 @@ collect_signed_headers (const DdbHttpRequest *req)
   return set;
 }
 
-static gboolean
+static void
 finish_signature (const DdbCredentials *creds, const DdbSigningParams *params, const char *amz_date,
-                  const char *scope, DdbSignature *out, GError **error)
+                  const char *scope, DdbSignature *out)
 {
   char sig[65];
   char date8[9];
@@ -577,16 +559,9 @@ finish_signature (const DdbCredentials *creds, const DdbSigningParams *params, c
   memcpy (date8, amz_date, 8);
   date8[8] = '\0';
   out->string_to_sign = build_string_to_sign (amz_date, scope, out->canonical_request);
-  if (out->string_to_sign == NULL
-      || !compute_signature (creds->secret_access_key, date8, params->region, params->service,
-                             out->string_to_sign, sig))
-    {
-      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
-                           "Cannot sign the request: the hash failed");
-      return FALSE;
-    }
+  compute_signature (creds->secret_access_key, date8, params->region, params->service,
+                     out->string_to_sign, sig);
   out->signature = g_strdup (sig);
-  return TRUE;
 }
 
 /* What signing in a header and signing in the query share: the date, scope and payload hash,
@@ -621,12 +596,7 @@ signing_begin (Signing *s, const DdbHttpRequest *req, const DdbCredentials *cred
   memset (out, 0, sizeof *out);
   if (!check_sign_inputs (req, creds, params, query_mode, error))
     return FALSE;
-  if (!body_sha256_hex (req, s->payload))
-    {
-      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
-                           "Cannot sign the request: the hash failed");
-      return FALSE;
-    }
+  body_sha256_hex (req, s->payload);
   s->has_token = creds->session_token != NULL && *creds->session_token != '\0';
   s->amz_date = ddb_sigv4_format_amz_date (params->time);
   s->scope = g_strdup_printf ("%.8s/%s/%s/" TERMINATOR, s->amz_date, params->region,
@@ -637,10 +607,10 @@ signing_begin (Signing *s, const DdbHttpRequest *req, const DdbCredentials *cred
   return TRUE;
 }
 
-/* The canonical request of what was collected, and its signature in `out` (cleared on failure). */
-static gboolean
+/* The canonical request of what was collected, and its signature in `out`. */
+static void
 signing_finish (Signing *s, const DdbHttpRequest *req, const DdbCredentials *creds,
-                const DdbSigningParams *params, DdbSignature *out, GError **error)
+                const DdbSigningParams *params, DdbSignature *out)
 {
   char *uri = canonical_uri (req->path, params->normalize_path);
   char *cquery = canonical_query (s->query);
@@ -650,12 +620,7 @@ signing_finish (Signing *s, const DdbHttpRequest *req, const DdbCredentials *cre
       = build_canonical_request (req->method, uri, cquery, s->headers, s->payload, &s->names);
   g_free (uri);
   g_free (cquery);
-  if (!finish_signature (creds, params, s->amz_date, s->scope, out, error))
-    {
-      ddb_signature_clear (out);
-      return FALSE;
-    }
-  return TRUE;
+  finish_signature (creds, params, s->amz_date, s->scope, out);
 }
 
 gboolean
@@ -678,11 +643,7 @@ ddb_sigv4_sign_headers (const DdbHttpRequest *req, const DdbCredentials *creds,
     canon_headers_add (s.headers, "x-amz-security-token", creds->session_token);
   if (params->sign_body)
     canon_headers_add (s.headers, "x-amz-content-sha256", s.payload);
-  if (!signing_finish (&s, req, creds, params, out, error))
-    {
-      signing_clear (&s);
-      return FALSE;
-    }
+  signing_finish (&s, req, creds, params, out);
 
   add = g_ptr_array_new ();
   if (s.has_token)
@@ -734,13 +695,7 @@ ddb_sigv4_sign_query (const DdbHttpRequest *req, const DdbCredentials *creds,
   if (s.has_token && !params->omit_session_token)
     query_add_encoded (s.query, "X-Amz-Security-Token", creds->session_token);
   g_free (names);
-  if (!signing_finish (&s, req, creds, params, out, error))
-    {
-      g_free (credential);
-      g_free (expires);
-      signing_clear (&s);
-      return FALSE;
-    }
+  signing_finish (&s, req, creds, params, out);
 
   q = g_string_new ("");
   if (req->query != NULL && *req->query != '\0')
@@ -1060,7 +1015,6 @@ ddb_sigv4_verify (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
     GPtrArray *headers, *query;
     char *uri, *cquery, *names = NULL, *canonical, *sts, *amz_date, *scope_s;
     char payload[65], expected[65];
-    gboolean computed;
     gsize sig_len;
 
     if (secret == NULL)
@@ -1077,25 +1031,21 @@ ddb_sigv4_verify (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
     query_parse (query, req->query);
     uri = canonical_uri (req->path, TRUE);
     cquery = canonical_query (query);
-    computed = body_sha256_hex (req, payload);
-    canonical = build_canonical_request (req->method, uri, cquery, headers, computed ? payload : "",
+    body_sha256_hex (req, payload);
+    canonical = build_canonical_request (req->method, uri, cquery, headers, payload,
                                          &names);
     sts = build_string_to_sign (amz_date, scope_s, canonical);
-    computed = computed && sts != NULL
-               && compute_signature (secret, scope[1], scope[2], scope[3], sts, expected);
+    compute_signature (secret, scope[1], scope[2], scope[3], sts, expected);
 
     /* The lengths are public (a signature is always 64 hex digits); only the bytes are
      * compared in constant time. */
     sig_len = strlen (ap.signature);
-    if (computed && sig_len == 64 && CRYPTO_memcmp (expected, ap.signature, 64) == 0)
+    if (sig_len == 64 && ddb_memeq_const (expected, ap.signature, 64))
       {
         ok = TRUE;
         if (out_access_key_id != NULL)
           *out_access_key_id = g_strdup (scope[0]);
       }
-    else if (!computed)
-      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
-                           "The request signature could not be computed.");
     else
       g_set_error (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE,
                    "The request signature we calculated does not match the signature you "
@@ -1104,7 +1054,7 @@ ddb_sigv4_verify (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
                    "should have been\n'%s'\n\nThe String-to-Sign should have been\n'%s'\n",
                    canonical, sts);
 
-    OPENSSL_cleanse (expected, sizeof expected);
+    ddb_secure_zero (expected, sizeof expected);
     g_ptr_array_free (headers, TRUE);
     g_ptr_array_free (query, TRUE);
     g_free (uri);

@@ -1,6 +1,6 @@
-"""dynoscope-serve links none of the client side's libraries: not libcurl, not libcrypto (its SigV4
-hashes come from GLib through crypto-glib.c, which must never be mixed with the real libcrypto),
-not GIO. Checked on the dynamic section (DT_NEEDED) of the executable."""
+"""dynoscope-serve links none of the client side's libraries: not libcurl, not libcrypto (SigV4's
+hashes come from GLib, src/net/hash.c), not GIO. Checked on the dynamic section (DT_NEEDED) of the
+executable."""
 import subprocess
 import sys
 
