@@ -5,7 +5,8 @@
 # both commit modes: TransactWriteItems batches (the default) and single conditional writes.
 #
 #   bench/bench-staging.sh [path/to/dynoscope-cli] [N] [MODES, default "transactions"; "transactions
-#   single" adds single writes, far slower: each outcome is journaled with an fsync before the next]
+#   single" adds single writes, slower: one conditional write and, on a file database, one fsync
+#   of the engine per change; the journal syncs twice per group of up to 100]
 set -euo pipefail
 
 cli=${1:-build/src/cli/dynoscope-cli}

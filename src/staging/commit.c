@@ -11,6 +11,9 @@
  * items they carry, so staying under this keeps the real figure under the limit. */
 #define MAX_TRANSACTION_BYTES (4 * 1000 * 1000)
 #define MAX_BACKOFF_MS 5000
+/* Single writes: see send_group. A resume journals its verdicts in groups of this size too. */
+#define SINGLE_GROUP_MAX 100
+#define SINGLE_SLICE_US (250 * G_TIME_SPAN_MILLISECOND)
 
 typedef struct {
   DdbStaging *staging;
@@ -180,25 +183,65 @@ read_item (Commit *c, const DdbChange *change, DdbValue **current, GError **erro
   return ok;
 }
 
+/* Judges the changes in RESUMING by reading their items, and journals the verdicts of each
+ * hundred in one transaction (a crash before that leaves them in 'sending', to be judged again).
+ * A change found not applied is back to staged and sent with the rest. */
 static gboolean
-resume (Commit *c, DdbChange *change, GError **error)
+resume (Commit *c, GPtrArray *resuming, GError **error)
 {
-  g_autoptr (DdbValue) current = NULL;
+  g_autofree DdbTransition *t = g_new0 (DdbTransition, SINGLE_GROUP_MAX);
+  g_autofree DdbChange **judged = g_new0 (DdbChange *, SINGLE_GROUP_MAX);
+  g_autoptr (GPtrArray) keep = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_value_free);
+  GError *stop = NULL;
+  guint n = 0;
+  gboolean ok = TRUE;
 
-  c->report->resumed++;
-  if (!read_item (c, change, &current, error))
-    return FALSE;
-  switch (ddb_write_judge (change, current, c->options->version_attribute))
+  for (guint i = 0; ok && i <= resuming->len; i++)
     {
-    case DDB_WRITE_APPLIED:
-      return record1 (c, change->id, DDB_CHANGE_COMMITTED, FALSE, NULL, NULL, error);
-    case DDB_WRITE_NOT_APPLIED:
-      change->state = DDB_CHANGE_STAGED;
-      return record1 (c, change->id, DDB_CHANGE_STAGED, FALSE, NULL, NULL, error);
-    case DDB_WRITE_CHANGED:
-      break;
+      DdbChange *change = i < resuming->len ? g_ptr_array_index (resuming, i) : NULL;
+      DdbValue *current = NULL;
+
+      if (change != NULL && stop == NULL
+          && !g_cancellable_set_error_if_cancelled (c->cancellable, &stop)
+          && read_item (c, change, &current, &stop))
+        {
+          c->report->resumed++;
+          t[n] = (DdbTransition) { change->id, DDB_CHANGE_CONFLICT, TRUE, current,
+                                   CONFLICT_MESSAGE, NULL };
+          switch (ddb_write_judge (change, current, c->options->version_attribute))
+            {
+            case DDB_WRITE_APPLIED:
+              t[n] = (DdbTransition) { change->id, DDB_CHANGE_COMMITTED, FALSE, NULL, NULL, NULL };
+              break;
+            case DDB_WRITE_NOT_APPLIED:
+              t[n] = (DdbTransition) { change->id, DDB_CHANGE_STAGED, FALSE, NULL, NULL, NULL };
+              break;
+            case DDB_WRITE_CHANGED:
+              break;
+            }
+          judged[n++] = change;
+          if (current != NULL)
+            g_ptr_array_add (keep, current);
+        }
+      if (n == SINGLE_GROUP_MAX || (n > 0 && (change == NULL || stop != NULL)))
+        {
+          ok = record (c, t, n, error);
+          for (guint j = 0; ok && j < n; j++)
+            if (t[j].state == DDB_CHANGE_STAGED)
+              judged[j]->state = DDB_CHANGE_STAGED;
+          g_ptr_array_set_size (keep, 0);
+          n = 0;
+        }
+      if (stop != NULL)
+        break;
     }
-  return record1 (c, change->id, DDB_CHANGE_CONFLICT, TRUE, current, CONFLICT_MESSAGE, error);
+  if (ok && stop != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&stop));
+      ok = FALSE;
+    }
+  g_clear_error (&stop);
+  return ok;
 }
 
 /* "Name: message" for a change that DynamoDB refused for a reason other than its condition. */
@@ -239,69 +282,172 @@ build (Commit *c, const DdbChange *change, DdbWrite *write, gboolean *usable, GE
   return ok;
 }
 
-static gboolean
-send_single (Commit *c, DdbChange *change, GError **error)
-{
+/* ---- Single writes ------------------------------------------------------------------------ */
+
+/* Single writes go out in groups: the whole group is marked 'sending' in one durable journal
+ * transaction, its writes are sent one by one, and their outcomes are journaled in one more.
+ * Two fsyncs per group instead of two per change, and no guarantee given up: a change is
+ * 'sending' before its write can leave, and whatever a crash leaves in 'sending' is judged by
+ * reading its item (see commit.h), whether it was sent or not. A group starts with one change
+ * and doubles while its writes fit in a time slice, so progress (reported when outcomes are
+ * journaled) and cancellation stay prompt on a slow endpoint; changes a cut-short group did not
+ * send go back to 'staged' with the outcomes. */
+
+typedef struct {
+  DdbChange *change;
   DdbWrite write;
-  gboolean usable, conflicted, ok;
+} Single;
+
+/* Sends one write of the group and fills OUT with its outcome. FALSE (with ERROR) when the
+ * outcome is unknown: the change stays 'sending' for the next commit to judge. KEEP and TEXTS
+ * hold what OUT points to until it is journaled. */
+static gboolean
+send_single (Commit *c, Single *s, DdbTransition *out, GPtrArray *keep, GPtrArray *texts,
+             GError **error)
+{
   json_t *resp = NULL;
   GError *local = NULL;
 
-  if (!build (c, change, &write, &usable, error))
-    return FALSE;
-  if (!usable)
-    return TRUE;
-  if (write.needs_precheck)
+  *out = (DdbTransition) { s->change->id, DDB_CHANGE_COMMITTED, FALSE, NULL, NULL, NULL };
+  if (s->write.needs_precheck)
     {
-      ok = precheck (c, change, &conflicted, error);
-      if (!ok || conflicted)
+      DdbValue *current = NULL;
+
+      if (!read_item (c, s->change, &current, error))
+        return FALSE;
+      if (ddb_write_judge (s->change, current, c->options->version_attribute)
+          != DDB_WRITE_NOT_APPLIED)
         {
-          ddb_write_clear (&write);
-          return ok;
+          if (current != NULL)
+            g_ptr_array_add (keep, current);
+          *out = (DdbTransition) { s->change->id, DDB_CHANGE_CONFLICT, TRUE, current,
+                                   CONFLICT_MESSAGE, NULL };
+          return TRUE;
         }
+      g_clear_pointer (&current, ddb_value_free);
     }
-  if (!record1 (c, change->id, DDB_CHANGE_SENDING, FALSE, NULL, NULL, error))
+  if (call_retrying (c, s->write.operation, s->write.request, &resp, &local))
     {
-      ddb_write_clear (&write);
-      return FALSE;
+      json_decref (resp);
+      return TRUE;
     }
-  ok = call_retrying (c, write.operation, write.request, &resp, &local);
-  ddb_write_clear (&write);
-  if (ok)
-    ok = record1 (c, change->id, DDB_CHANGE_COMMITTED, FALSE, NULL, NULL, error);
-  else if (g_error_matches (local, DDB_ERROR, DDB_ERROR_CONDITIONAL_CHECK_FAILED))
+  if (g_error_matches (local, DDB_ERROR, DDB_ERROR_CONDITIONAL_CHECK_FAILED))
     {
       json_t *item = resp != NULL ? json_object_get (resp, "Item") : NULL;
-      g_autoptr (DdbValue) current = item != NULL ? ddb_json_to_item (item, NULL) : NULL;
+      DdbValue *current = item != NULL ? ddb_json_to_item (item, NULL) : NULL;
 
-      ok = record1 (c, change->id, DDB_CHANGE_CONFLICT, TRUE, current, CONFLICT_MESSAGE, error);
+      if (current != NULL)
+        g_ptr_array_add (keep, current);
+      *out = (DdbTransition) { s->change->id, DDB_CHANGE_CONFLICT, TRUE, current,
+                               CONFLICT_MESSAGE, NULL };
     }
   else if (local->domain == DDB_ERROR && !is_throttling (local, resp))
     {
-      g_autofree char *text = failure_text (local, resp);
+      char *text = failure_text (local, resp);
 
-      ok = record1 (c, change->id, DDB_CHANGE_FAILED, FALSE, NULL, text, error);
+      g_ptr_array_add (texts, text);
+      *out = (DdbTransition) { s->change->id, DDB_CHANGE_FAILED, FALSE, NULL, text, NULL };
     }
   else
     {
       /* The write may or may not have gone out: it stays 'sending' for the next commit. */
       g_propagate_error (error, g_steal_pointer (&local));
+      g_clear_pointer (&resp, json_decref);
+      return FALSE;
     }
   g_clear_error (&local);
   g_clear_pointer (&resp, json_decref);
+  return TRUE;
+}
+
+/* Builds, marks and sends the group of up to *SIZE changes from the head of PENDING, then
+ * journals the outcomes; puts the changes it did not send back in PENDING and adjusts *SIZE to
+ * what fits a time slice. */
+static gboolean
+send_group (Commit *c, GQueue *pending, guint *size, GError **error)
+{
+  g_autofree Single *group = g_new0 (Single, *size);
+  g_autofree DdbTransition *t = g_new0 (DdbTransition, *size);
+  g_autoptr (GPtrArray) keep = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_value_free);
+  g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  GError *stop = NULL;
+  guint n = 0, nt = 0, sent = 0, no = 0;
+  gint64 deadline;
+  gboolean ok, cut = FALSE;
+
+  /* A change that cannot be written fails in the same journal transaction. */
+  while (nt < *size && !g_queue_is_empty (pending))
+    {
+      DdbChange *change = g_queue_pop_head (pending);
+      GError *local = NULL;
+
+      if (ddb_write_build (change, c->options->version_attribute, &group[n].write, &local))
+        {
+          group[n++].change = change;
+          t[nt++] = (DdbTransition) { change->id, DDB_CHANGE_SENDING, FALSE, NULL, NULL, NULL };
+        }
+      else
+        {
+          g_ptr_array_add (texts, g_strdup (local->message));
+          t[nt++] = (DdbTransition) { change->id, DDB_CHANGE_FAILED, FALSE, NULL,
+                                      g_ptr_array_index (texts, texts->len - 1), NULL };
+          g_error_free (local);
+        }
+    }
+  ok = record (c, t, nt, error);
+  deadline = g_get_monotonic_time () + SINGLE_SLICE_US;
+  while (ok && sent < n)
+    {
+      if (g_cancellable_is_cancelled (c->cancellable)
+          || (sent > 0 && g_get_monotonic_time () > deadline))
+        {
+          cut = TRUE;
+          break;
+        }
+      if (!send_single (c, &group[sent], &t[no], keep, texts, &stop))
+        {
+          sent++;
+          break;
+        }
+      sent++;
+      no++;
+    }
+  /* the changes not sent go back to staged beside the outcomes */
+  for (guint i = sent; ok && i < n; i++)
+    t[no++] = (DdbTransition) { group[i].change->id, DDB_CHANGE_STAGED, FALSE, NULL, NULL, NULL };
+  if (ok)
+    ok = record (c, t, no, error);
+  for (guint i = n; ok && i > sent; i--)
+    g_queue_push_head (pending, group[i - 1].change);
+  for (guint i = 0; i < n; i++)
+    ddb_write_clear (&group[i].write);
+  if (ok && stop != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&stop));
+      ok = FALSE;
+    }
+  g_clear_error (&stop);
+  if (cut)
+    *size = MAX (sent, 1u);
+  else if (sent == n)
+    *size = MIN (*size * 2, (guint) SINGLE_GROUP_MAX);
   return ok;
 }
 
 static gboolean
 commit_single (Commit *c, GPtrArray *changes, GError **error)
 {
+  GQueue pending = G_QUEUE_INIT;
+  guint size = 1;
+  gboolean ok = TRUE;
+
   for (guint i = 0; i < changes->len; i++)
-    {
-      if (g_cancellable_set_error_if_cancelled (c->cancellable, error)
-          || !send_single (c, g_ptr_array_index (changes, i), error))
-        return FALSE;
-    }
-  return TRUE;
+    g_queue_push_tail (&pending, g_ptr_array_index (changes, i));
+  while (ok && !g_queue_is_empty (&pending))
+    ok = !g_cancellable_set_error_if_cancelled (c->cancellable, error)
+         && send_group (c, &pending, &size, error);
+  g_queue_clear (&pending);
+  return ok;
 }
 
 /* ---- Transactions ------------------------------------------------------------------------ */
@@ -553,6 +699,7 @@ ddb_staging_commit (DdbStaging *staging, DdbBackend *backend, const DdbCommitOpt
   Commit c = { staging, backend, options, cancellable, report, { 0 } };
   g_autoptr (GPtrArray) changes = NULL;
   g_autoptr (GPtrArray) to_send = g_ptr_array_new ();
+  g_autoptr (GPtrArray) resuming = g_ptr_array_new ();
 
   g_return_val_if_fail (options->connection != NULL, FALSE);
   memset (report, 0, sizeof *report);
@@ -574,13 +721,18 @@ ddb_staging_commit (DdbStaging *staging, DdbBackend *backend, const DdbCommitOpt
     {
       DdbChange *change = g_ptr_array_index (changes, i);
 
-      if (options->change_id != 0 && change->id != options->change_id)
-        continue;
-      if (change->state == DDB_CHANGE_SENDING
-          && (g_cancellable_set_error_if_cancelled (cancellable, error)
-              || !resume (&c, change, error)))
-        return FALSE;
-      if (change->state == DDB_CHANGE_STAGED)
+      if ((options->change_id == 0 || change->id == options->change_id)
+          && change->state == DDB_CHANGE_SENDING)
+        g_ptr_array_add (resuming, change);
+    }
+  if (!resume (&c, resuming, error))
+    return FALSE;
+  for (guint i = 0; i < changes->len; i++)
+    {
+      DdbChange *change = g_ptr_array_index (changes, i);
+
+      if ((options->change_id == 0 || change->id == options->change_id)
+          && change->state == DDB_CHANGE_STAGED)
         g_ptr_array_add (to_send, change);
     }
   if (options->mode == DDB_COMMIT_SINGLE)

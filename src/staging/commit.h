@@ -19,7 +19,11 @@ G_BEGIN_DECLS
 
 typedef enum {
   DDB_COMMIT_TRANSACTIONS, /* TransactWriteItems batches: <= 100 actions, <= 4 MB, one per item */
-  DDB_COMMIT_SINGLE,       /* one conditional UpdateItem / PutItem / DeleteItem per change */
+  /* one conditional UpdateItem / PutItem / DeleteItem per change; a group of changes (up to
+   * 100, fewer when their writes overrun a time slice) is marked 'sending' in one journal
+   * transaction and its outcomes recorded in another, so what a crash leaves in 'sending' is a
+   * whole group, judged as above */
+  DDB_COMMIT_SINGLE,
 } DdbCommitMode;
 
 typedef struct {

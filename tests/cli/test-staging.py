@@ -293,7 +293,12 @@ class Engine(Base, unittest.TestCase):
                                 text=True, env=lib.client_env())
         import signal
         import time
-        time.sleep(0.5)
+        # Ctrl-C once the first outcomes are journaled (single writes go out in groups, fast)
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            if len(self.staged()) < total:
+                break
+            time.sleep(0.02)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=120)
         if proc.returncode == 0:

@@ -272,10 +272,120 @@ test_throttling (void)
 }
 
 static void
+count_writes (guint n_writes, gpointer data)
+{
+  *(guint *) data = n_writes;
+}
+
+/* Single writes are journaled per group, not per change: two durable transactions for a group
+ * (its 'sending' marks, then its outcomes), groups growing 1, 2, 4... up to 100. */
+static void
+test_single_groups (void)
+{
+  g_autoptr (DdbBackend) be = ddb_backend_open_database (":memory:", NULL);
+  g_autoptr (DdbStaging) st = ddb_staging_open (":memory:", NULL);
+  DdbCommitOptions options = { .connection = CONN, .mode = DDB_COMMIT_SINGLE };
+  DdbCommitReport report;
+  GError *error = NULL;
+  guint n_writes = 0;
+  g_autoptr (GPtrArray) all = NULL;
+
+  create_posts (be, 300);
+  plan_and_stage (be, st, TRUE, 300);
+  ddb_staging_set_journal_hook (st, count_writes, &n_writes);
+  g_assert_true (ddb_staging_commit (st, be, &options, NULL, &report, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (report.committed, ==, 300);
+  ddb_commit_report_clear (&report);
+  /* 1+2+4+8+16+32+64+100+73: 9 groups, 18 writes when no time slice cuts one short */
+  g_assert_cmpuint (n_writes, >=, 18);
+  g_assert_cmpuint (n_writes, <=, 30);
+  all = ddb_staging_list (st, CONN, NULL, TRUE, NULL);
+  for (guint i = 0; i < all->len; i++)
+    {
+      g_auto (GStrv) states = ddb_staging_journal (st, ((DdbChange *) all->pdata[i])->id, NULL);
+
+      g_assert_cmpuint (g_strv_length (states), ==, 3);
+      g_assert_cmpstr (states[2], ==, "committed");
+    }
+}
+
+/* Each write takes 100 ms. */
+static gboolean
+slow_call (DdbBackend *be, const char *op, json_t *req, GCancellable *cancellable,
+           json_t **resp, GError **error, gpointer data)
+{
+  if (strcmp (op, "GetItem") != 0)
+    g_usleep (100 * 1000);
+  return ddb_backend_call (be, op, req, cancellable, resp, error);
+}
+
+/* A group whose writes overrun its time slice stops there and reports; the changes it did not
+ * send go back to staged and out with the next group. */
+static void
+test_single_slice (void)
+{
+  g_autoptr (DdbBackend) be = ddb_backend_open_database (":memory:", NULL);
+  g_autoptr (DdbStaging) st = ddb_staging_open (":memory:", NULL);
+  DdbCommitOptions options = { .connection = CONN, .mode = DDB_COMMIT_SINGLE };
+  DdbCommitReport report;
+  GError *error = NULL;
+  g_autoptr (GPtrArray) all = NULL;
+  guint requeued = 0;
+
+  create_posts (be, 8);
+  plan_and_stage (be, st, TRUE, 8);
+  options.call = slow_call;
+  g_assert_true (ddb_staging_commit (st, be, &options, NULL, &report, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (report.committed, ==, 8);
+  g_assert_cmpuint (report.resumed, ==, 0);
+  ddb_commit_report_clear (&report);
+  all = ddb_staging_list (st, CONN, NULL, TRUE, NULL);
+  g_assert_cmpuint (all->len, ==, 8);
+  for (guint i = 0; i < all->len; i++)
+    {
+      DdbChange *c = all->pdata[i];
+      g_auto (GStrv) states = ddb_staging_journal (st, c->id, NULL);
+
+      g_assert_cmpint (c->state, ==, DDB_CHANGE_COMMITTED);
+      /* staged, sending, (staged, sending,) committed */
+      if (g_strv_length (states) == 5)
+        {
+          g_assert_cmpstr (states[2], ==, "staged");
+          requeued++;
+        }
+      else
+        g_assert_cmpuint (g_strv_length (states), ==, 3);
+    }
+  /* the third group (4 changes, 400 ms) overruns its 250 ms */
+  g_assert_cmpuint (requeued, >, 0);
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("POST#%03u", i);
+      g_autoptr (DdbValue) item = get_item (be, id);
+
+      g_assert_cmpstr (ddb_value_map_get (item, "author_name")->bytes.data, ==, "Mara V.");
+    }
+}
+
+typedef struct {
+  GCancellable *cancellable;
+  guint committed_at_cancel;
+} CancelAt;
+
+/* Progress comes per journaled group of single writes (1, 2, 4... changes), so the first report
+ * of five or more cancels. */
+static void
 cancel_after_five (const DdbCommitProgress *p, gpointer data)
 {
-  if (p->committed == 5)
-    g_cancellable_cancel (data);
+  CancelAt *at = data;
+
+  if (p->committed >= 5 && at->committed_at_cancel == 0)
+    {
+      at->committed_at_cancel = p->committed;
+      g_cancellable_cancel (at->cancellable);
+    }
 }
 
 static void
@@ -287,19 +397,30 @@ test_cancel (void)
   DdbCommitOptions options = { .connection = CONN, .mode = DDB_COMMIT_SINGLE };
   DdbCommitReport report;
   GError *error = NULL;
+  CancelAt at = { cancellable, 0 };
+  g_autoptr (GPtrArray) left = NULL;
 
   create_posts (be, 20);
   plan_and_stage (be, st, TRUE, 20);
   options.progress = cancel_after_five;
-  options.progress_data = cancellable;
+  options.progress_data = &at;
   g_assert_false (ddb_staging_commit (st, be, &options, cancellable, &report, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
-  g_assert_cmpuint (report.committed, ==, 5);
+  /* nothing past the cancellation went out, and what did is counted */
+  g_assert_cmpuint (at.committed_at_cancel, >=, 5);
+  g_assert_cmpuint (at.committed_at_cancel, <, 20);
+  g_assert_cmpuint (report.committed, ==, at.committed_at_cancel);
   ddb_commit_report_clear (&report);
+  /* the rest is back to staged, none left in 'sending' */
+  left = ddb_staging_list (st, CONN, NULL, FALSE, NULL);
+  g_assert_cmpuint (left->len, ==, 20 - at.committed_at_cancel);
+  for (guint i = 0; i < left->len; i++)
+    g_assert_cmpint (((DdbChange *) left->pdata[i])->state, ==, DDB_CHANGE_STAGED);
   options.progress = NULL;
   g_assert_true (ddb_staging_commit (st, be, &options, NULL, &report, &error));
-  g_assert_cmpuint (report.committed, ==, 15);
+  g_assert_cmpuint (report.resumed, ==, 0);
+  g_assert_cmpuint (report.committed, ==, 20 - at.committed_at_cancel);
   ddb_commit_report_clear (&report);
 }
 
@@ -429,10 +550,11 @@ test_crash_resume (void)
       g_autofree char *db = g_build_filename (dir, "data.db", NULL);
       g_autofree char *staging = g_build_filename (dir, "staging.db", NULL);
       DdbCommitMode mode = round % 2 == 0 ? DDB_COMMIT_SINGLE : DDB_COMMIT_TRANSACTIONS;
-      /* single writes journal twice per change; a transaction batch twice per batch */
+      /* single writes journal twice per group: groups of 1, 2, 4, 8, 16 and 29 changes (or
+       * more groups, when a time slice cuts one short); a transaction batch twice per batch */
       guint kill_at = round % 3 == 2 ? 0
                                      : (guint) g_test_rand_int_range (1, mode == DDB_COMMIT_SINGLE
-                                                                           ? 2 * CRASH_ITEMS
+                                                                           ? 13
                                                                            : 3);
       DdbCommitReport report;
       int status;
@@ -510,6 +632,8 @@ main (int argc, char **argv)
   g_test_add_func ("/staging/commit/fanout-scan-transactions", test_fanout_scan_transactions);
   g_test_add_func ("/staging/commit/throttling", test_throttling);
   g_test_add_func ("/staging/commit/cancel", test_cancel);
+  g_test_add_func ("/staging/commit/single-groups", test_single_groups);
+  g_test_add_func ("/staging/commit/single-slice", test_single_slice);
   g_test_add_func ("/staging/commit/create-delete", test_create_delete);
   g_test_add_func ("/staging/commit/crash-resume", test_crash_resume);
   return g_test_run ();
