@@ -18,42 +18,6 @@
 
 /* ---- Waiting ---- */
 
-/* Waits MS milliseconds unless CANCELLABLE fires first (then FALSE with the error). */
-static gboolean
-sleep_cancellable (guint ms, GCancellable *cancellable, GError **error)
-{
-  gint64 deadline = g_get_monotonic_time () + (gint64) ms * 1000;
-  GPollFD pfd;
-  gboolean have_fd = cancellable != NULL && g_cancellable_make_pollfd (cancellable, &pfd);
-
-  for (;;)
-    {
-      gint64 left = deadline - g_get_monotonic_time ();
-
-      if (g_cancellable_is_cancelled (cancellable) || left <= 0)
-        break;
-      if (have_fd)
-        g_poll (&pfd, 1, (int) ((left + 999) / 1000));
-      else
-        g_usleep ((gulong) MIN (left, 10000));
-    }
-  if (have_fd)
-    g_cancellable_release_fd (cancellable);
-  return !g_cancellable_set_error_if_cancelled (cancellable, error);
-}
-
-/* Full jitter: uniform in [0, min(max, base * 2^round)]. */
-static guint
-backoff_ms (const DdbTransferTuning *t, guint round)
-{
-  guint64 ceiling = t->base_delay_ms;
-
-  for (guint i = 0; i < round && ceiling < t->max_delay_ms; i++)
-    ceiling *= 2;
-  ceiling = MIN (ceiling, t->max_delay_ms);
-  return (guint) g_random_int_range (0, (gint32) ceiling + 1);
-}
-
 static gboolean
 status_active (json_t *desc, const char **status)
 {
@@ -101,7 +65,7 @@ wait_active (DdbBackend *backend, const char *table, const DdbTransferTuning *t,
                        status != NULL ? status : "not ACTIVE", t->active_timeout_ms / 1000);
           return FALSE;
         }
-      if (!sleep_cancellable (delay, cancellable, error))
+      if (!ddb_sleep_cancellable (delay, cancellable, error))
         return FALSE;
       delay = MIN (delay * 2, 2000);
     }
@@ -192,7 +156,9 @@ flush_batch (RemoteImport *ri, GError **error)
                        "BatchWriteItem left %zu items unprocessed %u times in a row", nleft, idle);
           return FALSE;
         }
-      if (!sleep_cancellable (backoff_ms (ri->tuning, round++), ri->cancellable, error))
+      if (!ddb_sleep_cancellable (ddb_backoff_full_jitter (ri->tuning->base_delay_ms,
+                                                           ri->tuning->max_delay_ms, round++),
+                                  ri->cancellable, error))
         return FALSE;
       pending = nleft;
       json_object_set (req, "RequestItems", unprocessed);

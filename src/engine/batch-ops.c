@@ -215,17 +215,6 @@ return_metrics (json_t *req, gboolean *out, GError **error)
   return TRUE;
 }
 
-static gboolean
-has_local_indexes (const DdbTableDef *def)
-{
-  for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
-    {
-      if (!((DdbIndexDef *) g_ptr_array_index (def->indexes, i))->global)
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* ItemCollectionMetrics of a batch: {table: [metrics of each written item collection]}, for
  * the tables with local secondary indexes. */
 static gboolean
@@ -238,7 +227,7 @@ add_collection_metrics (DdbStore *store, GPtrArray *writes, json_t *response, GE
       DdbPreparedWrite *w = g_ptr_array_index (writes, i);
       json_t *list, *m;
 
-      if (w->kind == DDB_WRITE_CONDITION_CHECK || !has_local_indexes (w->def))
+      if (w->kind == DDB_WRITE_CONDITION_CHECK || !ddb_table_def_has_lsi (w->def))
         continue;
       m = ddb_item_collection_metrics (store, w->def, w->key, error);
       if (m == NULL)

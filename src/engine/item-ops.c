@@ -536,15 +536,6 @@ ddb_write_add_capacity (const DdbPreparedWrite *w, DdbCapacity *cap, double fact
     }
 }
 
-static gboolean
-has_local_indexes (const DdbTableDef *def)
-{
-  for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
-    if (!((DdbIndexDef *) g_ptr_array_index (def->indexes, i))->global)
-      return TRUE;
-  return FALSE;
-}
-
 json_t *
 ddb_item_collection_metrics (DdbStore *store, const DdbTableDef *def, const DdbValue *key,
                              GError **error)
@@ -646,7 +637,7 @@ ddb_write_add_response (DdbStore *store, const DdbPreparedWrite *w, json_t *resp
   if (attrs != NULL && ddb_value_map_size (attrs) > 0)
     json_object_set_new (response, "Attributes", ddb_item_to_json (attrs));
 
-  if (w->return_metrics && has_local_indexes (w->def) && w->kind != DDB_WRITE_CONDITION_CHECK)
+  if (w->return_metrics && ddb_table_def_has_lsi (w->def) && w->kind != DDB_WRITE_CONDITION_CHECK)
     {
       json_t *metrics = ddb_item_collection_metrics (store, w->def, w->key, error);
 

@@ -90,6 +90,15 @@ ddb_table_def_free (DdbTableDef *def)
   g_free (def);
 }
 
+gboolean
+ddb_table_def_has_lsi (const DdbTableDef *def)
+{
+  for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
+    if (!((DdbIndexDef *) g_ptr_array_index (def->indexes, i))->global)
+      return TRUE;
+  return FALSE;
+}
+
 DdbIndexDef *
 ddb_table_def_index (const DdbTableDef *def, const char *name)
 {
@@ -172,8 +181,8 @@ ddb_index_project (const DdbTableDef *table, const DdbIndexDef *index, const Ddb
   for (guint i = 0; i < n; i++)
     {
       const DdbAttr *attr = ddb_value_map_nth (item, i);
-      gboolean keep = is_key_name (&table->key, attr->name)
-                      || is_key_name (&index->key, attr->name);
+      gboolean keep
+          = is_key_name (&table->key, attr->name) || is_key_name (&index->key, attr->name);
 
       if (!keep && index->projection == DDB_PROJECTION_INCLUDE && index->non_key_attributes != NULL)
         {

@@ -53,6 +53,10 @@ void ddb_index_def_free (gpointer index);
 void ddb_table_def_free (DdbTableDef *def);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbTableDef, ddb_table_def_free)
 
+/* TRUE if the table has a local secondary index (so item collections have metrics and a
+ * 10 GB limit). */
+gboolean ddb_table_def_has_lsi (const DdbTableDef *def);
+
 /* The index named `name`, or NULL. */
 DdbIndexDef *ddb_table_def_index (const DdbTableDef *def, const char *name);
 

@@ -61,8 +61,8 @@ ddb_client_new (const DdbClientOptions *options, GError **error)
   if (client->host == NULL)
     return NULL;
   uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
-  client->path = g_strdup (uri != NULL && *g_uri_get_path (uri) != '\0' ? g_uri_get_path (uri)
-                                                                         : "/");
+  client->path
+      = g_strdup (uri != NULL && *g_uri_get_path (uri) != '\0' ? g_uri_get_path (uri) : "/");
 
   /* The AWS CLI's order: --ca-bundle, AWS_CA_BUNDLE, the profile's ca_bundle. */
   ca = nonempty (options->ca_bundle);
@@ -70,8 +70,7 @@ ddb_client_new (const DdbClientOptions *options, GError **error)
     ca = nonempty (ddb_aws_getenv (options->envp, "AWS_CA_BUNDLE"));
   if (ca == NULL)
     ca = nonempty (ddb_aws_config_get (ddb_aws_session_get_config (client->session),
-                                       ddb_aws_session_get_profile (client->session),
-                                       "ca_bundle"));
+                                       ddb_aws_session_get_profile (client->session), "ca_bundle"));
   if (ca != NULL)
     {
       ca_bundle = ddb_aws_expand_path (ca, options->envp);
@@ -219,9 +218,8 @@ ddb_client_error_name (const GError *error, json_t *extra)
   return ddb_error_type_name (DDB_ERROR_INTERNAL);
 }
 
-/* Waits MS milliseconds unless CANCELLABLE fires first. */
-static gboolean
-sleep_cancellable (guint ms, GCancellable *cancellable, GError **error)
+gboolean
+ddb_sleep_cancellable (guint ms, GCancellable *cancellable, GError **error)
 {
   gint64 deadline = g_get_monotonic_time () + (gint64) ms * 1000;
   GPollFD pfd;
@@ -245,15 +243,14 @@ sleep_cancellable (guint ms, GCancellable *cancellable, GError **error)
   return !g_cancellable_is_cancelled (cancellable);
 }
 
-/* Full jitter: uniform in [0, min(cap, base * 2^(retry - 1))]. */
-static guint
-backoff_ms (DdbClient *client, guint retry)
+guint
+ddb_backoff_full_jitter (guint base_ms, guint max_ms, guint doublings)
 {
-  guint64 ceiling = client->base_delay_ms;
+  guint64 ceiling = base_ms;
 
-  for (guint i = 1; i < retry && ceiling < client->max_delay_ms; i++)
+  for (guint i = 0; i < doublings && ceiling < max_ms; i++)
     ceiling *= 2;
-  ceiling = MIN (ceiling, client->max_delay_ms);
+  ceiling = MIN (ceiling, max_ms);
   return (guint) g_random_int_range (0, (gint32) ceiling + 1);
 }
 
@@ -301,8 +298,8 @@ set_service_error (const DdbHttpResponse *resp, json_t **extra, char **type_out,
     }
   if (message == NULL)
     {
-      fallback_message = g_strdup_printf ("The endpoint answered HTTP %u without a message",
-                                          resp->status);
+      fallback_message
+          = g_strdup_printf ("The endpoint answered HTTP %u without a message", resp->status);
       message = fallback_message;
     }
   if (ddb_client_error_code_from_name (name, &code))
@@ -324,8 +321,8 @@ typedef enum {
 
 static AttemptResult
 attempt (DdbClient *client, const char *target, const char *body, gsize body_len,
-         GCancellable *cancellable, json_t **response, DdbClientCallInfo *info,
-         gboolean *ok, GError **error)
+         GCancellable *cancellable, json_t **response, DdbClientCallInfo *info, gboolean *ok,
+         GError **error)
 {
   g_autoptr (DdbAwsCredentials) creds = NULL;
   DdbHttpHeader headers[12];
@@ -346,9 +343,9 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
   if (creds == NULL)
     return ATTEMPT_DONE;
 
-  headers[n++] = (DdbHttpHeader) { "Host", client->host };
-  headers[n++] = (DdbHttpHeader) { "Content-Type", CONTENT_TYPE };
-  headers[n++] = (DdbHttpHeader) { "X-Amz-Target", target };
+  headers[n++] = (DdbHttpHeader){ "Host", client->host };
+  headers[n++] = (DdbHttpHeader){ "Content-Type", CONTENT_TYPE };
+  headers[n++] = (DdbHttpHeader){ "X-Amz-Target", target };
   req.method = "POST";
   req.path = client->path;
   req.headers = headers;
@@ -361,10 +358,10 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
   params.normalize_path = TRUE;
   if (!ddb_sigv4_sign_headers (&req, &creds->creds, &params, &sig, error))
     return ATTEMPT_DONE;
-  for (guint i = 0; sig.add_headers[i] != NULL && sig.add_headers[i + 1] != NULL
-                    && n < G_N_ELEMENTS (headers);
+  for (guint i = 0;
+       sig.add_headers[i] != NULL && sig.add_headers[i + 1] != NULL && n < G_N_ELEMENTS (headers);
        i += 2)
-    headers[n++] = (DdbHttpHeader) { sig.add_headers[i], sig.add_headers[i + 1] };
+    headers[n++] = (DdbHttpHeader){ sig.add_headers[i], sig.add_headers[i + 1] };
 
   info->attempts++;
   sent = ddb_http_post (client->http, client->endpoint, headers, n, req.body, req.body_len,
@@ -459,7 +456,9 @@ ddb_client_call (DdbClient *client, const char *operation, json_t *request,
         }
       /* Retrying: this attempt's error and extra members are dropped. */
       g_clear_pointer (response, json_decref);
-      if (!sleep_cancellable (backoff_ms (client, n), cancellable, error))
+      if (!ddb_sleep_cancellable (
+              ddb_backoff_full_jitter (client->base_delay_ms, client->max_delay_ms, n - 1),
+              cancellable, error))
         {
           g_error_free (attempt_error);
           break;

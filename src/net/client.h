@@ -86,4 +86,12 @@ gboolean ddb_client_error_is_retryable (const char *type_name, guint http_status
 /* The DdbErrorCode of a short exception name; FALSE if no code names it. */
 gboolean ddb_client_error_code_from_name (const char *type_name, DdbErrorCode *code);
 
+/* Waits MS milliseconds unless CANCELLABLE (may be NULL) fires first: then FALSE with
+ * G_IO_ERROR_CANCELLED. */
+gboolean ddb_sleep_cancellable (guint ms, GCancellable *cancellable, GError **error);
+
+/* A retry delay with full jitter, as the AWS SDKs wait: uniform in
+ * [0, min(max_ms, base_ms * 2^doublings)]. */
+guint ddb_backoff_full_jitter (guint base_ms, guint max_ms, guint doublings);
+
 G_END_DECLS
