@@ -15,107 +15,18 @@
 #include "app/dy-item.h"
 #include "app/dy-node.h"
 #include "app/dy-window.h"
+#include "gui-util.h"
 
-static DyApplication *app;
-static DyWindow *window;
 static GSubprocess *server;
 static char *server_url; /* http://127.0.0.1:PORT of `dynoscope-cli serve` */
 #define N_LOCAL_TABLES 103 /* more than one ListTables page (100), and table Big */
 #define N_BIG_ITEMS 2000
 
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-timed_out (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until COND holds; fails the test after 20 s. */
-static void
-wait_for (Condition cond, gpointer data, const char *what)
-{
-  gboolean expired = FALSE;
-  guint timeout = g_timeout_add_seconds (20, timed_out, &expired);
-
-  while (!cond (data) && !expired)
-    g_main_context_iteration (NULL, TRUE);
-  if (expired)
-    g_error ("timed out waiting for %s", what);
-  g_source_remove (timeout);
-}
-
-/* Lets the window lay out and draw what changed. */
-static void
-settle (void)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (300, timed_out, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-/* Lets the window draw for MS milliseconds. */
-static void
-settle_for (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timed_out, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-/* Writes a PNG of the screen after letting the window draw for PAUSE_MS. */
-static void
-screenshot_after (const char *name, guint pause_ms)
-{
-  const char *dir = g_getenv ("DYNOSCOPE_SCREENSHOT_DIR");
-  g_autofree char *path = NULL;
-  g_autofree char *command = NULL;
-  g_autoptr (GError) error = NULL;
-  int status;
-
-  if (dir == NULL)
-    return;
-  settle_for (pause_ms);
-  path = g_build_filename (dir, name, NULL);
-  command = g_strdup_printf ("import -window root %s", path);
-  if (!g_spawn_command_line_sync (command, NULL, NULL, &status, &error))
-    g_warning ("%s: %s", command, error->message);
-  else
-    g_test_message ("screenshot %s", path);
-}
-
-static void
-screenshot (const char *name)
-{
-  screenshot_after (name, 300);
-}
-
-static DyConnection *
-demo_connection (void)
-{
-  GListModel *connections = dy_window_get_connections (window);
-
-  for (guint i = 0; i < g_list_model_get_n_items (connections); i++)
-    {
-      g_autoptr (DyConnection) c = g_list_model_get_item (connections, i);
-
-      if (dy_connection_get_path (c) != NULL
-          && g_str_has_prefix (dy_connection_get_path (c), g_get_user_cache_dir ()))
-        return c;
-    }
-  return NULL;
-}
-
 static gboolean
 sidebar_expanded (DyConnection *connection)
 {
   GListModel *rows = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (
-    gtk_widget_get_template_child (GTK_WIDGET (window), DY_TYPE_WINDOW, "sidebar_list"))));
+    gtk_widget_get_template_child (GTK_WIDGET (gui_window), DY_TYPE_WINDOW, "sidebar_list"))));
 
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
@@ -129,95 +40,6 @@ sidebar_expanded (DyConnection *connection)
   return FALSE;
 }
 
-static gboolean
-demo_tables_listed (gpointer data)
-{
-  DyConnection *c = demo_connection ();
-
-  return c != NULL && !dy_connection_get_loading (c)
-         && g_list_model_get_n_items (dy_connection_get_tables (c)) > 0;
-}
-
-static gboolean
-view_ready (gpointer data)
-{
-  return dy_table_view_get_ready (data);
-}
-
-static gboolean
-view_idle (gpointer data)
-{
-  return !dy_table_view_get_running (data);
-}
-
-static GtkWidget *
-child (DyTableView *view, const char *name)
-{
-  GObject *object = gtk_widget_get_template_child (GTK_WIDGET (view), DY_TYPE_TABLE_VIEW, name);
-
-  g_assert_nonnull (object);
-  return GTK_WIDGET (object);
-}
-
-static void
-set_text (DyTableView *view, const char *entry, const char *text)
-{
-  gtk_editable_set_text (GTK_EDITABLE (child (view, entry)), text);
-}
-
-static void
-select_choice (DyTableView *view, const char *dropdown, const char *choice)
-{
-  GtkDropDown *d = GTK_DROP_DOWN (child (view, dropdown));
-  GListModel *model = gtk_drop_down_get_model (d);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr (GtkStringObject) s = g_list_model_get_item (model, i);
-
-      if (g_str_equal (gtk_string_object_get_string (s), choice))
-        {
-          gtk_drop_down_set_selected (d, i);
-          return;
-        }
-    }
-  g_error ("no choice %s in %s", choice, dropdown);
-}
-
-static const char *
-label_text (DyTableView *view, const char *name)
-{
-  return gtk_label_get_text (GTK_LABEL (child (view, name)));
-}
-
-/* Runs what the filter row says, as Ctrl+Return does (through the window's action). */
-static void
-run (DyTableView *view, const char *action)
-{
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
-  wait_for (view_idle, view, "the request to finish");
-  settle ();
-}
-
-static DyTableView *
-open_table (const char *table)
-{
-  DyTableView *view = dy_window_open_table (window, demo_connection (), table);
-
-  wait_for (view_ready, view, "DescribeTable");
-  return view;
-}
-
-static char *
-string_attr (DyItem *item, const char *name)
-{
-  const DdbValue *v = dy_item_get_attribute (item, name);
-
-  g_assert_nonnull (v);
-  g_assert_cmpint (v->type, ==, DDB_TYPE_S);
-  return g_strndup (v->bytes.data, v->bytes.len);
-}
-
 static void
 test_tables_listed (void)
 {
@@ -225,8 +47,8 @@ test_tables_listed (void)
   GListModel *tables;
   const char *expected[] = { "Blog", "Orders", "Workspaces" };
 
-  wait_for (demo_tables_listed, NULL, "the demo tables");
-  c = demo_connection ();
+  gui_wait_for (gui_demo_tables_listed, NULL, "the demo tables");
+  c = gui_demo_connection ();
   g_assert_nonnull (c);
   /* The demo opens on its tables. */
   g_assert_true (sidebar_expanded (c));
@@ -239,13 +61,13 @@ test_tables_listed (void)
 
       g_assert_cmpstr (gtk_string_object_get_string (s), ==, expected[i]);
     }
-  screenshot ("01-tables.png");
+  gui_screenshot ("01-tables.png");
 }
 
 static void
 test_query_projects_newest_first (void)
 {
-  DyTableView *view = open_table ("Workspaces");
+  DyTableView *view = gui_open_table ("Workspaces");
   GListModel *items = dy_table_view_get_items (view);
   const char *expected[] = { "PROJ#2026-0042", "PROJ#2026-0041", "PROJ#2026-0040" };
   g_autofree char *request = NULL;
@@ -253,20 +75,20 @@ test_query_projects_newest_first (void)
   guint pages, requests;
   double capacity;
 
-  g_assert_true (g_str_has_prefix (label_text (view, "mode_label"), "Will Scan"));
-  set_text (view, "pk_entry", "WS#acme");
-  select_choice (view, "sk_op_dropdown", "begins_with");
-  set_text (view, "sk_entry", "PROJ#");
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (child (view, "desc_toggle")), TRUE);
+  g_assert_true (g_str_has_prefix (gui_label_text (view, "mode_label"), "Will Scan"));
+  gui_set_text (view, "pk_entry", "WS#acme");
+  gui_select_choice (view, "sk_op_dropdown", "begins_with");
+  gui_set_text (view, "sk_entry", "PROJ#");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gui_child (view, "desc_toggle")), TRUE);
   /* It says before running that it will Query. */
-  g_assert_true (g_str_has_prefix (label_text (view, "mode_label"), "Will Query"));
+  g_assert_true (g_str_has_prefix (gui_label_text (view, "mode_label"), "Will Query"));
 
-  run (view, "win.run");
+  gui_run (view, "win.run");
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, 3);
   for (guint i = 0; i < 3; i++)
     {
       g_autoptr (DyItem) item = g_list_model_get_item (items, i);
-      g_autofree char *detail = string_attr (item, "Detail");
+      g_autofree char *detail = gui_string_attr (item, "Detail");
 
       g_assert_cmpstr (detail, ==, expected[i]);
     }
@@ -276,9 +98,9 @@ test_query_projects_newest_first (void)
   g_assert_cmpuint (scanned, ==, 3);
   g_assert_cmpfloat (capacity, >, 0);
   g_assert_false (dy_table_view_get_can_load_more (view));
-  g_assert_false (gtk_widget_get_sensitive (child (view, "more_button")));
-  g_assert_nonnull (strstr (label_text (view, "footer_label"), "3 items shown"));
-  g_assert_nonnull (strstr (label_text (view, "footer_label"), "1 requests"));
+  g_assert_false (gtk_widget_get_sensitive (gui_child (view, "more_button")));
+  g_assert_nonnull (strstr (gui_label_text (view, "footer_label"), "3 items shown"));
+  g_assert_nonnull (strstr (gui_label_text (view, "footer_label"), "1 requests"));
 
   /* The request shown is the one sent: placeholders, values never spliced in. */
   request = dy_table_view_dup_request_text (view);
@@ -286,15 +108,15 @@ test_query_projects_newest_first (void)
   g_assert_nonnull (strstr (request, "\"ScanIndexForward\": false"));
   g_assert_nonnull (strstr (request, "\":pk\": {\n      \"S\": \"WS#acme\""));
   g_assert_nonnull (strstr (request, "\"#sk\": \"Detail\""));
-  gtk_revealer_set_reveal_child (GTK_REVEALER (child (view, "request_revealer")), TRUE);
-  screenshot ("02-query.png");
-  gtk_revealer_set_reveal_child (GTK_REVEALER (child (view, "request_revealer")), FALSE);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (gui_child (view, "request_revealer")), TRUE);
+  gui_screenshot ("02-query.png");
+  gtk_revealer_set_reveal_child (GTK_REVEALER (gui_child (view, "request_revealer")), FALSE);
 }
 
 static void
 test_grouping (void)
 {
-  DyTableView *view = open_table ("Workspaces");
+  DyTableView *view = gui_open_table ("Workspaces");
   GtkSelectionModel *rows = dy_table_view_get_rows (view);
   struct { const char *key; guint n; } expected[] = {
     { "WS#acme", 4 }, { "WS#acme#01", 1 }, { "WS#globex", 2 },
@@ -302,15 +124,15 @@ test_grouping (void)
   guint found = 0;
 
   /* A Scan of the whole table, grouped with Ctrl+G's action. */
-  set_text (view, "pk_entry", "");
-  select_choice (view, "sk_op_dropdown", "any");
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (child (view, "desc_toggle")), FALSE);
-  run (view, "win.run");
+  gui_set_text (view, "pk_entry", "");
+  gui_select_choice (view, "sk_op_dropdown", "any");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gui_child (view, "desc_toggle")), FALSE);
+  gui_run (view, "win.run");
   g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 7);
   g_assert_false (dy_table_view_get_grouped (view));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.group", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.group", NULL));
   g_assert_true (dy_table_view_get_grouped (view));
-  settle ();
+  gui_settle ();
 
   /* The collections come in Scan order (DynamoDB's hash order), so look each one up. */
   for (guint e = 0; e < G_N_ELEMENTS (expected); e++)
@@ -338,7 +160,7 @@ test_grouping (void)
 
                 g_assert_true (DY_IS_ITEM (item));
                 g_assert_cmpuint (gtk_tree_list_row_get_depth (sub), ==, 1);
-                detail = string_attr (DY_ITEM (item), "Detail");
+                detail = gui_string_attr (DY_ITEM (item), "Detail");
                 g_assert_cmpstr (detail, ==, details[k]);
               }
           }
@@ -353,8 +175,8 @@ test_grouping (void)
         found += 0x100;
     }
   g_assert_cmpuint (found, ==, G_N_ELEMENTS (expected) * 0x101);
-  screenshot ("03-grouped.png");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.group", NULL));
+  gui_screenshot ("03-grouped.png");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.group", NULL));
   g_assert_false (dy_table_view_get_grouped (view));
 }
 
@@ -378,7 +200,7 @@ find_node (GListModel *rows, const char *path, char **text)
 static void
 test_inspector_exact_number (void)
 {
-  DyTableView *view = open_table ("Workspaces");
+  DyTableView *view = gui_open_table ("Workspaces");
   GtkSelectionModel *rows = dy_table_view_get_rows (view);
   DyInspector *inspector = dy_table_view_get_inspector (view);
   const char *digits = "12345678901234567890123456789012345678";
@@ -387,10 +209,10 @@ test_inspector_exact_number (void)
   g_autofree char *json = NULL;
   guint target = G_MAXUINT;
 
-  set_text (view, "pk_entry", "WS#acme");
-  select_choice (view, "sk_op_dropdown", "=");
-  set_text (view, "sk_entry", "PROJ#2026-0042");
-  run (view, "win.run");
+  gui_set_text (view, "pk_entry", "WS#acme");
+  gui_select_choice (view, "sk_op_dropdown", "=");
+  gui_set_text (view, "sk_entry", "PROJ#2026-0042");
+  gui_run (view, "win.run");
   g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 1);
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (rows)); i++)
     {
@@ -402,7 +224,7 @@ test_inspector_exact_number (void)
     }
   g_assert_cmpuint (target, !=, G_MAXUINT);
   gtk_selection_model_select_item (rows, target, TRUE);
-  settle ();
+  gui_settle ();
   g_assert_nonnull (dy_inspector_get_item (inspector));
 
   g_assert_true (find_node (dy_inspector_get_tree_model (inspector), "budget", &budget));
@@ -411,33 +233,33 @@ test_inspector_exact_number (void)
   g_assert_cmpstr (checksum, ==, "3q2+7w== (4 B)");
   json = dy_inspector_dup_json_text (inspector);
   g_assert_nonnull (strstr (json, "\"N\": \"12345678901234567890123456789012345678\""));
-  screenshot ("04-inspector.png");
+  gui_screenshot ("04-inspector.png");
 }
 
 static void
 test_scan_filter_nothing_load_more (void)
 {
-  DyTableView *view = open_table ("Orders");
+  DyTableView *view = gui_open_table ("Orders");
   guint64 scanned;
   guint pages, requests;
   double capacity;
 
-  set_text (view, "filter_attr_entry", "status");
-  select_choice (view, "filter_op_dropdown", "=");
-  set_text (view, "filter_value_entry", "lost-in-the-mail");
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (child (view, "limit_spin")), 25);
-  g_assert_true (g_str_has_prefix (label_text (view, "mode_label"), "Will Scan"));
+  gui_set_text (view, "filter_attr_entry", "status");
+  gui_select_choice (view, "filter_op_dropdown", "=");
+  gui_set_text (view, "filter_value_entry", "lost-in-the-mail");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (gui_child (view, "limit_spin")), 25);
+  g_assert_true (g_str_has_prefix (gui_label_text (view, "mode_label"), "Will Scan"));
 
-  run (view, "win.run");
+  gui_run (view, "win.run");
   g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 0);
   g_assert_true (dy_table_view_get_can_load_more (view));
-  g_assert_true (gtk_widget_get_sensitive (child (view, "more_button")));
+  g_assert_true (gtk_widget_get_sensitive (gui_child (view, "more_button")));
   dy_table_view_get_stats (view, &scanned, &pages, &requests, &capacity);
   g_assert_cmpuint (scanned, ==, 25);
-  screenshot ("05-scan-filter.png");
+  gui_screenshot ("05-scan-filter.png");
 
   /* Ctrl+L's action: the next page, still empty, still more to come. */
-  run (view, "win.load-more");
+  gui_run (view, "win.load-more");
   g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 0);
   g_assert_true (dy_table_view_get_can_load_more (view));
   dy_table_view_get_stats (view, &scanned, &pages, &requests, &capacity);
@@ -446,22 +268,22 @@ test_scan_filter_nothing_load_more (void)
   g_assert_cmpuint (requests, ==, 2);
 
   /* The last page: 67 items in all, then no LastEvaluatedKey. */
-  run (view, "win.load-more");
+  gui_run (view, "win.load-more");
   dy_table_view_get_stats (view, &scanned, &pages, &requests, &capacity);
   g_assert_cmpuint (scanned, ==, 67);
   g_assert_false (dy_table_view_get_can_load_more (view));
-  g_assert_false (gtk_widget_get_sensitive (child (view, "more_button")));
+  g_assert_false (gtk_widget_get_sensitive (gui_child (view, "more_button")));
 }
 
 static void
 test_tabs (void)
 {
-  AdwTabView *tabs = dy_window_get_tab_view (window);
+  AdwTabView *tabs = dy_window_get_tab_view (gui_window);
   int n = adw_tab_view_get_n_pages (tabs);
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-tab", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.new-tab", NULL));
   g_assert_cmpint (adw_tab_view_get_n_pages (tabs), ==, n + 1);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.close-tab", NULL));
   g_assert_cmpint (adw_tab_view_get_n_pages (tabs), ==, n);
 }
 
@@ -469,13 +291,13 @@ static void
 test_shortcuts_window (void)
 {
   GtkShortcutsWindow *overlay =
-    gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
+    gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (gui_window));
 
   /* GtkApplication loads ui/gtk/help-overlay.ui and binds it to Ctrl+? itself. */
   g_assert_nonnull (overlay);
-  g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (window), "show-help-overlay"));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
-  screenshot ("06-shortcuts.png");
+  g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (gui_window), "show-help-overlay"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.show-help-overlay", NULL));
+  gui_screenshot ("06-shortcuts.png");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (overlay)));
   gtk_window_close (GTK_WINDOW (overlay));
 }
@@ -500,8 +322,8 @@ sidebar_text (void)
 {
   GString *out = g_string_new (NULL);
 
-  settle ();
-  collect_labels (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), DY_TYPE_WINDOW,
+  gui_settle ();
+  collect_labels (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (gui_window), DY_TYPE_WINDOW,
                                                              "sidebar_list")),
                   out);
   return g_string_free (out, FALSE);
@@ -512,7 +334,7 @@ static guint
 sidebar_tables_under (DyConnection *connection, const char *first, const char *last)
 {
   GListModel *rows = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (
-    gtk_widget_get_template_child (GTK_WIDGET (window), DY_TYPE_WINDOW, "sidebar_list"))));
+    gtk_widget_get_template_child (GTK_WIDGET (gui_window), DY_TYPE_WINDOW, "sidebar_list"))));
   guint n = 0;
   gboolean inside = FALSE;
   g_autofree char *first_seen = NULL;
@@ -555,7 +377,7 @@ static void
 set_sidebar_expanded (DyConnection *connection, gboolean expanded)
 {
   GListModel *rows = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (
-    gtk_widget_get_template_child (GTK_WIDGET (window), DY_TYPE_WINDOW, "sidebar_list"))));
+    gtk_widget_get_template_child (GTK_WIDGET (gui_window), DY_TYPE_WINDOW, "sidebar_list"))));
 
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
@@ -586,9 +408,9 @@ test_endpoint_dialog (void)
       return;
     }
 
-  g_assert_null (dy_window_get_endpoint_dialog (window));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.add-endpoint", NULL));
-  dialog = dy_window_get_endpoint_dialog (window);
+  g_assert_null (dy_window_get_endpoint_dialog (gui_window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.add-endpoint", NULL));
+  dialog = dy_window_get_endpoint_dialog (gui_window);
   g_assert_nonnull (dialog);
   url = g_object_get_data (G_OBJECT (dialog), "url-entry");
   /* Add stays off until the URL is one. */
@@ -597,19 +419,19 @@ test_endpoint_dialog (void)
   g_assert_false (adw_message_dialog_get_response_enabled (dialog, "add"));
   gtk_editable_set_text (url, server_url);
   g_assert_true (adw_message_dialog_get_response_enabled (dialog, "add"));
-  screenshot ("07-add-endpoint.png");
+  gui_screenshot ("07-add-endpoint.png");
   /* As the Add button does: the response, then the dialog closes. */
   adw_message_dialog_response (dialog, "add");
   gtk_window_close (GTK_WINDOW (dialog));
-  g_assert_null (dy_window_get_endpoint_dialog (window));
+  g_assert_null (dy_window_get_endpoint_dialog (gui_window));
 
-  c = dy_window_find_connection (window, DY_CONNECTION_ENDPOINT, server_url);
+  c = dy_window_find_connection (gui_window, DY_CONNECTION_ENDPOINT, server_url);
   g_assert_nonnull (c);
-  wait_for (connection_loaded, c, "the endpoint's tables");
+  gui_wait_for (connection_loaded, c, "the endpoint's tables");
   g_assert_null (dy_connection_get_error (c));
   /* Every ListTables page: more tables than one page holds. */
   g_assert_cmpuint (g_list_model_get_n_items (dy_connection_get_tables (c)), ==, N_LOCAL_TABLES + 1);
-  settle ();
+  gui_settle ();
   g_assert_cmpuint (sidebar_tables_under (c, "Big", "Local102"), ==, N_LOCAL_TABLES + 1);
   text = sidebar_text ();
   g_assert_nonnull (strstr (text, server_url));
@@ -624,9 +446,9 @@ test_endpoint_dialog (void)
   g_assert_cmpstr (printed, ==, expected);
 
   /* Its tables open like the demo's, through the same seam. */
-  view = dy_window_open_table (window, c, "Local007");
-  wait_for (view_ready, view, "DescribeTable over HTTP");
-  run (view, "win.run");
+  view = dy_window_open_table (gui_window, c, "Local007");
+  gui_wait_for (gui_view_ready, view, "DescribeTable over HTTP");
+  gui_run (view, "win.run");
   g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 2);
   set_sidebar_expanded (c, FALSE);
 }
@@ -638,18 +460,18 @@ test_endpoint_errors (void)
   DyConnection *c;
   g_autofree char *text = NULL;
 
-  g_assert_null (dy_window_add_endpoint (window, "localhost:8000/x?y", NULL, FALSE, &error));
+  g_assert_null (dy_window_add_endpoint (gui_window, "localhost:8000/x?y", NULL, FALSE, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
-  g_assert_null (dy_window_add_endpoint (window, "http://localhost:8000", "Mars 1", FALSE, &error));
+  g_assert_null (dy_window_add_endpoint (gui_window, "http://localhost:8000", "Mars 1", FALSE, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
 
   /* Nothing listens on port 1: the window says so, with botocore's name for it. */
-  c = dy_window_add_endpoint (window, "http://127.0.0.1:1/", NULL, FALSE, NULL);
+  c = dy_window_add_endpoint (gui_window, "http://127.0.0.1:1/", NULL, FALSE, NULL);
   g_assert_nonnull (c);
   g_assert_cmpstr (dy_connection_get_url (c), ==, "http://127.0.0.1:1");
-  dy_window_expand_connection (window, c);
-  wait_for (connection_loaded, c, "the refused connection");
+  dy_window_expand_connection (gui_window, c);
+  gui_wait_for (connection_loaded, c, "the refused connection");
   g_assert_true (g_str_has_prefix (dy_connection_get_error (c), "EndpointConnectionError: "));
   g_assert_nonnull (strstr (dy_connection_get_error (c),
                             "Nothing answered at http://127.0.0.1:1. Is the server running"));
@@ -660,7 +482,7 @@ test_endpoint_errors (void)
 static gboolean
 profiles_loaded (gpointer data)
 {
-  return dy_window_get_profiles_loaded (window);
+  return dy_window_get_profiles_loaded (gui_window);
 }
 
 static DyConnection *
@@ -668,14 +490,14 @@ open_profile (const char *name)
 {
   DyConnection *c;
 
-  wait_for (profiles_loaded, NULL, "the AWS profiles");
-  c = dy_window_find_connection (window, DY_CONNECTION_PROFILE, name);
+  gui_wait_for (profiles_loaded, NULL, "the AWS profiles");
+  c = dy_window_find_connection (gui_window, DY_CONNECTION_PROFILE, name);
   g_assert_nonnull (c);
   /* Closed, and not called, until it is opened. */
   g_assert_false (dy_connection_get_loaded (c));
   g_assert_false (sidebar_expanded (c));
-  dy_window_expand_connection (window, c);
-  wait_for (connection_loaded, c, name);
+  dy_window_expand_connection (gui_window, c);
+  gui_wait_for (connection_loaded, c, name);
   return c;
 }
 
@@ -698,7 +520,7 @@ test_profiles (void)
   g_assert_cmpstr (dy_connection_get_subtitle (c), ==, "AWS profile · eu-west-1");
   g_assert_null (dy_connection_get_error (c));
   g_assert_cmpuint (g_list_model_get_n_items (dy_connection_get_tables (c)), ==, N_LOCAL_TABLES + 1);
-  settle ();
+  gui_settle ();
   g_assert_cmpuint (sidebar_tables_under (c, "Big", "Local102"), ==, N_LOCAL_TABLES + 1);
   set_sidebar_expanded (c, FALSE);
 
@@ -722,7 +544,7 @@ test_profiles (void)
   g_assert_nonnull (strstr (text, "AWS profile · us-west-2"));
   g_assert_nonnull (strstr (text, "NoCredentialsError\nProfile “nokeys” has no credentials"));
   g_assert_nonnull (strstr (text, "The credentials of profile “expired” have expired"));
-  screenshot ("08-connections.png");
+  gui_screenshot ("08-connections.png");
 }
 
 static void
@@ -870,22 +692,22 @@ description_text (DyTableView *view)
 {
   GString *out = g_string_new (NULL);
 
-  gtk_menu_button_popup (GTK_MENU_BUTTON (child (view, "describe_button")));
-  settle ();
-  g_assert_true (gtk_widget_get_mapped (child (view, "describe_grid")));
-  collect_labels (child (view, "describe_grid"), out);
+  gtk_menu_button_popup (GTK_MENU_BUTTON (gui_child (view, "describe_button")));
+  gui_settle ();
+  g_assert_true (gtk_widget_get_mapped (gui_child (view, "describe_grid")));
+  collect_labels (gui_child (view, "describe_grid"), out);
   return g_string_free (out, FALSE);
 }
 
 static void
 test_description (void)
 {
-  DyTableView *view = open_table ("Blog");
+  DyTableView *view = gui_open_table ("Blog");
   g_autofree char *text = NULL;
   DyConnection *c;
   g_autofree char *local = NULL;
 
-  wait_for (view_described, view, "DescribeTable and DescribeTimeToLive");
+  gui_wait_for (view_described, view, "DescribeTable and DescribeTimeToLive");
   text = description_text (view);
   g_assert_nonnull (strstr (text, "Partition key\nPK (S)\n"));
   g_assert_nonnull (strstr (text, "Sort key\nSK (S)\n"));
@@ -894,20 +716,20 @@ test_description (void)
   g_assert_nonnull (strstr (text, "Time to live\nDISABLED\n"));
   g_assert_nonnull (strstr (text, "GSI ByAuthor\nPartition key\nauthorId (S)\nSort key\n"
                                   "publishedAt (S)\nProjection\nALL\n"));
-  screenshot ("09-description.png");
-  gtk_menu_button_popdown (GTK_MENU_BUTTON (child (view, "describe_button")));
+  gui_screenshot ("09-description.png");
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (gui_child (view, "describe_button")));
 
   /* Over HTTP, with a TTL set. */
   if (server_url == NULL)
     return;
-  c = dy_window_find_connection (window, DY_CONNECTION_ENDPOINT, server_url);
+  c = dy_window_find_connection (gui_window, DY_CONNECTION_ENDPOINT, server_url);
   g_assert_nonnull (c);
-  view = dy_window_open_table (window, c, "Local007");
-  wait_for (view_described, view, "the endpoint's description");
+  view = dy_window_open_table (gui_window, c, "Local007");
+  gui_wait_for (view_described, view, "the endpoint's description");
   local = description_text (view);
   g_assert_nonnull (strstr (local, "Time to live\nENABLED on attribute expiresAt\n"));
   g_assert_nonnull (strstr (local, "Items\n2 items · "));
-  gtk_menu_button_popdown (GTK_MENU_BUTTON (child (view, "describe_button")));
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (gui_child (view, "describe_button")));
 }
 
 /* Grid: client-side sorting, the column chooser, several filter conditions. */
@@ -915,7 +737,7 @@ test_description (void)
 static GtkColumnViewColumn *
 grid_column (DyTableView *view, const char *title)
 {
-  GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (child (view, "column_view")));
+  GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (gui_child (view, "column_view")));
 
   for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
     {
@@ -961,24 +783,24 @@ sorted (gpointer data)
 static void
 wait_sorted (DyTableView *view)
 {
-  settle ();
-  wait_for (sorted, view, "the sort");
+  gui_settle ();
+  gui_wait_for (sorted, view, "the sort");
 }
 
 static void
 test_grid_sorting (void)
 {
-  DyTableView *view = open_table ("Orders");
-  GtkColumnView *grid = GTK_COLUMN_VIEW (child (view, "column_view"));
+  DyTableView *view = gui_open_table ("Orders");
+  GtkColumnView *grid = GTK_COLUMN_VIEW (gui_child (view, "column_view"));
   g_autoptr (GPtrArray) by_total = NULL;
   g_autoptr (GPtrArray) by_key = NULL;
   g_autoptr (GPtrArray) descending = NULL;
   gboolean text_order_differs = FALSE;
 
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (child (view, "limit_spin")), 0);
-  set_text (view, "filter_attr_entry", "");
-  select_choice (view, "filter_op_dropdown", "none");
-  run (view, "win.run");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (gui_child (view, "limit_spin")), 0);
+  gui_set_text (view, "filter_attr_entry", "");
+  gui_select_choice (view, "filter_op_dropdown", "none");
+  gui_run (view, "win.run");
   g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 67);
 
   /* Numbers numerically, as the header click does it. */
@@ -1012,12 +834,12 @@ test_grid_sorting (void)
   by_key = grid_items (view);
   for (guint i = 1; i < by_key->len; i++)
     {
-      g_autofree char *a = string_attr (by_key->pdata[i - 1], "CustomerCountryProduct");
-      g_autofree char *b = string_attr (by_key->pdata[i], "CustomerCountryProduct");
+      g_autofree char *a = gui_string_attr (by_key->pdata[i - 1], "CustomerCountryProduct");
+      g_autofree char *b = gui_string_attr (by_key->pdata[i], "CustomerCountryProduct");
 
       g_assert_cmpint (strcmp (a, b), <=, 0);
     }
-  screenshot ("10-sorted.png");
+  gui_screenshot ("10-sorted.png");
 
   /* No sort column: DynamoDB's order again. */
   gtk_column_view_sort_by_column (grid, NULL, GTK_SORT_ASCENDING);
@@ -1037,27 +859,27 @@ test_grid_sorting (void)
 static void
 test_column_chooser (void)
 {
-  DyTableView *view = open_table ("Orders");
+  DyTableView *view = gui_open_table ("Orders");
   GtkColumnViewColumn *status = grid_column (view, "status");
-  GtkWidget *box = child (view, "columns_box");
+  GtkWidget *box = gui_child (view, "columns_box");
   GtkCheckButton *check = NULL;
 
   g_assert_true (gtk_column_view_column_get_visible (status));
-  gtk_menu_button_popup (GTK_MENU_BUTTON (child (view, "columns_button")));
-  settle ();
+  gtk_menu_button_popup (GTK_MENU_BUTTON (gui_child (view, "columns_button")));
+  gui_settle ();
   for (GtkWidget *w = gtk_widget_get_first_child (box); w != NULL; w = gtk_widget_get_next_sibling (w))
     if (GTK_IS_CHECK_BUTTON (w)
         && g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (w)), "status") == 0)
       check = GTK_CHECK_BUTTON (w);
   g_assert_nonnull (check);
   g_assert_true (gtk_check_button_get_active (check));
-  screenshot ("11-columns.png");
+  gui_screenshot ("11-columns.png");
   gtk_check_button_set_active (check, FALSE);
   g_assert_false (gtk_column_view_column_get_visible (status));
-  gtk_menu_button_popdown (GTK_MENU_BUTTON (child (view, "columns_button")));
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (gui_child (view, "columns_button")));
 
   /* Hidden stays hidden when the view runs again. */
-  run (view, "win.run");
+  gui_run (view, "win.run");
   g_assert_false (gtk_column_view_column_get_visible (grid_column (view, "status")));
   gtk_column_view_column_set_visible (grid_column (view, "status"), TRUE);
 }
@@ -1065,22 +887,22 @@ test_column_chooser (void)
 static void
 test_several_filters (void)
 {
-  DyTableView *view = open_table ("Orders");
-  GtkWidget *rows = child (view, "extra_filters_box");
+  DyTableView *view = gui_open_table ("Orders");
+  GtkWidget *rows = gui_child (view, "extra_filters_box");
   GtkWidget *second, *third;
   g_autofree char *request = NULL;
   GListModel *items = dy_table_view_get_items (view);
   guint expected = 0;
 
   /* What the whole table holds, to count the matches independently. */
-  set_text (view, "filter_attr_entry", "");
-  select_choice (view, "filter_op_dropdown", "none");
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (child (view, "limit_spin")), 0);
-  run (view, "win.run");
+  gui_set_text (view, "filter_attr_entry", "");
+  gui_select_choice (view, "filter_op_dropdown", "none");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (gui_child (view, "limit_spin")), 0);
+  gui_run (view, "win.run");
   for (guint i = 0; i < g_list_model_get_n_items (items); i++)
     {
       g_autoptr (DyItem) item = g_list_model_get_item (items, i);
-      g_autofree char *st = string_attr (item, "status");
+      g_autofree char *st = gui_string_attr (item, "status");
       const DdbValue *qty = dy_item_get_attribute (item, "qty");
       g_autofree char *q = ddb_number_to_string (&qty->number);
 
@@ -1089,9 +911,9 @@ test_several_filters (void)
     }
   g_assert_cmpuint (expected, >, 0);
 
-  set_text (view, "filter_attr_entry", "status");
-  select_choice (view, "filter_op_dropdown", "=");
-  set_text (view, "filter_value_entry", "shipped");
+  gui_set_text (view, "filter_attr_entry", "status");
+  gui_select_choice (view, "filter_op_dropdown", "=");
+  gui_set_text (view, "filter_value_entry", "shipped");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.add-filter", NULL));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.add-filter", NULL));
   second = gtk_widget_get_first_child (rows);
@@ -1105,13 +927,13 @@ test_several_filters (void)
   gtk_editable_set_text (g_object_get_data (G_OBJECT (third), "value"), "never");
   request = dy_table_view_dup_request_text (view);
   g_assert_nonnull (strstr (request, "\"#f2\": \"orderedAt\""));
-  screenshot ("12-filters.png");
+  gui_screenshot ("12-filters.png");
   /* Its remove button takes the third condition away. */
   g_signal_emit_by_name (g_object_get_data (G_OBJECT (third), "remove"), "clicked");
   g_assert_true (gtk_widget_get_first_child (rows) == second);
   g_assert_null (gtk_widget_get_next_sibling (second));
 
-  run (view, "win.run");
+  gui_run (view, "win.run");
   g_free (request);
   request = dy_table_view_dup_request_text (view);
   g_assert_nonnull (strstr (request, "\"FilterExpression\": \"#f = :f AND #f1 >= :f1\""));
@@ -1124,7 +946,7 @@ test_several_filters (void)
 static void
 test_collection_flags (void)
 {
-  DyTableView *view = open_table ("Orders");
+  DyTableView *view = gui_open_table ("Orders");
   GtkWidget *extra;
   GListModel *rows = G_LIST_MODEL (dy_table_view_get_rows (view));
   GString *shown = g_string_new (NULL);
@@ -1132,14 +954,14 @@ test_collection_flags (void)
   guint set_row = G_MAXUINT;
   guint top = 0;
 
-  set_text (view, "filter_attr_entry", "");
-  select_choice (view, "filter_op_dropdown", "none");
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (child (view, "limit_spin")), 0);
-  while ((extra = gtk_widget_get_first_child (child (view, "extra_filters_box"))) != NULL)
+  gui_set_text (view, "filter_attr_entry", "");
+  gui_select_choice (view, "filter_op_dropdown", "none");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (gui_child (view, "limit_spin")), 0);
+  while ((extra = gtk_widget_get_first_child (gui_child (view, "extra_filters_box"))) != NULL)
     g_signal_emit_by_name (g_object_get_data (G_OBJECT (extra), "remove"), "clicked");
-  run (view, "win.run");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.group", NULL));
-  settle ();
+  gui_run (view, "win.run");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.group", NULL));
+  gui_settle ();
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
       g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
@@ -1165,8 +987,8 @@ test_collection_flags (void)
     g_assert_cmpuint (gtk_tree_list_row_get_depth (row), ==, 1);
     g_assert_cmpstr (dy_group_get_key_text (DY_GROUP (object)), ==, "TENANT#bigco#03");
   }
-  settle ();
-  collect_labels (child (view, "column_view"), shown);
+  gui_settle ();
+  collect_labels (gui_child (view, "column_view"), shown);
   text = g_string_free (shown, FALSE);
   g_assert_nonnull (strstr (text, "TENANT#bigco#01…#10 — 60 items"));
   g_assert_nonnull (strstr (text, " · 10 shards (hot key)"));
@@ -1174,8 +996,8 @@ test_collection_flags (void)
   g_assert_nonnull (strstr (text, " · shard 03/10"));
   /* The share of the LSI limit, honestly tiny. */
   g_assert_nonnull (strstr (text, "< 0.01% of 10 GB"));
-  screenshot ("13-shards.png");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.group", NULL));
+  gui_screenshot ("13-shards.png");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.group", NULL));
 }
 
 /* Long work: Load All reads every page on a worker, shows progress, and stops on Cancel. */
@@ -1194,7 +1016,7 @@ pages_at_least_4 (gpointer data)
 static void
 test_load_all_cancel (void)
 {
-  DyConnection *c = dy_window_find_connection (window, DY_CONNECTION_ENDPOINT, server_url);
+  DyConnection *c = dy_window_find_connection (gui_window, DY_CONNECTION_ENDPOINT, server_url);
   DyTableView *view;
   GListModel *items;
   guint64 scanned;
@@ -1210,30 +1032,30 @@ test_load_all_cancel (void)
     }
 
   g_assert_nonnull (c);
-  view = dy_window_open_table (window, c, "Big");
-  wait_for (view_ready, view, "DescribeTable of Big");
+  view = dy_window_open_table (gui_window, c, "Big");
+  gui_wait_for (gui_view_ready, view, "DescribeTable of Big");
   items = dy_table_view_get_items (view);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (child (view, "limit_spin")), 20);
-  run (view, "win.run");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (gui_child (view, "limit_spin")), 20);
+  gui_run (view, "win.run");
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, 20);
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.load-all", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.load-all", NULL));
   g_assert_true (dy_table_view_get_running (view));
-  g_assert_true (gtk_widget_get_visible (child (view, "progress_bar")));
-  g_assert_true (gtk_widget_get_visible (child (view, "cancel_button")));
-  wait_for (pages_at_least_4, view, "four pages");
-  progress = g_strdup (gtk_progress_bar_get_text (GTK_PROGRESS_BAR (child (view, "progress_bar"))));
+  g_assert_true (gtk_widget_get_visible (gui_child (view, "progress_bar")));
+  g_assert_true (gtk_widget_get_visible (gui_child (view, "cancel_button")));
+  gui_wait_for (pages_at_least_4, view, "four pages");
+  progress = g_strdup (gtk_progress_bar_get_text (GTK_PROGRESS_BAR (gui_child (view, "progress_bar"))));
   g_assert_nonnull (strstr (progress, " pages · "));
   g_assert_true (g_str_has_suffix (progress, " items/s"));
 
   /* Escape's action, as from anywhere in the window. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.cancel", NULL));
   g_assert_false (dy_table_view_get_running (view));
-  g_assert_false (gtk_widget_get_visible (child (view, "progress_bar")));
-  g_assert_false (gtk_widget_get_visible (child (view, "cancel_button")));
+  g_assert_false (gtk_widget_get_visible (gui_child (view, "progress_bar")));
+  g_assert_false (gtk_widget_get_visible (gui_child (view, "cancel_button")));
   dy_table_view_get_stats (view, &scanned, &pages, &requests, &capacity);
   shown = g_list_model_get_n_items (items);
-  settle ();
+  gui_settle ();
   /* Pages still on their way were dropped, not added after the cancel. */
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, shown);
   g_assert_cmpuint (shown, ==, pages * 20);
@@ -1241,48 +1063,32 @@ test_load_all_cancel (void)
   g_assert_true (dy_table_view_get_can_load_more (view));
 
   /* It resumes where it stopped: every item once. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.load-all", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.load-all", NULL));
   /* While it runs: the progress bar and Cancel. */
-  screenshot_after ("14-load-all.png", 40);
-  wait_for (view_idle, view, "Load All to finish");
-  settle ();
+  gui_screenshot_after ("14-load-all.png", 40);
+  gui_wait_for (gui_view_idle, view, "Load All to finish");
+  gui_settle ();
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, N_BIG_ITEMS);
   for (guint i = 0; i < N_BIG_ITEMS; i++)
     {
       g_autoptr (DyItem) item = g_list_model_get_item (items, i);
 
-      g_hash_table_add (keys, string_attr (item, "pk"));
+      g_hash_table_add (keys, gui_string_attr (item, "pk"));
     }
   g_assert_cmpuint (g_hash_table_size (keys), ==, N_BIG_ITEMS);
   g_assert_false (dy_table_view_get_can_load_more (view));
-  g_assert_false (gtk_widget_get_visible (child (view, "progress_bar")));
+  g_assert_false (gtk_widget_get_visible (gui_child (view, "progress_bar")));
   dy_table_view_get_stats (view, &scanned, &pages, &requests, &capacity);
   g_assert_cmpuint (scanned, ==, N_BIG_ITEMS);
-  g_assert_nonnull (strstr (label_text (view, "footer_label"), "2000 items shown"));
-}
-
-static int status;
-
-static void
-activated (GApplication *application)
-{
-  window = DY_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (application)));
-  g_assert_nonnull (window);
-  status = g_test_run ();
-  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_nonnull (strstr (gui_label_text (view, "footer_label"), "2000 items shown"));
 }
 
 int
 main (int argc, char **argv)
 {
-  g_autofree char *cache = g_dir_make_tmp ("dynoscope-gui-XXXXXX", NULL);
+  int status;
 
-  g_test_init (&argc, &argv, NULL);
-  /* GTK warns without a session bus, which a CI machine may lack; criticals stay fatal. */
-  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
-  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  start_server (cache);
+  start_server (gui_init (&argc, &argv));
 
   g_test_add_func ("/gui/tables-listed", test_tables_listed);
   g_test_add_func ("/gui/query-projects-newest-first", test_query_projects_newest_first);
@@ -1301,12 +1107,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/load-all-cancel", test_load_all_cancel);
   g_test_add_func ("/gui/shortcuts-window", test_shortcuts_window);
 
-  app = dy_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_signal_connect_after (app, "activate", G_CALLBACK (activated), NULL);
-  g_application_run (G_APPLICATION (app), 0, NULL);
-  g_object_unref (app);
+  status = gui_run_tests ();
   if (server != NULL)
     {
       g_subprocess_send_signal (server, SIGTERM);

@@ -1,0 +1,212 @@
+/* gui-util.c: the helpers GUI test programs share (see gui-util.h). */
+#define G_LOG_DOMAIN "test-gui"
+
+#include <glib/gstdio.h>
+
+#include "gui-util.h"
+
+DyWindow *gui_window;
+static int status;
+
+static gboolean
+timed_out (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+gui_wait_for (GuiCondition cond, gpointer data, const char *what)
+{
+  gboolean expired = FALSE;
+  guint timeout = g_timeout_add_seconds (20, timed_out, &expired);
+
+  while (!cond (data) && !expired)
+    g_main_context_iteration (NULL, TRUE);
+  if (expired)
+    g_error ("timed out waiting for %s", what);
+  g_source_remove (timeout);
+}
+
+void
+gui_settle_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timed_out, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+gui_settle (void)
+{
+  gui_settle_for (300);
+}
+
+void
+gui_screenshot_after (const char *name, guint pause_ms)
+{
+  const char *dir = g_getenv ("DYNOSCOPE_SCREENSHOT_DIR");
+  g_autofree char *path = NULL;
+  g_autofree char *command = NULL;
+  g_autoptr (GError) error = NULL;
+  int exit_status;
+
+  if (dir == NULL)
+    return;
+  gui_settle_for (pause_ms);
+  path = g_build_filename (dir, name, NULL);
+  command = g_strdup_printf ("import -window root %s", path);
+  if (!g_spawn_command_line_sync (command, NULL, NULL, &exit_status, &error))
+    g_warning ("%s: %s", command, error->message);
+  else
+    g_test_message ("screenshot %s", path);
+}
+
+void
+gui_screenshot (const char *name)
+{
+  gui_screenshot_after (name, 300);
+}
+
+DyConnection *
+gui_demo_connection (void)
+{
+  GListModel *connections = dy_window_get_connections (gui_window);
+
+  for (guint i = 0; i < g_list_model_get_n_items (connections); i++)
+    {
+      g_autoptr (DyConnection) c = g_list_model_get_item (connections, i);
+
+      if (dy_connection_get_path (c) != NULL
+          && g_str_has_prefix (dy_connection_get_path (c), g_get_user_cache_dir ()))
+        return c;
+    }
+  return NULL;
+}
+
+gboolean
+gui_demo_tables_listed (gpointer data)
+{
+  DyConnection *c = gui_demo_connection ();
+
+  return c != NULL && !dy_connection_get_loading (c)
+         && g_list_model_get_n_items (dy_connection_get_tables (c)) > 0;
+}
+
+gboolean
+gui_view_ready (gpointer data)
+{
+  return dy_table_view_get_ready (data);
+}
+
+gboolean
+gui_view_idle (gpointer data)
+{
+  return !dy_table_view_get_running (data);
+}
+
+GtkWidget *
+gui_child (DyTableView *view, const char *name)
+{
+  GObject *object = gtk_widget_get_template_child (GTK_WIDGET (view), DY_TYPE_TABLE_VIEW, name);
+
+  g_assert_nonnull (object);
+  return GTK_WIDGET (object);
+}
+
+void
+gui_set_text (DyTableView *view, const char *entry, const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (gui_child (view, entry)), text);
+}
+
+void
+gui_select_choice (DyTableView *view, const char *dropdown, const char *choice)
+{
+  GtkDropDown *d = GTK_DROP_DOWN (gui_child (view, dropdown));
+  GListModel *model = gtk_drop_down_get_model (d);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (GtkStringObject) s = g_list_model_get_item (model, i);
+
+      if (g_str_equal (gtk_string_object_get_string (s), choice))
+        {
+          gtk_drop_down_set_selected (d, i);
+          return;
+        }
+    }
+  g_error ("no choice %s in %s", choice, dropdown);
+}
+
+const char *
+gui_label_text (DyTableView *view, const char *name)
+{
+  return gtk_label_get_text (GTK_LABEL (gui_child (view, name)));
+}
+
+void
+gui_run (DyTableView *view, const char *action)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), action, NULL));
+  gui_wait_for (gui_view_idle, view, "the request to finish");
+  gui_settle ();
+}
+
+DyTableView *
+gui_open_table (const char *table)
+{
+  DyTableView *view = dy_window_open_table (gui_window, gui_demo_connection (), table);
+
+  gui_wait_for (gui_view_ready, view, "DescribeTable");
+  return view;
+}
+
+char *
+gui_string_attr (DyItem *item, const char *name)
+{
+  const DdbValue *v = dy_item_get_attribute (item, name);
+
+  g_assert_nonnull (v);
+  g_assert_cmpint (v->type, ==, DDB_TYPE_S);
+  return g_strndup (v->bytes.data, v->bytes.len);
+}
+
+static void
+activated (GApplication *application)
+{
+  gui_window = DY_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (application)));
+  g_assert_nonnull (gui_window);
+  status = g_test_run ();
+  gtk_window_destroy (GTK_WINDOW (gui_window));
+}
+
+const char *
+gui_init (int *argc, char ***argv)
+{
+  static char *cache;
+
+  g_test_init (argc, argv, NULL);
+  /* GTK warns without a session bus, which a CI machine may lack; criticals stay fatal. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  cache = g_dir_make_tmp ("dynoscope-gui-XXXXXX", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  return cache;
+}
+
+int
+gui_run_tests (void)
+{
+  DyApplication *app;
+
+  app = dy_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_signal_connect_after (app, "activate", G_CALLBACK (activated), NULL);
+  g_application_run (G_APPLICATION (app), 0, NULL);
+  g_object_unref (app);
+  return status;
+}

@@ -1,0 +1,57 @@
+/* gui-util.h: what every GUI test program shares: the real application started on the demo
+ * database (under Xvfb, see run-gui-test.sh), waiting on the main loop for a condition, letting
+ * the window draw, screenshots, and reaching into a table view's filter row. */
+#pragma once
+
+#include "app/dy-application.h"
+#include "app/dy-item.h"
+#include "app/dy-window.h"
+
+G_BEGIN_DECLS
+
+/* The application's window while the tests run. */
+extern DyWindow *gui_window;
+
+typedef gboolean (*GuiCondition) (gpointer data);
+
+/* Runs the main loop until COND holds; fails the test after 20 s. */
+void gui_wait_for (GuiCondition cond, gpointer data, const char *what);
+/* Lets the window lay out and draw what changed (300 ms). */
+void gui_settle (void);
+/* Lets the window draw for MS milliseconds. */
+void gui_settle_for (guint ms);
+/* With DYNOSCOPE_SCREENSHOT_DIR set, writes a PNG of the screen named NAME there after letting
+ * the window draw for PAUSE_MS; else does nothing. */
+void gui_screenshot_after (const char *name, guint pause_ms);
+void gui_screenshot (const char *name);
+
+/* The demo database's connection (it lives in the test's cache folder), or NULL. */
+DyConnection *gui_demo_connection (void);
+/* TRUE once the demo connection lists its tables. */
+gboolean gui_demo_tables_listed (gpointer data);
+/* Opens TABLE of the demo database and waits for DescribeTable. */
+DyTableView *gui_open_table (const char *table);
+/* TRUE once the view DATA knows its table (DescribeTable answered). */
+gboolean gui_view_ready (gpointer data);
+/* TRUE when the view DATA is not running a request. */
+gboolean gui_view_idle (gpointer data);
+
+/* A template child of the view; fails the test when there is none. */
+GtkWidget *gui_child (DyTableView *view, const char *name);
+void gui_set_text (DyTableView *view, const char *entry, const char *text);
+void gui_select_choice (DyTableView *view, const char *dropdown, const char *choice);
+const char *gui_label_text (DyTableView *view, const char *name);
+/* Activates the window action ACTION (as its shortcut does), waits for VIEW to finish and
+ * settles. */
+void gui_run (DyTableView *view, const char *action);
+/* The string attribute NAME of ITEM (it must be one). Newly allocated. */
+char *gui_string_attr (DyItem *item, const char *name);
+
+/* g_test_init, then a private cache folder (XDG_CACHE_HOME, where the demo database is built;
+ * returned) and in-memory settings. */
+const char *gui_init (int *argc, char ***argv);
+/* Runs the application on the demo database and g_test_run() once its window is up. Call after
+ * gui_init and adding the tests; returns g_test_run's status. */
+int gui_run_tests (void);
+
+G_END_DECLS
