@@ -90,16 +90,34 @@ max_attempts (Commit *c)
   return c->options->max_attempts > 0 ? c->options->max_attempts : 10;
 }
 
+/* Throttling that refused the request outright. TransactionInProgressException is left out:
+ * it says an earlier request with the same token is still at work, which may yet apply. */
+static gboolean
+is_refusal (const GError *error, json_t *extra)
+{
+  return is_throttling (error, extra)
+         && g_strcmp0 (ddb_backend_error_name (error, extra), "TransactionInProgressException") != 0;
+}
+
+/* Sends the request, again after a backoff while it is throttled. On failure *NOT_APPLIED
+ * (may be NULL) says whether the request surely did not reach the table: every attempt was
+ * refused (throttled past max_attempts, or cancelled while waiting to try again). */
 static gboolean
 call_retrying (Commit *c, const char *operation, json_t *request, json_t **response,
-               GError **error)
+               gboolean *not_applied, GError **error)
 {
+  gboolean dummy;
+
+  if (not_applied == NULL)
+    not_applied = &dummy;
+  *not_applied = FALSE;
   for (guint attempt = 0;; attempt++)
     {
       GError *local = NULL;
 
       if (call (c, operation, request, response, &local))
         return TRUE;
+      *not_applied = is_refusal (local, *response);
       if (!is_throttling (local, *response) || attempt + 1 >= max_attempts (c))
         {
           g_propagate_error (error, local);
@@ -173,7 +191,7 @@ read_item (Commit *c, const DdbChange *change, DdbValue **current, GError **erro
                            ddb_item_to_json (change->key), "ConsistentRead", TRUE);
   json_t *resp = NULL;
   json_t *item;
-  gboolean ok = call_retrying (c, "GetItem", req, &resp, error);
+  gboolean ok = call_retrying (c, "GetItem", req, &resp, NULL, error);
 
   *current = NULL;
   json_decref (req);
@@ -299,14 +317,16 @@ typedef struct {
 } Single;
 
 /* Sends one write of the group and fills OUT with its outcome. FALSE (with ERROR) when the
- * outcome is unknown: the change stays 'sending' for the next commit to judge. KEEP and TEXTS
- * hold what OUT points to until it is journaled. */
+ * commit must stop: OUT's state is then STAGED when the write surely did not go out (to be
+ * journaled so), or SENDING when its outcome is unknown (the change stays 'sending' for the
+ * next commit to judge). KEEP and TEXTS hold what OUT points to until it is journaled. */
 static gboolean
 send_single (Commit *c, Single *s, DdbTransition *out, GPtrArray *keep, GPtrArray *texts,
              GError **error)
 {
   json_t *resp = NULL;
   GError *local = NULL;
+  gboolean not_applied;
 
   *out = (DdbTransition) { s->change->id, DDB_CHANGE_COMMITTED, FALSE, NULL, NULL, NULL };
   if (s->write.needs_precheck)
@@ -314,7 +334,10 @@ send_single (Commit *c, Single *s, DdbTransition *out, GPtrArray *keep, GPtrArra
       DdbValue *current = NULL;
 
       if (!read_item (c, s->change, &current, error))
-        return FALSE;
+        {
+          out->state = DDB_CHANGE_STAGED; /* the delete was not sent */
+          return FALSE;
+        }
       if (ddb_write_judge (s->change, current, c->options->version_attribute)
           != DDB_WRITE_NOT_APPLIED)
         {
@@ -326,7 +349,7 @@ send_single (Commit *c, Single *s, DdbTransition *out, GPtrArray *keep, GPtrArra
         }
       g_clear_pointer (&current, ddb_value_free);
     }
-  if (call_retrying (c, s->write.operation, s->write.request, &resp, &local))
+  if (call_retrying (c, s->write.operation, s->write.request, &resp, &not_applied, &local))
     {
       json_decref (resp);
       return TRUE;
@@ -350,7 +373,9 @@ send_single (Commit *c, Single *s, DdbTransition *out, GPtrArray *keep, GPtrArra
     }
   else
     {
-      /* The write may or may not have gone out: it stays 'sending' for the next commit. */
+      /* Throttled to the end: not applied, back to staged. Otherwise the write may or may not
+       * have gone out: it stays 'sending' for the next commit. */
+      out->state = not_applied ? DDB_CHANGE_STAGED : DDB_CHANGE_SENDING;
       g_propagate_error (error, g_steal_pointer (&local));
       g_clear_pointer (&resp, json_decref);
       return FALSE;
@@ -406,6 +431,8 @@ send_group (Commit *c, GQueue *pending, guint *size, GError **error)
         }
       if (!send_single (c, &group[sent], &t[no], keep, texts, &stop))
         {
+          if (t[no].state == DDB_CHANGE_STAGED)
+            no++;
           sent++;
           break;
         }
@@ -607,7 +634,7 @@ send_batch (Commit *c, Batch *batch, GQueue *pending, guint *transient_failures,
   g_autofree char *token = g_uuid_string_random ();
   json_t *req, *resp = NULL;
   GError *local = NULL;
-  gboolean ok;
+  gboolean ok, not_applied;
 
   for (guint i = 0; i < n; i++)
     {
@@ -620,7 +647,7 @@ send_batch (Commit *c, Batch *batch, GQueue *pending, guint *transient_failures,
   /* A fresh token per send: a retry after a cancellation is a different transaction, and the
    * token only dedupes a resend of the very same request within DynamoDB's 10 minutes. */
   req = json_pack ("{sO ss}", "TransactItems", batch->actions, "ClientRequestToken", token);
-  ok = call_retrying (c, "TransactWriteItems", req, &resp, &local);
+  ok = call_retrying (c, "TransactWriteItems", req, &resp, &not_applied, &local);
   json_decref (req);
   if (ok)
     {
@@ -660,7 +687,12 @@ send_batch (Commit *c, Batch *batch, GQueue *pending, guint *transient_failures,
     }
   else
     {
-      g_propagate_error (error, g_steal_pointer (&local));
+      /* Throttled to the end: nothing was applied, the batch is back to staged. Otherwise its
+       * outcome is unknown: it stays 'sending' for the next commit to judge. */
+      for (guint i = 0; not_applied && i < n; i++)
+        t[i] = (DdbTransition) { t[i].id, DDB_CHANGE_STAGED, FALSE, NULL, NULL, NULL };
+      if (!not_applied || record (c, t, n, error))
+        g_propagate_error (error, g_steal_pointer (&local));
       ok = FALSE;
     }
   g_clear_error (&local);
