@@ -358,6 +358,23 @@ dy_connection_describe_error (DyConnection *self, const GError *error, json_t *e
   return g_string_free (text, FALSE);
 }
 
+DdbBackend *
+dy_connection_open_backend (DyConnection *self, guint max_attempts, GError **error)
+{
+  DdbClientOptions options = { 0 };
+
+  if (self->kind == DY_CONNECTION_DATABASE)
+    return ddb_backend_open_database (self->path, error);
+  options.profile = self->profile;
+  options.region = self->kind == DY_CONNECTION_ENDPOINT ? self->region : NULL;
+  options.endpoint_url = self->url;
+  options.envp = (const char *const *) self->envp;
+  /* A sidebar waiting on an address that never answers helps nobody. */
+  options.connect_timeout_ms = 5000;
+  options.max_attempts = max_attempts;
+  return ddb_backend_open_remote (&options, error);
+}
+
 /* The backend, opened at the first call for a remote connection. Worker threads only. */
 static DdbBackend *
 get_backend (DyConnection *self, GError **error)
@@ -365,21 +382,10 @@ get_backend (DyConnection *self, GError **error)
   DdbBackend *backend;
 
   g_mutex_lock (&self->lock);
+  /* Fewer attempts than the SDK's 10 for DynamoDB: a person is waiting, and can press Load
+   * more again; throttling still gets a few backed-off retries. */
   if (self->backend == NULL && self->kind != DY_CONNECTION_DATABASE)
-    {
-      DdbClientOptions options = { 0 };
-
-      options.profile = self->profile;
-      options.region = self->kind == DY_CONNECTION_ENDPOINT ? self->region : NULL;
-      options.endpoint_url = self->url;
-      options.envp = (const char *const *) self->envp;
-      /* A sidebar waiting on an address that never answers helps nobody. */
-      options.connect_timeout_ms = 5000;
-      /* Fewer attempts than the SDK's 10 for DynamoDB: a person is waiting, and can press Load
-       * more again; throttling still gets a few backed-off retries. */
-      options.max_attempts = 4;
-      self->backend = ddb_backend_open_remote (&options, error);
-    }
+    self->backend = dy_connection_open_backend (self, 4, error);
   else if (self->backend == NULL)
     g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CLOSED, _("The database is not open"));
   backend = self->backend;

@@ -79,6 +79,11 @@ void dy_connection_call_async (DyConnection *self, const char *operation, json_t
 /* The response (new reference), or NULL with the error; for a DynamoDB error its message is
  * "ExceptionName: message" as the window shows it. */
 json_t *dy_connection_call_finish (DyConnection *self, GAsyncResult *result, GError **error);
+/* A new backend configured as the connection's own (another handle on the same database file,
+ * or a client with the connection's profile, region, endpoint and environment; MAX_ATTEMPTS 0
+ * is the client's default), for work that should not queue behind browsing, such as a commit.
+ * Worker threads only: it may run a credential process. Free with ddb_backend_free. */
+DdbBackend *dy_connection_open_backend (DyConnection *self, guint max_attempts, GError **error);
 /* Blocking form for worker threads. */
 json_t *dy_connection_call_sync (DyConnection *self, const char *operation, json_t *request,
                                  GCancellable *cancellable, GError **error);

@@ -1,5 +1,7 @@
-/* dy-inspector.h: the item inspector beside the grid: a typed tree (path, type, value), the
- * item's DynamoDB JSON (read-only for now) and a size meter against DynamoDB's 400 KB. */
+/* dy-inspector.h: the item inspector beside the grid: a typed tree (path, type, value), a
+ * DynamoDB JSON editor validated as you type, a read-only plain JSON view and a size meter
+ * against DynamoDB's 400 KB. Edits, new items and deletes leave it as a "stage" signal: the
+ * inspector never writes to a table, nor knows where staged changes are kept. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -11,13 +13,67 @@ G_BEGIN_DECLS
 #define DY_TYPE_INSPECTOR (dy_inspector_get_type ())
 G_DECLARE_FINAL_TYPE (DyInspector, dy_inspector, DY, INSPECTOR, GtkBox)
 
+typedef enum {
+  DY_INSPECTOR_STAGE_UPDATE, /* ORIGINAL -> TARGET, same key */
+  DY_INSPECTOR_STAGE_CREATE, /* TARGET, a new item (ORIGINAL NULL) */
+  DY_INSPECTOR_STAGE_DELETE, /* ORIGINAL (TARGET NULL) */
+} DyInspectorStage;
+
+/* Signal "stage" (gboolean handler (DyInspector *, int kind, gpointer key, gpointer original,
+ * gpointer target)): KEY, ORIGINAL and TARGET are const DdbValue * (maps) valid during the
+ * emission: KEY the item's key attributes, ORIGINAL the item as loaded, TARGET the edited one.
+ * The handler returns TRUE and reports the outcome with dy_inspector_report_staged.
+ *
+ * Signal "item-changed" (void handler (DyInspector *)): another item (or none) is shown; a
+ * handler may call dy_inspector_show_staged for it.
+ *
+ * Key attributes cannot be edited: an item's key is its identity, so a changed key would be
+ * another item. The editor refuses such an edit (naming the attribute) rather than turning it
+ * into a create plus a delete behind the user's back; New Item and Delete Item say that
+ * explicitly. */
+
 GtkWidget *dy_inspector_new (void);
-/* NULL shows the empty state. TITLE names the item (its key). */
+/* NULL shows the empty state. TITLE names the item (its key). Leaves New Item mode. */
 void dy_inspector_set_item (DyInspector *self, DyItem *item, const char *title);
 DyItem *dy_inspector_get_item (DyInspector *self);
+/* The table's key schema (SK_NAME NULL without a sort key), from DescribeTable: the editor
+ * checks the key attributes against it and New Item starts from it. Until it is known,
+ * nothing can be staged. */
+void dy_inspector_set_key_schema (DyInspector *self, const char *pk_name, DdbType pk_type,
+                                  const char *sk_name, DdbType sk_type);
+gboolean dy_inspector_get_has_key_schema (DyInspector *self);
+/* Opens the editor on a new item holding the key attributes (empty values to fill in). */
+void dy_inspector_new_item (DyInspector *self);
+gboolean dy_inspector_get_creating (DyInspector *self);
+
 /* The tree's rows (GtkTreeListRow of DyNode), for tests and keyboard navigation. */
 GListModel *dy_inspector_get_tree_model (DyInspector *self);
-/* The DynamoDB JSON shown. Newly allocated. */
+/* The DynamoDB JSON in the editor. Newly allocated. */
 char *dy_inspector_dup_json_text (DyInspector *self);
+/* Replaces the editor's text as typing would (validation follows after a short pause). */
+void dy_inspector_set_json_text (DyInspector *self, const char *text);
+/* The plain JSON view's text (tagged form of core/plainjson). Newly allocated. */
+char *dy_inspector_dup_plain_text (DyInspector *self);
+
+/* Validates the editor's text now instead of after the typing pause. */
+void dy_inspector_validate_now (DyInspector *self);
+/* The last validation's problem ("message; attribute path: a.b" as core/ddbjson words it), or
+ * NULL when the text is a valid item. */
+const char *dy_inspector_get_error (DyInspector *self);
+/* TRUE when the text is valid, differs from what was loaded or last staged, and can be
+ * staged (the "inspector.stage" action is enabled). */
+gboolean dy_inspector_get_can_stage (DyInspector *self);
+/* The per-path diff (GPtrArray of DdbDiffEntry, new reference) from the item as loaded to the
+ * valid edited item; empty when nothing differs or the text is invalid. */
+GPtrArray *dy_inspector_get_diff (DyInspector *self);
+
+/* The outcome of a "stage" emission: ERROR NULL on success. The inspector then takes the
+ * staged text as its new starting point and says what was staged. */
+void dy_inspector_report_staged (DyInspector *self, DyInspectorStage kind, const GError *error);
+/* Shows what is already staged for the item (KIND as DyInspectorStage, TARGET the staged
+ * item for an update or create), or that nothing is (KIND < 0, TARGET NULL: the item as
+ * loaded). The editor then shows that item, so edits build on it, unless it holds unsaved
+ * edits, which are never replaced. */
+void dy_inspector_show_staged (DyInspector *self, int kind, const DdbValue *target);
 
 G_END_DECLS

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "app/dy-demo.h"
+#include "app/dy-fanout-dialog.h"
+#include "app/dy-staging-panel.h"
+#include "app/dy-import.h"
 #include "app/dy-window.h"
 
 #define MAX_RECENT 10
@@ -16,6 +19,10 @@ struct _DyWindow {
   AdwTabView *tab_view;
   GtkStack *content_stack;
   AdwToastOverlay *toast_overlay;
+  AdwFlap *staging_flap;
+  GtkToggleButton *staging_button;
+  AdwButtonContent *staging_button_content;
+  DyStagingPanel *staging_panel;
 
   GListStore *connections;
   GSettings *settings; /* NULL when the schema is not installed */
@@ -117,6 +124,16 @@ open_done (GObject *source, GAsyncResult *result, gpointer user_data)
         remember (self, dy_connection_get_path (connection));
     }
   g_free (data);
+}
+
+/* A database made here (an import): listed, opened on its tables and remembered. */
+void
+dy_window_add_database (DyWindow *self, DyConnection *connection)
+{
+  if (has_connection (self, dy_connection_get_path (connection)))
+    return;
+  add_connection (self, connection);
+  remember (self, dy_connection_get_path (connection));
 }
 
 void
@@ -364,6 +381,33 @@ dy_window_expand_connection (DyWindow *self, DyConnection *connection)
     }
 }
 
+gboolean
+dy_window_select_table (DyWindow *self, DyConnection *connection, const char *table)
+{
+  GtkSelectionModel *selection = gtk_list_view_get_model (self->sidebar_list);
+  GListModel *rows = G_LIST_MODEL (selection);
+  gboolean in_connection = FALSE;
+
+  dy_window_expand_connection (self, connection);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+
+      if (DY_IS_CONNECTION (object))
+        in_connection = object == G_OBJECT (connection);
+      else if (in_connection
+               && g_strcmp0 (gtk_string_object_get_string (GTK_STRING_OBJECT (object)), table) == 0)
+        {
+          gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), i);
+          gtk_widget_activate_action (GTK_WIDGET (self->sidebar_list), "list.scroll-to-item",
+                                      "u", i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static void
 endpoint_response (AdwMessageDialog *dialog, const char *response, DyWindow *self)
 {
@@ -478,6 +522,9 @@ new_tab (DyWindow *self, DyConnection *connection, const char *table)
   g_object_bind_property (view, "running", page, "loading", G_BINDING_SYNC_CREATE);
   adw_tab_view_set_selected_page (self->tab_view, page);
   gtk_stack_set_visible_child_name (self->content_stack, "tabs");
+  dy_staging_attach_inspector (dy_staging_get_default (),
+                               dy_table_view_get_inspector (DY_TABLE_VIEW (view)), connection,
+                               table);
   return DY_TABLE_VIEW (view);
 }
 
@@ -746,6 +793,97 @@ open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 }
 
 static void
+import_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  if (parameter != NULL)
+    dy_import_dialog_new (DY_WINDOW (widget), g_variant_get_string (parameter, NULL));
+  else
+    dy_import_choose (DY_WINDOW (widget), g_str_equal (action_name, "win.import-folder"));
+}
+
+/* Staging: the panel beside the tabs shows the current tab's connection. */
+
+static void
+staging_count_changed (DyWindow *self)
+{
+  guint n = dy_staging_panel_get_n_changes (self->staging_panel);
+  g_autofree char *label = NULL;
+
+  /* TRANSLATORS: the header bar's staging button with the number of staged changes */
+  label = n > 0 ? g_strdup_printf (_("%u Staged"), n) : g_strdup (_("Staged"));
+  adw_button_content_set_label (self->staging_button_content, label);
+  if (n > 0)
+    gtk_widget_add_css_class (GTK_WIDGET (self->staging_button), "has-staged");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->staging_button), "has-staged");
+}
+
+static void
+selected_page_changed (DyWindow *self)
+{
+  DyTableView *view = dy_window_get_current_view (self);
+
+  dy_staging_panel_set_connection (self->staging_panel,
+                                   view != NULL ? dy_table_view_get_connection (view) : NULL);
+}
+
+static void
+toggle_staging_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyWindow *self = DY_WINDOW (widget);
+
+  gtk_toggle_button_set_active (self->staging_button,
+                                !gtk_toggle_button_get_active (self->staging_button));
+}
+
+static void
+fanout_staged (DyFanoutDialog *dialog, guint n, DyWindow *self)
+{
+  g_autofree char *text = g_strdup_printf (
+      g_dngettext (NULL, "%u update staged: review and commit it in the staging panel",
+                   "%u updates staged: review and commit them in the staging panel", n),
+      n);
+
+  toast (self, text);
+  gtk_toggle_button_set_active (self->staging_button, TRUE);
+}
+
+static void
+fanout_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyWindow *self = DY_WINDOW (widget);
+  DyTableView *view = dy_window_get_current_view (self);
+  GtkWidget *dialog;
+
+  if (view == NULL)
+    {
+      toast (self, _("Open the table holding the copies first"));
+      return;
+    }
+  dialog = dy_fanout_dialog_new (GTK_WINDOW (self), dy_staging_get_default (),
+                                 dy_table_view_get_connection (view),
+                                 dy_table_view_get_table_name (view));
+  g_signal_connect_object (dialog, "staged", G_CALLBACK (fanout_staged), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+stage_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *view = dy_window_get_current_view (DY_WINDOW (widget));
+
+  if (view != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (dy_table_view_get_inspector (view)),
+                                "inspector.stage", NULL);
+}
+
+DyStagingPanel *
+dy_window_get_staging_panel (DyWindow *self)
+{
+  return self->staging_panel;
+}
+
+static void
 new_tab_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   DyWindow *self = DY_WINDOW (widget);
@@ -864,11 +1002,18 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DyWindow, tab_view);
   gtk_widget_class_bind_template_child (widget_class, DyWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, DyWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, DyWindow, staging_flap);
+  gtk_widget_class_bind_template_child (widget_class, DyWindow, staging_button);
+  gtk_widget_class_bind_template_child (widget_class, DyWindow, staging_button_content);
   gtk_widget_class_bind_template_callback (widget_class, sidebar_activate);
   gtk_widget_class_bind_template_callback (widget_class, pages_changed);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.new-tab", NULL, new_tab_action);
+  gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "win.import-folder", NULL, import_action);
+  /* The import dialog for a given snapshot path (tests, and files dropped on the app later). */
+  gtk_widget_class_install_action (widget_class, "win.import-source", "s", import_action);
   gtk_widget_class_install_action (widget_class, "win.add-endpoint", NULL, add_endpoint_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
   gtk_widget_class_install_action (widget_class, "win.run", NULL, forward_action);
@@ -877,8 +1022,14 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.filter", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.load-all", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.cancel", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-staging", NULL,
+                                   toggle_staging_action);
+  gtk_widget_class_install_action (widget_class, "win.fanout", NULL, fanout_action);
+  gtk_widget_class_install_action (widget_class, "win.stage", NULL, stage_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.import", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, GDK_CONTROL_MASK, "win.new-tab", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close-tab", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "win.run", NULL);
@@ -888,6 +1039,10 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.filter", NULL);
   /* Escape stops a long read wherever the focus is (the view binds it too). */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.toggle-staging", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.stage",
+                                       NULL);
 }
 
 static void
@@ -928,6 +1083,16 @@ dy_window_init (DyWindow *self)
   g_object_unref (factory);
   g_object_unref (selection);
   pages_changed (self);
+
+  {
+    /* A flap: beside the tabs when the window is wide enough, over them when it is not. */
+    self->staging_panel = DY_STAGING_PANEL (dy_staging_panel_new (NULL));
+    adw_flap_set_flap (self->staging_flap, GTK_WIDGET (self->staging_panel));
+    g_signal_connect_object (self->staging_panel, "notify::n-changes",
+                             G_CALLBACK (staging_count_changed), self, G_CONNECT_SWAPPED);
+    g_signal_connect_object (self->tab_view, "notify::selected-page",
+                             G_CALLBACK (selected_page_changed), self, G_CONNECT_SWAPPED);
+  }
 
   if (self->settings != NULL)
     {

@@ -5,6 +5,7 @@
 #include <adwaita.h>
 
 #include "app/dy-connection.h"
+#include "app/dy-staging-panel.h"
 #include "app/dy-table-view.h"
 
 G_BEGIN_DECLS
@@ -17,6 +18,12 @@ DyWindow *dy_window_new (AdwApplication *application);
 void dy_window_open_demo (DyWindow *self);
 /* Opens a database file as a new connection; REMEMBER adds it to the recent databases. */
 void dy_window_open_database (DyWindow *self, const char *path, gboolean remember);
+/* Adds CONNECTION (a database just made) to the sidebar, lists its tables and remembers it,
+ * unless its file is there already. */
+void dy_window_add_database (DyWindow *self, DyConnection *connection);
+/* Selects TABLE of CONNECTION in the sidebar (expanding the connection); FALSE when the
+ * connection does not list it (yet). */
+gboolean dy_window_select_table (DyWindow *self, DyConnection *connection, const char *table);
 /* The connections (DyConnection) in the sidebar. */
 GListModel *dy_window_get_connections (DyWindow *self);
 /* Opens TABLE of CONNECTION in a new tab (or shows its tab if one exists) and returns the view. */
@@ -24,6 +31,8 @@ DyTableView *dy_window_open_table (DyWindow *self, DyConnection *connection, con
 /* The view of the selected tab, or NULL. */
 DyTableView *dy_window_get_current_view (DyWindow *self);
 AdwTabView *dy_window_get_tab_view (DyWindow *self);
+/* The staging panel beside the tabs (win.toggle-staging, Ctrl+Shift+D, shows it). */
+DyStagingPanel *dy_window_get_staging_panel (DyWindow *self);
 
 /* TRUE once the AWS profiles of the shared config files are in the sidebar. */
 gboolean dy_window_get_profiles_loaded (DyWindow *self);
