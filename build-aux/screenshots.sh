@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Writes PNG screenshots of the app's main views (tables, a Query with its request, item
-# collections, the inspector, a Scan with a filter) into data/screenshots/ (or $1): it runs the
-# GUI test program, which drives the real window on the demo database under Xvfb and calls
+# collections, the inspector, a Scan with a filter, staging, import) into data/screenshots/ (or
+# $1): it runs the GUI test programs, which drive the real window on the demo database under
+# Xvfb and call
 # `import -window root` (ImageMagick) at each view.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 out=$(realpath -m "${1:-data/screenshots}")
 [ -f "$build/build.ninja" ] || meson setup "$build"
-ninja -C "$build" tests/app/test-gui src/app/gschemas.compiled src/cli/dynoscope-cli
+programs=(test-gui test-staging-gui test-import-gui)
+ninja -C "$build" "${programs[@]/#/tests/app/}" src/app/gschemas.compiled src/cli/dynoscope-cli
 mkdir -p "$out"
 export DYNOSCOPE_SCREENSHOT_DIR="$out"
 export GSETTINGS_SCHEMA_DIR="$PWD/$build/src/app"
 export DYNOSCOPE_DEMO_DATA="$PWD/data/demo"
 export DYNOSCOPE_CLI="$PWD/$build/src/cli/dynoscope-cli"
-tests/app/run-gui-test.sh "$build/tests/app/test-gui"
+for program in "${programs[@]}"; do
+  tests/app/run-gui-test.sh "$build/tests/app/$program"
+done
 ls -1 "$out"/*.png

@@ -336,14 +336,14 @@ test_s3_export_new_database (void)
   g_assert_nonnull (
       strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (dialog_child (dialog, "source_row"))),
               "300 items"));
-  gui_screenshot ("import-dialog.png");
+  gui_screenshot ("40-import-dialog.png");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "import.start", NULL));
   gui_wait_for (dialog_gone, NULL, "the import to finish");
   gui_wait_for (database_listed, db_path, "the new database in the sidebar");
   gui_wait_for (table_opened, "Inventory", "the new table to open");
   gui_settle ();
-  gui_screenshot ("import-done.png");
+  gui_screenshot ("41-import-done.png");
   c = find_database (db_path);
   g_assert_true (dy_table_view_get_connection (dy_window_get_current_view (gui_window)) == c);
   g_assert_true (g_file_test (db_path, G_FILE_TEST_IS_REGULAR));
@@ -393,7 +393,7 @@ test_existing_table_error (void)
                    dy_import_dialog_get_error (dialog));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (dialog_child (dialog, "stack"))),
                    ==, "form");
-  gui_screenshot ("import-error.png");
+  gui_screenshot ("42-import-error.png");
 
   /* An invalid table name or key schema cannot be sent. */
   gtk_editable_set_text (GTK_EDITABLE (dialog_child (dialog, "table_entry")), "no spaces here");
