@@ -2,8 +2,7 @@
 # Writes PNG screenshots of the app's main views (tables, a Query with its request, item
 # collections, the inspector, a Scan with a filter, staging, import) into data/screenshots/ (or
 # $1): it runs the GUI test programs, which drive the real window on the demo database under
-# Xvfb and call
-# `import -window root` (ImageMagick) at each view.
+# Xvfb and call `import -window root` (ImageMagick) at each view.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
