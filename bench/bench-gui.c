@@ -2,17 +2,25 @@
  * in-process (run it under Xvfb: build-aux/bench-gui.sh does):
  *   - launch to first rows drawn: from main () (after the database exists) to the first frame
  *     painted with rows of a Scan, with the clicks (open the table, Run) made at once;
- *   - RSS after Load More in a loop up to a row count and scrolling the grid to its end;
+ *   - RSS after Load More in a loop up to a row count (by default the whole table, as a user
+ *     who scrolls millions of items loads them) and scrolling the grid to its end; printed
+ *     with its anonymous and file-backed parts, as under Xvfb the file-backed part holds the
+ *     shared libraries GDK maps (under Xvfb, Mesa's software GL and its LLVM, loaded to probe
+ *     GL even with the cairo renderer: GDK_DEBUG=gl-disable shows the figures without them);
  *   - the longest main-loop stall during a full-table scan (Run, then Load All to the end),
  *     measured by a high-priority 5 ms timeout recording the gaps between its calls.
- * Usage: bench-gui [N_ITEMS [ROWS]] (defaults 1000000 and 200000). The database is generated
+ * Usage: bench-gui [N_ITEMS [ROWS]] (defaults 1000000 and N_ITEMS). The database is generated
  * with bench-engine's generator (bench-engine --input) and imported through the engine into a
  * temporary folder, unless BENCH_GUI_DB names an existing database (table "bench") to reuse;
- * BENCH_GUI_KEEP=1 keeps the generated one and prints its path. */
+ * BENCH_GUI_KEEP=1 keeps the generated one and prints its path. BENCH_GUI_SCREENSHOT=FILE.png
+ * writes the screen, scrolled to the end, there (with ImageMagick's import);
+ * BENCH_GUI_SKIP_SCAN=1 stops before the full-table scan (for profiling the first two). */
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app/dy-application.h"
 #include "app/dy-window.h"
@@ -25,7 +33,7 @@
 #define TICK_MS 5
 
 static gint64 launched;
-static guint target_rows = 200000;
+static guint target_rows = G_MAXUINT; /* the whole table */
 static char *db_path;
 static int status;
 
@@ -81,11 +89,25 @@ rss_kb (const char *field)
   return line != NULL ? strtol (line + strlen (field), NULL, 10) : -1;
 }
 
+/* The main thread's CPU time, in µs. */
+static gint64
+thread_cpu_time (void)
+{
+  struct timespec ts;
+
+  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    return 0;
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
 /* The stall monitor: the longest time the main loop took to come back to a high-priority
- * timeout beyond its interval. */
+ * timeout beyond its interval; and, as the machine may be shared, the most CPU time the main
+ * thread spent between two calls (work of its own, not waiting for a core). */
 typedef struct {
   gint64 last;
+  gint64 last_cpu;
   gint64 worst;
+  gint64 worst_cpu;
 } Monitor;
 
 static gboolean
@@ -93,16 +115,33 @@ tick (gpointer data)
 {
   Monitor *m = data;
   gint64 now = g_get_monotonic_time ();
+  gint64 cpu = thread_cpu_time ();
 
   if (m->last != 0)
     {
       m->worst = MAX (m->worst, now - m->last - TICK_MS * 1000);
+      m->worst_cpu = MAX (m->worst_cpu, cpu - m->last_cpu);
       if (g_getenv ("BENCH_GUI_TRACE") != NULL && now - m->last > 30000)
-        g_printerr ("stall of %.1f ms ending at +%.1f ms\n", (now - m->last) / 1000.0,
+        g_printerr ("stall of %.1f ms (%.1f ms of CPU) ending at +%.1f ms\n",
+                    (now - m->last) / 1000.0, (cpu - m->last_cpu) / 1000.0,
                     (now - launched) / 1000.0);
     }
   m->last = now;
+  m->last_cpu = cpu;
   return G_SOURCE_CONTINUE;
+}
+
+/* The first figure of /proc/loadavg: how busy the machine was. */
+static const char *
+load_average (void)
+{
+  static char text[32];
+  g_autofree char *contents = NULL;
+
+  if (!g_file_get_contents ("/proc/loadavg", &contents, NULL, NULL))
+    return "unknown";
+  g_strlcpy (text, contents, MIN (sizeof text, strcspn (contents, " ") + 1));
+  return text;
 }
 
 static gboolean
@@ -171,7 +210,7 @@ run_bench (GApplication *application)
   PaintWatch watch = { 0 };
   GdkFrameClock *clock;
   gulong handler;
-  gint64 first_rows;
+  gint64 first_rows, listed, described;
   GtkAdjustment *adjustment;
   Monitor monitor = { 0 };
   guint monitor_id;
@@ -181,10 +220,12 @@ run_bench (GApplication *application)
   double capacity;
 
   wait_for (connection_ready, window, "the table list", 120);
+  listed = g_get_monotonic_time ();
   connection = dy_window_find_connection (window, DY_CONNECTION_DATABASE, db_path);
   view = dy_window_open_table (window, connection, "bench");
   items = dy_table_view_get_items (view);
   wait_for (view_ready, view, "DescribeTable", 120);
+  described = g_get_monotonic_time ();
   watch.view = view;
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
   handler = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint), &watch);
@@ -192,7 +233,12 @@ run_bench (GApplication *application)
   wait_for (painted, &watch, "the first rows drawn", 120);
   first_rows = g_get_monotonic_time ();
   g_signal_handler_disconnect (clock, handler);
-  printf ("first page: %u items\n", g_list_model_get_n_items (items));
+  printf ("first page: %u items; tables listed at %.1f ms, table described at %.1f ms, "
+          "RSS %.1f MB (anonymous %.1f, files %.1f)\n", g_list_model_get_n_items (items),
+          (listed - launched) / 1000.0, (described - launched) / 1000.0,
+          rss_kb ("VmRSS:") / 1024.0, rss_kb ("RssAnon:") / 1024.0, rss_kb ("RssFile:") / 1024.0);
+  printf ("main thread CPU time until then: %.1f ms (load average %s)\n",
+          thread_cpu_time () / 1000.0, load_average ());
   report ("launch to first rows drawn", (first_rows - launched) / 1000.0, "ms",
           GOAL_FIRST_ROWS_MS);
 
@@ -211,8 +257,25 @@ run_bench (GApplication *application)
   printf ("rows loaded: %u (scrolled to %.0f of %.0f px)\n", g_list_model_get_n_items (items),
           gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment),
           gtk_adjustment_get_upper (adjustment));
+  printf ("RSS now: anonymous %.1f MB (SQLite's caches %.1f MB), files %.1f MB, shared memory "
+          "%.1f MB\n", rss_kb ("RssAnon:") / 1024.0, sqlite3_memory_used () / 1048576.0,
+          rss_kb ("RssFile:") / 1024.0, rss_kb ("RssShmem:") / 1024.0);
   report ("RSS after scrolling to the end", rss_kb ("VmRSS:") / 1024.0, "MB", GOAL_RSS_MB);
+  if (g_getenv ("BENCH_GUI_SCREENSHOT") != NULL)
+    {
+      const char *argv[] = { "import", "-window", "root", g_getenv ("BENCH_GUI_SCREENSHOT"), NULL };
 
+      if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
+                         NULL, NULL, NULL))
+        fprintf (stderr, "bench-gui: no screenshot (is ImageMagick installed?)\n");
+    }
+
+  if (g_getenv ("BENCH_GUI_SKIP_SCAN") != NULL)
+    {
+      status = 0;
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
   /* A full-table scan: Run from the start, then Load All. */
   monitor_id = g_timeout_add_full (G_PRIORITY_HIGH, TICK_MS, tick, &monitor, NULL);
   scan_start = g_get_monotonic_time ();
@@ -228,6 +291,8 @@ run_bench (GApplication *application)
           (g_get_monotonic_time () - scan_start) / 1e6,
           g_list_model_get_n_items (items) / ((g_get_monotonic_time () - scan_start) / 1e6),
           rss_kb ("VmRSS:") / 1024.0, rss_kb ("VmHWM:") / 1024.0);
+  printf ("most main-thread CPU time between two ticks: %.1f ms (load average %s)\n",
+          monitor.worst_cpu / 1000.0, load_average ());
   report ("longest main-loop stall during the scan", monitor.worst / 1000.0, "ms", GOAL_STALL_MS);
   status = 0;
   gtk_window_destroy (GTK_WINDOW (window));

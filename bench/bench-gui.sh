@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs bench-gui (see bench/bench-gui.c) under a virtual X server, as the GUI tests run:
-#   bench/bench-gui.sh [BUILD_DIR] [N_ITEMS [ROWS]]     (defaults: build, 1000000, 200000)
+#   bench/bench-gui.sh [BUILD_DIR] [N_ITEMS [ROWS]]     (defaults: build, 1000000, N_ITEMS)
 # Builds what it needs first. Set BENCH_GUI_DB=PATH to reuse a database (table "bench").
 set -e
 cd "$(dirname "$0")/.."

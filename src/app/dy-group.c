@@ -9,7 +9,7 @@
 struct _DyGroup {
   GObject parent_instance;
   char *key_text;
-  GListStore *items; /* DyItem, or DyGroup for a shard set */
+  GListModel *items; /* DyItem (a GListStore or the view's rows), or DyGroup for a shard set */
   guint64 total_size;
   guint n_items;
   gboolean shard_set;
@@ -41,7 +41,7 @@ dy_group_class_init (DyGroupClass *klass)
 static void
 dy_group_init (DyGroup *self)
 {
-  self->items = g_list_store_new (DY_TYPE_ITEM);
+  self->items = G_LIST_MODEL (g_list_store_new (DY_TYPE_ITEM));
 }
 
 DyGroup *
@@ -62,7 +62,8 @@ dy_group_get_key_text (DyGroup *self)
 void
 dy_group_add (DyGroup *self, DyItem *item)
 {
-  g_list_store_append (self->items, item);
+  g_return_if_fail (G_IS_LIST_STORE (self->items));
+  g_list_store_append (G_LIST_STORE (self->items), item);
   self->total_size += dy_item_get_size (item);
   self->n_items++;
 }
@@ -93,8 +94,16 @@ dy_group_sort (DyGroup *self, const char *sort_key, gboolean descending)
 {
   SortData data = { sort_key, descending };
 
-  if (sort_key != NULL)
-    g_list_store_sort (self->items, compare_items, &data);
+  if (sort_key != NULL && G_IS_LIST_STORE (self->items))
+    g_list_store_sort (G_LIST_STORE (self->items), compare_items, &data);
+}
+
+void
+dy_group_set_items (DyGroup *self, GListModel *items, guint64 total_size)
+{
+  g_set_object (&self->items, items);
+  self->n_items = g_list_model_get_n_items (items);
+  self->total_size = total_size;
 }
 
 GListModel *
@@ -247,7 +256,7 @@ dy_group_collect_shards (GListModel *groups)
           last = g_strdup (((DyGroup *) family->members->pdata[family->members->len - 1])->shard_suffix);
           set = g_object_new (DY_TYPE_GROUP, NULL);
           g_clear_object (&set->items);
-          set->items = g_list_store_new (DY_TYPE_GROUP);
+          set->items = G_LIST_MODEL (g_list_store_new (DY_TYPE_GROUP));
           set->key_text = g_strdup_printf ("%s#%s…#%s", family->base, first, last);
           set->shard_set = TRUE;
           set->shard_base = g_strdup (family->base);
@@ -261,7 +270,7 @@ dy_group_collect_shards (GListModel *groups)
               member->shard_count = family->members->len;
               set->n_items += member->n_items;
               set->total_size += member->total_size;
-              g_list_store_append (set->items, member);
+              g_list_store_append (G_LIST_STORE (set->items), member);
             }
           g_list_store_append (out, set);
           g_object_unref (set);

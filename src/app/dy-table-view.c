@@ -4,13 +4,24 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#ifdef __linux__
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "app/dy-describe.h"
 #include "app/dy-format.h"
 #include "app/dy-group.h"
 #include "app/dy-item.h"
 #include "app/dy-query.h"
+#include "app/dy-rows.h"
 #include "app/dy-table-view.h"
+#include "core/itemsize.h"
 
 typedef struct {
   char *name; /* NULL: the table */
@@ -57,9 +68,14 @@ struct _DyTableView {
   DyConnection *connection;
   char *table_name;
   GPtrArray *keys; /* KeyInfo*: [0] the table, then its indexes */
-  GListStore *items;
+  DyRows *items;
   GtkSingleSelection *selection;
+  DyRowList *order; /* the rows in a column's order, when sorted and not grouped */
+  DyRowFeed *feed;  /* the rows as loaded, handed to the grid a few at a time */
   GHashTable *columns; /* attribute name -> GtkColumnViewColumn (owned by the view) */
+  GHashTable *seen_columns; /* names the results of the last Run hold */
+  gboolean prune_columns;   /* once the Run's pages are in, drop the columns not seen */
+  gboolean follow_up; /* the Run's first, small page is out: the rest of a full page follows */
   GtkColumnViewColumn *tree_column;
   json_t *request;  /* of the current results, without ExclusiveStartKey */
   json_t *last_key; /* LastEvaluatedKey of the last page */
@@ -68,7 +84,11 @@ struct _DyTableView {
   gboolean ready;
   gboolean running;
   gboolean grouped;
-  gboolean sorting; /* the rows go through a sort model */
+  gboolean sorting; /* a column sorts the rows */
+  gboolean sort_dirty; /* rows came after the order was made */
+  guint arrange_serial; /* of the last sort or grouping asked for; older ones are dropped */
+  gboolean arranging;   /* a sort or grouping runs on a worker */
+  GCancellable *arrange_cancellable;
   gboolean loading_all;
   gint64 load_started; /* monotonic µs */
   guint64 load_scanned_before;
@@ -271,12 +291,19 @@ set_running (DyTableView *self, gboolean running)
 
 /* Grid cells. */
 
+/* The grid's rows are items (flat) or tree rows of collections and items (grouped). */
+static GObject *
+row_item (gpointer row)
+{
+  if (GTK_IS_TREE_LIST_ROW (row))
+    return gtk_tree_list_row_get_item (row);
+  return row != NULL ? g_object_ref (row) : NULL;
+}
+
 static GObject *
 row_object (GtkListItem *list_item)
 {
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-
-  return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+  return row_item (gtk_list_item_get_item (list_item));
 }
 
 static gboolean
@@ -294,12 +321,14 @@ query_cell_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkToolt
 static void
 setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  /* GtkInscription, made for cells, is much cheaper to create, measure and bind than a
+   * GtkLabel: the grid keeps a couple of hundred rows of every column alive. */
+  GtkWidget *label = gtk_inscription_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 48);
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (label), 0);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
+                                     GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), 48);
   /* The tooltip is asked for when shown: setting tooltip text on every bind makes GTK query
    * the pointer (an X11 round trip) per cell, which stalls scrolling. */
   gtk_widget_set_has_tooltip (label, TRUE);
@@ -320,7 +349,7 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer u
     value = dy_item_get_attribute (DY_ITEM (object), name);
   if (value != NULL)
     text = dy_format_value (value);
-  gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
+  gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
   g_object_set_data (G_OBJECT (label), "tooltip",
                      value != NULL ? (gpointer) ddb_type_name (value->type) : NULL);
 }
@@ -401,6 +430,8 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
   g_autofree char *tooltip = NULL;
   int level = 0;
 
+  if (!GTK_IS_TREE_LIST_ROW (gtk_list_item_get_item (list_item)))
+    return; /* the column is hidden when the rows are flat */
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander),
                                   gtk_list_item_get_item (list_item));
   gtk_widget_remove_css_class (flag, "warning");
@@ -441,22 +472,18 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
   g_object_set_data_full (G_OBJECT (flag), "tooltip", g_steal_pointer (&tooltip), g_free);
 }
 
-/* A width that shows the column's values whole when they are short: GtkColumnView sizes
- * columns by their cells' minimum width, which for ellipsizing labels is one character. */
+/* A width that shows the column's values whole when they are short (the page measured them
+ * on its worker): GtkColumnView sizes columns by their cells' minimum width, which for
+ * ellipsizing labels is one character. */
 static int
-column_width (const char *name, GPtrArray *items)
+column_width (const char *name, DyRowPage *page)
 {
-  glong chars = g_utf8_strlen (name, -1) + 2;
+  int chars = (int) g_utf8_strlen (name, -1) + 2;
 
-  for (guint i = 0; items != NULL && i < MIN (items->len, 100u); i++)
-    {
-      const DdbValue *value = dy_item_get_attribute (items->pdata[i], name);
-      g_autofree char *text = value != NULL ? dy_format_value (value) : NULL;
-
-      if (text != NULL)
-        chars = MAX (chars, g_utf8_strlen (text, -1));
-    }
-  return CLAMP ((int) chars * 8 + 24, 72, 360);
+  for (guint i = 0; page != NULL && i < page->names->len; i++)
+    if (g_str_equal (page->names->pdata[i], name))
+      chars = MAX (chars, g_array_index (page->widths, int, i));
+  return CLAMP (chars * 8 + 24, 72, 360);
 }
 
 static void
@@ -483,8 +510,9 @@ sorter_changed (DyTableView *self)
 {
   gboolean sorting = gtk_sorter_get_order (column_sorter (self)) != GTK_SORTER_ORDER_NONE;
 
-  /* A sort model already in place follows its sorter by itself. */
-  if (sorting != self->sorting)
+  /* Grouped, a sort model in place follows its sorter by itself; flat, the order is made
+   * again from the sorter's columns. */
+  if (!self->grouped || sorting != self->sorting)
     rebuild_rows (self);
 }
 
@@ -504,12 +532,14 @@ compare_cells (gconstpointer a, gconstpointer b, gpointer user_data)
 }
 
 static void
-add_column (DyTableView *self, const char *name, GPtrArray *items)
+add_column (DyTableView *self, const char *name, DyRowPage *page)
 {
   GtkListItemFactory *factory;
   GtkColumnViewColumn *column;
   GtkCustomSorter *sorter;
 
+  if (!g_hash_table_contains (self->seen_columns, name))
+    g_hash_table_add (self->seen_columns, g_strdup (name));
   if (g_hash_table_contains (self->columns, name))
     return;
   factory = gtk_signal_list_item_factory_new ();
@@ -523,38 +553,43 @@ add_column (DyTableView *self, const char *name, GPtrArray *items)
   gtk_column_view_column_set_visible (column, !g_hash_table_contains (self->hidden_columns, name));
   g_signal_connect (column, "notify::visible", G_CALLBACK (column_visible_changed), self);
   gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_column_set_fixed_width (column, column_width (name, items));
+  gtk_column_view_column_set_fixed_width (column, column_width (name, page));
   gtk_column_view_append_column (self->column_view, column);
   g_hash_table_insert (self->columns, g_strdup (name), column);
 }
 
+/* Columns stay from one Run to the next (with their widths and visibility), so that a Run
+ * does not tear down and rebuild every cell of the grid; those the new results do not hold
+ * go once its pages are in. */
 static void
-remove_columns (DyTableView *self)
+prune_columns (DyTableView *self)
 {
   GHashTableIter iter;
-  gpointer column;
+  gpointer name, column;
 
+  self->prune_columns = FALSE;
   g_hash_table_iter_init (&iter, self->columns);
-  while (g_hash_table_iter_next (&iter, NULL, &column))
-    {
-      g_signal_handlers_disconnect_by_func (column, column_visible_changed, self);
-      gtk_column_view_remove_column (self->column_view, column);
-    }
-  g_hash_table_remove_all (self->columns);
+  while (g_hash_table_iter_next (&iter, &name, &column))
+    if (!g_hash_table_contains (self->seen_columns, name))
+      {
+        g_signal_handlers_disconnect_by_func (column, column_visible_changed, self);
+        gtk_column_view_remove_column (self->column_view, column);
+        g_hash_table_iter_remove (&iter);
+      }
 }
 
 static void
-add_key_columns (DyTableView *self, GPtrArray *items)
+add_key_columns (DyTableView *self, DyRowPage *page)
 {
   const KeyInfo *table = self->keys->pdata[0];
   const KeyInfo *keys = current_keys (self);
 
-  add_column (self, table->pk, items);
+  add_column (self, table->pk, page);
   if (table->sk != NULL)
-    add_column (self, table->sk, items);
-  add_column (self, keys->pk, items);
+    add_column (self, table->sk, page);
+  add_column (self, keys->pk, page);
   if (keys->sk != NULL)
-    add_column (self, keys->sk, items);
+    add_column (self, keys->sk, page);
 }
 
 /* Rows. */
@@ -567,79 +602,468 @@ create_children (gpointer item, gpointer user_data)
   return NULL;
 }
 
-static GListModel *
-build_groups (DyTableView *self)
+/* Sorting and grouping read every row loaded, so they run on a worker over a snapshot of the
+ * rows, unless there are so few that doing it at once costs less than a frame. */
+#define ARRANGE_AT_ONCE 1000
+
+/* A Run's first request, without a Limit of the user's, reads this many items: a screenful
+ * (and the couple of hundred rows the grid makes widgets for). */
+#define FIRST_PAGE_ITEMS 100
+
+/* Client-side sorting by columns: the column view's sorter says which columns sort, in which
+ * priority and direction, only through comparisons, so ask it with probe items holding one or
+ * two attributes. Returns SortKey*, the primary column first. */
+typedef struct {
+  char *name;
+  gboolean descending;
+} SortKey;
+
+static void
+sort_key_free (SortKey *key)
 {
-  const KeyInfo *keys = current_keys (self);
-  GListStore *groups = g_list_store_new (DY_TYPE_GROUP);
-  g_autoptr (GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+  g_free (key->name);
+  g_free (key);
+}
 
-  for (guint i = 0; i < n; i++)
+static DyItem *
+probe_item (const char *name, const char *text, const char *name2, const char *text2)
+{
+  DdbValue *map = ddb_value_new_m ();
+
+  ddb_value_map_set (map, name, ddb_value_new_s (text, -1));
+  if (name2 != NULL)
+    ddb_value_map_set (map, name2, ddb_value_new_s (text2, -1));
+  return dy_item_new (map);
+}
+
+static int
+probe (DyTableView *self, const char *name, gboolean a_first, const char *name2,
+       gboolean a_first2)
+{
+  g_autoptr (DyItem) a = probe_item (name, a_first ? "a" : "b", name2, a_first2 ? "a" : "b");
+  g_autoptr (DyItem) b = probe_item (name, a_first ? "b" : "a", name2, a_first2 ? "b" : "a");
+
+  return gtk_sorter_compare (column_sorter (self), a, b);
+}
+
+static int
+compare_priority (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const SortKey *ka = *(SortKey **) a;
+  const SortKey *kb = *(SortKey **) b;
+  int first = ka->descending ? GTK_ORDERING_LARGER : GTK_ORDERING_SMALLER;
+
+  /* A's column alone would answer FIRST, B's the opposite: the answer says which one leads. */
+  return probe (user_data, ka->name, TRUE, kb->name, ka->descending == kb->descending ? FALSE : TRUE)
+             == first ? -1 : 1;
+}
+
+static GPtrArray *
+sort_keys (DyTableView *self)
+{
+  GPtrArray *keys = g_ptr_array_new_with_free_func ((GDestroyNotify) sort_key_free);
+  GHashTableIter iter;
+  gpointer name;
+
+  g_hash_table_iter_init (&iter, self->columns);
+  while (g_hash_table_iter_next (&iter, &name, NULL))
     {
-      g_autoptr (DyItem) item = g_list_model_get_item (G_LIST_MODEL (self->items), i);
-      const DdbValue *pk = dy_item_get_attribute (item, keys->pk);
-      g_autofree char *text = pk != NULL ? dy_format_key (pk) : g_strdup (_("(no partition key)"));
-      DyGroup *group = g_hash_table_lookup (by_key, text);
+      int order = probe (self, name, TRUE, NULL, FALSE);
+      SortKey *key;
 
-      if (group == NULL)
+      if (order == GTK_ORDERING_EQUAL)
+        continue;
+      key = g_new0 (SortKey, 1);
+      key->name = g_strdup (name);
+      key->descending = order == GTK_ORDERING_LARGER;
+      g_ptr_array_add (keys, key);
+    }
+  g_ptr_array_sort_with_data (keys, compare_priority, self);
+  return keys;
+}
+
+typedef struct {
+  DyRows *rows;
+  DyRowsSnapshot *snapshot;
+  GPtrArray *keys; /* SortKey*: sorting */
+  char *pk;        /* grouping */
+  char *sk;
+  gboolean descending;
+  guint serial;
+} Arrange;
+
+static void
+arrange_free (Arrange *job)
+{
+  g_object_unref (job->rows);
+  dy_rows_snapshot_free (job->snapshot);
+  if (job->keys != NULL)
+    g_ptr_array_unref (job->keys);
+  g_free (job->pk);
+  g_free (job->sk);
+  g_free (job);
+}
+
+typedef struct {
+  DdbValue **values; /* n_keys per row */
+  GPtrArray *keys;
+} SortData;
+
+static int
+compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const SortData *data = user_data;
+  guint ra = *(const guint32 *) a;
+  guint rb = *(const guint32 *) b;
+  guint k = data->keys->len;
+
+  for (guint j = 0; j < k; j++)
+    {
+      const SortKey *key = data->keys->pdata[j];
+      int c = dy_format_compare_cells (data->values[ra * k + j], data->values[rb * k + j]);
+
+      if (c != 0)
+        return key->descending ? -c : c;
+    }
+  return ra < rb ? -1 : ra > rb;
+}
+
+/* The rows' positions in the keys' order; NULL if cancelled or unreadable. */
+static GArray *
+sort_rows (Arrange *job, GCancellable *cancellable, GError **error)
+{
+  guint n = dy_rows_snapshot_get_n (job->snapshot);
+  guint k = job->keys->len;
+  SortData data = { g_new0 (DdbValue *, (gsize) n * k), job->keys };
+  GArray *positions = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+  gboolean ok = TRUE;
+
+  for (guint32 i = 0; i < n && ok; i++)
+    {
+      g_autoptr (DdbValue) item = dy_rows_snapshot_read (job->snapshot, i, error);
+
+      if (item == NULL || (i % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error)))
+        ok = FALSE;
+      for (guint j = 0; ok && j < k; j++)
         {
-          group = dy_group_new (text);
-          g_hash_table_insert (by_key, g_steal_pointer (&text), group);
-          g_list_store_append (groups, group);
-          g_object_unref (group);
+          const DdbValue *value = ddb_value_map_get (item, ((SortKey *) job->keys->pdata[j])->name);
+
+          data.values[i * k + j] = value != NULL ? ddb_value_copy (value) : NULL;
         }
-      dy_group_add (group, item);
+      g_array_append_val (positions, i);
     }
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (groups)); i++)
+  if (ok)
+    g_qsort_with_data (positions->data, (int) positions->len, sizeof (guint32), compare_rows, &data);
+  for (gsize i = 0; i < (gsize) n * k; i++)
+    g_clear_pointer (&data.values[i], ddb_value_free);
+  g_free (data.values);
+  if (!ok)
+    g_clear_pointer (&positions, g_array_unref);
+  return positions;
+}
+
+typedef struct {
+  DyGroup *group;
+  GArray *positions; /* guint32 */
+  guint64 size;
+} Collection;
+
+static void
+collection_free (Collection *c)
+{
+  g_clear_object (&c->group);
+  if (c->positions != NULL)
+    g_array_unref (c->positions);
+  g_free (c);
+}
+
+typedef struct {
+  DdbValue **sk;
+  gboolean descending;
+} GroupSort;
+
+static int
+compare_in_collection (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const GroupSort *data = user_data;
+  const DdbValue *va = data->sk[*(const guint32 *) a];
+  const DdbValue *vb = data->sk[*(const guint32 *) b];
+  int c;
+
+  /* Items of a GSI may lack its sort key only if they are not in it; keep them last anyway. */
+  if (va == NULL || vb == NULL)
+    c = (va == NULL) - (vb == NULL);
+  else
+    c = dy_format_compare_keys (va, vb);
+  return data->descending ? -c : c;
+}
+
+/* The collections (DyGroup) of the rows by partition key, in first-seen order, each with its
+ * items in sort-key order, then shard sets gathered; NULL if cancelled or unreadable. */
+static GListModel *
+group_rows (Arrange *job, GCancellable *cancellable, GError **error)
+{
+  guint n = dy_rows_snapshot_get_n (job->snapshot);
+  g_autoptr (GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) collections = g_ptr_array_new_with_free_func ((GDestroyNotify) collection_free);
+  GroupSort sort = { job->sk != NULL ? g_new0 (DdbValue *, MAX (n, 1)) : NULL, job->descending };
+  g_autoptr (GListStore) groups = g_list_store_new (DY_TYPE_GROUP);
+  gboolean ok = TRUE;
+
+  for (guint32 i = 0; i < n && ok; i++)
     {
-      g_autoptr (DyGroup) group = g_list_model_get_item (G_LIST_MODEL (groups), i);
+      g_autoptr (DdbValue) item = dy_rows_snapshot_read (job->snapshot, i, error);
+      const DdbValue *pk;
+      g_autofree char *text = NULL;
+      Collection *c;
 
-      dy_group_sort (group, keys->sk, gtk_toggle_button_get_active (self->desc_toggle));
+      if (item == NULL || (i % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error)))
+        {
+          ok = FALSE;
+          break;
+        }
+      pk = ddb_value_map_get (item, job->pk);
+      text = pk != NULL ? dy_format_key (pk) : g_strdup (_("(no partition key)"));
+      c = g_hash_table_lookup (by_key, text);
+      if (c == NULL)
+        {
+          c = g_new0 (Collection, 1);
+          c->group = dy_group_new (text);
+          c->positions = g_array_new (FALSE, FALSE, sizeof (guint32));
+          g_hash_table_insert (by_key, g_steal_pointer (&text), c);
+          g_ptr_array_add (collections, c);
+        }
+      g_array_append_val (c->positions, i);
+      c->size += ddb_item_size (item);
+      if (sort.sk != NULL)
+        {
+          const DdbValue *sk = ddb_value_map_get (item, job->sk);
+
+          sort.sk[i] = sk != NULL ? ddb_value_copy (sk) : NULL;
+        }
     }
-  {
-    GListModel *collected = dy_group_collect_shards (G_LIST_MODEL (groups));
+  for (guint i = 0; ok && i < collections->len; i++)
+    {
+      Collection *c = collections->pdata[i];
+      g_autoptr (DyRowList) items = NULL;
 
-    g_object_unref (groups);
-    return collected;
-  }
+      if (sort.sk != NULL)
+        g_qsort_with_data (c->positions->data, (int) c->positions->len, sizeof (guint32),
+                           compare_in_collection, &sort);
+      items = dy_row_list_new (job->rows, g_steal_pointer (&c->positions));
+      dy_group_set_items (c->group, G_LIST_MODEL (items), c->size);
+      g_list_store_append (groups, c->group);
+    }
+  for (guint i = 0; sort.sk != NULL && i < n; i++)
+    g_clear_pointer (&sort.sk[i], ddb_value_free);
+  g_free (sort.sk);
+  return ok ? dy_group_collect_shards (G_LIST_MODEL (groups)) : NULL;
 }
 
 static void
-rebuild_rows (DyTableView *self)
+arranged_free (Arrange *job, gpointer done)
 {
-  GtkTreeListModel *tree;
-  GtkSortListModel *sorted;
-  GListModel *root;
-
-  if (self->grouped && self->ready)
-    root = build_groups (self);
+  if (done == NULL)
+    return;
+  if (job->keys != NULL)
+    g_array_unref (done);
   else
-    root = g_object_ref (G_LIST_MODEL (self->items));
-  tree = gtk_tree_list_model_new (root, FALSE, FALSE, create_children, NULL, NULL);
-  /* Sorting by a column header sorts the loaded rows (within their collection when grouped),
-   * a step at a time so that a large result does not stall the window. Without a sort column
-   * there is no sort model at all: rows stay in DynamoDB's order at no cost. */
-  self->sorting = gtk_sorter_get_order (column_sorter (self)) != GTK_SORTER_ORDER_NONE;
+    g_object_unref (done);
+}
+
+static void
+arrange_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  Arrange *job = task_data;
+  GError *error = NULL;
+  gpointer done = job->keys != NULL ? (gpointer) sort_rows (job, cancellable, &error)
+                                    : (gpointer) group_rows (job, cancellable, &error);
+
+  if (done == NULL)
+    g_task_return_error (task, error);
+  else if (job->keys != NULL)
+    g_task_return_pointer (task, done, (GDestroyNotify) g_array_unref);
+  else
+    g_task_return_pointer (task, done, g_object_unref);
+}
+
+static void rows_added (DyTableView *self, guint from, guint to);
+
+static void
+show_sorted (DyTableView *self, GArray *positions)
+{
+  guint sorted = positions->len;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+
+  g_clear_object (&self->order);
+  self->order = dy_row_list_new (self->items, positions);
+  self->sort_dirty = FALSE;
+  /* Rows loaded while it sorted go at the end, until the next sort. */
+  if (sorted < n)
+    rows_added (self, sorted, n);
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->order));
+}
+
+static void
+show_groups (DyTableView *self, GListModel *groups)
+{
+  GtkTreeListModel *tree = gtk_tree_list_model_new (g_object_ref (groups), FALSE, FALSE,
+                                                    create_children, NULL, NULL);
+
+  /* Sorting by a column header sorts the items within their collection, a step at a time. */
   if (self->sorting)
     {
-      sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (tree)), GTK_SORTER (
-        gtk_tree_list_row_sorter_new (g_object_ref (column_sorter (self)))));
+      GtkSortListModel *sorted = gtk_sort_list_model_new (
+        G_LIST_MODEL (g_object_ref (tree)),
+        GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (column_sorter (self)))));
+
       gtk_sort_list_model_set_incremental (sorted, TRUE);
       gtk_single_selection_set_model (self->selection, G_LIST_MODEL (sorted));
       g_object_unref (sorted);
     }
   else
     gtk_single_selection_set_model (self->selection, G_LIST_MODEL (tree));
-  gtk_column_view_column_set_visible (self->tree_column, self->grouped);
+  gtk_column_view_column_set_visible (self->tree_column, TRUE);
   /* The first collection opens at once, so grouping shows items, not only headings. */
-  if (self->grouped && g_list_model_get_n_items (G_LIST_MODEL (tree)) > 0)
+  if (g_list_model_get_n_items (G_LIST_MODEL (tree)) > 0)
     {
       g_autoptr (GtkTreeListRow) first = gtk_tree_list_model_get_row (tree, 0);
 
       gtk_tree_list_row_set_expanded (first, TRUE);
     }
   g_object_unref (tree);
+}
+
+/* Shows a sort's or grouping's result DONE (taken), unless the rows changed meanwhile. */
+static void
+show_arranged (DyTableView *self, Arrange *job, gpointer done, GError *error)
+{
+  if (job->serial != self->arrange_serial)
+    {
+      arranged_free (job, done);
+      return;
+    }
+  self->arranging = FALSE;
+  if (done == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error (self, error->message);
+    }
+  else if (job->keys != NULL)
+    show_sorted (self, done);
+  else
+    {
+      show_groups (self, done);
+      g_object_unref (done);
+    }
+}
+
+static void
+arranged (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  gpointer done = g_task_propagate_pointer (G_TASK (result), &error);
+
+  show_arranged (DY_TABLE_VIEW (source), g_task_get_task_data (G_TASK (result)), done, error);
+}
+
+/* Sorts (KEYS given) or groups the rows loaded, at once or on a worker. */
+static void
+arrange (DyTableView *self, GPtrArray *keys)
+{
+  Arrange *job = g_new0 (Arrange, 1);
+  const KeyInfo *info = current_keys (self);
+  g_autoptr (GTask) task = NULL;
+
+  g_cancellable_cancel (self->arrange_cancellable);
+  g_clear_object (&self->arrange_cancellable);
+  self->arrange_cancellable = g_cancellable_new ();
+  job->rows = g_object_ref (self->items);
+  job->snapshot = dy_rows_snapshot (self->items);
+  job->keys = keys;
+  if (keys == NULL)
+    {
+      job->pk = g_strdup (info->pk);
+      job->sk = g_strdup (info->sk);
+      job->descending = gtk_toggle_button_get_active (self->desc_toggle);
+    }
+  job->serial = ++self->arrange_serial;
+  self->arranging = TRUE;
+  if (dy_rows_snapshot_get_n (job->snapshot) <= ARRANGE_AT_ONCE)
+    {
+      /* Few rows: the result is shown before this returns. */
+      g_autoptr (GError) error = NULL;
+      gpointer done = keys != NULL ? (gpointer) sort_rows (job, NULL, &error)
+                                   : (gpointer) group_rows (job, NULL, &error);
+
+      show_arranged (self, job, done, error);
+      arrange_free (job);
+      return;
+    }
+  task = g_task_new (self, self->arrange_cancellable, arranged, NULL);
+  g_task_set_source_tag (task, arrange);
+  g_task_set_task_data (task, job, (GDestroyNotify) arrange_free);
+  g_task_run_in_thread (task, arrange_thread);
+}
+
+static void
+rebuild_rows (DyTableView *self)
+{
+  GPtrArray *keys = NULL;
+
+  self->sorting = gtk_sorter_get_order (column_sorter (self)) != GTK_SORTER_ORDER_NONE;
+  /* A sort or grouping on its way is for rows shown before. */
+  g_cancellable_cancel (self->arrange_cancellable);
+  self->arrange_serial++;
+  self->arranging = FALSE;
+  self->sort_dirty = FALSE;
+  if (self->grouped && self->ready)
+    {
+      g_clear_object (&self->order);
+      arrange (self, NULL);
+      return;
+    }
+  gtk_column_view_column_set_visible (self->tree_column, FALSE);
+  if (self->sorting && self->ready)
+    keys = sort_keys (self);
+  if (keys == NULL || keys->len == 0)
+    {
+      /* Without a sort column the grid shows the rows as loaded, in DynamoDB's order, at no
+       * cost. */
+      g_clear_object (&self->order);
+      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
+      if (keys != NULL)
+        g_ptr_array_unref (keys);
+      return;
+    }
+  /* Until the new order is made, the grid shows the previous one (rows loaded since at its
+   * end), or the rows as loaded. */
+  if (self->order == NULL
+      || gtk_single_selection_get_model (self->selection) != G_LIST_MODEL (self->order))
+    {
+      g_clear_object (&self->order);
+      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
+    }
+  arrange (self, keys);
+}
+
+/* Rows added while the grid shows a column's order: they go at its end until sorted again. */
+static void
+rows_added (DyTableView *self, guint from, guint to)
+{
+  if (self->order != NULL && !self->grouped)
+    {
+      dy_row_list_append_range (self->order, from, to);
+      self->sort_dirty = TRUE;
+    }
+}
+
+/* After a page or Load All: the order or the collections take in the new rows. */
+static void
+rearrange (DyTableView *self)
+{
+  if (self->grouped || (self->sorting && (self->sort_dirty || self->order == NULL)))
+    rebuild_rows (self);
 }
 
 static char *
@@ -659,11 +1083,8 @@ item_title (DyTableView *self, DyItem *item)
 static void
 selection_changed (DyTableView *self)
 {
-  g_autoptr (GObject) object = NULL;
-  GtkTreeListRow *row = gtk_single_selection_get_selected_item (self->selection);
+  g_autoptr (GObject) object = row_item (gtk_single_selection_get_selected_item (self->selection));
 
-  if (row != NULL)
-    object = gtk_tree_list_row_get_item (row);
   if (DY_IS_ITEM (object))
     {
       g_autofree char *title = item_title (self, DY_ITEM (object));
@@ -677,23 +1098,22 @@ selection_changed (DyTableView *self)
 /* Running. */
 
 typedef struct {
-  json_t *response;
-  GPtrArray *items; /* DyItem */
-  GPtrArray *names; /* attribute names in first-seen order */
+  json_t *response; /* only the page's figures */
+  DyRowPage *rows;
 } Page;
 
 static void
 page_free (Page *page)
 {
   json_decref (page->response);
-  g_ptr_array_unref (page->items);
-  g_ptr_array_unref (page->names);
+  dy_row_page_free (page->rows);
   g_free (page);
 }
 
 typedef struct {
   char *operation;
   json_t *request;
+  DyRowStore *store;
 } PageRequest;
 
 static void
@@ -701,50 +1121,29 @@ page_request_free (PageRequest *data)
 {
   g_free (data->operation);
   json_decref (data->request);
+  dy_row_store_unref (data->store);
   g_free (data);
 }
 
-/* Parsing items and collecting their attribute names is done on the worker, off the main
- * thread: a 1 MB page can hold thousands of items. Takes RESPONSE. */
+/* Parsing items, encoding them into the store and collecting their attribute names is done
+ * on the worker, off the main thread: a 1 MB page can hold thousands of items. Takes
+ * RESPONSE. */
 static const char *const page_members[] = { "ScannedCount", "ConsumedCapacity",
                                             "LastEvaluatedKey" };
 
 static Page *
-parse_page (json_t *response, GError **error)
+parse_page (DyRowStore *store, json_t *response, GError **error)
 {
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  Page *page = g_new0 (Page, 1);
-  json_t *json;
-  size_t i;
+  Page *page;
+  DyRowPage *rows = dy_row_page_new (store, json_object_get (response, "Items"), error);
 
-  page->items = g_ptr_array_new_with_free_func (g_object_unref);
-  page->names = g_ptr_array_new_with_free_func (g_free);
-  json_array_foreach (json_object_get (response, "Items"), i, json)
+  if (rows == NULL)
     {
-      DyItem *item = dy_item_new_from_json (json, error);
-      const DdbValue *value;
-
-      if (item == NULL)
-        {
-          json_decref (response);
-          page_free (page);
-          return NULL;
-        }
-      value = dy_item_get_value (item);
-      for (guint a = 0; a < ddb_value_map_size (value); a++)
-        {
-          const char *name = ddb_value_map_nth (value, a)->name;
-
-          if (!g_hash_table_contains (seen, name))
-            {
-              char *copy = g_strdup (name);
-
-              g_hash_table_add (seen, copy);
-              g_ptr_array_add (page->names, copy);
-            }
-        }
-      g_ptr_array_add (page->items, item);
+      json_decref (response);
+      return NULL;
     }
+  page = g_new0 (Page, 1);
+  page->rows = rows;
   /* Only the page's figures go to the main thread: freeing a 1 MB response tree there would
    * stall it. */
   page->response = json_object ();
@@ -753,6 +1152,18 @@ parse_page (json_t *response, GError **error)
       json_object_set (page->response, page_members[k], json_object_get (response, page_members[k]));
   json_decref (response);
   return page;
+}
+
+/* A page's response tree (many megabytes of small blocks for a 1 MB page) is freed on the
+ * worker that read it; without this, that thread's malloc arena would keep the memory. Not
+ * after every page of Load All, whose worker reuses it: trimming takes every arena's lock,
+ * the main thread's too. */
+static void
+release_freed_memory (void)
+{
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
 }
 
 static void
@@ -765,11 +1176,12 @@ page_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
                                               cancellable, &error);
   Page *page;
 
-  if (response == NULL || (page = parse_page (response, &error)) == NULL)
+  if (response == NULL || (page = parse_page (data->store, response, &error)) == NULL)
     {
       g_task_return_error (task, error);
       return;
     }
+  release_freed_memory ();
   g_task_return_pointer (task, page, (GDestroyNotify) page_free);
 }
 
@@ -779,12 +1191,13 @@ apply_page (DyTableView *self, Page *page)
 {
   json_t *capacity;
   json_t *last_key;
+  guint before = g_list_model_get_n_items (G_LIST_MODEL (self->items));
 
-  add_key_columns (self, page->items);
-  for (guint i = 0; i < page->names->len; i++)
-    add_column (self, page->names->pdata[i], page->items);
-  g_list_store_splice (self->items, g_list_model_get_n_items (G_LIST_MODEL (self->items)), 0,
-                       page->items->pdata, page->items->len);
+  add_key_columns (self, page->rows);
+  for (guint i = 0; i < page->rows->names->len; i++)
+    add_column (self, page->rows->names->pdata[i], page->rows);
+  if (dy_rows_add_page (self->items, page->rows))
+    rows_added (self, before, g_list_model_get_n_items (G_LIST_MODEL (self->items)));
   self->pages++;
   self->scanned += json_integer_value (json_object_get (page->response, "ScannedCount"));
   capacity = json_object_get (json_object_get (page->response, "ConsumedCapacity"),
@@ -795,34 +1208,44 @@ apply_page (DyTableView *self, Page *page)
   self->last_key = last_key != NULL ? json_incref (last_key) : NULL;
 }
 
+static void send_next_page (DyTableView *self);
+
 static void
 page_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   DyTableView *self = DY_TABLE_VIEW (source);
   g_autoptr (GError) error = NULL;
   Page *page = g_task_propagate_pointer (G_TASK (result), &error);
+  gint64 t0 = g_get_monotonic_time ();
 
   if (page == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   set_running (self, FALSE);
   if (page == NULL)
     {
+      self->follow_up = FALSE;
       show_error (self, error->message);
       update_footer (self);
       return;
     }
   show_error (self, NULL);
-  {
-    gint64 t0 = g_get_monotonic_time ();
-
-    apply_page (self, page);
-    if (self->grouped)
-      rebuild_rows (self);
-    update_actions (self);
-    update_footer (self);
-    g_debug ("page of %u items applied in %.1f ms", page->items->len,
-             (g_get_monotonic_time () - t0) / 1000.0);
-  }
+  apply_page (self, page);
+  if (self->follow_up && self->last_key != NULL)
+    {
+      self->follow_up = FALSE;
+      send_next_page (self);
+    }
+  else
+    {
+      self->follow_up = FALSE;
+      if (self->prune_columns)
+        prune_columns (self);
+    }
+  rearrange (self);
+  update_actions (self);
+  update_footer (self);
+  g_debug ("page of %u items applied in %.1f ms", page->rows->lengths->len,
+           (g_get_monotonic_time () - t0) / 1000.0);
   page_free (page);
 }
 
@@ -842,6 +1265,7 @@ send_page (DyTableView *self, json_t *request)
     }
   data->operation = g_strdup (self->operation);
   data->request = json_deep_copy (request);
+  data->store = dy_row_store_ref (dy_rows_get_store (self->items));
   set_request_text (self, request);
   self->requests++;
   set_running (self, TRUE);
@@ -851,33 +1275,36 @@ send_page (DyTableView *self, json_t *request)
   g_task_run_in_thread (task, page_thread);
 }
 
+/* The page after the last one, as the results' request continues. */
 static void
-release_items_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+send_next_page (DyTableView *self)
 {
-  /* The task data (the items) is freed with the task, here on the worker. */
+  json_t *request = json_deep_copy (self->request);
+
+  json_object_set (request, "ExclusiveStartKey", self->last_key);
+  send_page (self, request);
+  json_decref (request);
 }
 
-/* Empties the results without freeing hundreds of thousands of items on the main thread: they
- * are held while the models let go of them, then released on a worker. */
+/* Empties the results: the grid first lets go of its rows, so that it does not walk them. */
 static void
 clear_items (DyTableView *self)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->items));
-  GPtrArray *held;
-  g_autoptr (GTask) task = NULL;
+  g_cancellable_cancel (self->arrange_cancellable);
+  g_clear_object (&self->order);
+  if (gtk_single_selection_get_model (self->selection) == G_LIST_MODEL (self->feed))
+    {
+      /* The rows with widgets (around the first one visible) go a few at a time. */
+      GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+      double upper = adjustment != NULL ? gtk_adjustment_get_upper (adjustment) : 0;
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->feed));
+      guint first = upper > 0 ? (guint) (gtk_adjustment_get_value (adjustment) / upper * n) : 0;
 
-  if (n == 0)
-    return;
-  held = g_ptr_array_new_full (n, g_object_unref);
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (held, g_list_model_get_item (G_LIST_MODEL (self->items), i));
-  /* The grid first lets go of its rows, so that only HELD keeps the items. */
-  gtk_single_selection_set_model (self->selection, NULL);
-  g_list_store_remove_all (self->items);
-  task = g_task_new (NULL, NULL, NULL, NULL);
-  g_task_set_source_tag (task, clear_items);
-  g_task_set_task_data (task, held, (GDestroyNotify) g_ptr_array_unref);
-  g_task_run_in_thread (task, release_items_thread);
+      dy_row_feed_drain (self->feed, first);
+    }
+  else
+    gtk_single_selection_set_model (self->selection, NULL);
+  dy_rows_clear (self->items);
 }
 
 static void
@@ -910,11 +1337,24 @@ run_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     gint64 t0 = g_get_monotonic_time ();
 
     clear_items (self);
-    remove_columns (self);
+    g_hash_table_remove_all (self->seen_columns);
+    self->prune_columns = TRUE;
     rebuild_rows (self);
     g_debug ("results cleared in %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
   }
-  send_page (self, request);
+  /* Without a Limit of the user's, the first request reads only a screenful so that rows show
+   * at once; the rest of a full page follows it. */
+  self->follow_up = spec.limit == 0;
+  if (self->follow_up)
+    {
+      json_t *first = json_deep_copy (request);
+
+      json_object_set_new (first, "Limit", json_integer (FIRST_PAGE_ITEMS));
+      send_page (self, first);
+      json_decref (first);
+    }
+  else
+    send_page (self, request);
   update_footer (self);
 }
 
@@ -922,14 +1362,10 @@ static void
 load_more_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   DyTableView *self = DY_TABLE_VIEW (widget);
-  json_t *request;
 
   if (self->running || self->last_key == NULL || self->request == NULL)
     return;
-  request = json_deep_copy (self->request);
-  json_object_set (request, "ExclusiveStartKey", self->last_key);
-  send_page (self, request);
-  json_decref (request);
+  send_next_page (self);
   update_footer (self);
 }
 
@@ -1028,6 +1464,7 @@ typedef struct {
   char *operation;
   json_t *request;
   json_t *start_key;
+  DyRowStore *store;
   GMutex lock;
   GCond cond;
   guint waiting; /* pages handed over and not yet applied */
@@ -1042,6 +1479,7 @@ load_all_clear (LoadAll *data)
   json_decref (data->request);
   if (data->start_key != NULL)
     json_decref (data->start_key);
+  dy_row_store_unref (data->store);
   g_mutex_clear (&data->lock);
   g_cond_clear (&data->cond);
 }
@@ -1134,7 +1572,7 @@ load_all_thread (GTask *task, gpointer source, gpointer task_data, GCancellable 
       response = dy_connection_call_sync (data->view->connection, data->operation, request,
                                           cancellable, &error);
       json_decref (request);
-      if (response == NULL || (page = parse_page (response, &error)) == NULL)
+      if (response == NULL || (page = parse_page (data->store, response, &error)) == NULL)
         {
           g_task_return_error (task, error);
           return;
@@ -1156,19 +1594,40 @@ load_all_thread (GTask *task, gpointer source, gpointer task_data, GCancellable 
       g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, deliver_page, delivery,
                                   (GDestroyNotify) delivery_free);
     }
+  release_freed_memory ();
   /* Done once the last page is applied: the main loop runs the deliveries in order, and the
    * task's callback after them. */
   g_task_return_boolean (task, TRUE);
+}
+
+/* Load All reads on a thread of its own at a lower priority than the window's: on a busy
+ * machine the main thread gets a core first, and a scan of millions of items never makes it
+ * wait. (A thread of the shared pool could not get its priority back.) */
+static gpointer
+load_all_main (gpointer data)
+{
+  GTask *task = data;
+
+#ifdef __linux__
+  if (setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10) != 0)
+    g_debug ("Load All at the usual priority: %s", g_strerror (errno));
+#endif
+  load_all_thread (task, g_task_get_source_object (task), g_task_get_task_data (task),
+                   g_task_get_cancellable (task));
+  g_object_unref (task);
+  return NULL;
 }
 
 static void
 finish_load_all (DyTableView *self)
 {
   self->loading_all = FALSE;
+  self->follow_up = FALSE;
+  if (self->prune_columns)
+    prune_columns (self);
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
   set_running (self, FALSE);
-  if (self->grouped)
-    rebuild_rows (self);
+  rearrange (self);
   update_actions (self);
   update_footer (self);
 }
@@ -1205,6 +1664,7 @@ load_all_action (GtkWidget *widget, const char *action_name, GVariant *parameter
   data->operation = g_strdup (self->operation);
   data->request = json_deep_copy (self->request);
   data->start_key = json_incref (self->last_key);
+  data->store = dy_row_store_ref (dy_rows_get_store (self->items));
   g_mutex_init (&data->lock);
   g_cond_init (&data->cond);
   self->loading_all = TRUE;
@@ -1218,7 +1678,7 @@ load_all_action (GtkWidget *widget, const char *action_name, GVariant *parameter
   task = g_task_new (self, self->cancellable, load_all_done, NULL);
   g_task_set_source_tag (task, load_all_action);
   g_task_set_task_data (task, data, (GDestroyNotify) load_all_release);
-  g_task_run_in_thread (task, load_all_thread);
+  g_thread_unref (g_thread_new ("dy-load-all", load_all_main, g_object_ref (task)));
 }
 
 static void
@@ -1464,7 +1924,10 @@ dy_table_view_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->describe_cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), DY_TYPE_TABLE_VIEW);
+  g_cancellable_cancel (self->arrange_cancellable);
+  g_clear_object (&self->order);
   g_clear_object (&self->selection);
+  g_clear_object (&self->feed);
   g_clear_object (&self->tree_column);
   G_OBJECT_CLASS (dy_table_view_parent_class)->dispose (object);
 }
@@ -1480,6 +1943,7 @@ dy_table_view_finalize (GObject *object)
   g_ptr_array_unref (self->keys);
   g_clear_object (&self->items);
   g_hash_table_unref (self->columns);
+  g_hash_table_unref (self->seen_columns);
   g_clear_pointer (&self->request, json_decref);
   g_clear_pointer (&self->last_key, json_decref);
   g_clear_pointer (&self->description, json_decref);
@@ -1487,6 +1951,7 @@ dy_table_view_finalize (GObject *object)
   g_free (self->ttl_error);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->describe_cancellable);
+  g_clear_object (&self->arrange_cancellable);
   g_array_unref (self->filter_conds);
   g_hash_table_unref (self->hidden_columns);
   G_OBJECT_CLASS (dy_table_view_parent_class)->finalize (object);
@@ -1624,10 +2089,13 @@ dy_table_view_init (DyTableView *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->keys = g_ptr_array_new_with_free_func ((GDestroyNotify) key_info_free);
-  self->items = g_list_store_new (DY_TYPE_ITEM);
+  self->items = dy_rows_new ();
+  self->feed = dy_row_feed_new (G_LIST_MODEL (self->items));
   self->columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->seen_columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cancellable = g_cancellable_new ();
   self->describe_cancellable = g_cancellable_new ();
+  self->arrange_cancellable = g_cancellable_new ();
   self->filter_conds = g_array_new (FALSE, FALSE, sizeof (DyFilterCond));
   self->hidden_columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->selection = gtk_single_selection_new (NULL);
@@ -1702,6 +2170,16 @@ GtkSelectionModel *
 dy_table_view_get_rows (DyTableView *self)
 {
   return GTK_SELECTION_MODEL (self->selection);
+}
+
+gboolean
+dy_table_view_get_arranging (DyTableView *self)
+{
+  GListModel *model = gtk_single_selection_get_model (self->selection);
+
+  return self->arranging
+         || (GTK_IS_SORT_LIST_MODEL (model)
+             && gtk_sort_list_model_get_pending (GTK_SORT_LIST_MODEL (model)) > 0);
 }
 
 gboolean

@@ -25,8 +25,12 @@ gboolean dy_table_view_get_can_load_more (DyTableView *self);
 gboolean dy_table_view_get_grouped (DyTableView *self);
 /* Every item loaded since the last Run (DyItem), in the order DynamoDB returned them. */
 GListModel *dy_table_view_get_items (DyTableView *self);
-/* The grid's rows (GtkTreeListRow of DyItem, or of DyGroup when grouped). */
+/* The grid's rows: DyItem, in the order shown (a column's when sorted); when grouped,
+ * GtkTreeListRow of DyGroup (collections and shard sets) and of DyItem. */
 GtkSelectionModel *dy_table_view_get_rows (DyTableView *self);
+/* TRUE while the rows are being sorted or grouped (on a worker, for many rows): the grid
+ * shows them as before until it is done. */
+gboolean dy_table_view_get_arranging (DyTableView *self);
 /* TRUE once DescribeTable and DescribeTimeToLive have answered (the description popover,
  * template child describe_grid, is filled). */
 gboolean dy_table_view_get_described (DyTableView *self);

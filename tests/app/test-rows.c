@@ -1,0 +1,324 @@
+/* test-rows.c: the grid's light row model (no display): items kept encoded in a spill file and
+ * read back exactly, pages from another store refused, snapshots read on another thread, row
+ * lists in a given order, and the feed that hands rows to the grid a few at a time. */
+#define G_LOG_DOMAIN "test-rows"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+
+#include "app/dy-rows.h"
+#include "core/ddbjson.h"
+
+/* Item I of a result: every type, a 38-digit number, attributes in a fixed order. */
+static json_t *
+make_item (guint i)
+{
+  g_autofree char *text = g_strdup_printf (
+      "{\"PK\":{\"S\":\"WS#t%05u\"},\"SK\":{\"S\":\"PROJ#%08u\"},"
+      "\"budget\":{\"N\":\"12345678901234567890123456789012345%03u\"},"
+      "\"tags\":{\"SS\":[\"billing\",\"q%u\"]},\"blob\":{\"B\":\"3q2+7w==\"},"
+      "\"meta\":{\"M\":{\"flags\":{\"L\":[{\"BOOL\":true},{\"NULL\":true}]}}}%s}",
+      i / 10, i, i % 1000, i % 4, i % 3 == 0 ? ",\"extra\":{\"S\":\"only some items\"}" : "");
+  json_error_t error;
+  json_t *json = json_loads (text, 0, &error);
+
+  g_assert_nonnull (json);
+  return json;
+}
+
+static json_t *
+make_items (guint from, guint n)
+{
+  json_t *items = json_array ();
+
+  for (guint i = from; i < from + n; i++)
+    json_array_append_new (items, make_item (i));
+  return items;
+}
+
+static DdbValue *
+expected_value (guint i)
+{
+  json_t *json = make_item (i);
+  DdbValue *value = ddb_json_to_item (json, NULL);
+
+  json_decref (json);
+  return value;
+}
+
+/* Whether ITEM holds item I exactly, its attributes in the same order. */
+static void
+assert_item (DyItem *item, guint i)
+{
+  g_autoptr (DdbValue) expected = expected_value (i);
+  const DdbValue *value = dy_item_get_value (item);
+
+  g_assert_true (ddb_value_equal (value, expected));
+  g_assert_cmpuint (ddb_value_map_size (value), ==, ddb_value_map_size (expected));
+  for (guint a = 0; a < ddb_value_map_size (value); a++)
+    g_assert_cmpstr (ddb_value_map_nth (value, a)->name, ==, ddb_value_map_nth (expected, a)->name);
+}
+
+static void
+add_rows (DyRows *rows, guint from, guint n)
+{
+  json_t *items = make_items (from, n);
+  g_autoptr (GError) error = NULL;
+  DyRowPage *page = dy_row_page_new (dy_rows_get_store (rows), items, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (dy_rows_add_page (rows, page));
+  dy_row_page_free (page);
+  json_decref (items);
+}
+
+static void
+count_changes (GListModel *model, guint position, guint removed, guint added, int *n)
+{
+  *n += (int) added - (int) removed;
+}
+
+static void
+test_page_round_trip (void)
+{
+  g_autoptr (DyRows) rows = dy_rows_new ();
+  json_t *items = make_items (0, 3);
+  g_autoptr (GError) error = NULL;
+  DyRowPage *page = dy_row_page_new (dy_rows_get_store (rows), items, &error);
+  const char *names[] = { "PK", "SK", "budget", "tags", "blob", "meta", "extra" };
+  int changes = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (page->lengths->len, ==, 3);
+  /* Attribute names in first-seen order, each with a width that holds its longest value. */
+  g_assert_cmpuint (page->names->len, ==, G_N_ELEMENTS (names));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpstr (page->names->pdata[i], ==, names[i]);
+  g_assert_cmpint (g_array_index (page->widths, int, 2), ==, 38);
+  g_signal_connect (rows, "items-changed", G_CALLBACK (count_changes), &changes);
+  g_assert_true (dy_rows_add_page (rows, page));
+  dy_row_page_free (page);
+  json_decref (items);
+  g_assert_cmpint (changes, ==, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (rows)), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr (DyItem) item = g_list_model_get_item (G_LIST_MODEL (rows), i);
+
+      assert_item (item, i);
+    }
+  g_assert_null (g_list_model_get_item (G_LIST_MODEL (rows), 3));
+}
+
+static void
+test_bad_item (void)
+{
+  g_autoptr (DyRows) rows = dy_rows_new ();
+  json_t *items
+      = json_loads ("[{\"PK\":{\"S\":\"a\"}},{\"PK\":{\"N\":\"not a number\"}}]", 0, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_null (dy_row_page_new (dy_rows_get_store (rows), items, &error));
+  g_assert_nonnull (error);
+  json_decref (items);
+}
+
+static void
+test_many_rows (void)
+{
+  g_autoptr (DyRows) rows = dy_rows_new ();
+  const guint n = 5000;
+
+  /* Pages of different sizes, an empty one (a filter that matched nothing) among them. */
+  add_rows (rows, 0, 1);
+  add_rows (rows, 1, 0);
+  for (guint from = 1; from < n; from += 1333)
+    add_rows (rows, from, MIN (1333, n - from));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (rows)), ==, n);
+  /* Positions that share a cache slot, read in turns, each give their own item. */
+  for (guint round = 0; round < 2; round++)
+    for (guint i = 7; i < n; i += 1024)
+      {
+        g_autoptr (DyItem) item = g_list_model_get_item (G_LIST_MODEL (rows), i);
+
+        assert_item (item, i);
+      }
+  {
+    g_autoptr (DyItem) last = g_list_model_get_item (G_LIST_MODEL (rows), n - 1);
+
+    assert_item (last, n - 1);
+  }
+}
+
+static void
+test_clear_drops_old_pages (void)
+{
+  g_autoptr (DyRows) rows = dy_rows_new ();
+  json_t *items = make_items (0, 10);
+  DyRowPage *stale;
+  int changes = 0;
+
+  add_rows (rows, 100, 5);
+  /* A page on its way when the results are cleared (a new Run) is not added. */
+  stale = dy_row_page_new (dy_rows_get_store (rows), items, NULL);
+  g_signal_connect (rows, "items-changed", G_CALLBACK (count_changes), &changes);
+  dy_rows_clear (rows);
+  g_assert_cmpint (changes, ==, -5);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (rows)), ==, 0);
+  g_assert_false (dy_rows_add_page (rows, stale));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (rows)), ==, 0);
+  dy_row_page_free (stale);
+  json_decref (items);
+  add_rows (rows, 200, 2);
+  {
+    g_autoptr (DyItem) item = g_list_model_get_item (G_LIST_MODEL (rows), 1);
+
+    assert_item (item, 201);
+  }
+}
+
+static gpointer
+read_snapshot (gpointer data)
+{
+  DyRowsSnapshot *snapshot = data;
+
+  for (guint i = 0; i < dy_rows_snapshot_get_n (snapshot); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (DdbValue) value = dy_rows_snapshot_read (snapshot, i, &error);
+      g_autoptr (DdbValue) expected = expected_value (i);
+
+      g_assert_no_error (error);
+      if (!ddb_value_equal (value, expected))
+        return GUINT_TO_POINTER (i + 1);
+    }
+  return NULL;
+}
+
+static void
+test_snapshot_on_thread (void)
+{
+  g_autoptr (DyRows) rows = dy_rows_new ();
+  DyRowsSnapshot *snapshot;
+  GThread *thread;
+
+  add_rows (rows, 0, 300);
+  snapshot = dy_rows_snapshot (rows);
+  g_assert_cmpuint (dy_rows_snapshot_get_n (snapshot), ==, 300);
+  thread = g_thread_new ("reader", read_snapshot, snapshot);
+  /* Rows added meanwhile are not in the snapshot. */
+  add_rows (rows, 300, 300);
+  g_assert_null (g_thread_join (thread));
+  g_assert_cmpuint (dy_rows_snapshot_get_n (snapshot), ==, 300);
+  dy_rows_snapshot_free (snapshot);
+}
+
+static void
+test_row_list (void)
+{
+  g_autoptr (DyRows) rows = dy_rows_new ();
+  GArray *positions = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (DyRowList) list = NULL;
+
+  add_rows (rows, 0, 10);
+  for (guint32 i = 10; i-- > 0;)
+    g_array_append_val (positions, i);
+  list = dy_row_list_new (rows, positions);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 10);
+  add_rows (rows, 10, 3);
+  dy_row_list_append_range (list, 10, 13);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 13);
+  for (guint i = 0; i < 13; i++)
+    {
+      g_autoptr (DyItem) item = g_list_model_get_item (G_LIST_MODEL (list), i);
+
+      assert_item (item, i < 10 ? 9 - i : i);
+    }
+}
+
+static void
+run_feed (DyRowFeed *feed)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (dy_row_feed_get_pending (feed))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+}
+
+static void
+test_feed (void)
+{
+  g_autoptr (DyRows) rows = dy_rows_new ();
+  g_autoptr (DyRowFeed) feed = dy_row_feed_new (G_LIST_MODEL (rows));
+  GListModel *model = G_LIST_MODEL (feed);
+  int changes = 0;
+  guint first;
+
+  g_signal_connect (feed, "items-changed", G_CALLBACK (count_changes), &changes);
+  add_rows (rows, 0, 5000);
+  /* At once, a first few rows; the rest over later iterations. */
+  first = g_list_model_get_n_items (model);
+  g_assert_cmpuint (first, >, 0);
+  g_assert_cmpuint (first, <, 5000);
+  g_assert_true (dy_row_feed_get_pending (feed));
+  run_feed (feed);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 5000);
+  g_assert_cmpint (changes, ==, 5000);
+  {
+    g_autoptr (DyItem) item = g_list_model_get_item (model, 4321);
+
+    assert_item (item, 4321);
+  }
+
+  /* Draining: the rows around the one given stay (the old items), the source is emptied and
+   * filled again, and once drained the feed shows what the source holds. */
+  dy_row_feed_drain (feed, 2500);
+  g_assert_cmpuint (g_list_model_get_n_items (model), >, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (model), <, 5000);
+  {
+    g_autoptr (DyItem) kept = g_list_model_get_item (model, 0);
+    const DdbValue *sk = dy_item_get_attribute (kept, "SK");
+
+    g_assert_cmpuint (atoi (sk->bytes.data + 5), <=, 2500);
+    g_assert_cmpuint (atoi (sk->bytes.data + 5), >, 2000);
+  }
+  dy_rows_clear (rows);
+  add_rows (rows, 9000, 40);
+  g_assert_cmpint (changes, ==, (int) g_list_model_get_n_items (model));
+  run_feed (feed);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 40);
+  g_assert_cmpint (changes, ==, 40);
+  {
+    g_autoptr (DyItem) item = g_list_model_get_item (model, 39);
+
+    assert_item (item, 9039);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *cache = g_dir_make_tmp ("test-rows-XXXXXX", NULL);
+  g_autofree char *spill_dir = NULL;
+  int status;
+
+  /* The spill files go to an unlinked file in the cache folder: a private one. */
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/rows/page-round-trip", test_page_round_trip);
+  g_test_add_func ("/rows/bad-item", test_bad_item);
+  g_test_add_func ("/rows/many-rows", test_many_rows);
+  g_test_add_func ("/rows/clear-drops-old-pages", test_clear_drops_old_pages);
+  g_test_add_func ("/rows/snapshot-on-thread", test_snapshot_on_thread);
+  g_test_add_func ("/rows/row-list", test_row_list);
+  g_test_add_func ("/rows/feed", test_feed);
+  status = g_test_run ();
+  spill_dir = g_build_filename (cache, "dynoscope", NULL);
+  g_rmdir (spill_dir);
+  g_rmdir (cache);
+  return status;
+}
