@@ -14,7 +14,21 @@ struct _DdbEngine {
   /* The writer; in a read-only call on a file database, the call's reader instead (the
    * operation gets a copy of the engine with this member replaced, and must not lock). */
   DdbStore *store;
-  GMutex lock; /* serializes calls that write, and all calls on an in-memory database */
+  /* Serializes use of the writer: calls that write, all calls on an in-memory database, imports.
+   * Never held between calls with a transaction open: a write group begins and commits under
+   * one hold. */
+  GMutex lock;
+
+  /* Group commit (file databases): writing calls queue up; one caller at a time, the leader,
+   * takes the queue and runs its calls in one transaction (a savepoint each), commits once (one
+   * fsync for the group) and only then wakes their callers with their answers. */
+  GMutex queue_lock;
+  GCond queue_done;
+  GQueue queue;     /* of the waiting calls (engine.c), oldest first */
+  gboolean leading; /* a leader is running a group */
+  /* Under queue_lock, for tests: groups committed and the calls they held. */
+  guint64 groups;
+  guint64 grouped_calls;
 };
 
 /* An operation: `request` borrowed; returns the response (new reference) or NULL with `error`

@@ -79,6 +79,122 @@ call_reader (DdbEngine *engine, DdbOperation func, json_t *request, json_t **res
   return TRUE;
 }
 
+/* A writing call waiting in the group commit queue; lives on its caller's stack. */
+typedef struct {
+  DdbOperation func;
+  json_t *request;
+  json_t *result;
+  json_t *extra;
+  GError *error;
+  gboolean done; /* under queue_lock: result, extra and error are final */
+} QueuedCall;
+
+/* At most this many calls share a transaction, so that one group's answers are not held back
+ * long behind a flood of others. */
+#define MAX_GROUP 64
+
+/* A call that ran but whose writes are not kept: its answer becomes `why`. */
+static void
+call_fail (QueuedCall *call, const GError *why)
+{
+  g_clear_pointer (&call->result, json_decref);
+  g_clear_pointer (&call->extra, json_decref);
+  g_clear_error (&call->error);
+  call->error = g_error_copy (why);
+}
+
+/* Runs `calls` (QueuedCall*) in one write transaction on the writer, each in a savepoint of its
+ * own so that a failing call takes back only its own writes, then commits them together. A
+ * call's answer stands only if the commit succeeds. */
+static void
+run_group (DdbEngine *engine, QueuedCall **calls, guint n)
+{
+  GError *local = NULL;
+  guint first = 0; /* the first call of the transaction now open */
+
+  g_mutex_lock (&engine->lock);
+  if (!ddb_store_group_begin (engine->store, &local))
+    {
+      for (guint i = 0; i < n; i++)
+        call_fail (calls[i], local);
+      g_clear_error (&local);
+      g_mutex_unlock (&engine->lock);
+      return;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      QueuedCall *call = calls[i];
+
+      call->result = call->func (engine, call->request, &call->extra, &call->error);
+      /* A call never leaves its savepoint open; if one did, its writes are not acknowledged. */
+      ddb_store_rollback (engine->store);
+      if (ddb_store_group_lost (engine->store))
+        {
+          /* SQLite rolled the whole transaction back (I/O error, full disk): the writes of
+           * this call and of the ones before it in the transaction are gone. */
+          ddb_store_group_end (engine->store, &local);
+          for (guint j = first; j <= i; j++)
+            if (calls[j]->result != NULL)
+              call_fail (calls[j], local);
+          g_clear_error (&local);
+          first = i + 1;
+          if (first < n && !ddb_store_group_begin (engine->store, &local))
+            {
+              for (guint j = first; j < n; j++)
+                call_fail (calls[j], local);
+              g_clear_error (&local);
+              g_mutex_unlock (&engine->lock);
+              return;
+            }
+        }
+    }
+  if (first < n && !ddb_store_group_end (engine->store, &local))
+    {
+      for (guint j = first; j < n; j++)
+        if (calls[j]->result != NULL)
+          call_fail (calls[j], local);
+      g_clear_error (&local);
+    }
+  g_mutex_unlock (&engine->lock);
+}
+
+/* A writing call on a file database, through the group commit queue: returns once the call's
+ * group is committed (or failed). */
+static void
+call_grouped (DdbEngine *engine, QueuedCall *call)
+{
+  g_mutex_lock (&engine->queue_lock);
+  g_queue_push_tail (&engine->queue, call);
+  while (!call->done)
+    {
+      QueuedCall *batch[MAX_GROUP];
+      guint n = 0;
+
+      if (engine->leading)
+        {
+          g_cond_wait (&engine->queue_done, &engine->queue_lock);
+          continue;
+        }
+      /* Lead: every call queued so far (this one included) goes into one transaction; calls
+       * that arrive meanwhile wait for the next group, which one of them leads. */
+      engine->leading = TRUE;
+      while (n < MAX_GROUP && !g_queue_is_empty (&engine->queue))
+        batch[n++] = g_queue_pop_head (&engine->queue);
+      g_mutex_unlock (&engine->queue_lock);
+
+      run_group (engine, batch, n);
+
+      g_mutex_lock (&engine->queue_lock);
+      for (guint i = 0; i < n; i++)
+        batch[i]->done = TRUE;
+      engine->groups++;
+      engine->grouped_calls += n;
+      engine->leading = FALSE;
+      g_cond_broadcast (&engine->queue_done);
+    }
+  g_mutex_unlock (&engine->queue_lock);
+}
+
 DdbEngine *
 ddb_engine_open (const char *path, GError **error)
 {
@@ -90,6 +206,9 @@ ddb_engine_open (const char *path, GError **error)
   engine = g_new0 (DdbEngine, 1);
   engine->store = store;
   g_mutex_init (&engine->lock);
+  g_mutex_init (&engine->queue_lock);
+  g_cond_init (&engine->queue_done);
+  g_queue_init (&engine->queue);
   return engine;
 }
 
@@ -100,6 +219,8 @@ ddb_engine_free (DdbEngine *engine)
     return;
   ddb_store_free (engine->store);
   g_mutex_clear (&engine->lock);
+  g_mutex_clear (&engine->queue_lock);
+  g_cond_clear (&engine->queue_done);
   g_free (engine);
 }
 
@@ -132,7 +253,16 @@ ddb_engine_call (DdbEngine *engine, const char *operation, json_t *request, json
       return FALSE;
     }
 
-  if (!entry->read_only || !call_reader (engine, func, request, &result, &extra, &local))
+  if (!entry->read_only && ddb_store_has_readers (engine->store))
+    {
+      QueuedCall call = { func, request, NULL, NULL, NULL, FALSE };
+
+      call_grouped (engine, &call);
+      result = call.result;
+      extra = call.extra;
+      local = call.error;
+    }
+  else if (!entry->read_only || !call_reader (engine, func, request, &result, &extra, &local))
     {
       g_mutex_lock (&engine->lock);
       result = func (engine, request, &extra, &local);

@@ -22,7 +22,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbEngine, ddb_engine_free)
  * ReturnValuesOnConditionCheckFailure), a JSON object of those extra members.
  * Safe to call from several threads: writes are serialized on the engine's one writer
  * connection; on a file database reads run concurrently with them, each on a snapshot of its own
- * (a ":memory:" database serializes everything). */
+ * (a ":memory:" database serializes everything), and concurrent writes share transactions (group
+ * commit, one fsync for many calls) yet each returns only once its writes are durable. */
 gboolean ddb_engine_call (DdbEngine *engine, const char *operation, json_t *request,
                           json_t **response, GError **error);
 

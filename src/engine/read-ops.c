@@ -797,10 +797,12 @@ run_page (ReadRequest *r, DdbEngine *e, GError **error)
 
       scanned++;
       bytes += ddb_item_size (item);
-      g_clear_pointer (&last_key, ddb_value_free);
-      last_key = evaluated_key (r, item);
+      /* Only the item that ends the page gives its key (a copy per item was a cost of its own). */
       if ((r->has_limit && scanned >= r->limit) || bytes >= PAGE_BYTES)
-        stopped = TRUE;
+        {
+          stopped = TRUE;
+          last_key = evaluated_key (r, item);
+        }
 
       subject = item;
       if (r->fetch)

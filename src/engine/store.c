@@ -29,7 +29,9 @@
  *     dy_tokens_by_created: TransactWriteItems' ClientRequestTokens (ddb_store_token_*), apart
  *     from every table.
  *
- * Concurrency: one writer connection, used under the engine's lock; for a file database, a pool
+ * Concurrency: one writer connection, used under the engine's lock (on a file database, in
+ * groups: ddb_store_group_begin holds one transaction over many calls, each in a savepoint of its
+ * own, and ddb_store_group_end commits them together); for a file database, a pool
  * of read connections, each handed to one read-only call at a time and holding one read
  * transaction for the whole call (ddb_store_reader_acquire), so a call sees one consistent
  * snapshot and reads go on while the writer writes (WAL). An in-memory database (":memory:")
@@ -57,7 +59,8 @@
 struct _DdbStore {
   sqlite3 *db;
   GHashTable *pool; /* SQL text -> GPtrArray of idle sqlite3_stmt* */
-  gboolean in_txn;
+  gboolean in_txn;   /* a write transaction, or in a group the current call's savepoint */
+  gboolean in_group; /* a group transaction is open (ddb_store_group_begin) */
   /* Scratch buffers of the write path, reused to spare allocations during imports. */
   GByteArray *pk, *sk, *tk, *ipk, *isk, *item;
   /* The pool's idle lists of the write path's statements (owned by the pool), held so that a
@@ -71,7 +74,20 @@ struct _DdbStore {
   char *path;
   GMutex readers_lock;
   GPtrArray *idle_readers;
+  /* Table name -> CachedDef: definitions this connection parsed, reused while the stored text
+   * is the same (every call reads a definition; parsing its JSON was a third of a GetItem). */
+  GHashTable *defs;
 };
+
+typedef struct {
+  gint64 id;
+  gint64 next_index_id;
+  char *text;
+  DdbTableDef *def;
+} CachedDef;
+
+/* Beyond this many tables the cache starts over: a few tables take most calls. */
+#define MAX_CACHED_DEFS 64
 
 typedef struct {
   gint64 tid, iid, count, size;
@@ -574,6 +590,16 @@ def_from_text (gint64 id, const char *name, const char *text, gint64 *next_index
 
 /* ---- Open, close, transactions ---- */
 
+static void
+cached_def_free (gpointer data)
+{
+  CachedDef *cached = data;
+
+  g_free (cached->text);
+  ddb_table_def_free (cached->def);
+  g_free (cached);
+}
+
 /* A store with its buffers and statement pool, no connection yet. */
 static DdbStore *
 store_new (void)
@@ -588,6 +614,7 @@ store_new (void)
   store->isk = g_byte_array_new ();
   store->item = g_byte_array_new ();
   store->deltas = g_array_new (FALSE, FALSE, sizeof (StatsDelta));
+  store->defs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, cached_def_free);
   g_mutex_init (&store->readers_lock);
   return store;
 }
@@ -701,6 +728,7 @@ ddb_store_free (DdbStore *store)
   g_byte_array_unref (store->isk);
   g_byte_array_unref (store->item);
   g_array_unref (store->deltas);
+  g_hash_table_unref (store->defs);
   g_mutex_clear (&store->readers_lock);
   g_free (store->path);
   g_free (store);
@@ -773,7 +801,7 @@ ddb_store_begin (DdbStore *store, GError **error)
                            "Storage error: a transaction is already open");
       return FALSE;
     }
-  if (!exec_sql (store, "BEGIN IMMEDIATE", error))
+  if (!run_cached (store, store->in_group ? "SAVEPOINT call" : "BEGIN IMMEDIATE", error))
     return FALSE;
   store->in_txn = TRUE;
   return TRUE;
@@ -790,7 +818,8 @@ ddb_store_commit (DdbStore *store, GError **error)
                            "Storage error: no transaction to commit");
       return FALSE;
     }
-  if (!stats_flush (store, error) || !exec_sql (store, "COMMIT", error))
+  if (!stats_flush (store, error)
+      || !run_cached (store, store->in_group ? "RELEASE call" : "COMMIT", error))
     {
       /* Leave nothing half-done behind: the caller sees the failure and nothing is written. */
       ddb_store_rollback (store);
@@ -810,8 +839,57 @@ ddb_store_rollback (DdbStore *store)
   if (!store->in_txn)
     return;
   if (sqlite3_get_autocommit (store->db) == 0)
-    exec_sql (store, "ROLLBACK", NULL);
+    {
+      if (!store->in_group)
+        exec_sql (store, "ROLLBACK", NULL);
+      /* Only this call's writes go; the group's earlier calls stay. */
+      else if (!run_cached (store, "ROLLBACK TO call", NULL)
+               || !run_cached (store, "RELEASE call", NULL))
+        exec_sql (store, "ROLLBACK", NULL);
+    }
   store->in_txn = FALSE;
+}
+
+gboolean
+ddb_store_group_begin (DdbStore *store, GError **error)
+{
+  g_return_val_if_fail (store->parent == NULL && !store->in_txn && !store->in_group, FALSE);
+  if (!run_cached (store, "BEGIN IMMEDIATE", error))
+    return FALSE;
+  store->in_group = TRUE;
+  return TRUE;
+}
+
+gboolean
+ddb_store_group_lost (DdbStore *store)
+{
+  return store->in_group && sqlite3_get_autocommit (store->db) != 0;
+}
+
+gboolean
+ddb_store_group_end (DdbStore *store, GError **error)
+{
+  g_return_val_if_fail (store->in_group && !store->in_txn, FALSE);
+  store->in_group = FALSE;
+  if (sqlite3_get_autocommit (store->db) != 0)
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "Storage error: the write transaction was rolled back");
+      return FALSE;
+    }
+  if (!run_cached (store, "COMMIT", error))
+    {
+      if (sqlite3_get_autocommit (store->db) == 0)
+        exec_sql (store, "ROLLBACK", NULL);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ddb_store_has_readers (DdbStore *store)
+{
+  return store->path != NULL;
 }
 
 /* Writes made outside an explicit transaction get their own, so an item and its index entries
@@ -1000,8 +1078,45 @@ table_load (DdbStore *store, const char *name, DdbTableDef **def, gint64 *next_i
   sqlite3_bind_text (stmt, 1, name, -1, SQLITE_STATIC);
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
-    *def = def_from_text (sqlite3_column_int64 (stmt, 0), name,
-                          (const char *) sqlite3_column_text (stmt, 1), next_index_id, error);
+    {
+      gint64 id = sqlite3_column_int64 (stmt, 0);
+      const char *text = (const char *) sqlite3_column_text (stmt, 1);
+      CachedDef *cached = g_hash_table_lookup (store->defs, name);
+
+      /* The stored text decides, so a call always sees the definition of its own snapshot. */
+      if (cached != NULL && cached->id == id && text != NULL && strcmp (cached->text, text) == 0)
+        {
+          json_t *meta = cached->def->meta;
+
+          /* On a reader the calls only read the definition, so its description (the largest
+           * part) is shared rather than copied; the writer's calls change theirs. */
+          if (store->parent != NULL)
+            cached->def->meta = NULL;
+          *def = ddb_table_def_copy (cached->def);
+          if (store->parent != NULL)
+            {
+              cached->def->meta = meta;
+              json_decref ((*def)->meta);
+              (*def)->meta = json_incref (meta);
+            }
+          *next_index_id = cached->next_index_id;
+        }
+      else
+        {
+          *def = def_from_text (id, name, text, next_index_id, error);
+          if (*def != NULL)
+            {
+              if (g_hash_table_size (store->defs) >= MAX_CACHED_DEFS)
+                g_hash_table_remove_all (store->defs);
+              cached = g_new0 (CachedDef, 1);
+              cached->id = id;
+              cached->next_index_id = *next_index_id;
+              cached->text = g_strdup (text);
+              cached->def = ddb_table_def_copy (*def);
+              g_hash_table_replace (store->defs, g_strdup (name), cached);
+            }
+        }
+    }
   stmt_release (store, stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     return sql_error (store, error, "catalog");

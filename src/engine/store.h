@@ -36,6 +36,18 @@ gboolean ddb_store_begin (DdbStore *store, GError **error);
 gboolean ddb_store_commit (DdbStore *store, GError **error);
 void ddb_store_rollback (DdbStore *store);
 
+/* Group commit: between group_begin and group_end the writer holds one transaction, and each
+ * begin/commit/rollback above is a savepoint inside it (released, or rolled back alone), so that
+ * many calls share one COMMIT (one fsync). Nothing of the group is durable before group_end
+ * returns TRUE; on failure the whole group is rolled back. */
+gboolean ddb_store_group_begin (DdbStore *store, GError **error);
+gboolean ddb_store_group_end (DdbStore *store, GError **error);
+/* TRUE when SQLite ended the group's transaction by itself (an I/O error or a full disk rolls
+ * back the whole transaction): what the group wrote so far is gone, and the group is over. */
+gboolean ddb_store_group_lost (DdbStore *store);
+/* FALSE for an in-memory database: it has no read connections (and nothing to fsync). */
+gboolean ddb_store_has_readers (DdbStore *store);
+
 /* ---- Catalog ---- */
 
 /* Adds a table (assigns def->id and the index ids). ResourceInUseException if the name exists. */
