@@ -158,22 +158,34 @@ out:
   return status;
 }
 
-/* dynoscope-serve beside this executable (the build tree and an installation both keep them side
- * by side), or NULL. */
+/* dynoscope-serve beside this executable (the build tree keeps them side by side), else in the
+ * installed bindir (this is the full CLI, which an installation keeps in libexecdir), or NULL. */
 static char *
 find_lean_server (void)
 {
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *dir = NULL;
-  char *path;
+  const char *candidates[3] = { NULL };
+  g_autofree char *relative = NULL;
 
   if (self == NULL)
     return NULL;
   dir = g_path_get_dirname (self);
-  path = g_build_filename (dir, "dynoscope-serve", NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
-    g_clear_pointer (&path, g_free);
-  return path;
+  candidates[0] = dir;
+#ifdef CLI_BINDIR_RELATIVE
+  relative = g_build_filename (dir, CLI_BINDIR_RELATIVE, NULL);
+  candidates[1] = relative;
+  candidates[2] = CLI_BINDIR_ABSOLUTE;
+#endif
+  for (gsize i = 0; i < G_N_ELEMENTS (candidates) && candidates[i] != NULL; i++)
+    {
+      char *path = g_build_filename (candidates[i], "dynoscope-serve", NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+        return path;
+      g_free (path);
+    }
+  return NULL;
 }
 
 int

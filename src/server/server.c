@@ -36,10 +36,10 @@ struct _DdbServer {
   int listen_fd; /* after quiescing; closed after the daemon stops */
   guint16 port;
 
-  GMutex lock;
+  GMutex lock; /* with `idle`: the shutdown waiting for in_flight to drop to 0 */
   GCond idle;
-  guint in_flight; /* requests begun (request line read) and not yet completed */
-  gint stopping;   /* atomic */
+  gint in_flight; /* atomic: requests begun (request line read) and not yet completed */
+  gint stopping;  /* atomic */
 };
 
 typedef struct {
@@ -126,14 +126,29 @@ is_api_operation (const char *name)
          != NULL;
 }
 
-/* DynamoDB's request ids: 52 characters of [0-9A-Z]. */
+/* DynamoDB's request ids: 52 characters of [0-9A-Z]. They only need to differ, not to be
+ * unpredictable: a generator per connection thread (xorshift64*, seeded once from GLib's) spares
+ * every answer 52 trips through GLib's one locked generator, which all threads contend for. */
 static void
 make_request_id (char out[53])
 {
   static const char alphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  static __thread guint64 state;
 
-  for (int i = 0; i < 52; i++)
-    out[i] = alphabet[g_random_int_range (0, 36)];
+  if (state == 0)
+    state = ((guint64) g_random_int () << 32 | g_random_int ()) | 1;
+  for (int i = 0; i < 52;)
+    {
+      guint64 r;
+
+      state ^= state >> 12;
+      state ^= state << 25;
+      state ^= state >> 27;
+      r = state * G_GUINT64_CONSTANT (2685821657736338717);
+      /* 12 base-36 digits from each 64-bit draw (36^12 < 2^64). */
+      for (int k = 0; k < 12 && i < 52; k++, i++, r /= 36)
+        out[i] = alphabet[r % 36];
+    }
   out[52] = '\0';
 }
 
@@ -155,9 +170,7 @@ on_uri (void *cls, const char *uri, struct MHD_Connection *connection)
   Request *req = g_new0 (Request, 1);
 
   req->uri = g_strdup (uri);
-  g_mutex_lock (&server->lock);
-  server->in_flight++;
-  g_mutex_unlock (&server->lock);
+  g_atomic_int_inc (&server->in_flight);
   return req;
 }
 
@@ -167,12 +180,18 @@ on_completed (void *cls, struct MHD_Connection *connection, void **req_cls,
 {
   DdbServer *server = cls;
 
+  if (*req_cls == NULL)
+    return;
   request_free (*req_cls);
   *req_cls = NULL;
-  g_mutex_lock (&server->lock);
-  if (server->in_flight > 0 && --server->in_flight == 0)
-    g_cond_broadcast (&server->idle);
-  g_mutex_unlock (&server->lock);
+  /* Only a shutdown waits for the count (it sets `stopping` before it looks at the count), so
+   * requests take no lock while the server runs. */
+  if (g_atomic_int_dec_and_test (&server->in_flight) && g_atomic_int_get (&server->stopping))
+    {
+      g_mutex_lock (&server->lock);
+      g_cond_broadcast (&server->idle);
+      g_mutex_unlock (&server->lock);
+    }
 }
 
 static void
@@ -702,7 +721,7 @@ ddb_server_shutdown (DdbServer *server, guint wait_ms)
     server->listen_fd = fd;
 
   g_mutex_lock (&server->lock);
-  while (server->in_flight > 0)
+  while (g_atomic_int_get (&server->in_flight) > 0)
     if (!g_cond_wait_until (&server->idle, &server->lock, deadline))
       break;
   g_mutex_unlock (&server->lock);
