@@ -5,8 +5,8 @@
  *   - RSS after Load More in a loop up to a row count (by default the whole table, as a user
  *     who scrolls millions of items loads them) and scrolling the grid to its end; printed
  *     with its anonymous and file-backed parts, as under Xvfb the file-backed part holds the
- *     shared libraries GDK maps (under Xvfb, Mesa's software GL and its LLVM, loaded to probe
- *     GL even with the cairo renderer: GDK_DEBUG=gl-disable shows the figures without them);
+ *     shared libraries GDK maps (the harness renders with cairo, as the GUI tests do, and the
+ *     app then keeps GDK from loading the GL stack: see dy_application_prepare_environment);
  *   - the longest main-loop stall during a full-table scan (Run, then Load All to the end),
  *     measured by a high-priority 5 ms timeout recording the gaps between its calls.
  * Usage: bench-gui [N_ITEMS [ROWS]] (defaults 1000000 and N_ITEMS). The database is generated
@@ -366,6 +366,7 @@ main (int argc, char **argv)
   char *app_argv[3];
   DyApplication *app;
 
+  dy_application_prepare_environment ();
   if (argc > 2)
     target_rows = (guint) strtoul (argv[2], NULL, 10);
   if (reuse != NULL && g_file_test (reuse, G_FILE_TEST_IS_REGULAR))

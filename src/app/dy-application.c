@@ -111,6 +111,16 @@ dy_application_init (DyApplication *self)
 {
 }
 
+void
+dy_application_prepare_environment (void)
+{
+  /* With the cairo renderer (chosen for remote X, or where GL is broken) GTK never draws with
+   * GL, but GDK still loads the whole GL stack at start to pick visuals: with Mesa's software
+   * driver that is libLLVM, some 45 MB and a good part of the start time. */
+  if (g_strcmp0 (g_getenv ("GSK_RENDERER"), "cairo") == 0 && g_getenv ("GDK_DEBUG") == NULL)
+    g_setenv ("GDK_DEBUG", "gl-disable", TRUE);
+}
+
 DyApplication *
 dy_application_new (void)
 {

@@ -10,5 +10,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (DyApplication, dy_application, DY, APPLICATION, AdwApplication)
 
 DyApplication *dy_application_new (void);
+/* Settles what must be in the environment before GTK starts; call first thing in main(), while
+ * the process has one thread. */
+void dy_application_prepare_environment (void);
 
 G_END_DECLS

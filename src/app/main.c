@@ -11,6 +11,7 @@ main (int argc, char **argv)
 {
   g_autoptr (DyApplication) app = NULL;
 
+  dy_application_prepare_environment ();
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

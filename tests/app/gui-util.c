@@ -188,6 +188,7 @@ gui_init (int *argc, char ***argv)
 {
   static char *cache;
 
+  dy_application_prepare_environment ();
   g_test_init (argc, argv, NULL);
   /* GTK warns without a session bus, which a CI machine may lack; criticals stay fatal. */
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
