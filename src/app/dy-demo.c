@@ -58,17 +58,6 @@ dy_demo_database_path (const char *data_dir, GError **error)
   return g_build_filename (g_get_user_cache_dir (), "dynoscope", name, NULL);
 }
 
-static void
-remove_database (const char *path)
-{
-  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
-  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
-
-  g_unlink (path);
-  g_unlink (wal);
-  g_unlink (shm);
-}
-
 gboolean
 dy_demo_ensure (const char *db_path, const char *data_dir, GCancellable *cancellable,
                 GError **error)
@@ -88,7 +77,7 @@ dy_demo_ensure (const char *db_path, const char *data_dir, GCancellable *cancell
       return FALSE;
     }
   tmp = g_strdup_printf ("%s.%d.tmp", db_path, (int) getpid ());
-  remove_database (tmp);
+  ddb_engine_remove_files (tmp);
   engine = ddb_engine_open (tmp, error);
   if (engine == NULL)
     return FALSE;
@@ -107,7 +96,7 @@ dy_demo_ensure (const char *db_path, const char *data_dir, GCancellable *cancell
       if (!ddb_snapshot_import (engine, source, &options, NULL, error))
         {
           ddb_engine_free (engine);
-          remove_database (tmp);
+          ddb_engine_remove_files (tmp);
           return FALSE;
         }
     }
@@ -118,7 +107,7 @@ dy_demo_ensure (const char *db_path, const char *data_dir, GCancellable *cancell
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", db_path,
                    g_strerror (saved));
-      remove_database (tmp);
+      ddb_engine_remove_files (tmp);
       return FALSE;
     }
   return TRUE;

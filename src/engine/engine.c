@@ -2,6 +2,7 @@
  * to its implementation, and the error bodies DynamoDB sends. */
 #include "engine/engine-private.h"
 
+#include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,6 +223,17 @@ ddb_engine_free (DdbEngine *engine)
   g_mutex_clear (&engine->queue_lock);
   g_cond_clear (&engine->queue_done);
   g_free (engine);
+}
+
+void
+ddb_engine_remove_files (const char *path)
+{
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+
+  g_unlink (path);
+  g_unlink (wal);
+  g_unlink (shm);
 }
 
 gboolean

@@ -13,6 +13,9 @@ typedef struct _DdbEngine DdbEngine;
 DdbEngine *ddb_engine_open (const char *path, GError **error);
 void ddb_engine_free (DdbEngine *engine);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbEngine, ddb_engine_free)
+/* Deletes the database file at `path` and the journal files SQLite keeps beside it (-wal,
+ * -shm); missing ones are no error. Nothing may have it open. */
+void ddb_engine_remove_files (const char *path);
 
 /* Runs one operation ("PutItem", "Query", ...) with `request` (a JSON object, borrowed), as the
  * DynamoDB JSON 1.0 API does. On success returns TRUE and sets *response to a new reference.
