@@ -35,6 +35,7 @@ struct _DyFanoutDialog {
   GCancellable *cancellable; /* while previewing */
   gboolean disposed;         /* answers may come after the widgets are gone */
   DdbFanoutPlan *plan;
+  guint staging_n; /* while staging: how many copies */
   /* what the plan was made for */
   char *attribute, *index;
   DdbValue *old_value, *new_value, *index_key;
@@ -67,6 +68,16 @@ set_error (DyFanoutDialog *self, const char *message)
   gtk_label_set_text (self->error_label, message != NULL ? message : "");
 }
 
+/* An error of the table's backend, as the window words it: DynamoDB's name, its message and
+ * what to do. */
+static void
+show_failure (DyFanoutDialog *self, const GError *error)
+{
+  g_autofree char *text = dy_connection_describe_error (self->connection, error, NULL);
+
+  set_error (self, text);
+}
+
 static IndexInfo *
 selected_index (DyFanoutDialog *self)
 {
@@ -79,7 +90,7 @@ selected_index (DyFanoutDialog *self)
 static void
 update_actions (DyFanoutDialog *self)
 {
-  gboolean busy = self->cancellable != NULL;
+  gboolean busy = self->cancellable != NULL || self->staging_n > 0;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "fanout.preview", self->ready && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "fanout.stage",
@@ -201,7 +212,7 @@ described (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   if (response == NULL)
     {
-      set_error (self, error->message);
+      show_failure (self, error);
       return;
     }
   table = json_object_get (response, "Table");
@@ -246,7 +257,7 @@ planned (GObject *source, GAsyncResult *result, gpointer user_data)
   if (plan == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        set_error (self, error->message);
+        show_failure (self, error);
       clear_plan (self);
       update_actions (self);
       return;
@@ -347,24 +358,53 @@ preview_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 }
 
 static void
+staged (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (DyFanoutDialog) self = user_data;
+  g_autoptr (GError) error = NULL;
+  guint n = self->staging_n;
+
+  self->staging_n = 0;
+  if (!dy_staging_fanout_stage_finish (DY_STAGING (source), result, &error))
+    {
+      if (self->disposed)
+        return;
+      gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+      show_failure (self, error);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->preview_row), _ ("Not staged"));
+      adw_action_row_set_subtitle (self->preview_row, _ ("Preview again, then stage"));
+      update_actions (self);
+      return;
+    }
+  if (self->disposed)
+    return;
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  g_signal_emit (self, signals[SIGNAL_STAGED], 0, n);
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static void
 stage_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   DyFanoutDialog *self = DY_FANOUT_DIALOG (widget);
-  g_autoptr (GError) error = NULL;
   DdbFanoutSpec spec;
-  guint n;
 
-  if (self->plan == NULL || self->cancellable != NULL)
+  if (self->plan == NULL || self->cancellable != NULL || self->staging_n > 0)
     return;
   spec = current_spec (self);
-  if (!dy_staging_fanout_stage (self->staging, self->connection, &spec, self->plan, &error))
-    {
-      set_error (self, error->message);
-      return;
-    }
-  n = self->plan->n_items;
-  g_signal_emit (self, signals[SIGNAL_STAGED], 0, n);
-  gtk_window_close (GTK_WINDOW (self));
+  self->staging_n = self->plan->n_items;
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->preview_row), _ ("Staging…"));
+  /* the plan goes to the thread; the dialog stays on it until the answer */
+  dy_staging_fanout_stage_async (self->staging, self->connection, &spec,
+                                 g_steal_pointer (&self->plan), staged, g_object_ref (self));
+  update_actions (self);
+}
+
+static void
+entry_activated (DyFanoutDialog *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "fanout.preview", NULL);
 }
 
 /* GObject. */
@@ -436,7 +476,11 @@ dy_fanout_dialog_init (DyFanoutDialog *self)
   inputs[2] = GTK_WIDGET (self->new_row);
   inputs[3] = GTK_WIDGET (self->key_row);
   for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
-    g_signal_connect_swapped (inputs[i], "changed", G_CALLBACK (inputs_changed), self);
+    {
+      g_signal_connect_swapped (inputs[i], "changed", G_CALLBACK (inputs_changed), self);
+      /* Enter previews: finding the copies writes nothing */
+      g_signal_connect_swapped (inputs[i], "entry-activated", G_CALLBACK (entry_activated), self);
+    }
   g_signal_connect_swapped (self->type_row, "notify::selected", G_CALLBACK (inputs_changed), self);
   g_signal_connect_swapped (self->method_row, "notify::selected", G_CALLBACK (inputs_changed),
                             self);
@@ -522,7 +566,7 @@ dy_fanout_dialog_get_ready (DyFanoutDialog *self)
 gboolean
 dy_fanout_dialog_get_busy (DyFanoutDialog *self)
 {
-  return self->cancellable != NULL;
+  return self->cancellable != NULL || self->staging_n > 0;
 }
 
 const DdbFanoutPlan *

@@ -40,6 +40,7 @@ struct _DyImportDialog {
   char *error;
   gboolean running;
   gboolean close_when_stopped;
+  gboolean disposed; /* answers may come after the widgets or the main window are gone */
   gboolean inspected;
   guint progress_timer;
 
@@ -155,7 +156,7 @@ inspect_folder (const char *dir)
   if (manifest == NULL)
     {
       inspection->description = g_strdup (
-          _("No manifest-summary.json here: choose the folder of a DynamoDB export to S3"));
+          _ ("No manifest-summary.json here: choose the folder of a DynamoDB export to S3"));
       return inspection;
     }
   summary = json_load_file (manifest, 0, NULL);
@@ -176,10 +177,10 @@ inspect_folder (const char *dir)
       g_autofree char *n = g_strdup_printf ("%" JSON_INTEGER_FORMAT, json_integer_value (count));
 
       /* TRANSLATORS: the source of an import; %s is a number of items */
-      inspection->description = g_strdup_printf (_("DynamoDB export to S3 · %s items"), n);
+      inspection->description = g_strdup_printf (_ ("DynamoDB export to S3 · %s items"), n);
     }
   else
-    inspection->description = g_strdup (_("DynamoDB export to S3"));
+    inspection->description = g_strdup (_ ("DynamoDB export to S3"));
   json_decref (summary);
   return inspection;
 }
@@ -198,13 +199,13 @@ inspect_file (const char *path)
     lower[strlen (lower) - 3] = '\0';
   if (g_str_has_suffix (lower, ".csv"))
     {
-      format = _("CSV with a header row");
+      format = _ ("CSV with a header row");
       inspection->icon = "x-office-spreadsheet-symbolic";
     }
   else if (g_str_has_suffix (lower, ".json"))
-    format = _("JSON");
+    format = _ ("JSON");
   else
-    format = _("DynamoDB JSON lines");
+    format = _ ("DynamoDB JSON lines");
   inspection->table = table_name_from_file (path);
   if (!valid_table_name (inspection->table))
     g_clear_pointer (&inspection->table, g_free);
@@ -212,7 +213,7 @@ inspect_file (const char *path)
     {
       size = dy_format_size ((guint64) st.st_size);
       /* TRANSLATORS: the source of an import: its format and its size */
-      inspection->description = g_strdup_printf (_("%s · %s"), format, size);
+      inspection->description = g_strdup_printf (_ ("%s · %s"), format, size);
     }
   else
     inspection->description = g_strdup_printf ("%s: %s", path, g_strerror (errno));
@@ -292,7 +293,7 @@ form_changed (DyImportDialog *self)
   else
     {
       g_autofree char *folder = new_database_folder ();
-      g_autofree char *file = g_strconcat (table_ok ? table : _("TABLE"), ".db", NULL);
+      g_autofree char *file = g_strconcat (table_ok ? table : _ ("TABLE"), ".db", NULL);
       g_autofree char *path = g_build_filename (folder, file, NULL);
 
       where = display_path (path);
@@ -310,6 +311,12 @@ inspect_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
   if (inspection == NULL)
     return; /* cancelled: the dialog went away */
+  if (self->disposed)
+    {
+      /* it finished just before the dialog went */
+      inspection_free (inspection);
+      return;
+    }
   self->inspected = TRUE;
   adw_action_row_set_subtitle (self->source_row, inspection->description);
   gtk_image_set_from_icon_name (self->source_icon, inspection->icon);
@@ -337,16 +344,16 @@ describe_error (const GError *error)
     {
       name = ddb_error_type_name (error->code);
       if (error->code == DDB_ERROR_RESOURCE_IN_USE)
-        hint = _("Choose another table name, or import into a new database.");
+        hint = _ ("Choose another table name, or import into a new database.");
       else if (strstr (error->message, "key schema") != NULL)
-        hint = _("Give the key schema below, as pk:S or pk:S,sk:N.");
+        hint = _ ("Give the key schema below, as pk:S or pk:S,sk:N.");
       else if (error->code == DDB_ERROR_VALIDATION)
-        hint = _("The snapshot holds an item DynamoDB would refuse, at the file and line named: "
+        hint = _ ("The snapshot holds an item DynamoDB would refuse, at the file and line named: "
                   "fix it, or give another key schema.");
     }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND)
            || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
-    hint = _("Check that the snapshot is still there and can be read.");
+    hint = _ ("Check that the snapshot is still there and can be read.");
   return g_strdup_printf ("%s%s%s%s%s", name != NULL ? name : "", name != NULL ? ": " : "",
                           error->message, hint != NULL ? "\n" : "", hint != NULL ? hint : "");
 }
@@ -438,7 +445,7 @@ import_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *c
        * connection's engine sees the table once it commits. */
       if (!g_file_test (job->database, G_FILE_TEST_IS_REGULAR))
         g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                                 _("%s: no such database file"), job->database);
+                                 _ ("%s: no such database file"), job->database);
       else if (!import_into (job->database, job, self, cancellable, &error))
         g_task_return_error (task, error);
       else
@@ -517,17 +524,17 @@ update_progress (DyImportDialog *self)
       gtk_progress_bar_set_fraction (self->progress_bar,
                                      MIN (1.0, (double) p.bytes / (double) p.total_bytes));
       /* TRANSLATORS: import progress: items read, bytes read of the source's size */
-      text = g_strdup_printf (_("%s items · %s of %s"), items, bytes, total);
+      text = g_strdup_printf (_ ("%s items · %s of %s"), items, bytes, total);
     }
   else
     {
       gtk_progress_bar_pulse (self->progress_bar);
       /* TRANSLATORS: import progress: items read, bytes read */
-      text = g_strdup_printf (_("%s items · %s"), items, bytes);
+      text = g_strdup_printf (_ ("%s items · %s"), items, bytes);
     }
   rate = dy_format_size ((guint64) p.bytes_per_second);
   /* TRANSLATORS: import rate: items a second, bytes a second */
-  rate_text = g_strdup_printf (_("%'.0f items/s · %s/s"), p.items_per_second, rate);
+  rate_text = g_strdup_printf (_ ("%'.0f items/s · %s/s"), p.items_per_second, rate);
   gtk_label_set_text (self->progress_label, text);
   gtk_label_set_text (self->rate_label, rate_text);
 }
@@ -627,6 +634,16 @@ import_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
   stop_progress (self);
   g_clear_object (&self->cancellable);
+  self->running = FALSE;
+  if (self->disposed)
+    {
+      /* Destroyed with the main window: the import was cancelled, or had just finished (a new
+       * database then stays in the app's data folder, whole). */
+      if (!g_task_propagate_boolean (G_TASK (result), &error)
+          && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("import of %s after its dialog closed: %s", job->source, error->message);
+      return;
+    }
   set_running (self, FALSE);
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
@@ -636,7 +653,7 @@ import_done (GObject *source, GAsyncResult *result, gpointer user_data)
           if (self->close_when_stopped)
             gtk_window_destroy (GTK_WINDOW (self));
           else
-            set_error (self, _("The import was cancelled: nothing was imported."));
+            set_error (self, _ ("The import was cancelled: nothing was imported."));
           return;
         }
       g_autofree char *message = describe_error (error);
@@ -692,11 +709,11 @@ start_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   self->have_progress = FALSE;
   g_mutex_unlock (&self->lock);
   /* TRANSLATORS: %s is the name of the table being imported */
-  title = g_strdup_printf (_("Importing “%s”"), table);
+  title = g_strdup_printf (_ ("Importing “%s”"), table);
   adw_status_page_set_title (self->progress_page, title);
   adw_status_page_set_description (self->progress_page, base);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  gtk_label_set_text (self->progress_label, _("Reading the snapshot…"));
+  gtk_label_set_text (self->progress_label, _ ("Reading the snapshot…"));
   gtk_label_set_text (self->rate_label, "");
   set_running (self, TRUE);
   self->progress_timer = g_timeout_add (PROGRESS_INTERVAL_MS, progress_tick, self);
@@ -719,7 +736,7 @@ cancel_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   if (self->running)
     {
       self->close_when_stopped = TRUE;
-      gtk_label_set_text (self->progress_label, _("Cancelling…"));
+      gtk_label_set_text (self->progress_label, _ ("Cancelling…"));
       gtk_widget_action_set_enabled (widget, "import.cancel", FALSE);
       g_cancellable_cancel (self->cancellable);
     }
@@ -747,6 +764,8 @@ dy_import_dialog_unrealize (GtkWidget *widget)
 {
   DyImportDialog *self = DY_IMPORT_DIALOG (widget);
 
+  /* the main window may be going too: what the import ends with touches neither */
+  self->disposed = TRUE;
   if (self->running)
     {
       self->close_when_stopped = TRUE;
@@ -762,8 +781,11 @@ dy_import_dialog_dispose (GObject *object)
 {
   DyImportDialog *self = DY_IMPORT_DIALOG (object);
 
+  self->disposed = TRUE;
   stop_progress (self);
   g_cancellable_cancel (self->inspect_cancellable);
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), DY_TYPE_IMPORT_DIALOG);
   G_OBJECT_CLASS (dy_import_dialog_parent_class)->dispose (object);
 }
@@ -853,9 +875,9 @@ dy_import_dialog_new (DyWindow *window, const char *source)
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->source_row), base);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->source_row), self->source);
   /* Looking at the file system may block: it is done on a thread (inspect_thread). */
-  adw_action_row_set_subtitle (self->source_row, _("Looking at the snapshot…"));
+  adw_action_row_set_subtitle (self->source_row, _ ("Looking at the snapshot…"));
 
-  gtk_string_list_append (names, _("New Database"));
+  gtk_string_list_append (names, _ ("New Database"));
   for (guint i = 0; i < g_list_model_get_n_items (connections); i++)
     {
       g_autoptr (DyConnection) c = g_list_model_get_item (connections, i);
@@ -931,9 +953,9 @@ dy_import_choose (DyWindow *window, gboolean folder)
   GtkFileChooserNative *chooser;
 
   if (folder)
-    chooser = gtk_file_chooser_native_new (_("Import DynamoDB Export to S3"), GTK_WINDOW (window),
-                                           GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Select"),
-                                           _("_Cancel"));
+    chooser = gtk_file_chooser_native_new (_ ("Import DynamoDB Export to S3"), GTK_WINDOW (window),
+                                           GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _ ("_Select"),
+                                           _ ("_Cancel"));
   else
     {
       GtkFileFilter *filter = gtk_file_filter_new ();
@@ -942,14 +964,14 @@ dy_import_choose (DyWindow *window, gboolean folder)
                                         "*.json.gz", "*.jsonl.gz", "*.ndjson.gz", "*.csv.gz" };
 
       chooser
-          = gtk_file_chooser_native_new (_("Import Snapshot"), GTK_WINDOW (window),
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-      gtk_file_filter_set_name (filter, _("Snapshots (DynamoDB JSON, JSON, CSV, S3 export "
+          = gtk_file_chooser_native_new (_ ("Import Snapshot"), GTK_WINDOW (window),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Open"), _ ("_Cancel"));
+      gtk_file_filter_set_name (filter, _ ("Snapshots (DynamoDB JSON, JSON, CSV, S3 export "
                                            "manifests)"));
       for (gsize i = 0; i < G_N_ELEMENTS (patterns); i++)
         gtk_file_filter_add_pattern (filter, patterns[i]);
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-      gtk_file_filter_set_name (all, _("All files"));
+      gtk_file_filter_set_name (all, _ ("All files"));
       gtk_file_filter_add_pattern (all, "*");
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
       g_object_unref (filter);

@@ -31,6 +31,7 @@ struct _DyInspector {
   GtkStack *main_stack;
   GtkLabel *title_label;
   GtkLabel *state_badge;
+  GtkLabel *draft_badge;
   GtkLevelBar *size_bar;
   GtkLabel *size_label;
   GtkStack *view_stack;
@@ -43,6 +44,7 @@ struct _DyInspector {
   GtkLabel *message_path;
   GtkLabel *message_label;
   GtkWidget *delete_button;
+  GtkWidget *revert_button;
 
   DyItem *item; /* the item as loaded; NULL when creating or empty */
   char *title;
@@ -53,19 +55,21 @@ struct _DyInspector {
   gboolean creating;
   int staged_kind; /* DyInspectorStage of what is staged for the item, or -1 */
   guint validate_id;
-  gboolean loading; /* setting the text ourselves */
+  gboolean loading;  /* setting the text ourselves */
+  char *loaded_text; /* the text load_base set: any other text is a draft */
 
   char *pk_name;
   DdbType pk_type;
   char *sk_name;
   DdbType sk_type;
+  char *schema_error; /* why the key schema could not be read, or NULL */
 
   GtkSingleSelection *selection;
 };
 
 G_DEFINE_FINAL_TYPE (DyInspector, dy_inspector, GTK_TYPE_BOX)
 
-enum { SIGNAL_STAGE, SIGNAL_ITEM_CHANGED, N_SIGNALS };
+enum { SIGNAL_STAGE, SIGNAL_ITEM_CHANGED, SIGNAL_DRAFT, N_SIGNALS };
 
 static guint signals[N_SIGNALS];
 
@@ -258,6 +262,7 @@ update_badge (DyInspector *self)
       gtk_label_set_text (self->state_badge, text);
       gtk_widget_add_css_class (GTK_WIDGET (self->state_badge), css);
     }
+  gtk_widget_set_visible (GTK_WIDGET (self->draft_badge), dy_inspector_get_has_draft (self));
 }
 
 static void
@@ -268,9 +273,7 @@ update_actions (DyInspector *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "inspector.stage",
                                  dy_inspector_get_can_stage (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "inspector.revert",
-                                 self->base != NULL && self->edited != NULL
-                                     ? !ddb_value_equal (self->base, self->edited)
-                                     : self->base != NULL && self->error != NULL);
+                                 dy_inspector_get_has_draft (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "inspector.delete-item",
                                  known && self->item != NULL && !self->creating
                                      && self->staged_kind != DY_INSPECTOR_STAGE_DELETE);
@@ -288,6 +291,7 @@ load_base (DyInspector *self, DdbValue *value)
   g_clear_pointer (&self->base, ddb_value_free);
   g_clear_pointer (&self->edited, ddb_value_free);
   g_clear_pointer (&self->error, g_free);
+  g_clear_pointer (&self->loaded_text, g_free);
   self->base = value;
   if (value == NULL)
     {
@@ -300,6 +304,7 @@ load_base (DyInspector *self, DdbValue *value)
   json = ddb_item_to_json (value);
   text = json_dumps (json, JSON_INDENT (2));
   json_decref (json);
+  self->loaded_text = g_strdup (text);
   self->loading = TRUE;
   gtk_text_buffer_begin_irreversible_action (json_buffer (self));
   gtk_text_buffer_set_text (json_buffer (self), text, -1);
@@ -317,21 +322,19 @@ original (DyInspector *self)
   return self->item != NULL ? dy_item_get_value (self->item) : NULL;
 }
 
-/* DynamoDB's checks of an item's key attributes (PutItem's wording). */
+/* DynamoDB's checks of an item's key attributes (PutItem's wording): NAMES and TYPES are the
+ * table's partition and sort key (the sort key's name NULL without one); ORIGINAL the item as
+ * loaded, whose key cannot change unless CREATING. */
 static gboolean
-check_key (DyInspector *self, const DdbValue *item, GError **error)
+check_key (const char *const names[2], const DdbType types[2], const DdbValue *original,
+           gboolean creating, const char *schema_error, const DdbValue *item, GError **error)
 {
-  const char *names[] = { self->pk_name, self->sk_name };
-  const DdbType types[] = { self->pk_type, self->sk_type };
-
-  if (self->pk_name == NULL)
+  if (names[0] == NULL)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING,
-                           _ ("The table’s key schema is not known yet: wait for its "
-                              "description to load"));
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING, schema_error);
       return FALSE;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+  for (guint i = 0; i < 2; i++)
     {
       const DdbValue *v, *was;
 
@@ -364,8 +367,8 @@ check_key (DyInspector *self, const DdbValue *item, GError **error)
               v->type == DDB_TYPE_S ? "string" : "binary", names[i], names[i]);
           return FALSE;
         }
-      was = original (self) != NULL ? ddb_value_map_get (original (self), names[i]) : NULL;
-      if (!self->creating && was != NULL && !ddb_value_equal (v, was))
+      was = original != NULL ? ddb_value_map_get (original, names[i]) : NULL;
+      if (!creating && was != NULL && !ddb_value_equal (v, was))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                        _ ("The key attribute %s cannot change: the key is the item’s identity. "
@@ -378,7 +381,8 @@ check_key (DyInspector *self, const DdbValue *item, GError **error)
 }
 
 static DdbValue *
-parse_item (DyInspector *self, const char *text, GError **error)
+parse_item (const char *const names[2], const DdbType types[2], const DdbValue *original,
+            gboolean creating, const char *schema_error, const char *text, GError **error)
 {
   g_autoptr (DdbValue) item = ddb_json_parse_item (text, -1, error);
 
@@ -390,9 +394,23 @@ parse_item (DyInspector *self, const char *text, GError **error)
                            "Item size has exceeded the maximum allowed size");
       return NULL;
     }
-  if (!check_key (self, item, error))
+  if (!check_key (names, types, original, creating, schema_error, item, error))
     return NULL;
   return g_steal_pointer (&item);
+}
+
+static DdbValue *
+parse_editor_item (DyInspector *self, const char *text, GError **error)
+{
+  const char *names[] = { self->pk_name, self->sk_name };
+  const DdbType types[] = { self->pk_type, self->sk_type };
+
+  return parse_item (names, types, original (self), self->creating,
+                     self->schema_error != NULL
+                         ? self->schema_error
+                         : _ ("The table’s key schema is not known yet: wait for its "
+                              "description to load"),
+                     text, error);
 }
 
 /* "a, b.c and 3 more" */
@@ -474,7 +492,7 @@ validate (DyInspector *self)
     return;
   gtk_text_buffer_get_bounds (json_buffer (self), &start, &end);
   text = gtk_text_buffer_get_text (json_buffer (self), &start, &end, FALSE);
-  item = parse_item (self, text, &error);
+  item = parse_editor_item (self, text, &error);
   g_clear_pointer (&self->edited, ddb_value_free);
   g_clear_pointer (&self->error, g_free);
   if (item == NULL)
@@ -519,6 +537,7 @@ validate (DyInspector *self)
           show_message (self, MESSAGE_CHANGES, NULL, message);
         }
     }
+  update_badge (self);
   update_actions (self);
 }
 
@@ -541,6 +560,9 @@ buffer_changed (DyInspector *self)
   self->validate_id = g_timeout_add (VALIDATE_DELAY_MS, validate_timeout, self);
   /* Until the pause is over the old verdict would be a lie about the new text. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "inspector.stage", FALSE);
+  /* typing away from the loaded text is a draft at once, not after the pause */
+  gtk_widget_set_visible (GTK_WIDGET (self->draft_badge), self->base != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "inspector.revert", self->base != NULL);
 }
 
 /* Actions. */
@@ -559,6 +581,78 @@ key_of (DyInspector *self, const DdbValue *item)
         ddb_value_map_set (key, names[i], ddb_value_copy (v));
     }
   return key;
+}
+
+/* Drafts. */
+
+void
+dy_inspector_draft_free (DyInspectorDraft *draft)
+{
+  if (draft == NULL)
+    return;
+  g_free (draft->title);
+  g_free (draft->text);
+  g_clear_pointer (&draft->key, ddb_value_free);
+  g_clear_pointer (&draft->base, ddb_value_free);
+  g_clear_pointer (&draft->original, ddb_value_free);
+  g_free (draft->pk_name);
+  g_free (draft->sk_name);
+  g_free (draft);
+}
+
+DdbValue *
+dy_inspector_draft_parse (const DyInspectorDraft *draft, GError **error)
+{
+  const char *names[] = { draft->pk_name, draft->sk_name };
+  const DdbType types[] = { draft->pk_type, draft->sk_type };
+
+  /* a draft is made only once the key schema is known */
+  return parse_item (names, types, draft->original, draft->key == NULL, NULL, draft->text, error);
+}
+
+/* The editor's unstaged edit, or NULL when its text is the one it loaded. */
+static DyInspectorDraft *
+dup_draft (DyInspector *self)
+{
+  DyInspectorDraft *draft;
+  char *text;
+
+  if (self->base == NULL || self->pk_name == NULL || (self->item == NULL && !self->creating))
+    return NULL;
+  text = dy_inspector_dup_json_text (self);
+  if (g_strcmp0 (text, self->loaded_text) == 0)
+    {
+      g_free (text);
+      return NULL;
+    }
+  draft = g_new0 (DyInspectorDraft, 1);
+  draft->title = g_strdup (self->creating ? _ ("New Item") : self->title);
+  draft->text = text;
+  draft->key = self->creating ? NULL : key_of (self, original (self));
+  draft->base = ddb_value_copy (self->base);
+  draft->original = self->creating ? NULL : ddb_value_copy (original (self));
+  draft->staged_kind = self->staged_kind;
+  draft->pk_name = g_strdup (self->pk_name);
+  draft->pk_type = self->pk_type;
+  draft->sk_name = g_strdup (self->sk_name);
+  draft->sk_type = self->sk_type;
+  return draft;
+}
+
+/* Hands the shown item's draft (or that it has none) to whoever keeps drafts. Without the key
+ * schema an item has no key to keep a draft under; nothing can be staged then either. */
+static void
+emit_draft (DyInspector *self)
+{
+  g_autoptr (DyInspectorDraft) draft = NULL;
+  g_autoptr (DdbValue) key = NULL;
+
+  if (self->base == NULL || self->pk_name == NULL || (self->item == NULL && !self->creating))
+    return;
+  draft = dup_draft (self);
+  if (!self->creating)
+    key = key_of (self, original (self));
+  g_signal_emit (self, signals[SIGNAL_DRAFT], 0, key, draft);
 }
 
 static void
@@ -605,6 +699,7 @@ revert_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 
   if (self->base != NULL)
     load_base (self, ddb_value_copy (self->base));
+  update_badge (self);
   update_actions (self);
 }
 
@@ -631,6 +726,8 @@ dy_inspector_dispose (GObject *object)
 {
   DyInspector *self = DY_INSPECTOR (object);
 
+  /* closing a tab keeps its unstaged edits for when the table is opened again */
+  emit_draft (self);
   g_clear_handle_id (&self->validate_id, g_source_remove);
   g_clear_object (&self->item);
   g_clear_object (&self->selection);
@@ -650,8 +747,10 @@ dy_inspector_finalize (GObject *object)
   g_clear_pointer (&self->base, ddb_value_free);
   g_clear_pointer (&self->edited, ddb_value_free);
   g_free (self->error);
+  g_free (self->loaded_text);
   g_free (self->pk_name);
   g_free (self->sk_name);
+  g_free (self->schema_error);
   G_OBJECT_CLASS (dy_inspector_parent_class)->finalize (object);
 }
 
@@ -668,6 +767,7 @@ dy_inspector_class_init (DyInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DyInspector, main_stack);
   gtk_widget_class_bind_template_child (widget_class, DyInspector, title_label);
   gtk_widget_class_bind_template_child (widget_class, DyInspector, state_badge);
+  gtk_widget_class_bind_template_child (widget_class, DyInspector, draft_badge);
   gtk_widget_class_bind_template_child (widget_class, DyInspector, size_bar);
   gtk_widget_class_bind_template_child (widget_class, DyInspector, size_label);
   gtk_widget_class_bind_template_child (widget_class, DyInspector, view_stack);
@@ -680,6 +780,7 @@ dy_inspector_class_init (DyInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DyInspector, message_path);
   gtk_widget_class_bind_template_child (widget_class, DyInspector, message_label);
   gtk_widget_class_bind_template_child (widget_class, DyInspector, delete_button);
+  gtk_widget_class_bind_template_child (widget_class, DyInspector, revert_button);
 
   gtk_widget_class_install_action (widget_class, "inspector.stage", NULL, stage_action);
   gtk_widget_class_install_action (widget_class, "inspector.revert", NULL, revert_action);
@@ -694,6 +795,9 @@ dy_inspector_class_init (DyInspectorClass *klass)
   signals[SIGNAL_ITEM_CHANGED]
       = g_signal_new ("item-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                       NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_DRAFT]
+      = g_signal_new ("draft", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                      G_TYPE_NONE, 2, G_TYPE_POINTER, G_TYPE_POINTER);
 }
 
 static void
@@ -739,6 +843,7 @@ dy_inspector_set_item (DyInspector *self, DyItem *item, const char *title)
   g_return_if_fail (DY_IS_INSPECTOR (self));
   if (item != NULL && item == self->item && !self->creating)
     return;
+  emit_draft (self);
   g_set_object (&self->item, item);
   self->creating = FALSE;
   self->staged_kind = -1;
@@ -807,6 +912,7 @@ dy_inspector_new_item (DyInspector *self)
   g_return_if_fail (DY_IS_INSPECTOR (self));
   if (self->pk_name == NULL)
     return;
+  emit_draft (self);
   skeleton = ddb_value_new_m ();
   ddb_value_map_set (skeleton, self->pk_name, empty_key_value (self->pk_type));
   if (self->sk_name != NULL)
@@ -822,6 +928,7 @@ dy_inspector_new_item (DyInspector *self)
   update_badge (self);
   update_actions (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->json_view));
+  g_signal_emit (self, signals[SIGNAL_ITEM_CHANGED], 0);
 }
 
 gboolean
@@ -939,8 +1046,7 @@ void
 dy_inspector_show_staged (DyInspector *self, int kind, const DdbValue *target)
 {
   /* unsaved typing is never replaced: only the badge follows */
-  gboolean untouched = self->validate_id == 0 && self->edited != NULL && self->base != NULL
-                       && ddb_value_equal (self->edited, self->base);
+  gboolean untouched = self->base != NULL && !dy_inspector_get_has_draft (self);
   const DdbValue *shown = target != NULL ? target : original (self);
 
   if (self->creating || (kind == self->staged_kind && kind < 0))
@@ -950,4 +1056,52 @@ dy_inspector_show_staged (DyInspector *self, int kind, const DdbValue *target)
     load_base (self, ddb_value_copy (shown));
   update_badge (self);
   update_actions (self);
+}
+
+gboolean
+dy_inspector_get_has_draft (DyInspector *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->base == NULL || self->loaded_text == NULL)
+    return FALSE;
+  text = dy_inspector_dup_json_text (self);
+  return g_strcmp0 (text, self->loaded_text) != 0;
+}
+
+void
+dy_inspector_save_draft (DyInspector *self)
+{
+  g_return_if_fail (DY_IS_INSPECTOR (self));
+  emit_draft (self);
+}
+
+void
+dy_inspector_restore_draft (DyInspector *self, const DyInspectorDraft *draft)
+{
+  g_return_if_fail (DY_IS_INSPECTOR (self));
+  if (draft == NULL || self->base == NULL || (draft->key == NULL) != self->creating)
+    return;
+  /* the diff stays the one the user typed: from what the editor had started from */
+  load_base (self, ddb_value_copy (draft->base));
+  gtk_text_buffer_set_text (json_buffer (self), draft->text, -1);
+  validate (self);
+}
+
+DdbValue *
+dy_inspector_dup_key (DyInspector *self)
+{
+  if (self->item == NULL || self->creating || self->pk_name == NULL)
+    return NULL;
+  return key_of (self, original (self));
+}
+
+void
+dy_inspector_set_key_schema_error (DyInspector *self, const char *message)
+{
+  g_return_if_fail (DY_IS_INSPECTOR (self));
+  g_free (self->schema_error);
+  self->schema_error = g_strdup (message);
+  if (self->base != NULL)
+    validate (self);
 }

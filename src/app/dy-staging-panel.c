@@ -14,6 +14,9 @@
 
 /* Cards are widgets: past this many (a big fan-out) the rest are counted, not drawn. */
 #define MAX_CARDS 200
+/* Cards built per main loop iteration: a card costs about 2 ms to build, so a panel of 200 is
+ * built over several frames rather than in one stall. */
+#define CARDS_PER_STEP 16
 /* Paths listed on one card before "and N more". */
 #define MAX_ENTRIES 12
 /* Strings at least this long (in characters) are shown as a word diff; shorter ones read
@@ -41,6 +44,16 @@ struct _DyStagingPanel {
   GHashTable *cards; /* change id -> card widget (borrowed: children of card_box) */
   guint n_changes;
   guint refresh_id;
+  /* Building the cards: a card whose change is the same as before is kept, the others are
+   * built a few at a time. Each card owns a copy of its change ("dy-change"): the panel holds
+   * no snapshot of the staging area, whose thousands of changes are freed off the main
+   * thread. */
+  GPtrArray *building;  /* copies of the changes to show (each taken by its card), or NULL */
+  guint building_total; /* how many changes there are in all */
+  guint build_index;
+  GtkWidget *build_prev; /* the card after which the next one goes */
+  guint build_id;
+  GtkWidget *more_label; /* "and N more changes" */
 
   GCancellable *cancellable; /* while committing */
   gboolean disposed;         /* a commit may finish after the widgets are gone */
@@ -367,9 +380,157 @@ clear_cards (DyStagingPanel *self)
 {
   GtkWidget *child;
 
+  g_clear_handle_id (&self->build_id, g_source_remove);
+  g_clear_pointer (&self->building, g_ptr_array_unref);
+  self->build_prev = NULL;
+  self->more_label = NULL;
   g_hash_table_remove_all (self->cards);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->card_box))) != NULL)
     gtk_box_remove (self->card_box, child);
+}
+
+static DdbValue *
+copy_value (const DdbValue *v)
+{
+  return v != NULL ? ddb_value_copy (v) : NULL;
+}
+
+static DdbChange *
+copy_change (const DdbChange *change)
+{
+  DdbChange *copy = g_new0 (DdbChange, 1);
+
+  copy->id = change->id;
+  copy->connection = g_strdup (change->connection);
+  copy->table = g_strdup (change->table);
+  copy->kind = change->kind;
+  copy->state = change->state;
+  copy->key = copy_value (change->key);
+  copy->original = copy_value (change->original);
+  copy->target = copy_value (change->target);
+  copy->current = copy_value (change->current);
+  copy->message = g_strdup (change->message);
+  copy->batch = g_strdup (change->batch);
+  return copy;
+}
+
+static gboolean
+same_value (const DdbValue *a, const DdbValue *b)
+{
+  return a == NULL ? b == NULL : b != NULL && ddb_value_equal (a, b);
+}
+
+/* Whether a card drawn for A shows B as well. */
+static gboolean
+same_change (const DdbChange *a, const DdbChange *b)
+{
+  return a->id == b->id && a->kind == b->kind && a->state == b->state
+         && g_strcmp0 (a->message, b->message) == 0 && same_value (a->target, b->target)
+         && same_value (a->original, b->original) && same_value (a->current, b->current);
+}
+
+/* Builds up to BUDGET new cards in order; TRUE when all are there. */
+static gboolean
+build_step (DyStagingPanel *self, guint budget)
+{
+  guint n = self->building->len;
+
+  while (self->build_index < n && budget > 0)
+    {
+      /* the card takes the copy */
+      DdbChange *change = g_steal_pointer (&self->building->pdata[self->build_index++]);
+      GtkWidget *card = g_hash_table_lookup (self->cards, &change->id);
+
+      if (card == NULL)
+        {
+          card = build_card (self, change);
+          gtk_box_insert_child_after (self->card_box, card, self->build_prev);
+          g_hash_table_insert (self->cards, g_memdup2 (&change->id, sizeof (gint64)), card);
+          budget--;
+        }
+      g_object_set_data_full (G_OBJECT (card), "dy-change", change,
+                              (GDestroyNotify) ddb_change_free);
+      self->build_prev = card;
+    }
+  if (self->build_index < n)
+    return FALSE;
+  if (self->building_total > n)
+    {
+      guint more = self->building_total - n;
+      g_autofree char *text
+          = g_strdup_printf (g_dngettext (NULL, "and %u more change, committed with the others",
+                                          "and %u more changes, committed with the others", more),
+                             more);
+
+      self->more_label = label_new (text, "dim-label");
+      gtk_widget_set_halign (self->more_label, GTK_ALIGN_CENTER);
+      gtk_box_append (self->card_box, self->more_label);
+    }
+  g_clear_pointer (&self->building, g_ptr_array_unref);
+  self->build_prev = NULL;
+  return TRUE;
+}
+
+static gboolean
+build_idle (gpointer data)
+{
+  DyStagingPanel *self = data;
+
+  if (build_step (self, CARDS_PER_STEP))
+    {
+      self->build_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* Tests read the cards: those still to come are built now. */
+static void
+finish_cards (DyStagingPanel *self)
+{
+  if (self->building != NULL)
+    build_step (self, G_MAXUINT);
+  g_clear_handle_id (&self->build_id, g_source_remove);
+}
+
+static void
+show_cards (DyStagingPanel *self, GPtrArray *changes)
+{
+  g_autoptr (GHashTable) wanted = g_hash_table_new (g_int64_hash, g_int64_equal);
+  GHashTableIter iter;
+  GtkWidget *card;
+
+  g_clear_handle_id (&self->build_id, g_source_remove);
+  for (guint i = 0; i < changes->len && i < MAX_CARDS; i++)
+    {
+      DdbChange *change = g_ptr_array_index (changes, i);
+
+      g_hash_table_insert (wanted, &change->id, change);
+    }
+  g_hash_table_iter_init (&iter, self->cards);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &card))
+    {
+      const DdbChange *was = g_object_get_data (G_OBJECT (card), "dy-change");
+      const DdbChange *now = g_hash_table_lookup (wanted, &was->id);
+
+      if (now == NULL || !same_change (was, now))
+        {
+          gtk_box_remove (self->card_box, card);
+          g_hash_table_iter_remove (&iter);
+        }
+    }
+  if (self->more_label != NULL)
+    gtk_box_remove (self->card_box, self->more_label);
+  self->more_label = NULL;
+  g_clear_pointer (&self->building, g_ptr_array_unref);
+  self->building = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_change_free);
+  for (guint i = 0; i < changes->len && i < MAX_CARDS; i++)
+    g_ptr_array_add (self->building, copy_change (g_ptr_array_index (changes, i)));
+  self->building_total = changes->len;
+  self->build_index = 0;
+  self->build_prev = NULL;
+  if (!build_step (self, CARDS_PER_STEP))
+    self->build_id = g_idle_add (build_idle, self);
 }
 
 static void
@@ -399,54 +560,45 @@ set_n_changes (DyStagingPanel *self, guint n)
 static void
 refresh (DyStagingPanel *self)
 {
-  g_autoptr (GPtrArray) changes = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GHashTable) tables = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *changes = NULL;
+  const GError *error = NULL;
+  guint n_tables = 0;
   g_autofree char *summary = NULL;
 
   g_clear_handle_id (&self->refresh_id, g_source_remove);
-  clear_cards (self);
+  /* the store is read on a worker thread: this shows its last snapshot, and is called again
+   * when a newer one is in */
   if (self->connection != NULL)
-    changes = dy_staging_list (self->staging, self->connection, NULL, &error);
+    changes = dy_staging_peek (self->staging, self->connection, &n_tables, &error);
+  if (changes == NULL && self->connection != NULL && error == NULL)
+    {
+      /* the first read is under way: keep what is shown rather than flash an empty list */
+      gtk_label_set_text (self->summary_label, _ ("Reading the staged changes…"));
+      update_actions (self);
+      return;
+    }
   if (changes == NULL)
     {
-      gtk_label_set_text (self->summary_label,
-                          error != NULL ? error->message
-                                        : _ ("Open a table to see its connection’s changes"));
+      clear_cards (self);
+      g_autofree char *described
+          = error != NULL ? dy_connection_describe_error (self->connection, error, NULL) : NULL;
+      g_autofree char *text
+          = error != NULL
+                ? g_strdup_printf (_ ("The staged changes could not be read: %s"), described)
+                : g_strdup (_ ("Open a table to see its connection’s changes"));
+
+      gtk_label_set_text (self->summary_label, text);
       gtk_stack_set_visible_child_name (self->list_stack, "empty");
       set_n_changes (self, 0);
       update_actions (self);
       return;
     }
   set_n_changes (self, changes->len);
-  for (guint i = 0; i < changes->len; i++)
-    {
-      DdbChange *change = g_ptr_array_index (changes, i);
-
-      g_hash_table_add (tables, change->table);
-      if (i < MAX_CARDS)
-        {
-          GtkWidget *card = build_card (self, change);
-
-          gtk_box_append (self->card_box, card);
-          g_hash_table_insert (self->cards, g_memdup2 (&change->id, sizeof (gint64)), card);
-        }
-    }
-  if (changes->len > MAX_CARDS)
-    {
-      g_autofree char *more = g_strdup_printf (
-          g_dngettext (NULL, "and %u more change", "and %u more changes", changes->len - MAX_CARDS),
-          changes->len - MAX_CARDS);
-      GtkWidget *label = label_new (more, "dim-label");
-
-      gtk_widget_set_halign (label, GTK_ALIGN_CENTER);
-      gtk_box_append (self->card_box, label);
-    }
+  show_cards (self, changes);
   /* TRANSLATORS: "3 changes in 2 tables · Demo" */
   summary = g_strdup_printf (g_dngettext (NULL, "%u change in %u table · %s",
                                           "%u changes in %u tables · %s", changes->len),
-                             changes->len, g_hash_table_size (tables),
-                             dy_connection_get_title (self->connection));
+                             changes->len, n_tables, dy_connection_get_title (self->connection));
   gtk_label_set_text (self->summary_label,
                       changes->len > 0 ? summary : dy_connection_get_title (self->connection));
   gtk_stack_set_visible_child_name (self->list_stack, changes->len > 0 ? "list" : "empty");
@@ -498,7 +650,11 @@ show_report (DyStagingPanel *self, const DdbCommitReport *report, const GError *
   else if (error != NULL)
     {
       title = g_strdup (_ ("Commit stopped"));
-      g_string_append_printf (text, "\n%s", error->message);
+      g_autofree char *described
+          = self->connection != NULL ? dy_connection_describe_error (self->connection, error, NULL)
+                                     : g_strdup (error->message);
+
+      g_string_append_printf (text, "\n%s", described);
       severity = 2;
     }
   else if (report->failed > 0)
@@ -594,6 +750,19 @@ start_commit (DyStagingPanel *self, gint64 change_id)
                            g_object_ref (self));
 }
 
+/* Change ID as its card shows it (a card is built from the last read of the store), else read
+ * from the store: the store's one row, not its whole list. A copy. */
+static DdbChange *
+get_change (DyStagingPanel *self, gint64 id, GError **error)
+{
+  GtkWidget *card;
+  const DdbChange *shown;
+
+  card = g_hash_table_lookup (self->cards, &id);
+  shown = card != NULL ? g_object_get_data (G_OBJECT (card), "dy-change") : NULL;
+  return shown != NULL ? copy_change (shown) : dy_staging_get (self->staging, id, error);
+}
+
 /* Conflicts. */
 
 static void
@@ -629,7 +798,7 @@ GtkWidget *
 dy_staging_panel_show_conflict (DyStagingPanel *self, gint64 id)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (DdbChange) change = dy_staging_get (self->staging, id, &error);
+  g_autoptr (DdbChange) change = get_change (self, id, &error);
   g_autoptr (GPtrArray) diff = NULL;
   g_autofree char *title = NULL;
   GtkWidget *dialog, *grid;
@@ -732,15 +901,20 @@ fanout_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   gint64 id;
 
   g_variant_get (parameter, "(x&s)", &id, &path);
-  change = dy_staging_get (self->staging, id, &error);
+  change = get_change (self, id, &error);
   if (change == NULL || self->connection == NULL)
     {
       if (error != NULL)
         toast_error (self, error);
       return;
     }
+  /* only an update's changed top-level value has copies to fan out to */
+  if (change->kind != DDB_CHANGE_UPDATE)
+    return;
   old_value = ddb_value_map_get (change->original, path);
   new_value = ddb_value_map_get (change->target, path);
+  if (old_value == NULL || new_value == NULL)
+    return;
   dialog = dy_fanout_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, self->staging,
                                  self->connection, change->table);
   dy_fanout_dialog_set_change (DY_FANOUT_DIALOG (dialog), path, old_value, new_value);
@@ -846,6 +1020,7 @@ dy_staging_panel_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->refresh_id, g_source_remove);
+  g_clear_handle_id (&self->build_id, g_source_remove);
   if (self->staging != NULL)
     g_signal_handlers_disconnect_by_data (self->staging, self);
   g_clear_object (&self->staging);
@@ -860,6 +1035,7 @@ dy_staging_panel_finalize (GObject *object)
   DyStagingPanel *self = DY_STAGING_PANEL (object);
 
   g_hash_table_unref (self->cards);
+  g_clear_pointer (&self->building, g_ptr_array_unref);
   g_clear_object (&self->cancellable);
   g_free (self->report_text);
   G_OBJECT_CLASS (dy_staging_panel_parent_class)->finalize (object);
@@ -944,7 +1120,10 @@ dy_staging_panel_set_connection (DyStagingPanel *self, DyConnection *connection)
   if (self->connection == connection)
     return;
   g_set_object (&self->connection, connection);
-  /* the last report was another connection's */
+  /* what is shown, and the last report, were another connection's */
+  clear_cards (self);
+  set_n_changes (self, 0);
+  gtk_stack_set_visible_child_name (self->list_stack, "empty");
   gtk_revealer_set_reveal_child (self->report_revealer, FALSE);
   if (connection != NULL)
     dy_staging_prepare (self->staging, connection);
@@ -974,6 +1153,7 @@ dy_staging_panel_get_n_cards (DyStagingPanel *self)
 {
   if (self->refresh_id != 0)
     refresh (self);
+  finish_cards (self);
   return g_hash_table_size (self->cards);
 }
 
@@ -998,6 +1178,7 @@ dy_staging_panel_dup_card_text (DyStagingPanel *self, gint64 id)
 
   if (self->refresh_id != 0)
     refresh (self);
+  finish_cards (self);
   card = g_hash_table_lookup (self->cards, &id);
   if (card == NULL)
     return NULL;

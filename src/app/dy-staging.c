@@ -1,6 +1,7 @@
 /* dy-staging.c: the app's staging area over one DdbStaging store. */
 #define G_LOG_DOMAIN "dynoscope-staging"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -10,24 +11,48 @@
 
 #define ID_KEY "dy-staging-id"
 #define BACKEND_KEY "dy-staging-backend"
+#define PREPARE_ERROR_KEY "dy-staging-prepare-error"
 
-/* The pending changes of one table, by item key. */
+/* The open changes of one connection as last read from the store. */
 typedef struct {
-  GHashTable *by_key; /* key text -> Pending */
-  GPtrArray *changes; /* DdbChange, owning */
-} TableCache;
+  GPtrArray *changes; /* DdbChange, owning, oldest first */
+  GHashTable *by_key; /* "table\nkey text" -> Pending */
+  GHashTable *names;  /* table -> its key attribute names, sorted (GStrv) */
+} Snapshot;
 
 typedef struct {
-  DdbChange *change; /* borrowed from the TableCache */
+  DdbChange *change; /* borrowed from the Snapshot */
   char **changed;    /* top-level names, for updates */
 } Pending;
+
+typedef struct {
+  char *id;           /* the connection id */
+  Snapshot *snapshot; /* NULL until the first load is in */
+  GError *error;      /* the last load's */
+  gboolean loading;
+  gboolean stale; /* the store changed while loading: load again */
+} Cached;
+
+/* A draft kept for an item while the app runs. */
+typedef struct {
+  DyConnection *connection;
+  char *table;
+  DyInspectorDraft *draft;
+} Draft;
 
 struct _DyStaging {
   GObject parent_instance;
 
   DdbStaging *store;
+  /* A second handle on the store's file for the snapshot reads: each handle serialises its
+   * calls, and a read of 10,000 changes must not hold up a stage or a reject on the main
+   * thread (the store's WAL lets a reader and a writer run at once). NULL: read through
+   * STORE (a private in-memory store has no file to share). */
+  DdbStaging *reader;
   GError *open_error;
-  GHashTable *cache; /* "id\ntable" -> TableCache */
+  GHashTable *cache;     /* connection id -> Cached */
+  GHashTable *drafts;    /* "connection id\ntable\nkey text" -> Draft */
+  GPtrArray *inspectors; /* attached, borrowed (each removes itself when it goes) */
 };
 
 G_DEFINE_FINAL_TYPE (DyStaging, dy_staging, G_TYPE_OBJECT)
@@ -46,19 +71,25 @@ pending_free (Pending *p)
   g_free (p);
 }
 
+static void snapshot_free (Snapshot *snap);
+static void emit_changed (DyStaging *self);
+
 static void
-table_cache_free (TableCache *tc)
+cached_free (Cached *cached)
 {
-  g_hash_table_unref (tc->by_key);
-  g_ptr_array_unref (tc->changes);
-  g_free (tc);
+  g_free (cached->id);
+  snapshot_free (cached->snapshot);
+  g_clear_error (&cached->error);
+  g_free (cached);
 }
 
 static void
-emit_changed (DyStaging *self)
+draft_free (Draft *d)
 {
-  g_hash_table_remove_all (self->cache);
-  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+  g_object_unref (d->connection);
+  g_free (d->table);
+  dy_inspector_draft_free (d->draft);
+  g_free (d);
 }
 
 static void
@@ -67,8 +98,11 @@ dy_staging_finalize (GObject *object)
   DyStaging *self = DY_STAGING (object);
 
   g_clear_pointer (&self->store, ddb_staging_free);
+  g_clear_pointer (&self->reader, ddb_staging_free);
   g_clear_error (&self->open_error);
   g_hash_table_unref (self->cache);
+  g_hash_table_unref (self->drafts);
+  g_ptr_array_unref (self->inspectors);
   G_OBJECT_CLASS (dy_staging_parent_class)->finalize (object);
 }
 
@@ -83,8 +117,11 @@ dy_staging_class_init (DyStagingClass *klass)
 static void
 dy_staging_init (DyStaging *self)
 {
-  self->cache
-      = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) table_cache_free);
+  /* a Cached owns its id, the key */
+  self->cache = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) cached_free);
+  self->drafts
+      = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) draft_free);
+  self->inspectors = g_ptr_array_new ();
 }
 
 DyStaging *
@@ -95,6 +132,14 @@ dy_staging_new (const char *path)
   self->store = ddb_staging_open (path, &self->open_error);
   if (self->store == NULL)
     g_warning ("staging store %s: %s", path, self->open_error->message);
+  else if (g_strcmp0 (path, ":memory:") != 0)
+    {
+      g_autoptr (GError) error = NULL;
+
+      self->reader = ddb_staging_open (path, &error);
+      if (self->reader == NULL)
+        g_debug ("a second handle on %s: %s", path, error->message);
+    }
   return self;
 }
 
@@ -198,12 +243,13 @@ static void
 prepare_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   DyStaging *self = DY_STAGING (source);
-  g_autoptr (GError) error = NULL;
+  GError *error = NULL;
 
+  /* a profile whose endpoint cannot be resolved: the panel says why, not "reading" forever */
   if (!g_task_propagate_boolean (G_TASK (result), &error))
-    g_debug ("staging backend: %s", error->message);
-  else
-    emit_changed (self);
+    g_object_set_data_full (g_task_get_task_data (G_TASK (result)), PREPARE_ERROR_KEY, error,
+                            (GDestroyNotify) g_error_free);
+  emit_changed (self);
 }
 
 void
@@ -319,7 +365,12 @@ dy_staging_get (DyStaging *self, gint64 id, GError **error)
   return ddb_staging_get (self->store, id, error);
 }
 
-/* Lookup. */
+/* Snapshots.
+ *
+ * Reading a connection's open changes from the store, and diffing each, is SQLite work that
+ * grows with the staging area (10,000 changes after a big fan-out): it runs on a worker thread.
+ * The main thread only reads the last snapshot: a store change reloads the snapshots in use,
+ * and "changed" is emitted when the new one is in. */
 
 /* The key as text: its attributes by name (sorted: a key map from a grid row and one from the
  * store may list them in another order), each as DynamoDB JSON. */
@@ -363,82 +414,255 @@ key_names (const DdbValue *key)
   return names;
 }
 
-static TableCache *
-table_cache (DyStaging *self, DyConnection *connection, const char *table)
+/* "table\nkey text": what a snapshot finds an item's change by. */
+static char *
+item_key_text (const char *table, const DdbValue *key, char **names)
 {
-  const char *id = dy_staging_connection_id (connection);
-  g_autofree char *cache_key = NULL;
-  TableCache *tc;
-  GPtrArray *changes;
+  g_autofree char *text = key_text (key, names);
 
-  if (id == NULL || self->store == NULL)
-    return NULL;
-  cache_key = g_strdup_printf ("%s\n%s", id, table);
-  tc = g_hash_table_lookup (self->cache, cache_key);
-  if (tc != NULL)
-    return tc;
-  changes = ddb_staging_list (self->store, id, table, FALSE, NULL);
-  tc = g_new0 (TableCache, 1);
-  tc->changes = changes != NULL ? changes : g_ptr_array_new ();
-  tc->by_key
-      = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) pending_free);
-  for (guint i = 0; i < tc->changes->len; i++)
+  return text != NULL ? g_strconcat (table, "\n", text, NULL) : NULL;
+}
+
+static void
+snapshot_free (Snapshot *snap)
+{
+  if (snap == NULL)
+    return;
+  g_hash_table_unref (snap->by_key);
+  g_hash_table_unref (snap->names);
+  g_ptr_array_unref (snap->changes);
+  g_free (snap);
+}
+
+/* The top-level attribute names an update's diff touches. */
+static char **
+changed_names (const DdbChange *change)
+{
+  g_autoptr (GPtrArray) diff = ddb_change_diff (change);
+  GPtrArray *top = g_ptr_array_new ();
+
+  for (guint d = 0; d < diff->len; d++)
     {
-      DdbChange *change = g_ptr_array_index (tc->changes, i);
-      guint n = ddb_value_map_size (change->key);
-      char **names = g_new0 (char *, n + 1);
+      DdbDiffEntry *e = g_ptr_array_index (diff, d);
+      const char *name = e->path.elems[0].name;
+      gboolean seen = FALSE;
+
+      for (guint t = 0; t < top->len && !seen; t++)
+        seen = g_str_equal (g_ptr_array_index (top, t), name);
+      if (!seen)
+        g_ptr_array_add (top, g_strdup (name));
+    }
+  g_ptr_array_add (top, NULL);
+  return (char **) g_ptr_array_free (top, FALSE);
+}
+
+/* Worker thread. */
+static Snapshot *
+snapshot_build (GPtrArray *changes)
+{
+  Snapshot *snap = g_new0 (Snapshot, 1);
+
+  snap->changes = changes;
+  snap->by_key
+      = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) pending_free);
+  snap->names
+      = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_strfreev);
+  for (guint i = 0; i < changes->len; i++)
+    {
+      DdbChange *change = g_ptr_array_index (changes, i);
+      char **names = g_hash_table_lookup (snap->names, change->table);
       char *text;
       Pending *p;
 
-      for (guint k = 0; k < n; k++)
-        names[k] = ddb_value_map_nth (change->key, k)->name;
-      qsort (names, n, sizeof (char *), compare_names);
-      text = key_text (change->key, names);
-      g_free (names);
+      /* every change of a table has the same key attributes */
+      if (names == NULL)
+        {
+          names = key_names (change->key);
+          g_hash_table_insert (snap->names, g_strdup (change->table), names);
+        }
+      text = item_key_text (change->table, change->key, names);
       if (text == NULL)
         continue;
       p = g_new0 (Pending, 1);
       p->change = change;
       if (change->kind == DDB_CHANGE_UPDATE)
-        {
-          g_autoptr (GPtrArray) diff = ddb_change_diff (change);
-          GPtrArray *top = g_ptr_array_new ();
-
-          for (guint d = 0; d < diff->len; d++)
-            {
-              DdbDiffEntry *e = g_ptr_array_index (diff, d);
-              const char *name = e->path.elems[0].name;
-              gboolean seen = FALSE;
-
-              for (guint t = 0; t < top->len && !seen; t++)
-                seen = g_str_equal (g_ptr_array_index (top, t), name);
-              if (!seen)
-                g_ptr_array_add (top, g_strdup (name));
-            }
-          g_ptr_array_add (top, NULL);
-          p->changed = (char **) g_ptr_array_free (top, FALSE);
-        }
-      g_hash_table_replace (tc->by_key, text, p);
+        p->changed = changed_names (change);
+      g_hash_table_replace (snap->by_key, text, p);
     }
-  g_hash_table_insert (self->cache, g_steal_pointer (&cache_key), tc);
-  return tc;
+  return snap;
+}
+
+static void
+load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  DyStaging *self = source;
+  GError *error = NULL;
+  GPtrArray *changes = ddb_staging_list (self->reader != NULL ? self->reader : self->store,
+                                         task_data, NULL, FALSE, &error);
+
+  if (changes == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, snapshot_build (changes), (GDestroyNotify) snapshot_free);
+}
+
+static void start_load (DyStaging *self, Cached *cached);
+
+static void
+free_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  snapshot_free (task_data);
+}
+
+/* Freeing 10,000 changes takes a while too: not on the main thread. */
+static void
+snapshot_free_later (Snapshot *snap)
+{
+  g_autoptr (GTask) task = NULL;
+
+  if (snap == NULL)
+    return;
+  task = g_task_new (NULL, NULL, NULL, NULL);
+  g_task_set_task_data (task, snap, NULL);
+  g_task_run_in_thread (task, free_thread);
+}
+
+static void
+load_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  DyStaging *self = DY_STAGING (source);
+  Cached *cached = g_hash_table_lookup (self->cache, g_task_get_task_data (G_TASK (result)));
+  g_autoptr (GError) error = NULL;
+  Snapshot *snap = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (cached == NULL)
+    {
+      snapshot_free (snap);
+      return;
+    }
+  cached->loading = FALSE;
+  g_clear_error (&cached->error);
+  if (snap != NULL)
+    {
+      snapshot_free_later (cached->snapshot);
+      cached->snapshot = snap;
+    }
+  else
+    cached->error = g_steal_pointer (&error);
+  if (cached->stale)
+    start_load (self, cached);
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+start_load (DyStaging *self, Cached *cached)
+{
+  g_autoptr (GTask) task = NULL;
+
+  cached->stale = FALSE;
+  if (self->store == NULL)
+    return;
+  cached->loading = TRUE;
+  task = g_task_new (self, NULL, load_done, NULL);
+  g_task_set_source_tag (task, start_load);
+  g_task_set_task_data (task, g_strdup (cached->id), g_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+/* The store changed: the snapshots in use are reloaded ("changed" follows each), or, when none
+ * is, "changed" is emitted now. */
+static void
+emit_changed (DyStaging *self)
+{
+  GHashTableIter iter;
+  Cached *cached;
+
+  if (g_hash_table_size (self->cache) == 0)
+    {
+      g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+      return;
+    }
+  g_hash_table_iter_init (&iter, self->cache);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &cached))
+    if (cached->loading)
+      cached->stale = TRUE;
+    else
+      start_load (self, cached);
+}
+
+/* CONNECTION's snapshot, or NULL while the first is loading (then loads it). */
+static Cached *
+cached_for (DyStaging *self, DyConnection *connection)
+{
+  const char *id = dy_staging_connection_id (connection);
+  Cached *cached;
+
+  if (id == NULL || self->store == NULL)
+    return NULL;
+  cached = g_hash_table_lookup (self->cache, id);
+  if (cached == NULL)
+    {
+      cached = g_new0 (Cached, 1);
+      cached->id = g_strdup (id);
+      g_hash_table_insert (self->cache, cached->id, cached);
+      start_load (self, cached);
+    }
+  return cached;
+}
+
+static Snapshot *
+snapshot_for (DyStaging *self, DyConnection *connection)
+{
+  Cached *cached = cached_for (self, connection);
+
+  return cached != NULL ? cached->snapshot : NULL;
+}
+
+GPtrArray *
+dy_staging_peek (DyStaging *self, DyConnection *connection, guint *n_tables, const GError **error)
+{
+  Cached *cached;
+
+  *n_tables = 0;
+  *error = self->open_error;
+  if (self->store == NULL)
+    return NULL;
+  cached = cached_for (self, connection);
+  if (cached == NULL)
+    {
+      *error = g_object_get_data (G_OBJECT (connection), PREPARE_ERROR_KEY);
+      return NULL;
+    }
+  *error = cached->error;
+  if (cached->snapshot == NULL)
+    return NULL;
+  *n_tables = g_hash_table_size (cached->snapshot->names);
+  return cached->snapshot->changes;
+}
+
+gboolean
+dy_staging_get_loading (DyStaging *self, DyConnection *connection)
+{
+  const char *id = dy_staging_connection_id (connection);
+  Cached *cached = id != NULL ? g_hash_table_lookup (self->cache, id) : NULL;
+
+  return cached != NULL && (cached->loading || cached->stale);
 }
 
 static Pending *
 lookup (DyStaging *self, DyConnection *connection, const char *table, const DdbValue *item)
 {
-  TableCache *tc = table_cache (self, connection, table);
-  DdbChange *first;
-  g_auto (GStrv) names = NULL;
+  Snapshot *snap = snapshot_for (self, connection);
+  char **names;
   g_autofree char *text = NULL;
 
-  if (tc == NULL || tc->changes->len == 0 || item == NULL)
+  if (snap == NULL || item == NULL)
     return NULL;
-  /* every change of a table has the same key attributes */
-  first = g_ptr_array_index (tc->changes, 0);
-  names = key_names (first->key);
-  text = key_text (item, names);
-  return text != NULL ? g_hash_table_lookup (tc->by_key, text) : NULL;
+  names = g_hash_table_lookup (snap->names, table);
+  if (names == NULL)
+    return NULL;
+  text = item_key_text (table, item, names);
+  return text != NULL ? g_hash_table_lookup (snap->by_key, text) : NULL;
 }
 
 DyStagedKind
@@ -495,44 +719,190 @@ typedef struct {
   DyStaging *staging;
   DyConnection *connection;
   char *table;
+  DyInspector *inspector; /* the one this is attached to (its data) */
 } Attached;
 
 static void
 attached_free (Attached *a)
 {
+  g_ptr_array_remove (a->staging->inspectors, a->inspector);
   g_object_unref (a->staging);
   g_object_unref (a->connection);
   g_free (a->table);
   g_free (a);
 }
 
+/* Stages an edit as the inspector words it (an update from what the editor started from). */
 static gboolean
-inspector_stage (DyInspector *inspector, int kind, gpointer key, gpointer original, gpointer target,
-                 Attached *a)
+stage_edit (DyStaging *self, DyConnection *connection, const char *table, DyInspectorStage kind,
+            const DdbValue *key, const DdbValue *original, const DdbValue *target, GError **error)
 {
   static const DdbChangeKind kinds[] = {
     [DY_INSPECTOR_STAGE_UPDATE] = DDB_CHANGE_UPDATE,
     [DY_INSPECTOR_STAGE_CREATE] = DDB_CHANGE_CREATE,
     [DY_INSPECTOR_STAGE_DELETE] = DDB_CHANGE_DELETE,
   };
-  g_autoptr (GError) error = NULL;
   const DdbChange *pending = NULL;
-  DdbChangeKind change_kind = kinds[kind];
 
   /* An edit of an item staged as new changes that create: the store merges an update into it
    * when the update starts from the created item. */
   if (kind == DY_INSPECTOR_STAGE_UPDATE)
-    pending = dy_staging_lookup_change (a->staging, a->connection, a->table, key);
+    pending = dy_staging_lookup_change (self, connection, table, key);
   if (pending != NULL && pending->kind == DDB_CHANGE_CREATE)
     original = pending->target;
-  dy_staging_stage (a->staging, a->connection, a->table, change_kind, key, original, target,
-                    &error);
+  return dy_staging_stage (self, connection, table, kinds[kind], key, original, target, error);
+}
+
+static gboolean
+inspector_stage (DyInspector *inspector, int kind, gpointer key, gpointer original, gpointer target,
+                 Attached *a)
+{
+  g_autoptr (GError) error = NULL;
+
+  stage_edit (a->staging, a->connection, a->table, kind, key, original, target, &error);
   dy_inspector_report_staged (inspector, kind, error);
   return TRUE;
 }
 
+/* Drafts. */
+
+/* The key drafts are kept under: a new item's is one per table. */
+static char *
+draft_key (DyConnection *connection, const char *table, const DdbValue *key)
+{
+  const char *id = dy_staging_connection_id (connection);
+  g_autofree char *fallback = id == NULL ? g_strdup_printf ("%p", (void *) connection) : NULL;
+  g_auto (GStrv) names = NULL;
+  g_autofree char *text = NULL;
+
+  if (key != NULL)
+    {
+      names = key_names (key);
+      text = key_text (key, names);
+    }
+  return g_strdup_printf ("%s\n%s\n%s", id != NULL ? id : fallback, table,
+                          text != NULL ? text : "(new)");
+}
+
 static void
-inspector_item_changed (DyInspector *inspector, Attached *a)
+inspector_draft (DyInspector *inspector, gpointer key, gpointer draft, Attached *a)
+{
+  char *dkey = draft_key (a->connection, a->table, key);
+  Draft *d;
+
+  if (draft == NULL)
+    {
+      g_hash_table_remove (a->staging->drafts, dkey);
+      g_free (dkey);
+      return;
+    }
+  d = g_new0 (Draft, 1);
+  d->connection = g_object_ref (a->connection);
+  d->table = g_strdup (a->table);
+  d->draft = g_new0 (DyInspectorDraft, 1);
+  *d->draft = *(const DyInspectorDraft *) draft;
+  d->draft->title = g_strdup (d->draft->title);
+  d->draft->text = g_strdup (d->draft->text);
+  d->draft->key = d->draft->key != NULL ? ddb_value_copy (d->draft->key) : NULL;
+  d->draft->base = ddb_value_copy (d->draft->base);
+  d->draft->original = d->draft->original != NULL ? ddb_value_copy (d->draft->original) : NULL;
+  d->draft->pk_name = g_strdup (d->draft->pk_name);
+  d->draft->sk_name = g_strdup (d->draft->sk_name);
+  g_hash_table_replace (a->staging->drafts, dkey, d);
+}
+
+const DyInspectorDraft *
+dy_staging_get_draft (DyStaging *self, DyConnection *connection, const char *table,
+                      const DdbValue *key)
+{
+  g_autofree char *dkey = draft_key (connection, table, key);
+  Draft *d = g_hash_table_lookup (self->drafts, dkey);
+
+  return d != NULL ? d->draft : NULL;
+}
+
+void
+dy_staging_save_drafts (DyStaging *self)
+{
+  for (guint i = 0; i < self->inspectors->len; i++)
+    dy_inspector_save_draft (g_ptr_array_index (self->inspectors, i));
+}
+
+guint
+dy_staging_get_n_drafts (DyStaging *self, guint *n_valid)
+{
+  GHashTableIter iter;
+  Draft *d;
+
+  if (n_valid != NULL)
+    {
+      *n_valid = 0;
+      g_hash_table_iter_init (&iter, self->drafts);
+      while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &d))
+        {
+          g_autoptr (DdbValue) item = dy_inspector_draft_parse (d->draft, NULL);
+
+          *n_valid += item != NULL;
+        }
+    }
+  return g_hash_table_size (self->drafts);
+}
+
+/* Stages one draft as the inspector would have; FALSE with an error when the store refused. */
+static gboolean
+stage_draft (DyStaging *self, Draft *d, const DdbValue *item, GError **error)
+{
+  const DyInspectorDraft *draft = d->draft;
+  g_autoptr (DdbValue) key = NULL;
+
+  if (ddb_value_equal (item, draft->base))
+    return TRUE;
+  if (draft->key != NULL)
+    return stage_edit (self, d->connection, d->table, DY_INSPECTOR_STAGE_UPDATE, draft->key,
+                       draft->base, item, error);
+  key = ddb_value_new_m ();
+  ddb_value_map_set (key, draft->pk_name,
+                     ddb_value_copy (ddb_value_map_get (item, draft->pk_name)));
+  if (draft->sk_name != NULL)
+    ddb_value_map_set (key, draft->sk_name,
+                       ddb_value_copy (ddb_value_map_get (item, draft->sk_name)));
+  return stage_edit (self, d->connection, d->table, DY_INSPECTOR_STAGE_CREATE, key, NULL, item,
+                     error);
+}
+
+gboolean
+dy_staging_stage_drafts (DyStaging *self, guint *n_staged, GError **error)
+{
+  GHashTableIter iter;
+  Draft *d;
+
+  if (n_staged != NULL)
+    *n_staged = 0;
+  g_hash_table_iter_init (&iter, self->drafts);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &d))
+    {
+      g_autoptr (DdbValue) item = dy_inspector_draft_parse (d->draft, NULL);
+
+      if (item == NULL)
+        continue;
+      if (!stage_draft (self, d, item, error))
+        return FALSE;
+      if (n_staged != NULL)
+        (*n_staged)++;
+      g_hash_table_iter_remove (&iter);
+    }
+  return TRUE;
+}
+
+void
+dy_staging_discard_drafts (DyStaging *self)
+{
+  g_hash_table_remove_all (self->drafts);
+}
+
+/* Another item is shown: what is staged for it, then its draft if one is kept. */
+static void
+inspector_show_staged (DyInspector *inspector, Attached *a)
 {
   DyItem *item = dy_inspector_get_item (inspector);
   const DdbChange *change;
@@ -559,6 +929,120 @@ inspector_item_changed (DyInspector *inspector, Attached *a)
     }
 }
 
+static void
+inspector_item_changed (DyInspector *inspector, Attached *a)
+{
+  g_autoptr (DdbValue) key = dy_inspector_dup_key (inspector);
+  const DyInspectorDraft *draft = NULL;
+
+  inspector_show_staged (inspector, a);
+  if (dy_inspector_get_creating (inspector) || key != NULL)
+    draft = dy_staging_get_draft (a->staging, a->connection, a->table, key);
+  if (draft != NULL)
+    dy_inspector_restore_draft (inspector, draft);
+}
+
+static gboolean
+destroy_window (gpointer data)
+{
+  gtk_window_destroy (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+close_response (AdwMessageDialog *dialog, const char *response, GtkWindow *window)
+{
+  DyStaging *self = g_object_get_data (G_OBJECT (dialog), "dy-staging");
+  g_autoptr (GError) error = NULL;
+
+  if (g_str_equal (response, "stage") && !dy_staging_stage_drafts (self, NULL, &error))
+    {
+      g_autofree char *body = g_strdup_printf (
+          _ ("%s\n\nThe window stays open: the drafts not staged are still in their items."),
+          error->message);
+      GtkWidget *failed = adw_message_dialog_new (window, _ ("Could Not Stage the Drafts"), body);
+
+      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (failed), "close", _ ("_Close"));
+      gtk_window_present (GTK_WINDOW (failed));
+      return;
+    }
+  if (g_str_equal (response, "stage") || g_str_equal (response, "discard"))
+    {
+      /* the window's inspectors go with it: what they still hold is what was just discarded */
+      for (guint i = 0; i < self->inspectors->len; i++)
+        {
+          GtkWidget *inspector = g_ptr_array_index (self->inspectors, i);
+
+          if (gtk_widget_get_root (inspector) == GTK_ROOT (window))
+            g_signal_handlers_disconnect_matched (inspector, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                                  inspector_draft, NULL);
+        }
+      dy_staging_discard_drafts (self);
+      /* not from inside the dialog's response: the dialog, transient for WINDOW, still
+       * unhooks itself from it as it closes */
+      g_idle_add_full (G_PRIORITY_DEFAULT, destroy_window, g_object_ref (window), g_object_unref);
+    }
+}
+
+/* The other windows of WINDOW's application that keep the app (and so its drafts) running. */
+static gboolean
+other_main_windows (GtkWindow *window)
+{
+  GtkApplication *app = gtk_window_get_application (window);
+
+  for (GList *l = app != NULL ? gtk_application_get_windows (app) : NULL; l != NULL; l = l->next)
+    if (l->data != window && gtk_window_get_transient_for (l->data) == NULL)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+dy_staging_confirm_close (DyStaging *self, GtkWindow *window)
+{
+  guint n, n_valid;
+  g_autoptr (GString) body = g_string_new (NULL);
+  GtkWidget *dialog;
+
+  dy_staging_save_drafts (self);
+  n = dy_staging_get_n_drafts (self, &n_valid);
+  if (n == 0 || other_main_windows (window))
+    return FALSE;
+  g_string_append_printf (
+      body,
+      g_dngettext (
+          NULL, "%u item has edits that are not staged. Drafts live only while the app runs.",
+          "%u items have edits that are not staged. Drafts live only while the app runs.", n),
+      n);
+  if (n_valid < n)
+    {
+      g_string_append (body, "\n\n");
+      g_string_append_printf (
+          body,
+          g_dngettext (NULL,
+                       "%u draft is not a valid item and cannot be staged: cancel to fix it, or it "
+                       "is lost.",
+                       "%u drafts are not valid items and cannot be staged: cancel to fix them, or "
+                       "they are lost.",
+                       n - n_valid),
+          n - n_valid);
+    }
+  dialog = adw_message_dialog_new (window, _ ("Stage Your Drafts?"), body->str);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _ ("_Cancel"), "discard",
+                                    _ ("_Discard"), "stage", _ ("_Stage All Valid Drafts"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "discard",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stage",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (dialog), "stage", n_valid > 0);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog),
+                                           n_valid > 0 ? "stage" : "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "dy-staging", g_object_ref (self), g_object_unref);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (close_response), window, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
 /* Staged, discarded or committed elsewhere (the panel, a fan-out): the inspector follows. */
 static void
 staging_changed (DyStaging *staging, DyInspector *inspector)
@@ -566,7 +1050,7 @@ staging_changed (DyStaging *staging, DyInspector *inspector)
   Attached *a = g_object_get_data (G_OBJECT (inspector), "dy-staging-attached");
 
   if (a != NULL)
-    inspector_item_changed (inspector, a);
+    inspector_show_staged (inspector, a);
 }
 
 static gboolean
@@ -594,7 +1078,13 @@ described (GObject *source, GAsyncResult *result, gpointer user_data)
 
   if (response == NULL)
     {
-      g_debug ("DescribeTable for the inspector: %s", error->message);
+      g_autofree char *described
+          = dy_connection_describe_error (DY_CONNECTION (source), error, NULL);
+      /* TRANSLATORS: %s is DynamoDB's error and what to do about it */
+      g_autofree char *message = g_strdup_printf (
+          _ ("The table’s key schema could not be read, so nothing can be staged: %s"), described);
+
+      dy_inspector_set_key_schema_error (inspector, message);
       return;
     }
   table = json_object_get (response, "Table");
@@ -625,10 +1115,13 @@ dy_staging_attach_inspector (DyStaging *self, DyInspector *inspector, DyConnecti
   a->staging = g_object_ref (self);
   a->connection = g_object_ref (connection);
   a->table = g_strdup (table);
+  a->inspector = inspector;
+  g_ptr_array_add (self->inspectors, inspector);
   g_object_set_data_full (G_OBJECT (inspector), "dy-staging-attached", a,
                           (GDestroyNotify) attached_free);
   g_signal_connect (inspector, "stage", G_CALLBACK (inspector_stage), a);
   g_signal_connect (inspector, "item-changed", G_CALLBACK (inspector_item_changed), a);
+  g_signal_connect (inspector, "draft", G_CALLBACK (inspector_draft), a);
   g_signal_connect_object (self, "changed", G_CALLBACK (staging_changed), inspector, 0);
   dy_staging_prepare (self, connection);
   dy_connection_call_async (connection, "DescribeTable", request, NULL, described,
@@ -796,6 +1289,8 @@ typedef struct {
   DyConnection *connection;
   char *table, *attribute, *index;
   DdbValue *old_value, *new_value, *index_key;
+  char *id;            /* staging: the connection id */
+  DdbFanoutPlan *plan; /* staging: the plan, owned */
 } PlanData;
 
 static void
@@ -808,6 +1303,8 @@ plan_data_free (PlanData *d)
   g_clear_pointer (&d->old_value, ddb_value_free);
   g_clear_pointer (&d->new_value, ddb_value_free);
   g_clear_pointer (&d->index_key, ddb_value_free);
+  g_free (d->id);
+  g_clear_pointer (&d->plan, ddb_fanout_plan_free);
   g_free (d);
 }
 
@@ -829,12 +1326,9 @@ plan_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
     g_task_return_pointer (task, plan, (GDestroyNotify) ddb_fanout_plan_free);
 }
 
-void
-dy_staging_fanout_plan_async (DyStaging *self, DyConnection *connection, const DdbFanoutSpec *spec,
-                              GCancellable *cancellable, GAsyncReadyCallback callback,
-                              gpointer user_data)
+static PlanData *
+plan_data_new (DyConnection *connection, const DdbFanoutSpec *spec)
 {
-  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
   PlanData *d = g_new0 (PlanData, 1);
 
   d->connection = g_object_ref (connection);
@@ -844,6 +1338,17 @@ dy_staging_fanout_plan_async (DyStaging *self, DyConnection *connection, const D
   d->old_value = ddb_value_copy (spec->old_value);
   d->new_value = ddb_value_copy (spec->new_value);
   d->index_key = spec->index_key != NULL ? ddb_value_copy (spec->index_key) : NULL;
+  return d;
+}
+
+void
+dy_staging_fanout_plan_async (DyStaging *self, DyConnection *connection, const DdbFanoutSpec *spec,
+                              GCancellable *cancellable, GAsyncReadyCallback callback,
+                              gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+  PlanData *d = plan_data_new (connection, spec);
+
   g_task_set_source_tag (task, dy_staging_fanout_plan_async);
   g_task_set_task_data (task, d, (GDestroyNotify) plan_data_free);
   g_task_run_in_thread (task, plan_thread);
@@ -855,14 +1360,49 @@ dy_staging_fanout_plan_finish (DyStaging *self, GAsyncResult *result, GError **e
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-gboolean
-dy_staging_fanout_stage (DyStaging *self, DyConnection *connection, const DdbFanoutSpec *spec,
-                         const DdbFanoutPlan *plan, GError **error)
+static void
+fanout_stage_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
-  const char *id;
+  DyStaging *self = source;
+  PlanData *d = task_data;
+  DdbFanoutSpec spec
+      = { d->table, d->attribute, d->old_value, d->new_value, d->index, d->index_key };
+  GError *error = NULL;
 
-  if (!check_open (self, error) || (id = require_id (connection, error)) == NULL
-      || !ddb_fanout_stage (self->store, id, spec, plan, error))
+  if (ddb_fanout_stage (self->store, d->id, &spec, d->plan, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+dy_staging_fanout_stage_async (DyStaging *self, DyConnection *connection, const DdbFanoutSpec *spec,
+                               DdbFanoutPlan *plan, GAsyncReadyCallback callback,
+                               gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (self, NULL, callback, user_data);
+  GError *error = NULL;
+  const char *id;
+  PlanData *d;
+
+  g_task_set_source_tag (task, dy_staging_fanout_stage_async);
+  if (!check_open (self, &error) || (id = require_id (connection, &error)) == NULL)
+    {
+      ddb_fanout_plan_free (plan);
+      g_task_return_error (task, error);
+      return;
+    }
+  d = plan_data_new (connection, spec);
+  d->id = g_strdup (id);
+  d->plan = plan;
+  g_task_set_task_data (task, d, (GDestroyNotify) plan_data_free);
+  g_task_run_in_thread (task, fanout_stage_thread);
+}
+
+gboolean
+dy_staging_fanout_stage_finish (DyStaging *self, GAsyncResult *result, GError **error)
+{
+  if (!g_task_propagate_boolean (G_TASK (result), error))
     return FALSE;
   emit_changed (self);
   return TRUE;

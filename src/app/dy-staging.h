@@ -17,8 +17,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (DyStaging, dy_staging, DY, STAGING, GObject)
 
 /* Signal "changed" (void handler (DyStaging *)): something was staged, rejected, discarded or
- * committed (also by a commit still running, as it records outcomes). Lookups and lists made
- * before it are stale. */
+ * committed, and the snapshots that lookups and dy_staging_peek read have been read again (or,
+ * when none was in use, are read on next use). Lookups and lists made before it are stale. */
 
 /* The application's staging area, opened at ddb_staging_default_path() on first use (and kept
  * to the end of the process). If the store cannot be opened, every call fails with that
@@ -50,8 +50,35 @@ gboolean dy_staging_stage (DyStaging *self, DyConnection *connection, const char
 void dy_staging_attach_inspector (DyStaging *self, DyInspector *inspector, DyConnection *connection,
                                   const char *table);
 
+/* Drafts: edits typed in an attached inspector and not staged, kept per connection, table and
+ * item key while the app runs (not in the store: a draft is not a change yet), and put back
+ * into the editor when the item is shown again. */
+const DyInspectorDraft *dy_staging_get_draft (DyStaging *self, DyConnection *connection,
+                                              const char *table, const DdbValue *key);
+/* Takes the drafts of the attached inspectors' shown items too. */
+void dy_staging_save_drafts (DyStaging *self);
+/* How many drafts are kept; *N_VALID (may be NULL) how many of them are valid items. */
+guint dy_staging_get_n_drafts (DyStaging *self, guint *n_valid);
+/* Stages each valid draft (dropping it); invalid ones stay. FALSE with the store's error. */
+gboolean dy_staging_stage_drafts (DyStaging *self, guint *n_staged, GError **error);
+void dy_staging_discard_drafts (DyStaging *self);
+/* For WINDOW's close-request: takes the drafts of its inspectors and, when drafts are kept and
+ * the app would end with WINDOW, asks what to do with them (Stage All Valid Drafts, Discard,
+ * Cancel; the answer destroys WINDOW unless cancelled) and returns TRUE (keep WINDOW for now).
+ * FALSE: WINDOW may close. */
+gboolean dy_staging_confirm_close (DyStaging *self, GtkWindow *window);
+
+/* The open changes as last read on a worker thread (borrowed until the next "changed"), for
+ * the main thread: NULL while the first read is under way (it is started; "changed" follows)
+ * or when it failed (*ERROR, borrowed). *N_TABLES receives how many tables they touch. */
+GPtrArray *dy_staging_peek (DyStaging *self, DyConnection *connection, guint *n_tables,
+                            const GError **error);
+/* TRUE while CONNECTION's changes are being read again. */
+gboolean dy_staging_get_loading (DyStaging *self, DyConnection *connection);
+
 /* The open changes (GPtrArray of DdbChange, oldest first) of CONNECTION in TABLE (NULL: all
- * tables); NULL with an error when the store fails or the id is not known yet. */
+ * tables); NULL with an error when the store fails or the id is not known yet. It reads the
+ * store where it is called: tests and tools; the app's main thread uses dy_staging_peek. */
 GPtrArray *dy_staging_list (DyStaging *self, DyConnection *connection, const char *table,
                             GError **error);
 gboolean dy_staging_reject_path (DyStaging *self, gint64 id, const char *path, GError **error);
@@ -71,9 +98,11 @@ DdbChange *dy_staging_get (DyStaging *self, gint64 id, GError **error);
  * valid until the next "changed" signal); for a create or a delete every attribute counts and
  * *CHANGED is NULL.
  *
- * Cost: the first lookup after a "changed" signal lists the table's open changes once (one
- * SQLite read); every other lookup is a hash lookup on the item's key. So a grid calls it from
- * its cell bind functions and re-binds (or re-tints its visible rows) on "changed".
+ * Cost: a hash lookup on the item's key in the connection's last snapshot (read on a worker
+ * thread, never on the calling one): DY_STAGED_NONE until the first snapshot is in, and a
+ * change just made shows once the snapshot it is in has arrived, announced by "changed". So a
+ * grid calls it from its cell bind functions and re-binds (or re-tints its visible rows) on
+ * "changed".
  *
  * The CSS classes to add to a row's widgets: dy_staging_kind_css_class (kind) gives
  * "staged-create", "staged-update" or "staged-delete" (ui/style.css tints them), and a cell of
@@ -114,8 +143,11 @@ void dy_staging_fanout_plan_async (DyStaging *self, DyConnection *connection,
                                    GAsyncReadyCallback callback, gpointer user_data);
 DdbFanoutPlan *dy_staging_fanout_plan_finish (DyStaging *self, GAsyncResult *result,
                                               GError **error);
-gboolean dy_staging_fanout_stage (DyStaging *self, DyConnection *connection,
-                                  const DdbFanoutSpec *spec, const DdbFanoutPlan *plan,
-                                  GError **error);
+/* Stages PLAN (taken) for SPEC (copied) in one transaction on a thread: thousands of copies
+ * are thousands of rows written. */
+void dy_staging_fanout_stage_async (DyStaging *self, DyConnection *connection,
+                                    const DdbFanoutSpec *spec, DdbFanoutPlan *plan,
+                                    GAsyncReadyCallback callback, gpointer user_data);
+gboolean dy_staging_fanout_stage_finish (DyStaging *self, GAsyncResult *result, GError **error);
 
 G_END_DECLS

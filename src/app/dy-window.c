@@ -983,6 +983,9 @@ dy_window_close_request (GtkWindow *window)
       g_settings_set_boolean (self->settings, "window-maximized",
                               gtk_window_is_maximized (window));
     }
+  /* edits typed in an inspector and not staged are not dropped without a word */
+  if (dy_staging_confirm_close (dy_staging_get_default (), window))
+    return TRUE;
   return GTK_WINDOW_CLASS (dy_window_parent_class)->close_request (window);
 }
 

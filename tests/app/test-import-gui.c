@@ -371,6 +371,12 @@ test_s3_export_new_database (void)
     }
 }
 
+static gboolean
+widget_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data);
+}
+
 static void
 test_existing_table_error (void)
 {
@@ -387,8 +393,7 @@ test_existing_table_error (void)
   g_assert_nonnull (strstr (dy_import_dialog_get_error (dialog), "Choose another table name"));
   g_assert_true (
       gtk_revealer_get_reveal_child (GTK_REVEALER (dialog_child (dialog, "error_revealer"))));
-  gui_settle ();
-  g_assert_true (gtk_widget_get_mapped (error_label));
+  gui_wait_for (widget_mapped, error_label, "the error to be shown");
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (error_label)), ==,
                    dy_import_dialog_get_error (dialog));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (dialog_child (dialog, "stack"))),
@@ -576,6 +581,33 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
+static gboolean
+import_stopped (gpointer data)
+{
+  return !dy_import_dialog_get_running (data);
+}
+
+/* The dialog destroyed while importing (as when the main window goes): the import is cancelled
+ * and its end touches no widget of the dialog (criticals are fatal here), nor leaves a file. */
+static void
+test_destroyed_while_importing (void)
+{
+  g_autofree char *source = write_bulk_jsonl ();
+  g_autofree char *db_path = new_database_path ("bulk-items.db");
+  g_autofree char *part = g_strconcat (db_path, ".part", NULL);
+  DyImportDialog *dialog = open_dialog (source);
+  g_autoptr (DyImportDialog) held = g_object_ref (dialog);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "import.start", NULL));
+  gui_wait_for (import_under_way, dialog, "the import to get under way");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gui_wait_for (import_stopped, held, "the import to stop after its dialog went");
+  gui_settle ();
+  g_assert_null (dy_import_dialog_get_error (held));
+  g_assert_false (g_file_test (part, G_FILE_TEST_EXISTS));
+  g_unlink (source);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -590,6 +622,7 @@ main (int argc, char **argv)
   g_test_add_func ("/import-gui/existing-table-error", test_existing_table_error);
   g_test_add_func ("/import-gui/cancel-new-database", test_cancel_new_database);
   g_test_add_func ("/import-gui/cancel-open-database", test_cancel_open_database);
+  g_test_add_func ("/import-gui/destroyed-while-importing", test_destroyed_while_importing);
   g_test_add_func ("/import-gui/shortcut", test_shortcut);
   g_test_add_func ("/import-gui/choosers", test_choosers);
   status = gui_run_tests ();

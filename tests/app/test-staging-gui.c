@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "test-staging-gui"
 
 #include <string.h>
+#include <time.h>
 
 #include "app/dy-fanout-dialog.h"
 #include "app/dy-staging-panel.h"
@@ -19,6 +20,21 @@ panel (void)
   return dy_window_get_staging_panel (gui_window);
 }
 
+static gboolean
+staging_read (gpointer data)
+{
+  return !dy_staging_get_loading (dy_staging_get_default (), gui_demo_connection ());
+}
+
+/* The app reads the staging store on a worker thread: waits for its last read (row lookups and
+ * the panel follow it), then for the window to settle. */
+static void
+staging_settle (void)
+{
+  gui_wait_for (staging_read, NULL, "the staged changes to be read");
+  gui_settle ();
+}
+
 /* Every test starts from an empty staging area. */
 static void
 discard_everything (void)
@@ -30,6 +46,8 @@ discard_everything (void)
   g_assert_true (
       dy_staging_discard_all (dy_staging_get_default (), gui_demo_connection (), NULL, &error));
   g_assert_no_error (error);
+  dy_staging_discard_drafts (dy_staging_get_default ());
+  staging_settle ();
 }
 
 static GPtrArray *
@@ -89,6 +107,14 @@ table_string (const char *pk, const char *sk, const char *name)
   return g_strdup (v->bytes.data);
 }
 
+static DyItem *wanted_item;
+
+static gboolean
+inspector_shows (gpointer data)
+{
+  return dy_inspector_get_item (dy_table_view_get_inspector (data)) == wanted_item;
+}
+
 /* Runs a Query of the blog table for partition PK and selects the item PK/SK in the grid. */
 static DyItem *
 select_item (DyTableView *view, const char *pk, const char *sk)
@@ -112,9 +138,11 @@ select_item (DyTableView *view, const char *pk, const char *sk)
       if (g_str_equal (item_sk, sk))
         {
           gtk_selection_model_select_item (dy_table_view_get_rows (view), i, TRUE);
-          gui_settle ();
-          g_assert_true (dy_inspector_get_item (dy_table_view_get_inspector (view))
-                         == DY_ITEM (object));
+          /* the inspector follows the selection once the grid has settled (slowly under
+           * sanitizers) */
+          wanted_item = DY_ITEM (object);
+          gui_wait_for (inspector_shows, view, "the inspector to show the selected item");
+          staging_settle ();
           return DY_ITEM (object);
         }
     }
@@ -152,6 +180,8 @@ replace (const char *text, const char *from, const char *to)
 {
   const char *at = strstr (text, from);
 
+  if (at == NULL)
+    g_test_message ("no %s in:\n%s", from, text);
   g_assert_nonnull (at);
   return g_strdup_printf ("%.*s%s%s", (int) (at - text), text, to, at + strlen (from));
 }
@@ -202,7 +232,7 @@ commit_all (DdbCommitMode mode)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel ()), "panel.commit-all", NULL));
   g_assert_true (dy_staging_panel_get_committing (panel ()));
   gui_wait_for (commit_finished, NULL, "the commit to finish");
-  gui_settle ();
+  staging_settle ();
 }
 
 static void
@@ -215,6 +245,17 @@ show_panel (void)
         gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.toggle-staging", NULL));
   g_assert_true (adw_flap_get_reveal_flap (ADW_FLAP (flap)));
   g_assert_true (dy_staging_panel_get_connection (panel ()) == gui_demo_connection ());
+}
+
+static void
+hide_panel (void)
+{
+  GtkWidget *flap = gtk_widget_get_ancestor (GTK_WIDGET (panel ()), ADW_TYPE_FLAP);
+
+  if (adw_flap_get_reveal_flap (ADW_FLAP (flap)))
+    g_assert_true (
+        gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.toggle-staging", NULL));
+  staging_settle ();
 }
 
 static void
@@ -321,6 +362,7 @@ test_inspector_edit (void)
   g_assert_false (dy_inspector_get_can_stage (inspector));
 
   /* the grid's lookup: an update touching authorName and title */
+  staging_settle ();
   g_assert_cmpint (dy_staging_lookup (dy_staging_get_default (), gui_demo_connection (), "Blog",
                                       dy_item_get_value (item), &changed),
                    ==, DY_STAGED_UPDATE);
@@ -351,7 +393,7 @@ test_inspector_edit (void)
     /* reject the title: it goes back to its original value, the name stays staged */
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel ()), "panel.reject", "(xs)",
                                                change->id, "title"));
-    gui_settle ();
+    staging_settle ();
     rejected = dy_staging_get (dy_staging_get_default (), change->id, &error);
     g_assert_no_error (error);
     g_assert_cmpstr (ddb_value_map_get (rejected->target, "title")->bytes.data, ==,
@@ -583,7 +625,7 @@ test_fanout_conflict (void)
     /* the user looked and overwrites: the change is rebased on the item as it is now */
     adw_message_dialog_response (ADW_MESSAGE_DIALOG (conflict), "requeue");
     gtk_window_destroy (GTK_WINDOW (conflict));
-    gui_settle ();
+    staging_settle ();
     g_assert_cmpuint (dy_staging_panel_get_n_cards (panel ()), ==, 1);
     g_free (card);
     card = dy_staging_panel_dup_card_text (panel (), conflict_id);
@@ -626,6 +668,7 @@ test_delete_and_create (void)
   changes = staged ();
   g_assert_cmpuint (changes->len, ==, 1);
   g_assert_cmpint (((DdbChange *) g_ptr_array_index (changes, 0))->kind, ==, DDB_CHANGE_DELETE);
+  staging_settle ();
   g_assert_cmpint (dy_staging_lookup (dy_staging_get_default (), gui_demo_connection (), "Blog",
                                       dy_item_get_value (item), NULL),
                    ==, DY_STAGED_DELETE);
@@ -748,6 +791,420 @@ test_commit_cancel (void)
   }
 }
 
+static gboolean
+draft_badge_shown (DyInspector *inspector)
+{
+  GObject *badge
+      = gtk_widget_get_template_child (GTK_WIDGET (inspector), DY_TYPE_INSPECTOR, "draft_badge");
+
+  return gtk_widget_get_visible (GTK_WIDGET (badge));
+}
+
+static AdwMessageDialog *
+find_message_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels (); /* borrowed */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (w) && gtk_widget_get_visible (GTK_WIDGET (w)))
+        return ADW_MESSAGE_DIALOG (w);
+    }
+  return NULL;
+}
+
+/* Text typed in the editor and not staged survives selecting other rows (a draft per item),
+ * comes back with the item, and closing the window asks before drafts are lost. */
+static void
+test_drafts (void)
+{
+  DyTableView *view;
+  DyInspector *inspector;
+  DyItem *item;
+  g_autofree char *loaded = NULL;
+  g_autofree char *edited = NULL;
+  g_autofree char *restored = NULL;
+  g_autofree char *other = NULL;
+  g_autoptr (GPtrArray) changes = NULL;
+  g_autoptr (DdbValue) d19 = blog_key ("POST#d19", "META");
+  g_autoptr (GError) error = NULL;
+  AdwMessageDialog *dialog;
+  guint n_valid = 0, n_staged = 0;
+
+  discard_everything ();
+  hide_panel ();
+  view = gui_open_table ("Blog");
+  inspector = blog_inspector (view);
+  item = select_item (view, "POST#d19", "META");
+  show_editor (inspector);
+  loaded = dy_inspector_dup_json_text (inspector);
+  g_assert_false (dy_inspector_get_has_draft (inspector));
+  g_assert_false (draft_badge_shown (inspector));
+  g_assert_false (gtk_widget_is_sensitive (GTK_WIDGET (
+      gtk_widget_get_template_child (GTK_WIDGET (inspector), DY_TYPE_INSPECTOR, "revert_button"))));
+
+  /* typed, not staged: marked as a draft at once, before validation */
+  edited = replace (loaded, "\"Hot partitions", "\"Drafted: hot partitions");
+  dy_inspector_set_json_text (inspector, edited);
+  g_assert_true (dy_inspector_get_has_draft (inspector));
+  g_assert_true (draft_badge_shown (inspector));
+  g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (
+      gtk_widget_get_template_child (GTK_WIDGET (inspector), DY_TYPE_INSPECTOR, "revert_button"))));
+
+  /* another row: the draft is kept, nothing is staged */
+  select_item (view, "POST#a71", "META");
+  g_assert_false (dy_inspector_get_has_draft (inspector));
+  g_assert_false (draft_badge_shown (inspector));
+  changes = staged ();
+  g_assert_cmpuint (changes->len, ==, 0);
+  g_clear_pointer (&changes, g_ptr_array_unref);
+  g_assert_nonnull (
+      dy_staging_get_draft (dy_staging_get_default (), gui_demo_connection (), "Blog", d19));
+  g_assert_cmpuint (dy_staging_get_n_drafts (dy_staging_get_default (), &n_valid), ==, 1);
+  g_assert_cmpuint (n_valid, ==, 1);
+
+  /* an invalid edit of this one is a draft too */
+  other = dy_inspector_dup_json_text (inspector);
+  dy_inspector_set_json_text (inspector, "{\"PK\": {\"S\": \"POST#a71\"}, \"SK\"");
+
+  /* back to the first (a new row object, from a new Query): its text, validated, stageable,
+   * marked */
+  item = select_item (view, "POST#d19", "META");
+  g_assert_true (ddb_value_equal (ddb_value_map_get (dy_item_get_value (item), "PK"),
+                                  ddb_value_map_get (d19, "PK")));
+  restored = dy_inspector_dup_json_text (inspector);
+  g_assert_cmpstr (restored, ==, edited);
+  g_assert_true (dy_inspector_get_has_draft (inspector));
+  g_assert_true (draft_badge_shown (inspector));
+  g_assert_null (dy_inspector_get_error (inspector));
+  g_assert_true (dy_inspector_get_can_stage (inspector));
+  g_assert_cmpuint (dy_staging_get_n_drafts (dy_staging_get_default (), &n_valid), ==, 2);
+  g_assert_cmpuint (n_valid, ==, 1);
+  gui_screenshot ("34-staging-draft.png");
+
+  /* Revert drops the draft: leaving the item then keeps nothing for it */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (inspector), "inspector.revert", NULL));
+  g_assert_false (dy_inspector_get_has_draft (inspector));
+  select_item (view, "POST#a71", "META");
+  g_assert_null (
+      dy_staging_get_draft (dy_staging_get_default (), gui_demo_connection (), "Blog", d19));
+  /* the invalid draft came back as typed, with its error */
+  g_assert_nonnull (dy_inspector_get_error (inspector));
+  g_assert_true (dy_inspector_get_has_draft (inspector));
+  g_assert_false (dy_inspector_get_can_stage (inspector));
+
+  /* a draft again on d19, then closing the window asks, and Cancel keeps everything */
+  select_item (view, "POST#d19", "META");
+  dy_inspector_set_json_text (inspector, edited);
+  gtk_window_close (GTK_WINDOW (gui_window));
+  staging_settle ();
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gui_window)));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "2 items have edits"));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "1 draft is not a valid item"));
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "stage"));
+  g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), ==, "stage");
+  g_assert_cmpstr (adw_message_dialog_get_close_response (dialog), ==, "cancel");
+  gui_screenshot ("35-staging-close-drafts.png");
+  adw_message_dialog_response (dialog, "cancel");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  staging_settle ();
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gui_window)));
+  g_assert_true (dy_inspector_get_has_draft (inspector));
+  g_assert_cmpuint (dy_staging_get_n_drafts (dy_staging_get_default (), NULL), ==, 2);
+
+  /* what "Stage All Valid Drafts" does (the dialog then closes the window, which the tests
+   * still need): the valid one is staged, as the editor would have, the invalid one stays */
+  g_assert_true (dy_staging_stage_drafts (dy_staging_get_default (), &n_staged, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_staged, ==, 1);
+  g_assert_cmpuint (dy_staging_get_n_drafts (dy_staging_get_default (), &n_valid), ==, 1);
+  g_assert_cmpuint (n_valid, ==, 0);
+  changes = staged ();
+  g_assert_cmpuint (changes->len, ==, 1);
+  {
+    DdbChange *change = g_ptr_array_index (changes, 0);
+
+    g_assert_cmpint (change->kind, ==, DDB_CHANGE_UPDATE);
+    g_assert_cmpstr (ddb_value_map_get (change->target, "title")->bytes.data, ==,
+                     "Drafted: hot partitions");
+    g_assert_true (ddb_value_equal (change->key, d19));
+  }
+  /* the table is not touched */
+  {
+    g_autofree char *title = table_string ("POST#d19", "META", "title");
+
+    g_assert_cmpstr (title, ==, "Hot partitions");
+  }
+  g_assert_true (
+      dy_staging_get_draft (dy_staging_get_default (), gui_demo_connection (), "Blog", NULL)
+      == NULL);
+  (void) other;
+  discard_everything ();
+}
+
+static void
+fanout_staged_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (dy_staging_fanout_stage_finish (DY_STAGING (source), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+/* The longest time the main loop went without running a 5 ms tick. */
+typedef struct {
+  gint64 last;
+  gint64 longest;
+  gint64 last_cpu;
+  gint64 longest_cpu; /* the main thread's own CPU time in a gap: a busy machine's scheduling
+                       * stretches the wall-clock gaps, not this */
+} Stall;
+
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+static gboolean
+stall_tick (gpointer data)
+{
+  Stall *stall = data;
+  gint64 now = g_get_monotonic_time ();
+  gint64 cpu = thread_cpu_us ();
+
+  stall->longest = MAX (stall->longest, now - stall->last);
+  stall->longest_cpu = MAX (stall->longest_cpu, cpu - stall->last_cpu);
+  stall->last = now;
+  stall->last_cpu = cpu;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static gboolean
+window_gone (gpointer data)
+{
+  GtkWidget **window = data;
+
+  return *window == NULL;
+}
+
+/* A window of its own (no application: the app would end with it) whose inspector, attached to
+ * the staging area, holds a draft of POST#d19; its close is answered with RESPONSE. */
+static void
+close_with_draft (const char *response)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *inspector = dy_inspector_new ();
+  g_autoptr (DdbValue) value = blog_key ("POST#d19", "META");
+  g_autoptr (DyItem) item = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *edited = NULL;
+  AdwMessageDialog *dialog;
+
+  ddb_value_map_set (value, "title", ddb_value_new_s ("Hot partitions", -1));
+  item = dy_item_new (ddb_value_copy (value));
+  gtk_window_set_child (GTK_WINDOW (window), inspector);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  dy_staging_attach_inspector (dy_staging_get_default (), DY_INSPECTOR (inspector),
+                               gui_demo_connection (), "Blog");
+  gtk_window_present (GTK_WINDOW (window));
+  gui_wait_for (inspector_knows_keys, inspector, "the inspector to know the key schema");
+  dy_inspector_set_item (DY_INSPECTOR (inspector), item, "POST#d19 · META");
+  text = dy_inspector_dup_json_text (DY_INSPECTOR (inspector));
+  edited = replace (text, "\"Hot partitions\"", "\"Closed: hot partitions\"");
+  dy_inspector_set_json_text (DY_INSPECTOR (inspector), edited);
+
+  g_assert_true (dy_staging_confirm_close (dy_staging_get_default (), GTK_WINDOW (window)));
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "1 item has edits"));
+  adw_message_dialog_response (dialog, response);
+  gui_wait_for (window_gone, &window, "the window to close");
+  staging_settle ();
+  /* the inspector that went with the window kept no draft behind */
+  g_assert_cmpuint (dy_staging_get_n_drafts (dy_staging_get_default (), NULL), ==, 0);
+}
+
+/* Closing the last window with drafts: Discard drops them, Stage All Valid Drafts stages them,
+ * and either way the window closes. */
+static void
+test_close_with_drafts (void)
+{
+  g_autoptr (GPtrArray) changes = NULL;
+
+  discard_everything ();
+  close_with_draft ("discard");
+  changes = staged ();
+  g_assert_cmpuint (changes->len, ==, 0);
+  g_clear_pointer (&changes, g_ptr_array_unref);
+
+  close_with_draft ("stage");
+  changes = staged ();
+  g_assert_cmpuint (changes->len, ==, 1);
+  g_assert_cmpstr (
+      ddb_value_map_get (((DdbChange *) g_ptr_array_index (changes, 0))->target, "title")
+          ->bytes.data,
+      ==, "Closed: hot partitions");
+  discard_everything ();
+}
+
+/* Under the sanitizers everything is several times slower: fewer changes still show that
+ * the main thread does not read the store. */
+#if defined(__SANITIZE_ADDRESS__)
+#define MANY_CHANGES 2000
+#else
+#define MANY_CHANGES 10000
+#endif
+
+/* A fan-out of 10,000 copies (MANY_CHANGES): staged on a worker thread, the staging store then
+ * read on one; the main thread only builds the panel's first 200 cards and answers row lookups
+ * from a hash. The counts cover every change (commit-cancel commits 300 past the 200 cards). */
+static void
+test_many_changes (void)
+{
+  const guint n = MANY_CHANGES;
+  DdbFanoutPlan *plan = g_new0 (DdbFanoutPlan, 1);
+  g_autoptr (DdbValue) old_value = ddb_value_new_s ("Mara Vance", -1);
+  g_autoptr (DdbValue) new_value = ddb_value_new_s ("Mara V.", -1);
+  DdbFanoutSpec spec = { "Blog", "authorName", old_value, new_value, NULL, NULL };
+  g_autoptr (DdbValue) probe = NULL;
+  gboolean done = FALSE;
+  Stall stall = { 0, 0 };
+  guint tick;
+  gint64 start;
+  double lookup_us;
+  guint found = 0;
+
+  discard_everything ();
+  gui_open_table ("Blog");
+  show_panel ();
+  plan->keys = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_value_free);
+  plan->items = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_value_free);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *sk = g_strdup_printf ("COPY#%05u", i);
+      DdbValue *key = blog_key ("MANY", sk);
+      DdbValue *item = ddb_value_copy (key);
+
+      ddb_value_map_set (item, "authorName", ddb_value_copy (old_value));
+      g_ptr_array_add (plan->keys, key);
+      g_ptr_array_add (plan->items, item);
+    }
+  plan->n_items = n;
+  start = g_get_monotonic_time ();
+  stall.last = start;
+  stall.last_cpu = thread_cpu_us ();
+  tick = g_timeout_add (5, stall_tick, &stall);
+  dy_staging_fanout_stage_async (dy_staging_get_default (), gui_demo_connection (), &spec, plan,
+                                 fanout_staged_cb, &done);
+  gui_wait_for (flag_set, &done, "the fan-out to be staged");
+  staging_settle ();
+  g_source_remove (tick);
+  g_test_message ("%u copies staged and read back in %.0f ms (worker threads); the main "
+                  "loop's longest stall meanwhile (the panel's 200 cards built): %.0f ms, of "
+                  "which %.0f ms on its own CPU",
+                  n, (g_get_monotonic_time () - start) / 1000.0, stall.longest / 1000.0,
+                  stall.longest_cpu / 1000.0);
+
+  /* the panel: counts all, draws 200; rebuilding it from the snapshot is the main thread's
+   * only work */
+  g_assert_cmpuint (dy_staging_panel_get_n_changes (panel ()), ==, n);
+  g_assert_cmpuint (dy_staging_panel_get_n_cards (panel ()), ==, 200);
+  /* discarding one change: read again on a worker, the other cards kept as they are */
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (GPtrArray) all = staged ();
+    DdbChange *first = g_ptr_array_index (all, 0);
+    DdbChange *kept = g_ptr_array_index (all, 1);
+    DdbChange *last = g_ptr_array_index (all, all->len - 1);
+    GtkWidget *card = NULL;
+    GtkWidget *card_after = NULL;
+    g_autofree char *text = dy_staging_panel_dup_card_text (panel (), kept->id);
+
+    g_assert_nonnull (text);
+    for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (gtk_widget_get_template_child (
+             GTK_WIDGET (panel ()), DY_TYPE_STAGING_PANEL, "card_box")));
+         w != NULL && card == NULL; w = gtk_widget_get_next_sibling (w))
+      if (g_object_get_data (G_OBJECT (w), "dy-change") != NULL
+          && ((DdbChange *) g_object_get_data (G_OBJECT (w), "dy-change"))->id == kept->id)
+        card = w;
+    g_assert_nonnull (card);
+    stall.longest = stall.longest_cpu = 0;
+    stall.last = g_get_monotonic_time ();
+    stall.last_cpu = thread_cpu_us ();
+    tick = g_timeout_add (5, stall_tick, &stall);
+    start = g_get_monotonic_time ();
+    g_assert_true (dy_staging_discard (dy_staging_get_default (), first->id, &error));
+    g_assert_no_error (error);
+    /* a second one while the store is being read again: the read has a handle of its own */
+    g_assert_true (dy_staging_get_loading (dy_staging_get_default (), gui_demo_connection ()));
+    start = g_get_monotonic_time ();
+    g_assert_true (dy_staging_discard (dy_staging_get_default (), last->id, &error));
+    g_assert_no_error (error);
+    g_test_message ("a discard while %u changes are read: %.1f ms", n - 1,
+                    (g_get_monotonic_time () - start) / 1000.0);
+    staging_settle ();
+    g_source_remove (tick);
+    g_assert_cmpuint (dy_staging_panel_get_n_changes (panel ()), ==, n - 2);
+    g_assert_cmpuint (dy_staging_panel_get_n_cards (panel ()), ==, 200);
+    g_assert_null (dy_staging_panel_dup_card_text (panel (), first->id));
+    for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (gtk_widget_get_template_child (
+             GTK_WIDGET (panel ()), DY_TYPE_STAGING_PANEL, "card_box")));
+         w != NULL && card_after == NULL; w = gtk_widget_get_next_sibling (w))
+      if (g_object_get_data (G_OBJECT (w), "dy-change") != NULL
+          && ((DdbChange *) g_object_get_data (G_OBJECT (w), "dy-change"))->id == kept->id)
+        card_after = w;
+    /* the same widget: only the new 200th card was built */
+    g_assert_true (card_after == card);
+    g_test_message ("one change discarded among %u: longest main loop stall %.0f ms, of "
+                    "which %.0f ms on its own CPU",
+                    n, stall.longest / 1000.0, stall.longest_cpu / 1000.0);
+  }
+
+  /* row lookups: a hash lookup each, never a read of the store */
+  start = g_get_monotonic_time ();
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *sk = g_strdup_printf ("COPY#%05u", i);
+      g_autoptr (DdbValue) item = blog_key ("MANY", sk);
+      const char *const *changed = NULL;
+
+      ddb_value_map_set (item, "authorName", ddb_value_copy (old_value));
+      if (dy_staging_lookup (dy_staging_get_default (), gui_demo_connection (), "Blog", item,
+                             &changed)
+          == DY_STAGED_UPDATE)
+        found += changed != NULL && g_strcmp0 (changed[0], "authorName") == 0;
+    }
+  lookup_us = (g_get_monotonic_time () - start) / (double) n;
+  g_test_message ("row lookup with %u changes: %.2f µs each", n, lookup_us);
+  /* all but the two discarded above */
+  g_assert_cmpuint (found, ==, n - 2);
+  probe = blog_key ("MANY", "NOT-STAGED");
+  g_assert_cmpint (
+      dy_staging_lookup (dy_staging_get_default (), gui_demo_connection (), "Blog", probe, NULL),
+      ==, DY_STAGED_NONE);
+  /* generous bounds for a shared, busy machine: what they catch is a read of the store */
+  g_assert_cmpfloat (lookup_us, <, 200.0);
+
+  discard_everything ();
+  staging_settle ();
+  g_assert_cmpuint (dy_staging_panel_get_n_changes (panel ()), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -760,5 +1217,8 @@ main (int argc, char **argv)
   g_test_add_func ("/staging-gui/fanout-conflict", test_fanout_conflict);
   g_test_add_func ("/staging-gui/delete-and-create", test_delete_and_create);
   g_test_add_func ("/staging-gui/commit-cancel", test_commit_cancel);
+  g_test_add_func ("/staging-gui/drafts", test_drafts);
+  g_test_add_func ("/staging-gui/close-with-drafts", test_close_with_drafts);
+  g_test_add_func ("/staging-gui/many-changes", test_many_changes);
   return gui_run_tests ();
 }
