@@ -344,15 +344,22 @@ make_database (const char *self, guint n, char **dir)
   return db;
 }
 
+/* Removes DIR and everything in it (the temporary database, the app's cache and data). */
 static void
-remove_database (const char *dir, const char *db)
+remove_tree (const char *dir)
 {
-  g_autofree char *wal = g_strconcat (db, "-wal", NULL);
-  g_autofree char *shm = g_strconcat (db, "-shm", NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
 
-  g_unlink (db);
-  g_unlink (wal);
-  g_unlink (shm);
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (path);
+      else
+        g_unlink (path);
+    }
   g_rmdir (dir);
 }
 
@@ -375,6 +382,7 @@ main (int argc, char **argv)
     db_path = make_database (argv[0], n, &dir);
   /* The app as a user starts it on this database, without the demo, settings in memory. */
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv ("XDG_DATA_HOME", cache, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("DYNOSCOPE_NO_DEMO", "1", TRUE);
 
@@ -391,10 +399,10 @@ main (int argc, char **argv)
   g_object_unref (app);
 
   if (dir != NULL && g_getenv ("BENCH_GUI_KEEP") == NULL)
-    remove_database (dir, db_path);
+    remove_tree (dir);
   else if (dir != NULL)
     printf ("database kept: %s\n", db_path);
-  g_rmdir (cache);
+  remove_tree (cache);
   g_free (db_path);
   return status;
 }

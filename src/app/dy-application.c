@@ -56,10 +56,19 @@ dy_application_open (GApplication *app, GFile **files, int n_files, const char *
   gtk_window_present (GTK_WINDOW (window));
 }
 
+/* Each window is asked to close as its close button does, so that one holding unstaged edits
+ * asks first (and may stay open); the application ends with its last window. */
 static void
 quit_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
-  g_application_quit (G_APPLICATION (user_data));
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (user_data)));
+
+  /* closing one may destroy it, and change the application's list */
+  for (GList *l = windows; l != NULL; l = l->next)
+    g_object_ref (l->data);
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free_full (windows, g_object_unref);
 }
 
 static void

@@ -57,7 +57,7 @@ struct _DyStaging {
 
 G_DEFINE_FINAL_TYPE (DyStaging, dy_staging, G_TYPE_OBJECT)
 
-enum { SIGNAL_CHANGED, N_SIGNALS };
+enum { SIGNAL_CHANGED, SIGNAL_COMMITTED, N_SIGNALS };
 
 static guint signals[N_SIGNALS];
 
@@ -112,6 +112,9 @@ dy_staging_class_init (DyStagingClass *klass)
   G_OBJECT_CLASS (klass)->finalize = dy_staging_finalize;
   signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_COMMITTED]
+      = g_signal_new ("committed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                      NULL, G_TYPE_NONE, 3, DY_TYPE_CONNECTION, G_TYPE_STRING, G_TYPE_UINT);
 }
 
 static void
@@ -1274,6 +1277,9 @@ dy_staging_commit_finish (DyStaging *self, GAsyncResult *result, DdbCommitReport
   *report = d->report;
   memset (&d->report, 0, sizeof d->report);
   emit_changed (self);
+  if (report->committed > 0)
+    g_signal_emit (self, signals[SIGNAL_COMMITTED], 0, d->connection, d->table,
+                   report->committed);
   if (!d->ok)
     {
       g_propagate_error (error, d->error);

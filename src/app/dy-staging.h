@@ -20,6 +20,11 @@ G_DECLARE_FINAL_TYPE (DyStaging, dy_staging, DY, STAGING, GObject)
  * committed, and the snapshots that lookups and dy_staging_peek read have been read again (or,
  * when none was in use, are read on next use). Lookups and lists made before it are stale. */
 
+/* Signal "committed" (void handler (DyStaging *, DyConnection *connection, const char *table,
+ * guint n_committed)): a commit through this staging area wrote N_COMMITTED changes of
+ * CONNECTION (in TABLE, or in any of its tables when TABLE is NULL), so results read before it
+ * may be out of date. Emitted by dy_staging_commit_finish. */
+
 /* The application's staging area, opened at ddb_staging_default_path() on first use (and kept
  * to the end of the process). If the store cannot be opened, every call fails with that
  * error (see dy_staging_get_open_error). */

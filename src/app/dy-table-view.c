@@ -20,6 +20,7 @@
 #include "app/dy-item.h"
 #include "app/dy-query.h"
 #include "app/dy-rows.h"
+#include "app/dy-staging.h"
 #include "app/dy-table-view.h"
 #include "core/itemsize.h"
 
@@ -53,6 +54,7 @@ struct _DyTableView {
   GtkTextView *request_view;
   GtkRevealer *error_revealer;
   GtkLabel *error_label;
+  GtkRevealer *stale_revealer;
   GtkColumnView *column_view;
   DyInspector *inspector;
   GtkLabel *footer_label;
@@ -73,6 +75,10 @@ struct _DyTableView {
   DyRowList *order; /* the rows in a column's order, when sorted and not grouped */
   DyRowFeed *feed;  /* the rows as loaded, handed to the grid a few at a time */
   GHashTable *columns; /* attribute name -> GtkColumnViewColumn (owned by the view) */
+  GHashTable *bound_cells; /* GtkListItem of the attribute cells bound now: tinted again when
+                            * what is staged changes */
+  gulong staging_handler;
+  gulong committed_handler;
   GHashTable *seen_columns; /* names the results of the last Run hold */
   gboolean prune_columns;   /* once the Run's pages are in, drop the columns not seen */
   gboolean follow_up; /* the Run's first, small page is out: the rest of a full page follows */
@@ -329,6 +335,7 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer 
   gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
                                      GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), 48);
+  gtk_widget_add_css_class (label, "grid-cell");
   /* The tooltip is asked for when shown: setting tooltip text on every bind makes GTK query
    * the pointer (an X11 round trip) per cell, which stalls scrolling. */
   gtk_widget_set_has_tooltip (label, TRUE);
@@ -336,9 +343,35 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer 
   gtk_list_item_set_child (list_item, label);
 }
 
+/* Tints an attribute cell by what is staged on its item: the pending operation over the whole
+ * row, and for an update the changed attributes' own cells marked. */
+static void
+tint_cell (DyTableView *self, GtkListItem *list_item)
+{
+  static const char *const classes[] = { "staged-create", "staged-update", "staged-delete",
+                                         "staged-cell" };
+  g_autoptr (GObject) object = row_object (list_item);
+  GtkWidget *cell = gtk_list_item_get_child (list_item);
+  const char *name = g_object_get_data (G_OBJECT (cell), "attribute");
+  const char *const *changed = NULL;
+  DyStagedKind kind = DY_STAGED_NONE;
+
+  if (DY_IS_ITEM (object))
+    kind = dy_staging_lookup (dy_staging_get_default (), self->connection, self->table_name,
+                              dy_item_get_value (DY_ITEM (object)), &changed);
+  for (gsize i = 0; i < G_N_ELEMENTS (classes); i++)
+    gtk_widget_remove_css_class (cell, classes[i]);
+  if (kind == DY_STAGED_NONE)
+    return;
+  gtk_widget_add_css_class (cell, dy_staging_kind_css_class (kind));
+  if (kind == DY_STAGED_UPDATE && changed != NULL && g_strv_contains (changed, name))
+    gtk_widget_add_css_class (cell, "staged-cell");
+}
+
 static void
 bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
+  DyTableView *self = user_data;
   const char *name = g_object_get_data (G_OBJECT (factory), "attribute");
   g_autoptr (GObject) object = row_object (list_item);
   GtkWidget *label = gtk_list_item_get_child (list_item);
@@ -352,6 +385,41 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer u
   gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
   g_object_set_data (G_OBJECT (label), "tooltip",
                      value != NULL ? (gpointer) ddb_type_name (value->type) : NULL);
+  /* The factory, and so the name, lives as long as the column. */
+  g_object_set_data (G_OBJECT (label), "attribute", (gpointer) name);
+  tint_cell (self, list_item);
+  g_hash_table_add (self->bound_cells, list_item);
+}
+
+static void
+unbind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  DyTableView *self = user_data;
+
+  g_hash_table_remove (self->bound_cells, list_item);
+}
+
+/* A commit wrote to this table: the rows shown may hold values it replaced. They are not
+ * patched in place (a commit's outcome per item is the table's to say, read again), the user
+ * is told and offered a new Run. */
+static void
+staging_committed (DyStaging *staging, DyConnection *connection, const char *table,
+                   guint n_committed, DyTableView *self)
+{
+  if (connection == self->connection && (table == NULL || g_str_equal (table, self->table_name))
+      && g_list_model_get_n_items (G_LIST_MODEL (self->items)) > 0)
+    gtk_revealer_set_reveal_child (self->stale_revealer, TRUE);
+}
+
+static void
+staging_changed (DyTableView *self)
+{
+  GHashTableIter iter;
+  gpointer list_item;
+
+  g_hash_table_iter_init (&iter, self->bound_cells);
+  while (g_hash_table_iter_next (&iter, &list_item, NULL))
+    tint_cell (self, list_item);
 }
 
 static void
@@ -545,7 +613,8 @@ add_column (DyTableView *self, const char *name, DyRowPage *page)
   factory = gtk_signal_list_item_factory_new ();
   g_object_set_data_full (G_OBJECT (factory), "attribute", g_strdup (name), g_free);
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), self);
   column = gtk_column_view_column_new (name, factory);
   sorter = gtk_custom_sorter_new (compare_cells, g_strdup (name), g_free);
   gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
@@ -1326,6 +1395,7 @@ run_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     }
   g_clear_pointer (&self->request, json_decref);
   g_clear_pointer (&self->last_key, json_decref);
+  gtk_revealer_set_reveal_child (self->stale_revealer, FALSE);
   self->request = request;
   g_free (self->operation);
   self->operation = g_strdup (dy_query_spec_operation (&spec));
@@ -1909,6 +1979,10 @@ dy_table_view_constructed (GObject *object)
   json_t *request = json_pack ("{ss}", "TableName", self->table_name);
 
   G_OBJECT_CLASS (dy_table_view_parent_class)->constructed (object);
+  self->staging_handler = g_signal_connect_swapped (dy_staging_get_default (), "changed",
+                                                    G_CALLBACK (staging_changed), self);
+  self->committed_handler = g_signal_connect (dy_staging_get_default (), "committed",
+                                              G_CALLBACK (staging_committed), self);
   dy_connection_call_async (self->connection, "DescribeTable", request,
                             self->describe_cancellable, describe_done, g_object_ref (self));
   json_decref (request);
@@ -1923,6 +1997,8 @@ dy_table_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->describe_cancellable);
+  g_clear_signal_handler (&self->staging_handler, dy_staging_get_default ());
+  g_clear_signal_handler (&self->committed_handler, dy_staging_get_default ());
   gtk_widget_dispose_template (GTK_WIDGET (self), DY_TYPE_TABLE_VIEW);
   g_cancellable_cancel (self->arrange_cancellable);
   g_clear_object (&self->order);
@@ -1943,6 +2019,7 @@ dy_table_view_finalize (GObject *object)
   g_ptr_array_unref (self->keys);
   g_clear_object (&self->items);
   g_hash_table_unref (self->columns);
+  g_hash_table_unref (self->bound_cells);
   g_hash_table_unref (self->seen_columns);
   g_clear_pointer (&self->request, json_decref);
   g_clear_pointer (&self->last_key, json_decref);
@@ -2056,6 +2133,7 @@ dy_table_view_class_init (DyTableViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DyTableView, request_view);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, error_label);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, stale_revealer);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, column_view);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, inspector);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, footer_label);
@@ -2092,6 +2170,7 @@ dy_table_view_init (DyTableView *self)
   self->items = dy_rows_new ();
   self->feed = dy_row_feed_new (G_LIST_MODEL (self->items));
   self->columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->bound_cells = g_hash_table_new (NULL, NULL);
   self->seen_columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cancellable = g_cancellable_new ();
   self->describe_cancellable = g_cancellable_new ();

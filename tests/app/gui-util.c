@@ -187,6 +187,7 @@ const char *
 gui_init (int *argc, char ***argv)
 {
   static char *cache;
+  g_autofree char *data = NULL;
 
   dy_application_prepare_environment ();
   g_test_init (argc, argv, NULL);
@@ -194,6 +195,9 @@ gui_init (int *argc, char ***argv)
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
   cache = g_dir_make_tmp ("dynoscope-gui-XXXXXX", NULL);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  /* the staging store and imported databases live there: never the user's own */
+  data = g_build_filename (cache, "data", NULL);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   return cache;
 }

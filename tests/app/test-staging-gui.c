@@ -11,6 +11,7 @@
 #include "app/dy-staging-panel.h"
 #include "app/dy-staging.h"
 #include "core/ddbjson.h"
+#include "core/number.h"
 #include "gui-util.h"
 #include "staging/diff.h"
 
@@ -1205,6 +1206,89 @@ test_many_changes (void)
   g_assert_cmpuint (dy_staging_panel_get_n_changes (panel ()), ==, 0);
 }
 
+/* The mapped grid cell (a GtkInscription) under WIDGET showing TEXT, or NULL. */
+static GtkWidget *
+find_cell (GtkWidget *widget, const char *text)
+{
+  if (GTK_IS_INSCRIPTION (widget) && gtk_widget_get_mapped (widget)
+      && g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_cell (c, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+revealed (gpointer data)
+{
+  return gtk_revealer_get_reveal_child (data);
+}
+
+/* A staged update tints its row in the grid and marks the changed attribute's cell; the tint
+ * goes with the commit, and the grid then says its rows may be out of date until run again. */
+static void
+test_grid_tints (void)
+{
+  DyTableView *view = gui_open_table ("Blog");
+  GtkWidget *grid = gui_child (view, "column_view");
+  GtkRevealer *stale = GTK_REVEALER (gui_child (view, "stale_revealer"));
+  g_autoptr (DdbValue) key = blog_key ("POST#9f3", "COMMENT#2026-01-04#1");
+  g_autoptr (DdbValue) original = table_item ("POST#9f3", "COMMENT#2026-01-04#1");
+  g_autoptr (DdbValue) target = ddb_value_copy (original);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DdbValue) after = NULL;
+  g_autofree char *likes_after = NULL;
+  const char *digits = "1234567890123456789012345678901234567";
+  DdbNumber n;
+  GtkWidget *likes, *by, *author;
+
+  discard_everything ();
+  g_assert_true (ddb_number_parse (&n, digits, -1, NULL));
+  ddb_value_map_set (target, "likes", ddb_value_new_n (&n));
+  gui_set_text (view, "pk_entry", "POST#9f3");
+  gui_run (view, "win.run");
+  by = find_cell (grid, "U#31");
+  author = find_cell (grid, "Mara Vance");
+  g_assert_nonnull (by);
+  g_assert_false (gtk_widget_has_css_class (by, "staged-update"));
+
+  g_assert_true (dy_staging_stage (dy_staging_get_default (), gui_demo_connection (), "Blog",
+                                   DDB_CHANGE_UPDATE, key, original, target, &error));
+  g_assert_no_error (error);
+  staging_settle ();
+  likes = find_cell (grid, "3");
+  g_assert_nonnull (likes);
+  g_assert_true (gtk_widget_has_css_class (likes, "staged-update"));
+  g_assert_true (gtk_widget_has_css_class (likes, "staged-cell"));
+  g_assert_true (gtk_widget_has_css_class (by, "staged-update"));
+  g_assert_false (gtk_widget_has_css_class (by, "staged-cell"));
+  /* the other item of the partition has nothing staged */
+  if (author != NULL)
+    g_assert_false (gtk_widget_has_css_class (author, "staged-update"));
+  g_assert_false (gtk_revealer_get_reveal_child (stale));
+  gui_screenshot ("36-staging-tinted-rows.png");
+
+  show_panel ();
+  commit_all (DDB_COMMIT_SINGLE);
+  hide_panel ();
+  after = table_item ("POST#9f3", "COMMENT#2026-01-04#1");
+  likes_after = ddb_number_to_string (&ddb_value_map_get (after, "likes")->number);
+  g_assert_cmpstr (likes_after, ==, digits);
+  gui_wait_for (revealed, stale, "the grid to say its rows may be out of date");
+  g_assert_false (gtk_widget_has_css_class (by, "staged-update"));
+  g_assert_false (gtk_widget_has_css_class (likes, "staged-cell"));
+
+  gui_run (view, "win.run");
+  g_assert_false (gtk_revealer_get_reveal_child (stale));
+  g_assert_nonnull (find_cell (grid, digits));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1220,5 +1304,6 @@ main (int argc, char **argv)
   g_test_add_func ("/staging-gui/drafts", test_drafts);
   g_test_add_func ("/staging-gui/close-with-drafts", test_close_with_drafts);
   g_test_add_func ("/staging-gui/many-changes", test_many_changes);
+  g_test_add_func ("/staging-gui/grid-tints", test_grid_tints);
   return gui_run_tests ();
 }
