@@ -52,17 +52,6 @@ struct _DyImportDialog {
 
 G_DEFINE_FINAL_TYPE (DyImportDialog, dy_import_dialog, ADW_TYPE_WINDOW)
 
-static void
-remove_database (const char *path)
-{
-  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
-  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
-
-  g_unlink (path);
-  g_unlink (wal);
-  g_unlink (shm);
-}
-
 /* DynamoDB's table names: 3 to 255 of [A-Za-z0-9_.-]. */
 static gboolean
 valid_table_name (const char *name)
@@ -466,10 +455,10 @@ import_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *c
     }
   job->new_path = unused_database_path (folder, job->table);
   part = g_strconcat (job->new_path, ".part", NULL);
-  remove_database (part);
+  ddb_engine_remove_files (part);
   if (!import_into (part, job, self, cancellable, &error))
     {
-      remove_database (part);
+      ddb_engine_remove_files (part);
       g_task_return_error (task, error);
       return;
     }
@@ -477,12 +466,12 @@ import_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *c
     {
       int saved = errno;
 
-      remove_database (part);
+      ddb_engine_remove_files (part);
       g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s",
                                job->new_path, g_strerror (saved));
       return;
     }
-  remove_database (part); /* a -wal or -shm the engine left */
+  ddb_engine_remove_files (part); /* a -wal or -shm the engine left */
   backend = ddb_backend_open_database (job->new_path, &error);
   if (backend == NULL)
     {

@@ -7,6 +7,7 @@
 
 DyWindow *gui_window;
 static int status;
+static char *cache; /* gui_init's folder */
 
 static gboolean
 timed_out (gpointer data)
@@ -183,10 +184,27 @@ activated (GApplication *application)
   gtk_window_destroy (GTK_WINDOW (gui_window));
 }
 
+void
+gui_remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        gui_remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
 const char *
 gui_init (int *argc, char ***argv)
 {
-  static char *cache;
   g_autofree char *data = NULL;
 
   dy_application_prepare_environment ();
@@ -213,5 +231,7 @@ gui_run_tests (void)
   g_signal_connect_after (app, "activate", G_CALLBACK (activated), NULL);
   g_application_run (G_APPLICATION (app), 0, NULL);
   g_object_unref (app);
+  gui_remove_tree (cache);
+  g_clear_pointer (&cache, g_free);
   return status;
 }

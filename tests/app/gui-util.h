@@ -48,10 +48,15 @@ void gui_run (DyTableView *view, const char *action);
 char *gui_string_attr (DyItem *item, const char *name);
 
 /* g_test_init, then a private cache folder (XDG_CACHE_HOME, where the demo database is built;
- * returned) and in-memory settings. */
+ * returned) with a data folder in it (XDG_DATA_HOME: the staging store, imported databases) and
+ * in-memory settings. Call before anything asks GLib for those folders (it reads them once). */
 const char *gui_init (int *argc, char ***argv);
-/* Runs the application on the demo database and g_test_run() once its window is up. Call after
- * gui_init and adding the tests; returns g_test_run's status. */
+/* Removes PATH and everything under it. */
+void gui_remove_tree (const char *path);
+
+/* Runs the application on the demo database and g_test_run() once its window is up, then
+ * removes gui_init's folders. Call after gui_init and adding the tests; returns g_test_run's
+ * status. */
 int gui_run_tests (void);
 
 G_END_DECLS

@@ -563,24 +563,6 @@ test_shortcut (void)
   g_assert_cmpuint (same_trigger, ==, 1);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 static gboolean
 import_stopped (gpointer data)
 {
@@ -613,11 +595,9 @@ main (int argc, char **argv)
 {
   int status;
 
-  /* Before anything asks GLib for the user data folder (it is read once). */
-  data_home = g_dir_make_tmp ("dynoscope-import-data-XXXXXX", NULL);
-  work_dir = g_dir_make_tmp ("dynoscope-import-src-XXXXXX", NULL);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   gui_init (&argc, &argv);
+  data_home = g_strdup (g_get_user_data_dir ());
+  work_dir = g_dir_make_tmp ("dynoscope-import-src-XXXXXX", NULL);
   g_test_add_func ("/import-gui/s3-export-new-database", test_s3_export_new_database);
   g_test_add_func ("/import-gui/existing-table-error", test_existing_table_error);
   g_test_add_func ("/import-gui/cancel-new-database", test_cancel_new_database);
@@ -626,8 +606,7 @@ main (int argc, char **argv)
   g_test_add_func ("/import-gui/shortcut", test_shortcut);
   g_test_add_func ("/import-gui/choosers", test_choosers);
   status = gui_run_tests ();
-  remove_tree (data_home);
-  remove_tree (work_dir);
+  gui_remove_tree (work_dir);
   g_free (data_home);
   g_free (work_dir);
   return status;

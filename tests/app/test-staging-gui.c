@@ -1292,10 +1292,7 @@ test_grid_tints (void)
 int
 main (int argc, char **argv)
 {
-  /* The staging store lives in the user's data folder: a private one for the test. */
-  g_autofree char *data = g_dir_make_tmp ("dynoscope-staging-gui-XXXXXX", NULL);
-
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  /* the staging store lives in the user's data folder: gui_init made a private one */
   gui_init (&argc, &argv);
   g_test_add_func ("/staging-gui/inspector-edit", test_inspector_edit);
   g_test_add_func ("/staging-gui/fanout-conflict", test_fanout_conflict);
