@@ -428,7 +428,7 @@ cancel_bulk_import (const char *database)
     choose_database (dialog, database);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "import.start", NULL));
   gui_wait_for (import_under_way, dialog, "the import to get under way");
-  gui_screenshot_after ("import-progress.png", 400);
+  gui_screenshot_after ("43-import-progress.png", 400);
   /* Still running: the screenshot must not have let it finish. */
   g_assert_true (dy_import_dialog_get_running (dialog));
   g_assert_cmpuint (progress_items (dialog), <, N_BULK);
