@@ -801,6 +801,15 @@ ddb_store_begin (DdbStore *store, GError **error)
                            "Storage error: a transaction is already open");
       return FALSE;
     }
+  /* Outside a transaction SAVEPOINT would begin one of its own, which RELEASE commits at once:
+   * after SQLite ended the group's transaction (I/O error, full disk), a write would then be
+   * committed on its own while its call is answered with the group's failure. */
+  if (store->in_group && sqlite3_get_autocommit (store->db) != 0)
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "Storage error: the write transaction was rolled back");
+      return FALSE;
+    }
   if (!run_cached (store, store->in_group ? "SAVEPOINT call" : "BEGIN IMMEDIATE", error))
     return FALSE;
   store->in_txn = TRUE;

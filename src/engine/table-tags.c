@@ -162,7 +162,8 @@ ddb_op_list_tags_of_resource (DdbEngine *e, json_t *req, json_t **extra, GError 
   if (def == NULL)
     return NULL;
   tags = json_object_get (def->meta, "Tags");
-  return json_pack ("{sO}", "Tags", tags != NULL ? tags : json_array ());
+  /* Copied: on a reader the definition is shared with the connection's cache. */
+  return json_pack ("{so}", "Tags", tags != NULL ? json_deep_copy (tags) : json_array ());
 }
 
 /* ---- Time to live ---- */
@@ -259,5 +260,5 @@ ddb_op_describe_time_to_live (DdbEngine *e, json_t *req, json_t **extra, GError 
   cur = json_object_get (def->meta, "TimeToLiveDescription");
   if (cur == NULL)
     return json_pack ("{s{ss}}", "TimeToLiveDescription", "TimeToLiveStatus", "DISABLED");
-  return json_pack ("{sO}", "TimeToLiveDescription", cur);
+  return json_pack ("{so}", "TimeToLiveDescription", json_deep_copy (cur));
 }

@@ -4,6 +4,8 @@
  * writes. */
 #include <errno.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -258,11 +260,216 @@ test_survives_kill (void)
   etu_remove_tree (dir);
 }
 
+/* One PutItem of `pk` from a thread of its own; `ok` says whether it was acknowledged. */
+typedef struct {
+  DdbEngine *engine;
+  char pk[16];
+  gboolean ok;
+  GError *error;
+} LonePut;
+
+static gpointer
+lone_put_run (gpointer data)
+{
+  LonePut *p = data;
+  json_t *req = etu_json ("{'TableName': 'Tab', 'Item': {'pk': {'S': '%s'}}}", p->pk);
+  json_t *response = NULL;
+
+  p->ok = ddb_engine_call (p->engine, "PutItem", req, &response, &p->error);
+  if (response != NULL)
+    json_decref (response);
+  json_decref (req);
+  return NULL;
+}
+
+/* Puts of `prefix`0..THREADS-1, all at once from threads of their own; returns how many were
+ * acknowledged, and fails the test if a failed one has no error. */
+static guint
+puts_at_once (DdbEngine *engine, const char *prefix)
+{
+  LonePut puts[THREADS];
+  GThread *threads[THREADS];
+  guint acked = 0;
+
+  for (guint i = 0; i < THREADS; i++)
+    {
+      puts[i] = (LonePut){ engine, "", FALSE, NULL };
+      g_snprintf (puts[i].pk, sizeof puts[i].pk, "%s%u", prefix, i);
+      threads[i] = g_thread_new ("put", lone_put_run, &puts[i]);
+    }
+  for (guint i = 0; i < THREADS; i++)
+    {
+      g_thread_join (threads[i]);
+      if (puts[i].ok)
+        acked++;
+      else
+        {
+          g_test_message ("%s: %s", puts[i].pk, puts[i].error->message);
+          g_assert_error (puts[i].error, DDB_ERROR, DDB_ERROR_INTERNAL);
+        }
+      g_clear_error (&puts[i].error);
+    }
+  return acked;
+}
+
+/* The leader's error path: the commit of a group fails (the WAL cannot grow: a file size limit
+ * makes its write fail), so every call of the group must get an error and none of their writes
+ * may appear, the item count included; after that the engine writes again. */
+static void
+test_commit_fails (void)
+{
+  g_autofree char *dir = etu_tmp_dir ("ddbgroupfail-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "db.sqlite", NULL);
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  DdbEngine *engine = open_with_table (path);
+  struct rlimit saved, limited;
+  struct stat st;
+  void (*saved_handler) (int);
+  json_t *response;
+
+  g_assert_cmpint (stat (wal, &st), ==, 0);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  saved_handler = signal (SIGXFSZ, SIG_IGN);
+  limited = saved;
+  limited.rlim_cur = (rlim_t) st.st_size;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limited), ==, 0);
+
+  g_assert_cmpuint (puts_at_once (engine, "lost"), ==, 0);
+
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  signal (SIGXFSZ, saved_handler);
+  g_assert_cmpuint (puts_at_once (engine, "kept"), ==, THREADS);
+  ddb_engine_free (engine);
+
+  engine = ddb_engine_open (path, NULL);
+  g_assert_nonnull (engine);
+  for (guint i = 0; i < THREADS; i++)
+    {
+      g_autofree char *lost = g_strdup_printf ("lost%u", i);
+      g_autofree char *kept = g_strdup_printf ("kept%u", i);
+      g_autofree char *item = g_strdup_printf ("{'pk': {'S': '%s'}}", kept);
+
+      response = etu_ok (engine, "GetItem",
+                         "{'TableName': 'Tab', 'Key': {'pk': {'S': '%s'}}, "
+                         "'ConsistentRead': true}",
+                         lost);
+      etu_assert_json (response, "{}");
+      json_decref (response);
+      assert_item (engine, kept, item);
+    }
+  assert_taken_untouched (engine);
+  /* The running count holds the taken-N and kept-N items only. */
+  response = etu_ok (engine, "DescribeTable", "{'TableName': 'Tab'}");
+  g_assert_cmpint (
+      json_integer_value (json_object_get (json_object_get (response, "Table"), "ItemCount")), ==,
+      2 * THREADS);
+  json_decref (response);
+  ddb_engine_free (engine);
+  etu_remove_tree (dir);
+}
+
+/* Table definitions are cached per connection (the writer and each reader): a change made
+ * through another connection (another engine on the file, as another process would be) is seen
+ * by the next call of each, and an answer never shares the cache's state. */
+static void
+test_definitions_shared_file (void)
+{
+  g_autofree char *dir = etu_tmp_dir ("ddbgroupdefs-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "db.sqlite", NULL);
+  DdbEngine *a = open_with_table (path);
+  DdbEngine *b = ddb_engine_open (path, NULL);
+  const char *arn_req = "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/Tab'}";
+  json_t *response;
+
+  g_assert_nonnull (b);
+  /* Twice, so that the reader and the writer of `a` have the definition cached. */
+  for (int i = 0; i < 2; i++)
+    {
+      response = etu_ok (a, "ListTagsOfResource", "%s", arn_req);
+      etu_assert_json (response, "{'Tags': []}");
+      json_decref (response);
+      etu_put (a, "Tab", "{'pk': {'S': 'x'}}");
+    }
+  response = etu_ok (b, "TagResource",
+                     "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/Tab', "
+                     "'Tags': [{'Key': 'k', 'Value': 'v'}]}");
+  json_decref (response);
+  for (int i = 0; i < 2; i++)
+    {
+      response = etu_ok (a, "ListTagsOfResource", "%s", arn_req);
+      etu_assert_json (response, "{'Tags': [{'Key': 'k', 'Value': 'v'}]}");
+      json_decref (response);
+    }
+
+  /* The table replaced by one of another key schema. */
+  response = etu_ok (b, "DeleteTable", "{'TableName': 'Tab'}");
+  json_decref (response);
+  etu_create_table (b, "Tab", "id", "N");
+  json_decref (etu_fails (a, "PutItem", DDB_ERROR_VALIDATION, NULL,
+                          "{'TableName': 'Tab', 'Item': {'pk': {'S': 'x'}}}"));
+  json_decref (etu_fails (a, "GetItem", DDB_ERROR_VALIDATION, NULL,
+                          "{'TableName': 'Tab', 'Key': {'pk': {'S': 'x'}}}"));
+  etu_put (a, "Tab", "{'id': {'N': '1'}}");
+  response = etu_ok (a, "GetItem", "{'TableName': 'Tab', 'Key': {'id': {'N': '1'}}}");
+  etu_assert_json (response, "{'Item': {'id': {'N': '1'}}}");
+  json_decref (response);
+
+  ddb_engine_free (b);
+  ddb_engine_free (a);
+  etu_remove_tree (dir);
+}
+
+/* A caller owns its answer and may change it: no answer may share a reader's cached table
+ * definition (the definition's description is shared with the reader's calls, not copied). */
+static void
+test_answers_own_definitions (void)
+{
+  g_autofree char *dir = etu_tmp_dir ("ddbgroupown-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "db.sqlite", NULL);
+  DdbEngine *engine = open_with_table (path);
+  gboolean shared = FALSE;
+  json_t *response;
+
+  response = etu_ok (engine, "TagResource",
+                     "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/Tab', "
+                     "'Tags': [{'Key': 'k', 'Value': 'v'}]}");
+  json_decref (response);
+  response = etu_ok (engine, "UpdateTimeToLive",
+                     "{'TableName': 'Tab', 'TimeToLiveSpecification': "
+                     "{'Enabled': true, 'AttributeName': 'ttl'}}");
+  json_decref (response);
+  /* The first call fills the reader's cache, the next ones are answered from it; each answer is
+   * emptied by its caller. */
+  for (int i = 0; i < 3; i++)
+    {
+      json_t *tags, *ttl;
+
+      response = etu_ok (engine, "ListTagsOfResource",
+                         "{'ResourceArn': 'arn:aws:dynamodb:ddblocal:000000000000:table/Tab'}");
+      tags = json_object_get (response, "Tags");
+      shared = shared || json_array_size (tags) != 1;
+      json_array_clear (tags);
+      json_decref (response);
+      response = etu_ok (engine, "DescribeTimeToLive", "{'TableName': 'Tab'}");
+      ttl = json_object_get (response, "TimeToLiveDescription");
+      shared = shared || json_object_size (ttl) != 2;
+      json_object_clear (ttl);
+      json_decref (response);
+    }
+  ddb_engine_free (engine);
+  etu_remove_tree (dir);
+  /* an answer that were the reader's cached definition would have been emptied above */
+  g_assert_false (shared);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/group-commit/concurrent-writers", test_concurrent_writers);
   g_test_add_func ("/group-commit/survives-kill", test_survives_kill);
+  g_test_add_func ("/group-commit/commit-fails", test_commit_fails);
+  g_test_add_func ("/group-commit/definitions-shared-file", test_definitions_shared_file);
+  g_test_add_func ("/group-commit/answers-own-definitions", test_answers_own_definitions);
   return g_test_run ();
 }

@@ -8,6 +8,8 @@
 #include <sqlite3.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -333,6 +335,127 @@ test_transactions (void)
   g_assert_false (ddb_store_commit (store, &error));
   g_clear_error (&error);
   ddb_store_rollback (store); /* no-op without a transaction */
+}
+
+/* Group commit: inside a group each begin/commit/rollback is a savepoint, so a rolled-back call
+ * takes back its own writes and its statistics only, while the group's other calls stay. */
+static void
+test_group_savepoints (void)
+{
+  g_autoptr (DdbStore) store = open_memory ();
+  g_autoptr (DdbTableDef) def = table_def ("t", "pk", DDB_TYPE_S, NULL, DDB_TYPE_S);
+  g_autoptr (DdbValue) a = tu_item ("{'pk': {'S': 'a'}, 'v': {'S': 'first'}}");
+  g_autoptr (DdbValue) c = tu_item ("{'pk': {'S': 'c'}}");
+  g_autoptr (DdbValue) item = NULL;
+  GError *error = NULL;
+  gint64 count = -1, size = -1;
+
+  create (store, def);
+  g_assert_true (ddb_store_group_begin (store, &error));
+  g_assert_true (ddb_store_begin (store, &error));
+  put (store, def, "{'pk': {'S': 'a'}, 'v': {'S': 'first'}}");
+  g_assert_true (ddb_store_commit (store, &error));
+  /* A call that writes, overwrites the first call's item, then fails. */
+  g_assert_true (ddb_store_begin (store, &error));
+  put (store, def, "{'pk': {'S': 'b'}}");
+  put (store, def, "{'pk': {'S': 'a'}, 'v': {'S': 'a much longer second value'}}");
+  ddb_store_rollback (store);
+  /* A write outside an explicit transaction: a savepoint of its own. */
+  put (store, def, "{'pk': {'S': 'c'}}");
+  g_assert_false (ddb_store_group_lost (store));
+  g_assert_true (ddb_store_group_end (store, &error));
+  g_assert_no_error (error);
+
+  item = get (store, def, "{'pk': {'S': 'a'}}");
+  g_assert_true (ddb_value_equal (item, a));
+  g_clear_pointer (&item, ddb_value_free);
+  item = get (store, def, "{'pk': {'S': 'b'}}");
+  g_assert_null (item);
+  g_assert_true (ddb_store_table_stats (store, def, NULL, &count, &size, &error));
+  g_assert_cmpint (count, ==, 2);
+  g_assert_cmpint (size, ==, (gint64) (ddb_item_size (a) + ddb_item_size (c)));
+}
+
+/* When SQLite ends a group's transaction by itself (here an I/O error: the WAL may not grow while
+ * a large group spills its pages), the group is lost: nothing of it is kept, and no later write
+ * of the group may begin a transaction of its own (committed alone, behind the group's back). */
+static void
+test_group_lost (void)
+{
+  g_autofree char *dir = etu_tmp_dir ("ddbstore-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "lost.sqlite", NULL);
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autoptr (DdbTableDef) def = table_def ("t", "pk", DDB_TYPE_S, NULL, DDB_TYPE_S);
+  g_autofree char *filler = g_strnfill (300000, 'x');
+  GError *error = NULL;
+  DdbStore *store = ddb_store_open (path, &error);
+  struct rlimit saved, limited;
+  struct stat st;
+  void (*saved_handler) (int);
+  gint64 count = -1, size = -1;
+  gboolean failed = FALSE;
+
+  g_assert_no_error (error);
+  create (store, def);
+  g_assert_cmpint (stat (wal, &st), ==, 0);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  saved_handler = signal (SIGXFSZ, SIG_IGN);
+  limited = saved;
+  limited.rlim_cur = (rlim_t) st.st_size;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limited), ==, 0);
+
+  g_assert_true (ddb_store_group_begin (store, &error));
+  /* Far more than the page cache holds (32 MiB), in calls of one item each. */
+  for (guint i = 0; i < 400 && !failed; i++)
+    {
+      g_autofree char *json
+          = g_strdup_printf ("{'pk': {'S': 'big%u'}, 'v': {'S': '%s'}}", i, filler);
+      g_autoptr (DdbValue) item = tu_item (json);
+
+      g_assert_true (ddb_store_begin (store, &error));
+      failed = !ddb_store_item_put (store, def, item, &error) || !ddb_store_commit (store, &error);
+      if (failed)
+        ddb_store_rollback (store);
+    }
+  g_assert_true (failed);
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+  g_clear_error (&error);
+  g_assert_true (ddb_store_group_lost (store));
+
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  signal (SIGXFSZ, saved_handler);
+  g_assert_false (ddb_store_begin (store, &error));
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+  g_clear_error (&error);
+  {
+    g_autoptr (DdbValue) item = tu_item ("{'pk': {'S': 'stray'}}");
+
+    g_assert_false (ddb_store_item_put (store, def, item, &error));
+    g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+    g_clear_error (&error);
+  }
+  g_assert_false (ddb_store_group_end (store, &error));
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+  g_clear_error (&error);
+
+  /* Once the group is over, the store writes again. */
+  put (store, def, "{'pk': {'S': 'after'}}");
+  ddb_store_free (store);
+  store = ddb_store_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (ddb_store_table_stats (store, def, NULL, &count, &size, &error));
+  g_assert_cmpint (count, ==, 1);
+  {
+    g_autoptr (DdbValue) item = get (store, def, "{'pk': {'S': 'after'}}");
+    g_autoptr (DdbValue) stray = get (store, def, "{'pk': {'S': 'stray'}}");
+    g_autoptr (DdbValue) big = get (store, def, "{'pk': {'S': 'big0'}}");
+
+    g_assert_nonnull (item);
+    g_assert_null (stray);
+    g_assert_null (big);
+  }
+  ddb_store_free (store);
+  etu_remove_tree (dir);
 }
 
 /* ---- Key order ---- */
@@ -1620,6 +1743,8 @@ main (int argc, char **argv)
   g_test_add_func ("/store/catalog", test_catalog);
   g_test_add_func ("/store/put-get-delete", test_put_get_delete);
   g_test_add_func ("/store/transactions", test_transactions);
+  g_test_add_func ("/store/group-savepoints", test_group_savepoints);
+  g_test_add_func ("/store/group-lost", test_group_lost);
   g_test_add_func ("/store/order/numbers", test_order_numbers);
   g_test_add_func ("/store/order/strings-binary", test_order_strings_binary);
   g_test_add_func ("/store/query/operators", test_query_operators);
