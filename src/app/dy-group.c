@@ -3,13 +3,12 @@
 
 #include <string.h>
 
-#include "app/dy-format.h"
 #include "app/dy-group.h"
 
 struct _DyGroup {
   GObject parent_instance;
   char *key_text;
-  GListModel *items; /* DyItem (a GListStore or the view's rows), or DyGroup for a shard set */
+  GListModel *items; /* DyItem (the view's rows), or DyGroup for a shard set; NULL until set */
   guint64 total_size;
   guint n_items;
   gboolean shard_set;
@@ -41,7 +40,6 @@ dy_group_class_init (DyGroupClass *klass)
 static void
 dy_group_init (DyGroup *self)
 {
-  self->items = G_LIST_MODEL (g_list_store_new (DY_TYPE_ITEM));
 }
 
 DyGroup *
@@ -57,45 +55,6 @@ const char *
 dy_group_get_key_text (DyGroup *self)
 {
   return self->key_text;
-}
-
-void
-dy_group_add (DyGroup *self, DyItem *item)
-{
-  g_return_if_fail (G_IS_LIST_STORE (self->items));
-  g_list_store_append (G_LIST_STORE (self->items), item);
-  self->total_size += dy_item_get_size (item);
-  self->n_items++;
-}
-
-typedef struct {
-  const char *sort_key;
-  gboolean descending;
-} SortData;
-
-static int
-compare_items (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  const SortData *data = user_data;
-  const DdbValue *va = dy_item_get_attribute ((DyItem *) a, data->sort_key);
-  const DdbValue *vb = dy_item_get_attribute ((DyItem *) b, data->sort_key);
-  int c;
-
-  /* Items of a GSI may lack its sort key only if they are not in it; keep them last anyway. */
-  if (va == NULL || vb == NULL)
-    c = (va == NULL) - (vb == NULL);
-  else
-    c = dy_format_compare_keys (va, vb);
-  return data->descending ? -c : c;
-}
-
-void
-dy_group_sort (DyGroup *self, const char *sort_key, gboolean descending)
-{
-  SortData data = { sort_key, descending };
-
-  if (sort_key != NULL && G_IS_LIST_STORE (self->items))
-    g_list_store_sort (G_LIST_STORE (self->items), compare_items, &data);
 }
 
 void

@@ -15,14 +15,11 @@ G_DECLARE_FINAL_TYPE (DyGroup, dy_group, DY, GROUP, GObject)
 /* KEY_TEXT: the partition key value as shown. */
 DyGroup *dy_group_new (const char *key_text);
 const char *dy_group_get_key_text (DyGroup *self);
-void dy_group_add (DyGroup *self, DyItem *item);
-/* Sorts the items by the attribute SORT_KEY (NULL: keeps the order), descending if asked. */
-void dy_group_sort (DyGroup *self, const char *sort_key, gboolean descending);
 /* Gives the collection its items (DyItem, already in sort-key order: the view's rows, read
  * when shown) and their total size. */
 void dy_group_set_items (DyGroup *self, GListModel *items, guint64 total_size);
-/* The items (DyItem), in sort-key order once sorted; for a shard set, its collections
- * (DyGroup) in shard order. */
+/* The items (DyItem) in sort-key order, NULL before dy_group_set_items; for a shard set, its
+ * collections (DyGroup) in shard order. */
 GListModel *dy_group_get_items (DyGroup *self);
 /* Items (of all its collections, for a shard set). */
 guint dy_group_get_n_items (DyGroup *self);

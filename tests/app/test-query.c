@@ -285,6 +285,8 @@ static DyGroup *
 group_of (const char *key, guint n)
 {
   DyGroup *group = dy_group_new (key);
+  g_autoptr (GListStore) items = g_list_store_new (DY_TYPE_ITEM);
+  guint64 size = 0;
 
   for (guint i = 0; i < n; i++)
     {
@@ -293,9 +295,11 @@ group_of (const char *key, guint n)
       g_autoptr (DyItem) item = dy_item_new_from_json (json, NULL);
 
       g_assert_nonnull (item);
-      dy_group_add (group, item);
+      g_list_store_append (items, item);
+      size += dy_item_get_size (item);
       json_decref (json);
     }
+  dy_group_set_items (group, G_LIST_MODEL (items), size);
   return group;
 }
 
