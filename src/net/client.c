@@ -260,7 +260,7 @@ set_service_error (const DdbHttpResponse *resp, json_t **extra, char **type_out,
 {
   gsize len = 0;
   const char *data = g_bytes_get_data (resp->body, &len);
-  json_t *body = len > 0 ? json_loadb (data, len, 0, NULL) : NULL;
+  json_t *body = len > 0 ? json_loadb (data, len, JSON_ALLOW_NUL, NULL) : NULL;
   const char *type = NULL;
   const char *message = NULL;
   g_autofree char *name = NULL;
@@ -392,7 +392,7 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
   if (resp.status == 200)
     {
       json_error_t jerr;
-      json_t *root = json_loadb (data, len, 0, &jerr);
+      json_t *root = json_loadb (data, len, JSON_ALLOW_NUL, &jerr);
 
       if (!json_is_object (root))
         {
