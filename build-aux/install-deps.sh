@@ -32,10 +32,14 @@ done
 # A Java or npm already on PATH (from any source) is used as it is.
 if $for_tests; then
   command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+  # javac compiles the Java literals of the code generator's tests (tests/codegen).
+  command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
   command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
   # The local endpoint's tests (tests/server) run the AWS CLI v2 and boto3 from Debian.
   # tests/lib makes a self-signed certificate with the openssl command for the TLS tests.
-  for p in awscli python3-boto3 openssl; do
+  # The code generator's tests (tests/codegen) parse the Go and Rust programs with gofmt and
+  # rustfmt, and compile the literals of every language (rustc for Rust).
+  for p in awscli python3-boto3 openssl golang-go rustfmt rustc; do
     dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed || missing+=("$p")
   done
 fi
@@ -71,5 +75,15 @@ if $for_tests && [ ! -f "$dynalite/node_modules/dynalite/cli.js" ] \
   mkdir -p "$dynalite"
   npm install --no-audit --no-fund --no-save --prefix "$dynalite" dynalite@4 >/dev/null \
     || echo "warning: npm could not install dynalite; the client tests will try again"
+fi
+# The AWS SDK for JavaScript v3's DynamoDB client for the code generator's tests, likewise
+# (tests/codegen looks there; DYNOSCOPE_AWS_SDK_JS_DIR overrides the place).
+sdkjs=${DYNOSCOPE_AWS_SDK_JS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dynoscope/aws-sdk-js}
+if $for_tests && [ ! -f "$sdkjs/node_modules/@aws-sdk/client-dynamodb/package.json" ] \
+   && command -v npm >/dev/null 2>&1; then
+  echo "Installing @aws-sdk/client-dynamodb into $sdkjs"
+  mkdir -p "$sdkjs"
+  npm install --no-audit --no-fund --no-save --prefix "$sdkjs" @aws-sdk/client-dynamodb@3 >/dev/null \
+    || echo "warning: npm could not install @aws-sdk/client-dynamodb; the codegen tests will try again"
 fi
 exit 0

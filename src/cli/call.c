@@ -59,7 +59,7 @@ parse_request (const char *text, gsize len, GError **error)
   /* An empty request is the empty object: `call ListTables` needs no body. */
   if (is_blank (text, len))
     return json_object ();
-  root = json_loadb (text, len, JSON_REJECT_DUPLICATES, &jerr);
+  root = json_loadb (text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
   if (root == NULL)
     {
       g_set_error (error, DDB_ERROR, DDB_ERROR_SERIALIZATION,
@@ -75,6 +75,31 @@ parse_request (const char *text, gsize len, GError **error)
       return NULL;
     }
   return root;
+}
+
+json_t *
+cli_read_request (const char *source, GError **error)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  if (source != NULL && strcmp (source, "-") != 0)
+    {
+      text = g_strdup (source);
+      len = strlen (text);
+    }
+  else if (source == NULL && isatty (STDIN_FILENO))
+    {
+      text = g_strdup ("{}");
+      len = 2;
+    }
+  else
+    {
+      text = read_all (stdin, &len, error);
+      if (text == NULL)
+        return NULL;
+    }
+  return parse_request (text, len, error);
 }
 
 static const char *
@@ -107,9 +132,7 @@ cli_call_main (const CliTarget *target, int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (DdbBackend) backend = NULL;
   gboolean config_error = FALSE;
-  g_autofree char *text = NULL;
   g_autofree char *summary = NULL;
-  gsize len = 0;
   json_t *request = NULL;
   json_t *response = NULL;
   const char *operation;
@@ -170,30 +193,13 @@ cli_call_main (const CliTarget *target, int argc, char **argv)
   operation = rest[0];
   source = rest[1];
 
-  if (source != NULL && strcmp (source, "-") != 0)
-    {
-      text = g_strdup (source);
-      len = strlen (text);
-    }
-  else if (source == NULL && isatty (STDIN_FILENO))
-    {
-      text = g_strdup ("{}");
-      len = 2;
-    }
-  else
-    {
-      text = read_all (stdin, &len, &error);
-      if (text == NULL)
-        {
-          fprintf (stderr, CALL_PREFIX "%s\n", error->message);
-          return 1;
-        }
-    }
-
-  request = parse_request (text, len, &error);
+  request = cli_read_request (source, &error);
   if (request == NULL)
     {
-      fprintf (stderr, "%s: %s\n", error_name (error), error->message);
+      if (error->domain == DDB_ERROR)
+        fprintf (stderr, "%s: %s\n", error_name (error), error->message);
+      else
+        fprintf (stderr, CALL_PREFIX "%s\n", error->message);
       return 1;
     }
 

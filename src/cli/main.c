@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/call.h"
+#include "cli/codegen-cmd.h"
 #include "cli/eval.h"
 #include "cli/export.h"
 #include "cli/import.h"
@@ -37,6 +38,10 @@ static const CliCommand commands[] = {
   { "serve", "--db PATH serve [--host HOST] [--port PORT] [--auth KEYID:SECRET …]",
     N_ ("Answer DynamoDB's API over HTTP from the database, as a local endpoint"), NULL,
     cli_serve_main, NULL },
+  { "codegen",
+    "[--endpoint URL] [--profile P] [--region R] codegen --lang LANG OPERATION [REQUEST_JSON | -]",
+    N_ ("Print a request as a program for the AWS CLI, Python, JavaScript, Java, Go or Rust"),
+    cli_codegen_main, NULL, NULL },
   { "eval", "eval [OPTION…] [FILE…]",
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
     cli_eval_main },

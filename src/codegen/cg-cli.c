@@ -1,0 +1,91 @@
+/* cg-cli.c: the request as a bash script for the AWS CLI v2: the request JSON is the CLI's own
+ * --cli-input-json (blobs in base64, as on the wire), read into a variable from a
+ * here-document whose quoted delimiter keeps the shell from expanding anything in it (`read`,
+ * not a command substitution, whose parsing of here-documents older bash versions get wrong).
+ * The JSON escapes every control character, so none of its lines can be the delimiter line or
+ * hide text. */
+#define G_LOG_DOMAIN "dynoscope-codegen"
+
+#include <string.h>
+
+#include "codegen/codegen-private.h"
+
+static void
+add_option (GString *s, const char *option, const char *value)
+{
+  if (value == NULL)
+    return;
+  g_string_append_printf (s, "  %s ", option);
+  ddb_quote_string (s, DDB_LANG_CLI, value, strlen (value));
+  g_string_append (s, " \\\n");
+}
+
+static char *
+kebab (const char *name)
+{
+  GString *s = g_string_new (NULL);
+
+  for (const char *p = name; *p != '\0'; p++)
+    {
+      if (g_ascii_isupper (*p) && p != name)
+        g_string_append_c (s, '-');
+      g_string_append_c (s, g_ascii_tolower (*p));
+    }
+  return g_string_free (s, FALSE);
+}
+
+char *
+cg_write_cli (const CgJob *job)
+{
+  const DdbCodegenTarget *t = job->target;
+  g_autofree char *summary = cg_summary (job);
+  g_autofree char *command = kebab (job->operation);
+  g_autoptr (GString) json = g_string_new (NULL);
+  GString *s = g_string_new (NULL);
+  const char *query = NULL;
+  json_auto_t *input = NULL;
+  json_int_t page_size = 0;
+
+  switch (job->flow)
+    {
+    case CG_READ_ITEM: query = "Item"; break;
+    case CG_READ_PAGES: query = cg_request_counts (job) ? "Count" : "Items"; break;
+    case CG_READ_BATCH:
+    case CG_READ_TRANSACT: query = "Responses"; break;
+    case CG_WRITE_BATCH:
+    case CG_WRITE: break;
+    }
+  g_string_append_printf (s, "#!/usr/bin/env bash\n# %s\n", summary);
+  if (job->flow == CG_READ_PAGES)
+    g_string_append (s, "# The AWS CLI follows LastEvaluatedKey itself and prints the items of "
+                        "every page.\n");
+  else if (job->flow == CG_WRITE_BATCH)
+    g_string_append (s, "# Whatever DynamoDB did not get to comes back as UnprocessedItems: send "
+                        "those again.\n");
+  else if (job->flow == CG_READ_BATCH)
+    g_string_append (s, "# Keys DynamoDB did not get to are not printed here: see "
+                        "UnprocessedKeys without --query.\n");
+  /* With Limit in its input the CLI stops after that many items; as --page-size it asks for that
+   * many a call and still follows LastEvaluatedKey, as the other languages' programs do. */
+  if (job->flow == CG_READ_PAGES && json_object_get (job->request, "Limit") != NULL)
+    {
+      page_size = json_integer_value (json_object_get (job->request, "Limit"));
+      input = json_deep_copy (job->request);
+      json_object_del (input, "Limit");
+      g_string_append (s, "# Limit is given as --page-size: items a call, not items in all.\n");
+    }
+  g_string_append (s, "set -euo pipefail\n\nIFS= read -r -d '' request <<'JSON' || true\n");
+  cg_json_pretty (json, input != NULL ? input : job->request, "  ", 0);
+  g_string_append_len (s, json->str, json->len);
+  g_string_append_printf (s, "\nJSON\n\naws dynamodb %s \\\n", command);
+  add_option (s, "--endpoint-url", t->endpoint_url);
+  add_option (s, "--profile", t->profile);
+  add_option (s, "--region", t->region);
+  if (query != NULL)
+    g_string_append_printf (s, "  --query %s \\\n", query);
+  if (page_size > 0)
+    g_string_append_printf (s, "  --page-size %" JSON_INTEGER_FORMAT " \\\n", page_size);
+  g_string_append (s, "  --output json \\\n  --no-cli-pager \\\n"
+                      "  --cli-input-json \"$request\"\n");
+  return g_string_free (s, FALSE);
+}

@@ -1,0 +1,240 @@
+/* cg-shapes.c: the request structures of the operations codegen writes, member by member as the
+ * DynamoDB API reference lists them (legacy parameters included, so that any request the app or
+ * a user sends can be written). */
+#define G_LOG_DOMAIN "dynoscope-codegen"
+
+#include <string.h>
+
+#include "codegen/codegen-private.h"
+
+#define END { NULL, 0, NULL, NULL }
+#define STR(n) { n, CG_STRING, NULL, NULL }
+#define ENUM(n, t) { n, CG_ENUM, NULL, t }
+#define INT(n) { n, CG_INT, NULL, NULL }
+#define BOOL(n) { n, CG_BOOL, NULL, NULL }
+#define ITEM(n) { n, CG_ITEM, NULL, NULL }
+#define NAMES(n) { n, CG_NAMES, NULL, NULL }
+#define STRINGS(n) { n, CG_STRINGS, NULL, NULL }
+#define RCC ENUM ("ReturnConsumedCapacity", "ReturnConsumedCapacity")
+#define RICM ENUM ("ReturnItemCollectionMetrics", "ReturnItemCollectionMetrics")
+#define RVOCCF ENUM ("ReturnValuesOnConditionCheckFailure", "ReturnValuesOnConditionCheckFailure")
+
+/* Legacy conditions and updates. */
+static const CgMember expected_members[] = {
+  { "Value", CG_VALUE, NULL, NULL },
+  BOOL ("Exists"),
+  ENUM ("ComparisonOperator", "ComparisonOperator"),
+  { "AttributeValueList", CG_VALUES, NULL, NULL },
+  END,
+};
+static const CgShape expected_shape = { "ExpectedAttributeValue", FALSE, expected_members };
+
+static const CgMember condition_members[] = {
+  { "AttributeValueList", CG_VALUES, NULL, NULL },
+  ENUM ("ComparisonOperator", "ComparisonOperator"),
+  END,
+};
+static const CgShape condition_shape = { "Condition", TRUE, condition_members };
+
+static const CgMember value_update_members[] = {
+  { "Value", CG_VALUE, NULL, NULL },
+  ENUM ("Action", "AttributeAction"),
+  END,
+};
+static const CgShape value_update_shape = { "AttributeValueUpdate", FALSE, value_update_members };
+
+#define EXPECTED { "Expected", CG_STRUCT_MAP, &expected_shape, NULL }
+#define CONDOP ENUM ("ConditionalOperator", "ConditionalOperator")
+#define EXPR_MAPS NAMES ("ExpressionAttributeNames"), ITEM ("ExpressionAttributeValues")
+
+static const CgMember get_item_members[] = {
+  STR ("TableName"), ITEM ("Key"), STRINGS ("AttributesToGet"), BOOL ("ConsistentRead"), RCC,
+  STR ("ProjectionExpression"), NAMES ("ExpressionAttributeNames"), END,
+};
+
+static const CgMember put_item_members[] = {
+  STR ("TableName"), ITEM ("Item"), EXPECTED, ENUM ("ReturnValues", "ReturnValue"), RCC, RICM,
+  CONDOP, STR ("ConditionExpression"), EXPR_MAPS, RVOCCF, END,
+};
+
+static const CgMember update_item_members[] = {
+  STR ("TableName"), ITEM ("Key"),
+  { "AttributeUpdates", CG_STRUCT_MAP, &value_update_shape, NULL },
+  EXPECTED, CONDOP, ENUM ("ReturnValues", "ReturnValue"), RCC, RICM,
+  STR ("UpdateExpression"), STR ("ConditionExpression"), EXPR_MAPS, RVOCCF, END,
+};
+
+static const CgMember delete_item_members[] = {
+  STR ("TableName"), ITEM ("Key"), EXPECTED, CONDOP, ENUM ("ReturnValues", "ReturnValue"), RCC,
+  RICM, STR ("ConditionExpression"), EXPR_MAPS, RVOCCF, END,
+};
+
+static const CgMember query_members[] = {
+  STR ("TableName"), STR ("IndexName"), ENUM ("Select", "Select"), STRINGS ("AttributesToGet"),
+  INT ("Limit"), BOOL ("ConsistentRead"),
+  { "KeyConditions", CG_STRUCT_MAP, &condition_shape, NULL },
+  { "QueryFilter", CG_STRUCT_MAP, &condition_shape, NULL },
+  CONDOP, BOOL ("ScanIndexForward"), ITEM ("ExclusiveStartKey"), RCC,
+  STR ("ProjectionExpression"), STR ("FilterExpression"), STR ("KeyConditionExpression"),
+  EXPR_MAPS, END,
+};
+
+static const CgMember scan_members[] = {
+  STR ("TableName"), STR ("IndexName"), STRINGS ("AttributesToGet"), INT ("Limit"),
+  ENUM ("Select", "Select"),
+  { "ScanFilter", CG_STRUCT_MAP, &condition_shape, NULL },
+  CONDOP, ITEM ("ExclusiveStartKey"), RCC, INT ("TotalSegments"), INT ("Segment"),
+  STR ("ProjectionExpression"), STR ("FilterExpression"), EXPR_MAPS, BOOL ("ConsistentRead"),
+  END,
+};
+
+static const CgMember keys_and_attributes_members[] = {
+  { "Keys", CG_ITEMS, NULL, NULL }, STRINGS ("AttributesToGet"), BOOL ("ConsistentRead"),
+  STR ("ProjectionExpression"), NAMES ("ExpressionAttributeNames"), END,
+};
+static const CgShape keys_and_attributes_shape
+    = { "KeysAndAttributes", TRUE, keys_and_attributes_members };
+
+static const CgMember batch_get_members[] = {
+  { "RequestItems", CG_STRUCT_MAP, &keys_and_attributes_shape, NULL }, RCC, END,
+};
+
+static const CgMember put_request_members[] = { ITEM ("Item"), END };
+static const CgShape put_request_shape = { "PutRequest", TRUE, put_request_members };
+static const CgMember delete_request_members[] = { ITEM ("Key"), END };
+static const CgShape delete_request_shape = { "DeleteRequest", TRUE, delete_request_members };
+static const CgMember write_request_members[] = {
+  { "PutRequest", CG_STRUCT, &put_request_shape, NULL },
+  { "DeleteRequest", CG_STRUCT, &delete_request_shape, NULL },
+  END,
+};
+static const CgShape write_request_shape = { "WriteRequest", FALSE, write_request_members };
+
+static const CgMember batch_write_members[] = {
+  { "RequestItems", CG_LIST_MAP, &write_request_shape, NULL }, RCC, RICM, END,
+};
+
+static const CgMember condition_check_members[] = {
+  ITEM ("Key"), STR ("TableName"), STR ("ConditionExpression"), EXPR_MAPS, RVOCCF, END,
+};
+static const CgShape condition_check_shape
+    = { "ConditionCheck", TRUE, condition_check_members };
+static const CgMember put_members[] = {
+  ITEM ("Item"), STR ("TableName"), STR ("ConditionExpression"), EXPR_MAPS, RVOCCF, END,
+};
+static const CgShape put_shape = { "Put", TRUE, put_members };
+static const CgMember delete_members[] = {
+  ITEM ("Key"), STR ("TableName"), STR ("ConditionExpression"), EXPR_MAPS, RVOCCF, END,
+};
+static const CgShape delete_shape = { "Delete", TRUE, delete_members };
+static const CgMember update_members[] = {
+  ITEM ("Key"), STR ("UpdateExpression"), STR ("TableName"), STR ("ConditionExpression"),
+  EXPR_MAPS, RVOCCF, END,
+};
+static const CgShape update_shape = { "Update", TRUE, update_members };
+static const CgMember transact_write_item_members[] = {
+  { "ConditionCheck", CG_STRUCT, &condition_check_shape, NULL },
+  { "Put", CG_STRUCT, &put_shape, NULL },
+  { "Delete", CG_STRUCT, &delete_shape, NULL },
+  { "Update", CG_STRUCT, &update_shape, NULL },
+  END,
+};
+static const CgShape transact_write_item_shape
+    = { "TransactWriteItem", FALSE, transact_write_item_members };
+
+static const CgMember transact_write_members[] = {
+  { "TransactItems", CG_STRUCT_LIST, &transact_write_item_shape, NULL }, RCC, RICM,
+  STR ("ClientRequestToken"), END,
+};
+
+static const CgMember get_members[] = {
+  ITEM ("Key"), STR ("TableName"), STR ("ProjectionExpression"),
+  NAMES ("ExpressionAttributeNames"), END,
+};
+static const CgShape get_shape = { "Get", TRUE, get_members };
+static const CgMember transact_get_item_members[] = {
+  { "Get", CG_STRUCT, &get_shape, NULL }, END,
+};
+static const CgShape transact_get_item_shape
+    = { "TransactGetItem", TRUE, transact_get_item_members };
+
+static const CgMember transact_get_members[] = {
+  { "TransactItems", CG_STRUCT_LIST, &transact_get_item_shape, NULL }, RCC, END,
+};
+
+static const struct {
+  CgShape shape;
+  CgFlow flow;
+} operations[] = {
+  { { "GetItem", TRUE, get_item_members }, CG_READ_ITEM },
+  { { "PutItem", TRUE, put_item_members }, CG_WRITE },
+  { { "UpdateItem", TRUE, update_item_members }, CG_WRITE },
+  { { "DeleteItem", TRUE, delete_item_members }, CG_WRITE },
+  { { "Query", TRUE, query_members }, CG_READ_PAGES },
+  { { "Scan", TRUE, scan_members }, CG_READ_PAGES },
+  { { "BatchGetItem", TRUE, batch_get_members }, CG_READ_BATCH },
+  { { "BatchWriteItem", TRUE, batch_write_members }, CG_WRITE_BATCH },
+  { { "TransactWriteItems", TRUE, transact_write_members }, CG_WRITE },
+  { { "TransactGetItems", TRUE, transact_get_members }, CG_READ_TRANSACT },
+};
+
+static const char *const operation_names[] = {
+  "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
+  "BatchWriteItem", "TransactWriteItems", "TransactGetItems", NULL,
+};
+
+const char *const *
+ddb_codegen_operations (void)
+{
+  return operation_names;
+}
+
+const CgShape *
+cg_operation_shape (const char *operation)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (operations); i++)
+    if (g_strcmp0 (operations[i].shape.name, operation) == 0)
+      return &operations[i].shape;
+  return NULL;
+}
+
+CgFlow
+cg_operation_flow (const char *operation)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (operations); i++)
+    if (g_strcmp0 (operations[i].shape.name, operation) == 0)
+      return operations[i].flow;
+  g_return_val_if_reached (CG_WRITE);
+}
+
+const CgMember *
+cg_shape_member (const CgShape *shape, const char *name)
+{
+  for (const CgMember *m = shape->members; m->name != NULL; m++)
+    if (strcmp (m->name, name) == 0)
+      return m;
+  return NULL;
+}
+
+char *
+cg_snake (const char *name)
+{
+  GString *s = g_string_new (NULL);
+
+  for (const char *p = name; *p != '\0'; p++)
+    {
+      if (g_ascii_isupper (*p) && p != name)
+        g_string_append_c (s, '_');
+      g_string_append_c (s, g_ascii_tolower (*p));
+    }
+  return g_string_free (s, FALSE);
+}
+
+char *
+cg_lower_camel (const char *name)
+{
+  char *s = g_strdup (name);
+
+  s[0] = g_ascii_tolower (s[0]);
+  return s;
+}
