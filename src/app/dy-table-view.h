@@ -7,6 +7,7 @@
 
 #include "app/dy-connection.h"
 #include "app/dy-inspector.h"
+#include "core/value.h"
 
 G_BEGIN_DECLS
 
@@ -23,7 +24,8 @@ gboolean dy_table_view_get_running (DyTableView *self);
 /* TRUE while the last page carried a LastEvaluatedKey. */
 gboolean dy_table_view_get_can_load_more (DyTableView *self);
 gboolean dy_table_view_get_grouped (DyTableView *self);
-/* Every item loaded since the last Run (DyItem), in the order DynamoDB returned them. */
+/* The current results: every item loaded since the last Run (or dy_table_view_run_request),
+ * DyItem, in the order DynamoDB returned them. */
 GListModel *dy_table_view_get_items (DyTableView *self);
 /* The grid's rows: DyItem, in the order shown (a column's when sorted); when grouped,
  * GtkTreeListRow of DyGroup (collections and shard sets) and of DyItem. */
@@ -40,5 +42,18 @@ void dy_table_view_get_stats (DyTableView *self, guint64 *scanned, guint *pages,
                               guint *requests, double *capacity);
 /* The request JSON the view sends (the last one sent, or the one Run would send). */
 char *dy_table_view_dup_request_text (DyTableView *self);
+/* The keys of the table (INDEX_NAME NULL) or of its index INDEX_NAME: the partition key's
+ * name and type, and the sort key's (*SORT_KEY is NULL when there is none). Any out argument
+ * may be NULL; the names belong to the view. FALSE before DescribeTable has answered (see
+ * dy_table_view_get_ready) or when there is no such index. */
+gboolean dy_table_view_get_key_schema (DyTableView *self, const char *index_name,
+                                       const char **partition_key, DdbType *partition_type,
+                                       const char **sort_key, DdbType *sort_type);
+/* Runs OPERATION ("Query" or "Scan") with REQUEST (DynamoDB JSON, built by the caller, who
+ * keeps it) as Run does with the filter row's: the results are replaced by its pages, Load More
+ * and Load All follow its LastEvaluatedKey, the footer counts it (capacity if it asks for
+ * ReturnConsumedCapacity) and Show Request shows it. The grid's key columns and item
+ * collections follow the index picked in the filter row. Only once the view is ready. */
+void dy_table_view_run_request (DyTableView *self, const char *operation, json_t *request);
 
 G_END_DECLS

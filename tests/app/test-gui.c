@@ -940,6 +940,114 @@ test_several_filters (void)
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, expected);
 }
 
+/* The seam a request built elsewhere (the expression builder) runs through: it replaces the
+ * results as Run does, and Load More follows its LastEvaluatedKey. */
+static void
+test_run_request (void)
+{
+  DyTableView *view = gui_open_table ("Workspaces");
+  GListModel *items = dy_table_view_get_items (view);
+  const char *expected[] = { "PROJ#2026-0042", "PROJ#2026-0041", "PROJ#2026-0040" };
+  const char *pk = NULL;
+  const char *sk = NULL;
+  DdbType pk_type, sk_type;
+  json_t *request;
+  g_autofree char *text = NULL;
+  guint64 scanned;
+  guint pages, requests;
+  double capacity;
+
+  g_assert_true (dy_table_view_get_key_schema (view, NULL, &pk, &pk_type, &sk, &sk_type));
+  g_assert_cmpstr (pk, ==, "EntityRef");
+  g_assert_cmpint (pk_type, ==, DDB_TYPE_S);
+  g_assert_cmpstr (sk, ==, "Detail");
+  g_assert_cmpint (sk_type, ==, DDB_TYPE_S);
+  g_assert_false (dy_table_view_get_key_schema (view, "NoSuchIndex", &pk, NULL, NULL, NULL));
+
+  request = json_pack ("{ss ss s{ss ss} s{s{ss} s{ss}} sb si}", "TableName", "Workspaces",
+                       "KeyConditionExpression", "#er = :er AND begins_with(#d, :p)",
+                       "ExpressionAttributeNames", "#er", "EntityRef", "#d", "Detail",
+                       "ExpressionAttributeValues", ":er", "S", "WS#acme", ":p", "S", "PROJ#",
+                       "ScanIndexForward", 0, "Limit", 2);
+  dy_table_view_run_request (view, "Query", request);
+  json_decref (request);
+  gui_wait_for (gui_view_idle, view, "the built Query");
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
+  g_assert_true (dy_table_view_get_can_load_more (view));
+  text = dy_table_view_dup_request_text (view);
+  g_assert_nonnull (strstr (text, "\"KeyConditionExpression\": \"#er = :er AND begins_with(#d, :p)\""));
+
+  gui_run (view, "win.load-more");
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autoptr (DyItem) item = g_list_model_get_item (items, i);
+      g_autofree char *detail = gui_string_attr (item, "Detail");
+
+      g_assert_cmpstr (detail, ==, expected[i]);
+    }
+  dy_table_view_get_stats (view, &scanned, &pages, &requests, &capacity);
+  g_assert_cmpuint (requests, ==, 2);
+  g_assert_cmpuint (pages, ==, 2);
+}
+
+static void
+clipboard_text_read (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  char **text = user_data;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  if (*text == NULL)
+    *text = g_strdup ("");
+}
+
+static gboolean
+text_read (gpointer data)
+{
+  return *(char **) data != NULL;
+}
+
+/* Copy As puts on the clipboard what `dynoscope-cli codegen` writes for the request Run would
+ * send, aimed at the connection (a database file: `serve`'s default address). */
+static void
+test_copy_as_python (void)
+{
+  const char *cli = g_getenv ("DYNOSCOPE_CLI");
+  DyTableView *view = gui_open_table ("Workspaces");
+  g_autofree char *request = NULL;
+  g_autofree char *copied = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("DYNOSCOPE_CLI (dynoscope-cli) is not set");
+      return;
+    }
+  gui_set_text (view, "pk_entry", "WS#acme");
+  gui_select_choice (view, "sk_op_dropdown", "begins_with");
+  gui_set_text (view, "sk_entry", "PROJ#");
+  gui_settle ();
+  request = dy_table_view_dup_request_text (view);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.copy-as", "s", "python"));
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (view)), NULL,
+                                 clipboard_text_read, &copied);
+  gui_wait_for (text_read, &copied, "the clipboard");
+  {
+    const char *argv[] = { cli, "codegen", "--lang", "python", "--endpoint",
+                           "http://127.0.0.1:8000", "Query", request, NULL };
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                 &expected, &err, &status, &error));
+  }
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (copied, ==, expected);
+  g_assert_nonnull (strstr (copied, "client.query(**request)"));
+  g_assert_nonnull (strstr (copied, "\"WS#acme\""));
+}
+
 static void
 test_collection_flags (void)
 {
@@ -1148,6 +1256,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/grid-sorting", test_grid_sorting);
   g_test_add_func ("/gui/column-chooser", test_column_chooser);
   g_test_add_func ("/gui/several-filters", test_several_filters);
+  g_test_add_func ("/gui/run-request", test_run_request);
+  g_test_add_func ("/gui/copy-as-python", test_copy_as_python);
   g_test_add_func ("/gui/collection-flags", test_collection_flags);
   g_test_add_func ("/gui/load-all-cancel", test_load_all_cancel);
   g_test_add_func ("/gui/shortcuts-window", test_shortcuts_window);

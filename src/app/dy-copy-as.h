@@ -1,0 +1,26 @@
+/* dy-copy-as.h: "Copy as" for a request: the program codegen writes for a language, targeting
+ * the view's connection, put on the clipboard. Shared by Show Request and the expression builder. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include <jansson.h>
+
+#include "app/dy-connection.h"
+#include "codegen/codegen.h"
+
+G_BEGIN_DECLS
+
+/* What a program written for CONNECTION targets: a profile's name and region, an endpoint's URL
+ * and region; a database file is reached through `dynoscope-cli --db PATH serve` on its default
+ * address. Borrowed from CONNECTION. */
+void dy_copy_as_target (DyConnection *connection, DdbCodegenTarget *target);
+
+/* A menu of the languages ("AWS CLI", "Python", ...) whose items activate ACTION (such as
+ * "view.copy-as") with the language's name ("python") as its string parameter. */
+GMenuModel *dy_copy_as_menu_new (const char *action);
+
+/* The program for LANG_NAME, or NULL with the error (DynamoDB's, for a request it would refuse). */
+char *dy_copy_as_program (DyConnection *connection, const char *lang_name, const char *operation,
+                          json_t *request, GError **error);
+
+G_END_DECLS
