@@ -20,26 +20,12 @@ add_option (GString *s, const char *option, const char *value)
   g_string_append (s, " \\\n");
 }
 
-static char *
-kebab (const char *name)
-{
-  GString *s = g_string_new (NULL);
-
-  for (const char *p = name; *p != '\0'; p++)
-    {
-      if (g_ascii_isupper (*p) && p != name)
-        g_string_append_c (s, '-');
-      g_string_append_c (s, g_ascii_tolower (*p));
-    }
-  return g_string_free (s, FALSE);
-}
-
 char *
 cg_write_cli (const CgJob *job)
 {
   const DdbCodegenTarget *t = job->target;
   g_autofree char *summary = cg_summary (job);
-  g_autofree char *command = kebab (job->operation);
+  g_autofree char *command = cg_words (job->operation, '-');
   g_autoptr (GString) json = g_string_new (NULL);
   GString *s = g_string_new (NULL);
   const char *query = NULL;

@@ -17,7 +17,7 @@ cg_write_python (const CgJob *job)
 {
   const DdbCodegenTarget *t = job->target;
   g_autofree char *summary = cg_summary (job);
-  g_autofree char *method = cg_snake (job->operation);
+  g_autofree char *method = cg_words (job->operation, '_');
   g_autoptr (CgLit) request = cg_dynamic_request (job, DDB_LANG_PYTHON);
   GString *s = g_string_new (NULL);
   gboolean sleeps = job->flow == CG_READ_BATCH || job->flow == CG_WRITE_BATCH;

@@ -148,7 +148,7 @@ vec_of_structs (Uses *u, const CgShape *shape, json_t *j)
 static void
 member_calls (Uses *u, CgLit *chain, const CgMember *m, json_t *j)
 {
-  g_autofree char *method = cg_snake (m->name);
+  g_autofree char *method = cg_words (m->name, '_');
   const char *key;
   json_t *v;
   gsize i;
@@ -264,7 +264,7 @@ cg_write_rust (const CgJob *job)
 {
   const DdbCodegenTarget *t = job->target;
   g_autofree char *summary = cg_summary (job);
-  g_autofree char *method = cg_snake (job->operation);
+  g_autofree char *method = cg_words (job->operation, '_');
   g_autofree char *head = g_strdup_printf ("client.%s()", method);
   Uses u = { g_hash_table_new (g_str_hash, g_str_equal), FALSE, FALSE };
   g_autoptr (CgLit) request = cg_lit_chain (head, "");

@@ -217,14 +217,14 @@ cg_shape_member (const CgShape *shape, const char *name)
 }
 
 char *
-cg_snake (const char *name)
+cg_words (const char *name, char separator)
 {
   GString *s = g_string_new (NULL);
 
   for (const char *p = name; *p != '\0'; p++)
     {
       if (g_ascii_isupper (*p) && p != name)
-        g_string_append_c (s, '_');
+        g_string_append_c (s, separator);
       g_string_append_c (s, g_ascii_tolower (*p));
     }
   return g_string_free (s, FALSE);

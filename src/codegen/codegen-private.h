@@ -49,9 +49,10 @@ struct _CgShape {
 const CgShape *cg_operation_shape (const char *operation);
 const CgMember *cg_shape_member (const CgShape *shape, const char *name);
 
-/* The operation's name in snake_case ("batch_get_item") and lowerCamelCase ("batchGetItem"):
- * newly allocated. The same for member names ("TableName" -> "table_name", "tableName"). */
-char *cg_snake (const char *name);
+/* An operation's or member's name in lower case, its words joined by SEPARATOR: snake_case
+ * with '_' ("BatchGetItem" -> "batch_get_item", "TableName" -> "table_name"), kebab-case with
+ * '-'; and in lowerCamelCase ("batchGetItem", "tableName"). Newly allocated. */
+char *cg_words (const char *name, char separator);
 char *cg_lower_camel (const char *name);
 
 typedef enum {

@@ -22,38 +22,11 @@ import codegen_corpus as corpus  # noqa: E402
 import dynoscope_testlib as lib  # noqa: E402
 
 
-def _has_boto3():
-    try:
-        import boto3  # noqa: F401
-        return True
-    except ImportError:
-        return False
-
-
-# boto3 comes from Debian (python3-boto3) for the system python; a python3 earlier on PATH (pyenv)
-# may lack it, so the script runs itself again with the system one.
-if not _has_boto3() and os.path.exists("/usr/bin/python3") \
-        and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") \
-        and not os.environ.get("DYNOSCOPE_CODEGEN_TEST_REEXEC"):
-    os.environ["DYNOSCOPE_CODEGEN_TEST_REEXEC"] = "1"
-    os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+lib.use_system_python_for_boto3()
 
 CLI = sys.argv.pop(1) if len(sys.argv) > 1 else "build/src/cli/dynoscope-cli"
 PROFILE = "codegen-test"
 REGION = "eu-central-1"
-
-
-def find_aws_cli_v2():
-    for path in ["/usr/bin/aws", shutil.which("aws")]:
-        if not path:
-            continue
-        try:
-            out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        if out.returncode == 0 and (out.stdout + out.stderr).startswith("aws-cli/2"):
-            return path
-    return None
 
 
 def sdk_js_dir():
@@ -178,7 +151,7 @@ def without_proto(found):
 
 
 class ClientsTest(unittest.TestCase):
-    aws_cli = find_aws_cli_v2()
+    aws_cli = lib.find_aws_cli_v2()
     sdk_js = find_sdk_js() if shutil.which("node") else None
 
     def setUp(self):
@@ -249,7 +222,7 @@ class ClientsTest(unittest.TestCase):
         finally:
             server.stop()
 
-    @unittest.skipUnless(_has_boto3(), "boto3 is not installed")
+    @unittest.skipUnless(lib.has_boto3(), "boto3 is not installed")
     def test_python_boto3(self):
         self.replay("python")
 

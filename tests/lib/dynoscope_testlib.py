@@ -14,6 +14,7 @@ import socket
 import socketserver
 import ssl
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -30,6 +31,38 @@ DDBLOCAL_EMULATOR = os.path.join("node_modules", "amplify-dynamodb-simulator", "
 DDBLOCAL_REGION = "us-east-1"
 DDBLOCAL_KEY_ID = "AKIAFAKEDIFFTESTS000"
 DDBLOCAL_SECRET = "fake/secret/used/only/for/dynamodb/local"
+
+
+def has_boto3():
+    try:
+        import boto3  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def use_system_python_for_boto3():
+    """boto3 comes from Debian (python3-boto3) for the system python; a python3 earlier on PATH
+    (pyenv) may lack it, so the calling script runs itself again with the system one."""
+    if not has_boto3() and os.path.exists("/usr/bin/python3") \
+            and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") \
+            and not os.environ.get("DYNOSCOPE_TEST_REEXEC"):
+        os.environ["DYNOSCOPE_TEST_REEXEC"] = "1"
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+
+
+def find_aws_cli_v2():
+    """Debian's AWS CLI v2 (an earlier `aws` on PATH may be v1), or None."""
+    for path in ["/usr/bin/aws", shutil.which("aws")]:
+        if not path:
+            continue
+        try:
+            out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if out.returncode == 0 and (out.stdout + out.stderr).startswith("aws-cli/2"):
+            return path
+    return None
 
 
 def log(*args):

@@ -20,23 +20,12 @@ import unittest
 import zlib
 
 
-def _has_boto3():
-    try:
-        import boto3  # noqa: F401
-        return True
-    except ImportError:
-        return False
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import dynoscope_testlib as lib  # noqa: E402
 
+lib.use_system_python_for_boto3()
 
-# boto3 comes from Debian (python3-boto3) for the system python; a python3 earlier on PATH (pyenv)
-# may lack it, so the script runs itself again with the system one.
-if not _has_boto3() and os.path.exists("/usr/bin/python3") \
-        and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") \
-        and not os.environ.get("DYNOSCOPE_SERVE_TEST_REEXEC"):
-    os.environ["DYNOSCOPE_SERVE_TEST_REEXEC"] = "1"
-    os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
-
-HAVE_BOTO3 = _has_boto3()
+HAVE_BOTO3 = lib.has_boto3()
 if HAVE_BOTO3:
     import boto3
     import botocore.auth
@@ -50,22 +39,7 @@ REQUEST_ID = re.compile(r"^[0-9A-Z]{52}$")
 TARGET = "DynamoDB_20120810."
 
 
-def find_aws_cli_v2():
-    candidates = ["/usr/bin/aws"]
-    found = shutil.which("aws")
-    if found:
-        candidates.append(found)
-    for path in candidates:
-        try:
-            out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        if out.returncode == 0 and (out.stdout + out.stderr).startswith("aws-cli/2"):
-            return path
-    return None
-
-
-AWS_CLI = find_aws_cli_v2()
+AWS_CLI = lib.find_aws_cli_v2()
 
 
 class Server:
