@@ -310,6 +310,22 @@ dy_staging_stage (DyStaging *self, DyConnection *connection, const char *table, 
   return ok;
 }
 
+gboolean
+dy_staging_stage_expression (DyStaging *self, DyConnection *connection,
+                             const DdbExprStageSpec *spec, GPtrArray *items,
+                             DdbExprStageReport *report, GError **error)
+{
+  DdbExprStageSpec with_id = *spec;
+
+  if (!check_open (self, error) || (with_id.connection = require_id (connection, error)) == NULL)
+    return FALSE;
+  if (!ddb_expr_stage (self->store, &with_id, items, report, error))
+    return FALSE;
+  if (report->n_staged > 0)
+    emit_changed (self);
+  return TRUE;
+}
+
 GPtrArray *
 dy_staging_list (DyStaging *self, DyConnection *connection, const char *table, GError **error)
 {

@@ -9,6 +9,7 @@
 #include "app/dy-inspector.h"
 #include "staging/changeset.h"
 #include "staging/commit.h"
+#include "staging/exprstage.h"
 #include "staging/fanout.h"
 
 G_BEGIN_DECLS
@@ -48,6 +49,13 @@ void dy_staging_prepare (DyStaging *self, DyConnection *connection);
 gboolean dy_staging_stage (DyStaging *self, DyConnection *connection, const char *table,
                            DdbChangeKind kind, const DdbValue *key, const DdbValue *original,
                            const DdbValue *target, GError **error);
+
+/* Stages SPEC's update or delete on each of ITEMS that its condition holds for, in one
+ * transaction (see ddb_expr_stage; SPEC's connection is taken from CONNECTION). REPORT says what
+ * became of each item; FALSE only when the store fails. */
+gboolean dy_staging_stage_expression (DyStaging *self, DyConnection *connection,
+                                      const DdbExprStageSpec *spec, GPtrArray *items,
+                                      DdbExprStageReport *report, GError **error);
 
 /* Connects INSPECTOR (of a view on TABLE of CONNECTION) to the staging area: describes the
  * table to give it the key schema, stages what its "stage" signal asks for, and shows it

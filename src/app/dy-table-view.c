@@ -8,6 +8,7 @@
 
 #include "app/dy-copy-as.h"
 #include "app/dy-describe.h"
+#include "app/dy-expr-builder.h"
 #include "app/dy-table-view-private.h"
 
 G_DEFINE_FINAL_TYPE (DyTableView, dy_table_view, GTK_TYPE_BOX)
@@ -261,6 +262,30 @@ dy_table_view_set_property (GObject *object, guint prop_id, const GValue *value,
     }
 }
 
+/* The expression builder on this view; it needs the key schema, so only once described. */
+static void
+expression_builder_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *self = DY_TABLE_VIEW (widget);
+
+  if (dy_table_view_get_ready (self))
+    dy_expr_builder_open (self, NULL);
+}
+
+/* The inspector's "Update with Expression…": the builder on an update of the inspected item. */
+static void
+update_with_expression_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *self = DY_TABLE_VIEW (widget);
+  DyItem *item = dy_inspector_get_item (dy_table_view_get_inspector (self));
+  DyExprBuilder *builder;
+
+  if (item == NULL || !dy_table_view_get_ready (self))
+    return;
+  builder = dy_expr_builder_open (self, "UpdateItem");
+  dy_expr_builder_set_item (builder, dy_item_get_value (item));
+}
+
 static void
 dy_table_view_class_init (DyTableViewClass *klass)
 {
@@ -334,6 +359,10 @@ dy_table_view_class_init (DyTableViewClass *klass)
   dy_table_view_columns_class_init (widget_class);
   gtk_widget_class_install_property_action (widget_class, "view.group", "grouped");
   gtk_widget_class_install_property_action (widget_class, "view.show-request", "show-request");
+  gtk_widget_class_install_action (widget_class, "view.expression-builder", NULL,
+                                   expression_builder_action);
+  gtk_widget_class_install_action (widget_class, "view.update-with-expression", NULL,
+                                   update_with_expression_action);
 }
 
 static void

@@ -933,6 +933,8 @@ forward_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     view_action = "view.load-all";
   else if (g_str_equal (action_name, "win.cancel"))
     view_action = "view.cancel";
+  else if (g_str_equal (action_name, "win.expression-builder"))
+    view_action = "view.expression-builder";
   if (view_action != NULL)
     gtk_widget_activate_action (GTK_WIDGET (view), view_action, NULL);
 }
@@ -1025,6 +1027,7 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.filter", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.load-all", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.cancel", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "win.expression-builder", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-staging", NULL,
                                    toggle_staging_action);
   gtk_widget_class_install_action (widget_class, "win.fanout", NULL, fanout_action);
@@ -1039,6 +1042,8 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "win.run", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.load-more", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "win.group", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,
+                                       "win.expression-builder", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.filter", NULL);
   /* Escape stops a long read wherever the focus is (the view binds it too). */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);

@@ -1,0 +1,969 @@
+/* dy-expr-builder-rows.c: the expression builder's rows: condition and update action rows
+ * made, read into exprbuild's nodes (every wrong entry marked, the first error kept) and filled
+ * back from a loaded model. */
+#define G_LOG_DOMAIN "dynoscope-builder"
+
+#include <glib/gi18n.h>
+
+#include "app/dy-expr-builder-private.h"
+#include "core/ddbjson.h"
+
+/* Condition operators, in the order of the row's dropdown. */
+typedef enum {
+  OP_EQ,
+  OP_NE,
+  OP_LT,
+  OP_LE,
+  OP_GT,
+  OP_GE,
+  OP_BETWEEN,
+  OP_IN,
+  OP_BEGINS_WITH,
+  OP_CONTAINS,
+  OP_EXISTS,
+  OP_NOT_EXISTS,
+  OP_TYPE,
+  OP_SIZE_EQ,
+  OP_SIZE_NE,
+  OP_SIZE_LT,
+  OP_SIZE_LE,
+  OP_SIZE_GT,
+  OP_SIZE_GE,
+} CondOp;
+
+static const char *const cond_op_labels[] = {
+  "=",
+  "<>",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "BETWEEN",
+  "IN",
+  "begins_with",
+  "contains",
+  "attribute_exists",
+  "attribute_not_exists",
+  "attribute_type",
+  "size =",
+  "size <>",
+  "size <",
+  "size <=",
+  "size >",
+  "size >=",
+  NULL,
+};
+
+static const DdbNodeKind comparison_kinds[] = {
+  DDB_NODE_EQ, DDB_NODE_NE, DDB_NODE_LT, DDB_NODE_LE, DDB_NODE_GT, DDB_NODE_GE,
+};
+
+/* The ten types, in the order of the type dropdowns. */
+static const char *const type_labels[] = {
+  "S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS", NULL,
+};
+
+static const char *const action_kind_labels[] = { "SET", "REMOVE", "ADD", "DELETE", NULL };
+static const DdbUpdateKind action_kinds[] = {
+  DDB_UPDATE_SET,
+  DDB_UPDATE_REMOVE,
+  DDB_UPDATE_ADD,
+  DDB_UPDATE_DELETE,
+};
+
+/* SET's forms, in the order of the row's dropdown. */
+typedef enum {
+  FORM_VALUE,
+  FORM_PATH,
+  FORM_PLUS,
+  FORM_MINUS,
+  FORM_IF_NOT_EXISTS,
+  FORM_LIST_APPEND,
+} SetForm;
+
+static const char *const set_form_labels[] = {
+  N_ ("= value"),
+  N_ ("= path"),
+  N_ ("= path + value"),
+  N_ ("= path − value"),
+  N_ ("= if_not_exists(path, value)"),
+  N_ ("= list_append(path, value)"),
+  NULL,
+};
+
+static GtkDropDown *
+dropdown_new (const char *const *labels, gboolean translate)
+{
+  GtkStringList *list = gtk_string_list_new (NULL);
+
+  for (guint i = 0; labels[i] != NULL; i++)
+    gtk_string_list_append (list, translate ? _ (labels[i]) : labels[i]);
+  return GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (list), NULL));
+}
+
+static DyExprBuilder *
+row_builder (GtkWidget *widget)
+{
+  return DY_EXPR_BUILDER (gtk_widget_get_ancestor (widget, DY_TYPE_EXPR_BUILDER));
+}
+
+void
+dy_expr_builder_changed (DyExprBuilder *self)
+{
+  if (!self->loading)
+    dy_expr_builder_render (self);
+}
+
+/* Path entries complete the key attributes and the attributes seen in the results. */
+static GtkEntry *
+path_entry_new (DyExprBuilder *self, const char *placeholder)
+{
+  GtkEntry *entry = GTK_ENTRY (gtk_entry_new ());
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  GtkEntryCompletion *completion = gtk_entry_completion_new ();
+
+  gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (self->names));
+  gtk_entry_completion_set_text_column (completion, 0);
+  gtk_entry_completion_set_minimum_key_length (completion, 1);
+  gtk_entry_completion_set_popup_single_match (completion, FALSE);
+  gtk_entry_set_completion (entry, completion);
+  g_object_unref (completion);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  gtk_entry_set_placeholder_text (entry, placeholder);
+  gtk_editable_set_width_chars (GTK_EDITABLE (entry), 10);
+  gtk_widget_set_hexpand (GTK_WIDGET (entry), TRUE);
+  g_signal_connect_swapped (entry, "changed", G_CALLBACK (dy_expr_builder_changed), self);
+  return entry;
+}
+
+static GtkEntry *
+value_entry_new (DyExprBuilder *self, const char *placeholder)
+{
+  GtkEntry *entry = GTK_ENTRY (gtk_entry_new ());
+
+  gtk_entry_set_placeholder_text (entry, placeholder);
+  gtk_editable_set_width_chars (GTK_EDITABLE (entry), 8);
+  gtk_widget_set_hexpand (GTK_WIDGET (entry), TRUE);
+  g_signal_connect_swapped (entry, "changed", G_CALLBACK (dy_expr_builder_changed), self);
+  return entry;
+}
+
+/* ---- Condition rows -------------------------------------------------------------------- */
+
+static void
+cond_row_update_visibility (CondRow *row)
+{
+  CondOp op = gtk_drop_down_get_selected (row->op);
+  gboolean has_value = op != OP_EXISTS && op != OP_NOT_EXISTS && op != OP_TYPE;
+
+  gtk_widget_set_visible (GTK_WIDGET (row->type), op != OP_EXISTS && op != OP_NOT_EXISTS);
+  gtk_widget_set_visible (GTK_WIDGET (row->value), has_value);
+  gtk_widget_set_visible (GTK_WIDGET (row->value2), op == OP_BETWEEN);
+  gtk_entry_set_placeholder_text (row->value,
+                                  op == OP_IN ? _ ("JSON array: [\"a\", \"b\"]") : _ ("Value"));
+}
+
+static void
+cond_op_changed (GtkDropDown *dropdown, GParamSpec *pspec, CondRow *row)
+{
+  DyExprBuilder *self = row_builder (row->box);
+  CondOp op = gtk_drop_down_get_selected (dropdown);
+
+  /* size() is a number: offer N rather than leave the last type. */
+  if (op >= OP_SIZE_EQ)
+    gtk_drop_down_set_selected (row->type, DDB_TYPE_N);
+  cond_row_update_visibility (row);
+  if (self != NULL)
+    dy_expr_builder_changed (self);
+}
+
+static void
+cond_row_remove (GtkButton *button, CondRow *row)
+{
+  DyExprBuilder *self = row_builder (row->box);
+
+  gtk_box_remove (self->condition_rows, row->box);
+  g_ptr_array_remove (self->cond_rows, row);
+  dy_expr_builder_render (self);
+}
+
+CondRow *
+dy_expr_builder_cond_row_add (DyExprBuilder *self)
+{
+  CondRow *row = g_new0 (CondRow, 1);
+  GtkWidget *remove;
+
+  row->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  row->not_toggle = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label ("NOT"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row->not_toggle), _ ("Negate this condition"));
+  g_signal_connect_swapped (row->not_toggle, "toggled", G_CALLBACK (dy_expr_builder_changed), self);
+  row->path = path_entry_new (self, _ ("Attribute"));
+  row->op = dropdown_new (cond_op_labels, FALSE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row->op), _ ("Operator"));
+  row->type = dropdown_new (type_labels, FALSE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row->type), _ ("Value type"));
+  g_signal_connect_swapped (row->type, "notify::selected", G_CALLBACK (dy_expr_builder_changed),
+                            self);
+  row->value = value_entry_new (self, _ ("Value"));
+  row->value2 = value_entry_new (self, _ ("and"));
+  remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
+  gtk_widget_set_tooltip_text (remove, _ ("Remove this condition"));
+  gtk_widget_add_css_class (remove, "flat");
+  g_signal_connect (remove, "clicked", G_CALLBACK (cond_row_remove), row);
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->not_toggle));
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->path));
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->op));
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->type));
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->value));
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->value2));
+  gtk_box_append (GTK_BOX (row->box), remove);
+  g_object_set_data (G_OBJECT (row->box), "remove", remove);
+  gtk_box_append (self->condition_rows, row->box);
+  g_ptr_array_add (self->cond_rows, row);
+  /* Connected last: the row must be in the dialog when it reacts. */
+  g_signal_connect (row->op, "notify::selected", G_CALLBACK (cond_op_changed), row);
+  cond_row_update_visibility (row);
+  return row;
+}
+
+/* A loaded condition the rows cannot hold: kept as validated text. */
+CondRow *
+dy_expr_builder_cond_row_add_raw (DyExprBuilder *self, const char *text, json_t *names,
+                                  json_t *values)
+{
+  CondRow *row = g_new0 (CondRow, 1);
+  GtkWidget *remove;
+
+  row->raw_names = names != NULL ? json_deep_copy (names) : NULL;
+  row->raw_values = values != NULL ? json_deep_copy (values) : NULL;
+
+  row->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  row->raw = GTK_ENTRY (gtk_entry_new ());
+  gtk_editable_set_text (GTK_EDITABLE (row->raw), text);
+  gtk_widget_set_hexpand (GTK_WIDGET (row->raw), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (row->raw), "monospace");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row->raw),
+                               _ ("Kept as text: the rows cannot hold this part"));
+  g_signal_connect_swapped (row->raw, "changed", G_CALLBACK (dy_expr_builder_changed), self);
+  remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
+  gtk_widget_add_css_class (remove, "flat");
+  g_signal_connect (remove, "clicked", G_CALLBACK (cond_row_remove), row);
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->raw));
+  gtk_box_append (GTK_BOX (row->box), remove);
+  gtk_box_append (self->condition_rows, row->box);
+  g_ptr_array_add (self->cond_rows, row);
+  return row;
+}
+
+void
+dy_expr_builder_cond_row_free (CondRow *row)
+{
+  g_clear_pointer (&row->raw_names, json_decref);
+  g_clear_pointer (&row->raw_values, json_decref);
+  g_free (row);
+}
+
+void
+dy_expr_builder_action_row_free (ActionRow *row)
+{
+  g_clear_pointer (&row->raw_names, json_decref);
+  g_clear_pointer (&row->raw_values, json_decref);
+  g_free (row);
+}
+
+/* ---- Update action rows ---------------------------------------------------------------- */
+
+static void
+action_row_update_visibility (ActionRow *row)
+{
+  DdbUpdateKind kind = action_kinds[gtk_drop_down_get_selected (row->kind)];
+  SetForm form = gtk_drop_down_get_selected (row->form);
+  gboolean set = kind == DDB_UPDATE_SET;
+
+  gtk_widget_set_visible (GTK_WIDGET (row->form), set);
+  gtk_widget_set_visible (GTK_WIDGET (row->path2), set && form != FORM_VALUE);
+  gtk_widget_set_visible (GTK_WIDGET (row->type),
+                          kind != DDB_UPDATE_REMOVE && !(set && form == FORM_PATH));
+  gtk_widget_set_visible (GTK_WIDGET (row->value),
+                          kind != DDB_UPDATE_REMOVE && !(set && form == FORM_PATH));
+}
+
+static void
+action_shape_changed (GtkDropDown *dropdown, GParamSpec *pspec, ActionRow *row)
+{
+  DyExprBuilder *self = row_builder (row->box);
+
+  action_row_update_visibility (row);
+  if (self != NULL)
+    dy_expr_builder_changed (self);
+}
+
+static void
+action_row_remove (GtkButton *button, ActionRow *row)
+{
+  DyExprBuilder *self = row_builder (row->box);
+
+  gtk_box_remove (self->action_rows, row->box);
+  g_ptr_array_remove (self->action_rows_, row);
+  dy_expr_builder_render (self);
+}
+
+ActionRow *
+dy_expr_builder_action_row_add (DyExprBuilder *self)
+{
+  ActionRow *row = g_new0 (ActionRow, 1);
+  GtkWidget *remove;
+
+  row->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  row->kind = dropdown_new (action_kind_labels, FALSE);
+  row->path = path_entry_new (self, _ ("Attribute"));
+  row->form = dropdown_new (set_form_labels, TRUE);
+  row->path2 = path_entry_new (self, _ ("Path (the same when empty)"));
+  row->type = dropdown_new (type_labels, FALSE);
+  g_signal_connect_swapped (row->type, "notify::selected", G_CALLBACK (dy_expr_builder_changed),
+                            self);
+  row->value = value_entry_new (self, _ ("Value"));
+  remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
+  gtk_widget_set_tooltip_text (remove, _ ("Remove this action"));
+  gtk_widget_add_css_class (remove, "flat");
+  g_signal_connect (remove, "clicked", G_CALLBACK (action_row_remove), row);
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->kind));
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->path));
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->form));
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->path2));
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->type));
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->value));
+  gtk_box_append (GTK_BOX (row->box), remove);
+  gtk_box_append (self->action_rows, row->box);
+  g_ptr_array_add (self->action_rows_, row);
+  g_signal_connect (row->kind, "notify::selected", G_CALLBACK (action_shape_changed), row);
+  g_signal_connect (row->form, "notify::selected", G_CALLBACK (action_shape_changed), row);
+  action_row_update_visibility (row);
+  return row;
+}
+
+ActionRow *
+dy_expr_builder_action_row_add_raw (DyExprBuilder *self, const char *text, json_t *names,
+                                    json_t *values)
+{
+  ActionRow *row = g_new0 (ActionRow, 1);
+  GtkWidget *remove;
+
+  row->raw_names = names != NULL ? json_deep_copy (names) : NULL;
+  row->raw_values = values != NULL ? json_deep_copy (values) : NULL;
+
+  row->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  row->raw = GTK_ENTRY (gtk_entry_new ());
+  gtk_editable_set_text (GTK_EDITABLE (row->raw), text);
+  gtk_widget_set_hexpand (GTK_WIDGET (row->raw), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (row->raw), "monospace");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row->raw),
+                               _ ("Kept as text: the rows cannot hold this part"));
+  g_signal_connect_swapped (row->raw, "changed", G_CALLBACK (dy_expr_builder_changed), self);
+  remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
+  gtk_widget_add_css_class (remove, "flat");
+  g_signal_connect (remove, "clicked", G_CALLBACK (action_row_remove), row);
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->raw));
+  gtk_box_append (GTK_BOX (row->box), remove);
+  gtk_box_append (self->action_rows, row->box);
+  g_ptr_array_add (self->action_rows_, row);
+  return row;
+}
+
+/* ---- Filling the model from the rows --------------------------------------------------- */
+
+/* Marks ENTRY as wrong (or right again). */
+void
+dy_expr_builder_mark (GtkWidget *entry, gboolean wrong)
+{
+  if (wrong)
+    gtk_widget_add_css_class (entry, "error");
+  else
+    gtk_widget_remove_css_class (entry, "error");
+}
+
+/* The first problem found wins the message; every wrong entry is marked. */
+static void
+note_error (char **message, GtkWidget *entry, const char *part, const GError *error)
+{
+  if (entry != NULL)
+    dy_expr_builder_mark (entry, TRUE);
+  if (*message == NULL)
+    *message = g_strdup_printf ("%s: %s", part, error->message);
+}
+
+static DdbType
+selected_type (GtkDropDown *dropdown)
+{
+  DdbType type = DDB_TYPE_S;
+
+  ddb_type_from_name (type_labels[gtk_drop_down_get_selected (dropdown)], &type);
+  return type;
+}
+
+DdbValue *
+dy_expr_builder_entry_value (GtkEntry *entry, DdbType type, const char *part, char **message)
+{
+  g_autoptr (GError) error = NULL;
+  DdbValue *value
+      = ddb_eb_value_from_text (type, gtk_editable_get_text (GTK_EDITABLE (entry)), &error);
+
+  dy_expr_builder_mark (GTK_WIDGET (entry), value == NULL);
+  if (value == NULL)
+    note_error (message, NULL, part, error);
+  return value;
+}
+
+gboolean
+dy_expr_builder_entry_path (DyExprBuilder *self, GtkEntry *entry, const char *part, DdbPath *out,
+                            char **message)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean ok = ddb_eb_path_parse_known (gtk_editable_get_text (GTK_EDITABLE (entry)),
+                                         (const char *const *) self->known, out, &error);
+
+  dy_expr_builder_mark (GTK_WIDGET (entry), !ok);
+  if (!ok)
+    note_error (message, NULL, part, error);
+  return ok;
+}
+
+/* IN's operands: a JSON array, each element typed text of the row's type (strings as they
+ * are, anything else as its JSON). */
+static gboolean
+in_operands (GtkEntry *entry, DdbType type, const char *part, GPtrArray *args, char **message)
+{
+  g_autoptr (GError) error = NULL;
+  json_auto_t *array
+      = json_loads (gtk_editable_get_text (GTK_EDITABLE (entry)), JSON_DECODE_ANY, NULL);
+  json_t *element;
+  size_t i;
+
+  if (!json_is_array (array) || json_array_size (array) == 0)
+    {
+      g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _ ("IN takes a JSON array of one or more values"));
+      note_error (message, GTK_WIDGET (entry), part, error);
+      return FALSE;
+    }
+  json_array_foreach (array, i, element)
+    {
+      g_autofree char *text = json_is_string (element)
+                                  ? g_strdup (json_string_value (element))
+                                  : json_dumps (element, JSON_ENCODE_ANY | JSON_COMPACT);
+      DdbValue *value = ddb_eb_value_from_text (type, text, &error);
+
+      if (value == NULL)
+        {
+          g_autofree char *where = g_strdup_printf (_ ("%s, element %zu"), part, i + 1);
+
+          note_error (message, GTK_WIDGET (entry), where, error);
+          return FALSE;
+        }
+      g_ptr_array_add (args, ddb_eb_node_value (value));
+    }
+  dy_expr_builder_mark (GTK_WIDGET (entry), FALSE);
+  return TRUE;
+}
+
+/* The condition of ROW, or NULL (an empty row, or an error in *MESSAGE). */
+DdbEbCond *
+dy_expr_builder_cond_row_build (DyExprBuilder *self, CondRow *row, guint n, char **message)
+{
+  g_autofree char *part = g_strdup_printf (_ ("Condition %u"), n);
+  g_autofree char *value_part = g_strdup_printf (_ ("Condition %u, value"), n);
+  CondOp op;
+  DdbType type;
+  DdbPath path = { 0 };
+  DdbNode *node = NULL;
+  DdbEbCond *cond;
+
+  if (row->raw != NULL)
+    {
+      g_autoptr (GError) error = NULL;
+      DdbEbRaw *raw
+          = ddb_eb_raw_new (DDB_EXPR_CONDITION, gtk_editable_get_text (GTK_EDITABLE (row->raw)),
+                            row->raw_names, row->raw_values, &error);
+
+      dy_expr_builder_mark (GTK_WIDGET (row->raw), raw == NULL);
+      if (raw == NULL)
+        {
+          note_error (message, NULL, part, error);
+          return NULL;
+        }
+      return ddb_eb_cond_new_raw (raw);
+    }
+  /* A row without a path is one not filled in yet, not an error. */
+  if (*gtk_editable_get_text (GTK_EDITABLE (row->path)) == '\0')
+    {
+      dy_expr_builder_mark (GTK_WIDGET (row->path), FALSE);
+      dy_expr_builder_mark (GTK_WIDGET (row->value), FALSE);
+      dy_expr_builder_mark (GTK_WIDGET (row->value2), FALSE);
+      return NULL;
+    }
+  if (!dy_expr_builder_entry_path (self, row->path, part, &path, message))
+    return NULL;
+  op = gtk_drop_down_get_selected (row->op);
+  type = selected_type (row->type);
+  switch (op)
+    {
+    case OP_EQ:
+    case OP_NE:
+    case OP_LT:
+    case OP_LE:
+    case OP_GT:
+    case OP_GE:
+    case OP_BEGINS_WITH:
+      case OP_CONTAINS: {
+        DdbValue *value = dy_expr_builder_entry_value (row->value, type, value_part, message);
+
+        if (value == NULL)
+          break;
+        node = ddb_eb_node_new (op == OP_BEGINS_WITH ? DDB_NODE_BEGINS_WITH
+                                : op == OP_CONTAINS  ? DDB_NODE_CONTAINS
+                                                     : comparison_kinds[op - OP_EQ],
+                                2, ddb_eb_node_path (&path), ddb_eb_node_value (value));
+        break;
+      }
+    case OP_SIZE_EQ:
+    case OP_SIZE_NE:
+    case OP_SIZE_LT:
+    case OP_SIZE_LE:
+    case OP_SIZE_GT:
+      case OP_SIZE_GE: {
+        DdbValue *value = dy_expr_builder_entry_value (row->value, type, value_part, message);
+
+        if (value == NULL)
+          break;
+        node = ddb_eb_node_new (comparison_kinds[op - OP_SIZE_EQ], 2,
+                                ddb_eb_node_new (DDB_NODE_SIZE, 1, ddb_eb_node_path (&path)),
+                                ddb_eb_node_value (value));
+        break;
+      }
+      case OP_BETWEEN: {
+        DdbValue *lo = dy_expr_builder_entry_value (row->value, type, value_part, message);
+        DdbValue *hi = dy_expr_builder_entry_value (row->value2, type, value_part, message);
+
+        if (lo == NULL || hi == NULL)
+          {
+            g_clear_pointer (&lo, ddb_value_free);
+            g_clear_pointer (&hi, ddb_value_free);
+            break;
+          }
+        node = ddb_eb_node_new (DDB_NODE_BETWEEN, 3, ddb_eb_node_path (&path),
+                                ddb_eb_node_value (lo), ddb_eb_node_value (hi));
+        break;
+      }
+      case OP_IN: {
+        g_autoptr (GPtrArray) args = g_ptr_array_new ();
+
+        g_ptr_array_add (args, ddb_eb_node_path (&path));
+        if (!in_operands (row->value, type, value_part, args, message))
+          {
+            for (guint i = 0; i < args->len; i++)
+              ddb_node_free (args->pdata[i]);
+            break;
+          }
+        node = ddb_eb_node_newv (DDB_NODE_IN, args->len, (DdbNode **) args->pdata);
+        break;
+      }
+    case OP_EXISTS:
+    case OP_NOT_EXISTS:
+      node = ddb_eb_node_new (op == OP_EXISTS ? DDB_NODE_ATTRIBUTE_EXISTS
+                                              : DDB_NODE_ATTRIBUTE_NOT_EXISTS,
+                              1, ddb_eb_node_path (&path));
+      break;
+    case OP_TYPE:
+      node = ddb_eb_node_attribute_type (&path, type);
+      break;
+    }
+  ddb_path_clear (&path);
+  if (node == NULL)
+    return NULL;
+  cond = ddb_eb_cond_new_test (node);
+  if (gtk_toggle_button_get_active (row->not_toggle))
+    {
+      DdbEbCond *not = ddb_eb_cond_new_group (DDB_EB_NOT);
+
+      ddb_eb_cond_add (not, cond);
+      cond = not ;
+    }
+  return cond;
+}
+
+DdbEbAction *
+dy_expr_builder_action_row_build (DyExprBuilder *self, ActionRow *row, guint n, char **message)
+{
+  g_autofree char *part = g_strdup_printf (_ ("Action %u"), n);
+  g_autofree char *value_part = g_strdup_printf (_ ("Action %u, value"), n);
+  g_autofree char *path2_part = g_strdup_printf (_ ("Action %u, operand path"), n);
+  DdbUpdateKind kind;
+  SetForm form;
+  DdbPath path = { 0 };
+  DdbPath path2 = { 0 };
+  DdbNode *operand = NULL;
+  DdbValue *value = NULL;
+  DdbEbAction *action = NULL;
+
+  if (row->raw != NULL)
+    {
+      g_autoptr (GError) error = NULL;
+      DdbEbRaw *raw
+          = ddb_eb_raw_new (DDB_EXPR_UPDATE, gtk_editable_get_text (GTK_EDITABLE (row->raw)),
+                            row->raw_names, row->raw_values, &error);
+
+      dy_expr_builder_mark (GTK_WIDGET (row->raw), raw == NULL);
+      if (raw == NULL)
+        {
+          note_error (message, NULL, part, error);
+          return NULL;
+        }
+      return ddb_eb_action_new_raw (raw);
+    }
+  if (*gtk_editable_get_text (GTK_EDITABLE (row->path)) == '\0')
+    {
+      dy_expr_builder_mark (GTK_WIDGET (row->path), FALSE);
+      dy_expr_builder_mark (GTK_WIDGET (row->value), FALSE);
+      return NULL;
+    }
+  if (!dy_expr_builder_entry_path (self, row->path, part, &path, message))
+    return NULL;
+  kind = action_kinds[gtk_drop_down_get_selected (row->kind)];
+  form = gtk_drop_down_get_selected (row->form);
+  if (kind == DDB_UPDATE_REMOVE)
+    {
+      action = ddb_eb_action_new (kind, &path, NULL);
+      goto out;
+    }
+  if (kind == DDB_UPDATE_SET && form != FORM_VALUE)
+    {
+      /* The operand path is the target's own when left empty: `n = n + :v` is the usual. */
+      if (*gtk_editable_get_text (GTK_EDITABLE (row->path2)) == '\0')
+        {
+          dy_expr_builder_mark (GTK_WIDGET (row->path2), FALSE);
+          ddb_path_copy (&path2, &path);
+        }
+      else if (!dy_expr_builder_entry_path (self, row->path2, path2_part, &path2, message))
+        goto out;
+    }
+  if (!(kind == DDB_UPDATE_SET && form == FORM_PATH))
+    {
+      value = dy_expr_builder_entry_value (row->value, selected_type (row->type), value_part,
+                                           message);
+      if (value == NULL)
+        goto out;
+    }
+  if (kind != DDB_UPDATE_SET)
+    operand = ddb_eb_node_value (value);
+  else
+    switch (form)
+      {
+      case FORM_VALUE:
+        operand = ddb_eb_node_value (value);
+        break;
+      case FORM_PATH:
+        operand = ddb_eb_node_path (&path2);
+        break;
+      case FORM_PLUS:
+      case FORM_MINUS:
+        operand = ddb_eb_node_new (form == FORM_PLUS ? DDB_NODE_PLUS : DDB_NODE_MINUS, 2,
+                                   ddb_eb_node_path (&path2), ddb_eb_node_value (value));
+        break;
+      case FORM_IF_NOT_EXISTS:
+        operand = ddb_eb_node_new (DDB_NODE_IF_NOT_EXISTS, 2, ddb_eb_node_path (&path2),
+                                   ddb_eb_node_value (value));
+        break;
+      case FORM_LIST_APPEND:
+        operand = ddb_eb_node_new (DDB_NODE_LIST_APPEND, 2, ddb_eb_node_path (&path2),
+                                   ddb_eb_node_value (value));
+        break;
+      }
+  action = ddb_eb_action_new (kind, &path, operand);
+
+out:
+  ddb_path_clear (&path);
+  ddb_path_clear (&path2);
+  return action;
+}
+
+/* Projection paths separated by commas, commas inside "quoted" names kept. */
+GPtrArray *
+dy_expr_builder_split_projection (const char *text)
+{
+  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
+  GString *part = g_string_new (NULL);
+  gboolean quoted = FALSE;
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '\\' && quoted && p[1] != '\0')
+        {
+          g_string_append_c (part, *p++);
+          g_string_append_c (part, *p);
+          continue;
+        }
+      if (*p == '"')
+        quoted = !quoted;
+      if (*p == ',' && !quoted)
+        {
+          g_ptr_array_add (parts, g_strstrip (g_string_free (part, FALSE)));
+          part = g_string_new (NULL);
+          continue;
+        }
+      g_string_append_c (part, *p);
+    }
+  g_ptr_array_add (parts, g_strstrip (g_string_free (part, FALSE)));
+  return parts;
+}
+
+/* ---- Loading a pasted request ---------------------------------------------------------- */
+
+void
+dy_expr_builder_clear_rows (DyExprBuilder *self)
+{
+  while (self->cond_rows->len > 0)
+    {
+      CondRow *row = self->cond_rows->pdata[self->cond_rows->len - 1];
+
+      gtk_box_remove (self->condition_rows, row->box);
+      g_ptr_array_remove_index (self->cond_rows, self->cond_rows->len - 1);
+    }
+  while (self->action_rows_->len > 0)
+    {
+      ActionRow *row = self->action_rows_->pdata[self->action_rows_->len - 1];
+
+      gtk_box_remove (self->action_rows, row->box);
+      g_ptr_array_remove_index (self->action_rows_, self->action_rows_->len - 1);
+    }
+}
+
+void
+dy_expr_builder_set_value_entry (GtkEntry *entry, GtkDropDown *type, const DdbValue *value)
+{
+  g_autofree char *text = ddb_eb_value_to_text (value);
+
+  if (type != NULL)
+    gtk_drop_down_set_selected (type, value->type);
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+}
+
+static void
+set_path_entry (GtkEntry *entry, const DdbPath *path)
+{
+  g_autofree char *text = ddb_eb_path_to_text (path);
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+}
+
+static gboolean
+is_kind (const DdbNode *node, DdbNodeKind kind)
+{
+  return node != NULL && node->kind == kind;
+}
+
+/* Fills a new row from a test, when a row can hold it. */
+gboolean
+dy_expr_builder_cond_row_load (DyExprBuilder *self, const DdbNode *node, gboolean negated)
+{
+  CondRow *row;
+  const DdbNode *subject;
+  int op = -1;
+
+  if (node->n_args == 0)
+    return FALSE;
+  subject = node->args[0];
+  for (guint i = 0; i < G_N_ELEMENTS (comparison_kinds); i++)
+    if (node->kind == comparison_kinds[i] && node->n_args == 2
+        && is_kind (node->args[1], DDB_NODE_VALUE))
+      {
+        if (is_kind (subject, DDB_NODE_PATH))
+          op = OP_EQ + i;
+        else if (is_kind (subject, DDB_NODE_SIZE) && subject->n_args == 1
+                 && is_kind (subject->args[0], DDB_NODE_PATH))
+          op = OP_SIZE_EQ + i, subject = subject->args[0];
+      }
+  if (!is_kind (subject, DDB_NODE_PATH))
+    return FALSE;
+  switch (node->kind)
+    {
+    case DDB_NODE_BEGINS_WITH:
+    case DDB_NODE_CONTAINS:
+      if (node->n_args == 2 && is_kind (node->args[1], DDB_NODE_VALUE))
+        op = node->kind == DDB_NODE_BEGINS_WITH ? OP_BEGINS_WITH : OP_CONTAINS;
+      break;
+    case DDB_NODE_BETWEEN:
+      if (node->n_args == 3 && is_kind (node->args[1], DDB_NODE_VALUE)
+          && is_kind (node->args[2], DDB_NODE_VALUE)
+          && node->args[1]->value->type == node->args[2]->value->type)
+        op = OP_BETWEEN;
+      break;
+    case DDB_NODE_IN:
+      op = OP_IN;
+      for (guint i = 1; i < node->n_args; i++)
+        if (!is_kind (node->args[i], DDB_NODE_VALUE)
+            || node->args[i]->value->type != node->args[1]->value->type)
+          op = -1;
+      break;
+    case DDB_NODE_ATTRIBUTE_EXISTS:
+      op = OP_EXISTS;
+      break;
+    case DDB_NODE_ATTRIBUTE_NOT_EXISTS:
+      op = OP_NOT_EXISTS;
+      break;
+      case DDB_NODE_ATTRIBUTE_TYPE: {
+        DdbType type;
+
+        if (node->n_args == 2 && is_kind (node->args[1], DDB_NODE_VALUE)
+            && node->args[1]->value->type == DDB_TYPE_S
+            && ddb_type_from_name (node->args[1]->value->bytes.data, &type))
+          op = OP_TYPE;
+        break;
+      }
+    default:
+      break;
+    }
+  if (op < 0)
+    return FALSE;
+  row = dy_expr_builder_cond_row_add (self);
+  gtk_toggle_button_set_active (row->not_toggle, negated);
+  set_path_entry (row->path, &subject->path);
+  gtk_drop_down_set_selected (row->op, op);
+  if (op == OP_TYPE)
+    {
+      DdbType type = DDB_TYPE_S;
+
+      ddb_type_from_name (node->args[1]->value->bytes.data, &type);
+      gtk_drop_down_set_selected (row->type, type);
+    }
+  else if (op == OP_IN)
+    {
+      json_auto_t *array = json_array ();
+      g_autofree char *text = NULL;
+
+      gtk_drop_down_set_selected (row->type, node->args[1]->value->type);
+      for (guint i = 1; i < node->n_args; i++)
+        {
+          g_autofree char *element = ddb_eb_value_to_text (node->args[i]->value);
+          json_t *parsed = node->args[i]->value->type == DDB_TYPE_S
+                               ? NULL
+                               : json_loads (element, JSON_DECODE_ANY, NULL);
+
+          json_array_append_new (array, parsed != NULL ? parsed : json_string (element));
+        }
+      text = json_dumps (array, JSON_COMPACT);
+      gtk_editable_set_text (GTK_EDITABLE (row->value), text);
+    }
+  else if (op != OP_EXISTS && op != OP_NOT_EXISTS)
+    {
+      dy_expr_builder_set_value_entry (row->value, row->type, node->args[1]->value);
+      if (op == OP_BETWEEN)
+        dy_expr_builder_set_value_entry (row->value2, NULL, node->args[2]->value);
+    }
+  return TRUE;
+}
+
+/* A condition the rows cannot hold (a nested group, a NOT around several): its text, rendered
+ * on its own, as a raw row. COND stays the loaded model's: it is lent to a scratch model for
+ * that and taken back. */
+void
+dy_expr_builder_cond_row_load_raw (DyExprBuilder *self, DdbEbCond *cond)
+{
+  g_autoptr (DdbEbModel) one = ddb_eb_model_new (DDB_EB_SCAN);
+  json_auto_t *request = json_object ();
+  g_autoptr (GError) error = NULL;
+
+  ddb_eb_cond_add (one->condition, cond);
+  if (ddb_eb_render (one, request, &error))
+    {
+      dy_expr_builder_cond_row_add_raw (
+          self, json_string_value (json_object_get (request, "FilterExpression")),
+          json_object_get (request, "ExpressionAttributeNames"),
+          json_object_get (request, "ExpressionAttributeValues"));
+    }
+  else
+    g_warning ("a loaded condition does not render: %s", error->message);
+  g_ptr_array_steal_index (one->condition->children, 0);
+}
+
+void
+dy_expr_builder_action_row_load (DyExprBuilder *self, DdbEbAction *action)
+{
+  ActionRow *row;
+  const DdbNode *operand = action->operand;
+  SetForm form = FORM_VALUE;
+  const DdbNode *value = NULL;
+  const DdbPath *path2 = NULL;
+
+  if (action->raw != NULL)
+    {
+      json_auto_t *names = json_object ();
+      json_auto_t *values = json_object ();
+      GHashTableIter iter;
+      gpointer key, v;
+
+      g_hash_table_iter_init (&iter, action->raw->names);
+      while (g_hash_table_iter_next (&iter, &key, &v))
+        json_object_set_new (names, key, json_string (v));
+      g_hash_table_iter_init (&iter, action->raw->values);
+      while (g_hash_table_iter_next (&iter, &key, &v))
+        json_object_set_new (values, key, ddb_value_to_json (v));
+      dy_expr_builder_action_row_add_raw (self, action->raw->text, names, values);
+      return;
+    }
+  if (action->kind == DDB_UPDATE_SET)
+    switch (ddb_eb_set_form (operand))
+      {
+      case DDB_EB_SET_VALUE:
+        value = operand;
+        break;
+      case DDB_EB_SET_PATH:
+        form = FORM_PATH;
+        path2 = &operand->path;
+        break;
+      case DDB_EB_SET_PLUS:
+      case DDB_EB_SET_MINUS:
+      case DDB_EB_SET_IF_NOT_EXISTS:
+      case DDB_EB_SET_LIST_APPEND:
+        if (is_kind (operand->args[0], DDB_NODE_PATH) && is_kind (operand->args[1], DDB_NODE_VALUE))
+          {
+            form = operand->kind == DDB_NODE_PLUS            ? FORM_PLUS
+                   : operand->kind == DDB_NODE_MINUS         ? FORM_MINUS
+                   : operand->kind == DDB_NODE_IF_NOT_EXISTS ? FORM_IF_NOT_EXISTS
+                                                             : FORM_LIST_APPEND;
+            path2 = &operand->args[0]->path;
+            value = operand->args[1];
+            break;
+          }
+        G_GNUC_FALLTHROUGH;
+      case DDB_EB_SET_OTHER:
+        default: {
+          /* A shape the rows cannot hold (if_not_exists inside +, list_append(:v, path)):
+           * its own text. */
+          g_autoptr (DdbEbModel) one = ddb_eb_model_new (DDB_EB_UPDATE_ITEM);
+          json_auto_t *request = json_object ();
+
+          ddb_eb_model_add_action (
+              one, ddb_eb_action_new (action->kind, &action->path, ddb_eb_node_copy (operand)));
+          if (ddb_eb_render (one, request, NULL))
+            {
+              dy_expr_builder_action_row_add_raw (
+                  self, json_string_value (json_object_get (request, "UpdateExpression")),
+                  json_object_get (request, "ExpressionAttributeNames"),
+                  json_object_get (request, "ExpressionAttributeValues"));
+            }
+          return;
+        }
+      }
+  else
+    value = operand;
+  row = dy_expr_builder_action_row_add (self);
+  for (guint i = 0; i < G_N_ELEMENTS (action_kinds); i++)
+    if (action_kinds[i] == action->kind)
+      gtk_drop_down_set_selected (row->kind, i);
+  set_path_entry (row->path, &action->path);
+  gtk_drop_down_set_selected (row->form, form);
+  if (path2 != NULL && !ddb_eb_path_equal (path2, &action->path))
+    set_path_entry (row->path2, path2);
+  if (value != NULL)
+    dy_expr_builder_set_value_entry (row->value, row->type, value->value);
+}
