@@ -226,30 +226,40 @@ dy_expr_builder_cond_row_add (DyExprBuilder *self)
   return row;
 }
 
+/* The row of a part kept as text: an entry holding TEXT and a remove button calling REMOVE with
+ * ROW. *ENTRY receives the entry. */
+static GtkWidget *
+raw_row_box (DyExprBuilder *self, const char *text, GtkEntry **entry, GCallback remove,
+             gpointer row)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *button = gtk_button_new_from_icon_name ("list-remove-symbolic");
+
+  *entry = GTK_ENTRY (gtk_entry_new ());
+  gtk_editable_set_text (GTK_EDITABLE (*entry), text);
+  gtk_widget_set_hexpand (GTK_WIDGET (*entry), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (*entry), "monospace");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (*entry),
+                               _ ("Kept as text: the rows cannot hold this part"));
+  g_signal_connect_swapped (*entry, "changed", G_CALLBACK (dy_expr_builder_changed), self);
+  gtk_widget_add_css_class (button, "flat");
+  g_signal_connect (button, "clicked", remove, row);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (*entry));
+  gtk_box_append (GTK_BOX (box), button);
+  return box;
+}
+
 /* A loaded condition the rows cannot hold: kept as validated text. */
 CondRow *
 dy_expr_builder_cond_row_add_raw (DyExprBuilder *self, const char *text, json_t *names,
                                   json_t *values)
 {
   CondRow *row = g_new0 (CondRow, 1);
-  GtkWidget *remove;
 
   row->raw_names = names != NULL ? json_deep_copy (names) : NULL;
   row->raw_values = values != NULL ? json_deep_copy (values) : NULL;
 
-  row->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  row->raw = GTK_ENTRY (gtk_entry_new ());
-  gtk_editable_set_text (GTK_EDITABLE (row->raw), text);
-  gtk_widget_set_hexpand (GTK_WIDGET (row->raw), TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (row->raw), "monospace");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (row->raw),
-                               _ ("Kept as text: the rows cannot hold this part"));
-  g_signal_connect_swapped (row->raw, "changed", G_CALLBACK (dy_expr_builder_changed), self);
-  remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
-  gtk_widget_add_css_class (remove, "flat");
-  g_signal_connect (remove, "clicked", G_CALLBACK (cond_row_remove), row);
-  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->raw));
-  gtk_box_append (GTK_BOX (row->box), remove);
+  row->box = raw_row_box (self, text, &row->raw, G_CALLBACK (cond_row_remove), row);
   gtk_box_append (self->condition_rows, row->box);
   g_ptr_array_add (self->cond_rows, row);
   return row;
@@ -347,24 +357,11 @@ dy_expr_builder_action_row_add_raw (DyExprBuilder *self, const char *text, json_
                                     json_t *values)
 {
   ActionRow *row = g_new0 (ActionRow, 1);
-  GtkWidget *remove;
 
   row->raw_names = names != NULL ? json_deep_copy (names) : NULL;
   row->raw_values = values != NULL ? json_deep_copy (values) : NULL;
 
-  row->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  row->raw = GTK_ENTRY (gtk_entry_new ());
-  gtk_editable_set_text (GTK_EDITABLE (row->raw), text);
-  gtk_widget_set_hexpand (GTK_WIDGET (row->raw), TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (row->raw), "monospace");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (row->raw),
-                               _ ("Kept as text: the rows cannot hold this part"));
-  g_signal_connect_swapped (row->raw, "changed", G_CALLBACK (dy_expr_builder_changed), self);
-  remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
-  gtk_widget_add_css_class (remove, "flat");
-  g_signal_connect (remove, "clicked", G_CALLBACK (action_row_remove), row);
-  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->raw));
-  gtk_box_append (GTK_BOX (row->box), remove);
+  row->box = raw_row_box (self, text, &row->raw, G_CALLBACK (action_row_remove), row);
   gtk_box_append (self->action_rows, row->box);
   g_ptr_array_add (self->action_rows_, row);
   return row;

@@ -235,3 +235,30 @@ gui_run_tests (void)
   g_clear_pointer (&cache, g_free);
   return status;
 }
+
+static void
+clipboard_text_read (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  char **text = user_data;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  if (*text == NULL)
+    *text = g_strdup ("");
+}
+
+static gboolean
+text_read (gpointer data)
+{
+  return *(char **) data != NULL;
+}
+
+char *
+gui_clipboard_text (GtkWidget *widget)
+{
+  char *text = NULL;
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, clipboard_text_read,
+                                 &text);
+  gui_wait_for (text_read, &text, "the clipboard");
+  return text;
+}

@@ -44,6 +44,9 @@ const char *gui_label_text (DyTableView *view, const char *name);
 /* Activates the window action ACTION (as its shortcut does), waits for VIEW to finish and
  * settles. */
 void gui_run (DyTableView *view, const char *action);
+/* The text on WIDGET's clipboard, read on the main loop (empty when it holds none). Newly
+ * allocated. */
+char *gui_clipboard_text (GtkWidget *widget);
 /* The string attribute NAME of ITEM (it must be one). Newly allocated. */
 char *gui_string_attr (DyItem *item, const char *name);
 

@@ -176,22 +176,6 @@ test_workspace_query (void)
 }
 
 static void
-clipboard_text_read (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  char **text = user_data;
-
-  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
-  if (*text == NULL)
-    *text = g_strdup ("");
-}
-
-static gboolean
-text_read (gpointer data)
-{
-  return *(char **) data != NULL;
-}
-
-static void
 test_copy_as_python (void)
 {
   const char *cli = g_getenv ("DYNOSCOPE_CLI");
@@ -213,9 +197,7 @@ test_copy_as_python (void)
   request = json_dumps (dy_expr_builder_get_request (builder, NULL), JSON_COMPACT);
   g_assert_true (
       gtk_widget_activate_action (GTK_WIDGET (builder), "builder.copy-as", "s", "python"));
-  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (builder)), NULL,
-                                 clipboard_text_read, &copied);
-  gui_wait_for (text_read, &copied, "the clipboard");
+  copied = gui_clipboard_text (GTK_WIDGET (builder));
   {
     const char *argv[]
         = { cli,     "codegen", "--lang", "python", "--endpoint", "http://127.0.0.1:8000",

@@ -991,22 +991,6 @@ test_run_request (void)
   g_assert_cmpuint (pages, ==, 2);
 }
 
-static void
-clipboard_text_read (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  char **text = user_data;
-
-  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
-  if (*text == NULL)
-    *text = g_strdup ("");
-}
-
-static gboolean
-text_read (gpointer data)
-{
-  return *(char **) data != NULL;
-}
-
 /* Copy As puts on the clipboard what `dynoscope-cli codegen` writes for the request Run would
  * send, aimed at the connection (a database file: `serve`'s default address). */
 static void
@@ -1032,9 +1016,7 @@ test_copy_as_python (void)
   gui_settle ();
   request = dy_table_view_dup_request_text (view);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.copy-as", "s", "python"));
-  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (view)), NULL,
-                                 clipboard_text_read, &copied);
-  gui_wait_for (text_read, &copied, "the clipboard");
+  copied = gui_clipboard_text (GTK_WIDGET (view));
   {
     const char *argv[] = { cli, "codegen", "--lang", "python", "--endpoint",
                            "http://127.0.0.1:8000", "Query", request, NULL };
