@@ -7,9 +7,56 @@
 
 G_BEGIN_DECLS
 
-typedef struct {
+/* A condition row's operators, in the order of its dropdown. */
+typedef enum {
+  OP_EQ,
+  OP_NE,
+  OP_LT,
+  OP_LE,
+  OP_GT,
+  OP_GE,
+  OP_BETWEEN,
+  OP_IN,
+  OP_BEGINS_WITH,
+  OP_CONTAINS,
+  OP_EXISTS,
+  OP_NOT_EXISTS,
+  OP_TYPE,
+  OP_SIZE_EQ,
+  OP_SIZE_NE,
+  OP_SIZE_LT,
+  OP_SIZE_LE,
+  OP_SIZE_GT,
+  OP_SIZE_GE,
+} CondOp;
+
+/* SET's forms, in the order of the row's dropdown. */
+typedef enum {
+  FORM_VALUE,
+  FORM_PATH,
+  FORM_PLUS,
+  FORM_MINUS,
+  FORM_IF_NOT_EXISTS,
+  FORM_LIST_APPEND,
+} SetForm;
+
+/* The comparisons (= <> < <= > >=) as OP_EQ.. and OP_SIZE_EQ.. order them, and the action
+ * kinds (SET REMOVE ADD DELETE) as the action rows' dropdown does. */
+#define DY_EXPR_BUILDER_N_COMPARISONS 6
+#define DY_EXPR_BUILDER_N_ACTION_KINDS 4
+extern const DdbNodeKind dy_expr_builder_comparison_kinds[DY_EXPR_BUILDER_N_COMPARISONS];
+extern const DdbUpdateKind dy_expr_builder_action_kinds[DY_EXPR_BUILDER_N_ACTION_KINDS];
+
+typedef struct _CondRow CondRow;
+struct _CondRow {
   GtkWidget *box;
+  CondRow *parent; /* the group row holding this row, or NULL: the top level */
   GtkToggleButton *not_toggle;
+  /* A group of rows (JOIN non-NULL; path, op, type, values and raw are then NULL): its rows
+   * combined by AND or OR, shown indented under it. */
+  GtkDropDown *join;
+  GtkBox *children_box;
+  GPtrArray *children; /* CondRow*, owned */
   GtkEntry *path;
   GtkDropDown *op;
   GtkDropDown *type;
@@ -17,7 +64,7 @@ typedef struct {
   GtkEntry *value2;
   GtkEntry *raw; /* a loaded part the rows cannot hold, as text; the others are then NULL */
   json_t *raw_names, *raw_values; /* RAW's placeholders (its own: render re-aliases them) */
-} CondRow;
+};
 
 typedef struct {
   GtkWidget *box;
@@ -88,9 +135,11 @@ void dy_expr_builder_changed (DyExprBuilder *self);
 
 /* Rows (dy-expr-builder-rows.c). A raw row holds a loaded part the rows cannot hold, as text
  * checked against its own placeholders NAMES and VALUES (request maps, copied; may be NULL). */
-CondRow *dy_expr_builder_cond_row_add (DyExprBuilder *self);
-CondRow *dy_expr_builder_cond_row_add_raw (DyExprBuilder *self, const char *text, json_t *names,
-                                           json_t *values);
+CondRow *dy_expr_builder_cond_row_add (DyExprBuilder *self, CondRow *parent);
+/* A group row under PARENT (NULL: the top level), holding one empty row. */
+CondRow *dy_expr_builder_cond_group_add (DyExprBuilder *self, CondRow *parent);
+CondRow *dy_expr_builder_cond_row_add_raw (DyExprBuilder *self, CondRow *parent,
+                                           const char *text, json_t *names, json_t *values);
 ActionRow *dy_expr_builder_action_row_add (DyExprBuilder *self);
 ActionRow *dy_expr_builder_action_row_add_raw (DyExprBuilder *self, const char *text, json_t *names,
                                                json_t *values);
@@ -116,9 +165,9 @@ GPtrArray *dy_expr_builder_split_projection (const char *text);
 
 /* Loading: rows from a loaded model's parts. */
 void dy_expr_builder_set_value_entry (GtkEntry *entry, GtkDropDown *type, const DdbValue *value);
-/* A row for the test NODE, when a row can hold it. */
-gboolean dy_expr_builder_cond_row_load (DyExprBuilder *self, const DdbNode *node, gboolean negated);
-void dy_expr_builder_cond_row_load_raw (DyExprBuilder *self, DdbEbCond *cond);
+/* Rows under PARENT (NULL: the top level) for COND: a row for a test (NOT a test: a negated
+ * row), a group row for an AND or OR group (NOT a group: a negated group), text for the rest. */
+void dy_expr_builder_cond_load (DyExprBuilder *self, CondRow *parent, DdbEbCond *cond);
 void dy_expr_builder_action_row_load (DyExprBuilder *self, DdbEbAction *action);
 
 G_END_DECLS

@@ -1,35 +1,11 @@
-/* dy-expr-builder-rows.c: the expression builder's rows: condition and update action rows
- * made, read into exprbuild's nodes (every wrong entry marked, the first error kept) and filled
- * back from a loaded model. */
+/* dy-expr-builder-rows.c: the expression builder's rows: condition rows, groups of them and
+ * update action rows made, and read into exprbuild's nodes (every wrong entry marked, the first
+ * error kept); dy-expr-builder-load.c fills them back from a loaded model. */
 #define G_LOG_DOMAIN "dynoscope-builder"
 
 #include <glib/gi18n.h>
 
 #include "app/dy-expr-builder-private.h"
-#include "core/ddbjson.h"
-
-/* Condition operators, in the order of the row's dropdown. */
-typedef enum {
-  OP_EQ,
-  OP_NE,
-  OP_LT,
-  OP_LE,
-  OP_GT,
-  OP_GE,
-  OP_BETWEEN,
-  OP_IN,
-  OP_BEGINS_WITH,
-  OP_CONTAINS,
-  OP_EXISTS,
-  OP_NOT_EXISTS,
-  OP_TYPE,
-  OP_SIZE_EQ,
-  OP_SIZE_NE,
-  OP_SIZE_LT,
-  OP_SIZE_LE,
-  OP_SIZE_GT,
-  OP_SIZE_GE,
-} CondOp;
 
 static const char *const cond_op_labels[] = {
   "=",
@@ -54,7 +30,7 @@ static const char *const cond_op_labels[] = {
   NULL,
 };
 
-static const DdbNodeKind comparison_kinds[] = {
+const DdbNodeKind dy_expr_builder_comparison_kinds[DY_EXPR_BUILDER_N_COMPARISONS] = {
   DDB_NODE_EQ, DDB_NODE_NE, DDB_NODE_LT, DDB_NODE_LE, DDB_NODE_GT, DDB_NODE_GE,
 };
 
@@ -64,7 +40,7 @@ static const char *const type_labels[] = {
 };
 
 static const char *const action_kind_labels[] = { "SET", "REMOVE", "ADD", "DELETE", NULL };
-static const DdbUpdateKind action_kinds[] = {
+const DdbUpdateKind dy_expr_builder_action_kinds[DY_EXPR_BUILDER_N_ACTION_KINDS] = {
   DDB_UPDATE_SET,
   DDB_UPDATE_REMOVE,
   DDB_UPDATE_ADD,
@@ -72,14 +48,6 @@ static const DdbUpdateKind action_kinds[] = {
 };
 
 /* SET's forms, in the order of the row's dropdown. */
-typedef enum {
-  FORM_VALUE,
-  FORM_PATH,
-  FORM_PLUS,
-  FORM_MINUS,
-  FORM_IF_NOT_EXISTS,
-  FORM_LIST_APPEND,
-} SetForm;
 
 static const char *const set_form_labels[] = {
   N_ ("= value"),
@@ -177,18 +145,39 @@ cond_op_changed (GtkDropDown *dropdown, GParamSpec *pspec, CondRow *row)
     dy_expr_builder_changed (self);
 }
 
+/* Where the rows under PARENT (NULL: the top level) are shown and kept. */
+static GtkBox *
+rows_box (DyExprBuilder *self, CondRow *parent)
+{
+  return parent != NULL ? parent->children_box : self->condition_rows;
+}
+
+static GPtrArray *
+rows_of (DyExprBuilder *self, CondRow *parent)
+{
+  return parent != NULL ? parent->children : self->cond_rows;
+}
+
+static void
+cond_row_insert (DyExprBuilder *self, CondRow *parent, CondRow *row)
+{
+  row->parent = parent;
+  gtk_box_append (rows_box (self, parent), row->box);
+  g_ptr_array_add (rows_of (self, parent), row);
+}
+
 static void
 cond_row_remove (GtkButton *button, CondRow *row)
 {
   DyExprBuilder *self = row_builder (row->box);
 
-  gtk_box_remove (self->condition_rows, row->box);
-  g_ptr_array_remove (self->cond_rows, row);
+  gtk_box_remove (rows_box (self, row->parent), row->box);
+  g_ptr_array_remove (rows_of (self, row->parent), row);
   dy_expr_builder_render (self);
 }
 
 CondRow *
-dy_expr_builder_cond_row_add (DyExprBuilder *self)
+dy_expr_builder_cond_row_add (DyExprBuilder *self, CondRow *parent)
 {
   CondRow *row = g_new0 (CondRow, 1);
   GtkWidget *remove;
@@ -218,8 +207,7 @@ dy_expr_builder_cond_row_add (DyExprBuilder *self)
   gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->value2));
   gtk_box_append (GTK_BOX (row->box), remove);
   g_object_set_data (G_OBJECT (row->box), "remove", remove);
-  gtk_box_append (self->condition_rows, row->box);
-  g_ptr_array_add (self->cond_rows, row);
+  cond_row_insert (self, parent, row);
   /* Connected last: the row must be in the dialog when it reacts. */
   g_signal_connect (row->op, "notify::selected", G_CALLBACK (cond_op_changed), row);
   cond_row_update_visibility (row);
@@ -251,8 +239,8 @@ raw_row_box (DyExprBuilder *self, const char *text, GtkEntry **entry, GCallback 
 
 /* A loaded condition the rows cannot hold: kept as validated text. */
 CondRow *
-dy_expr_builder_cond_row_add_raw (DyExprBuilder *self, const char *text, json_t *names,
-                                  json_t *values)
+dy_expr_builder_cond_row_add_raw (DyExprBuilder *self, CondRow *parent, const char *text,
+                                  json_t *names, json_t *values)
 {
   CondRow *row = g_new0 (CondRow, 1);
 
@@ -260,14 +248,79 @@ dy_expr_builder_cond_row_add_raw (DyExprBuilder *self, const char *text, json_t 
   row->raw_values = values != NULL ? json_deep_copy (values) : NULL;
 
   row->box = raw_row_box (self, text, &row->raw, G_CALLBACK (cond_row_remove), row);
-  gtk_box_append (self->condition_rows, row->box);
-  g_ptr_array_add (self->cond_rows, row);
+  cond_row_insert (self, parent, row);
+  return row;
+}
+
+static void
+group_add_row (GtkButton *button, CondRow *group)
+{
+  DyExprBuilder *self = row_builder (group->box);
+
+  gtk_widget_grab_focus (GTK_WIDGET (dy_expr_builder_cond_row_add (self, group)->path));
+  dy_expr_builder_render (self);
+}
+
+static void
+group_add_group (GtkButton *button, CondRow *group)
+{
+  DyExprBuilder *self = row_builder (group->box);
+
+  dy_expr_builder_cond_group_add (self, group);
+  dy_expr_builder_render (self);
+}
+
+static GtkWidget *
+icon_button (const char *icon, const char *tooltip, GCallback clicked, gpointer data)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_widget_add_css_class (button, "flat");
+  g_signal_connect (button, "clicked", clicked, data);
+  return button;
+}
+
+CondRow *
+dy_expr_builder_cond_group_add (DyExprBuilder *self, CondRow *parent)
+{
+  static const char *const join_labels[] = { N_ ("All of (AND)"), N_ ("Any of (OR)"), NULL };
+  CondRow *row = g_new0 (CondRow, 1);
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+
+  row->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  row->not_toggle = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label ("NOT"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row->not_toggle), _ ("Negate this group"));
+  g_signal_connect_swapped (row->not_toggle, "toggled", G_CALLBACK (dy_expr_builder_changed), self);
+  row->join = dropdown_new (join_labels, TRUE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row->join), _ ("How the group's rows combine"));
+  gtk_widget_set_hexpand (GTK_WIDGET (row->join), TRUE);
+  gtk_widget_set_halign (GTK_WIDGET (row->join), GTK_ALIGN_START);
+  g_signal_connect_swapped (row->join, "notify::selected", G_CALLBACK (dy_expr_builder_changed),
+                            self);
+  row->children = g_ptr_array_new_with_free_func ((GDestroyNotify) dy_expr_builder_cond_row_free);
+  row->children_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 6));
+  gtk_widget_set_margin_start (GTK_WIDGET (row->children_box), 24);
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (row->not_toggle));
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (row->join));
+  gtk_box_append (GTK_BOX (header), icon_button ("list-add-symbolic", _ ("Add a condition to the group"),
+                                                 G_CALLBACK (group_add_row), row));
+  gtk_box_append (GTK_BOX (header),
+                  icon_button ("view-list-symbolic", _ ("Add a group inside this group"),
+                               G_CALLBACK (group_add_group), row));
+  gtk_box_append (GTK_BOX (header), icon_button ("list-remove-symbolic", _ ("Remove this group"),
+                                                 G_CALLBACK (cond_row_remove), row));
+  gtk_box_append (GTK_BOX (row->box), header);
+  gtk_box_append (GTK_BOX (row->box), GTK_WIDGET (row->children_box));
+  cond_row_insert (self, parent, row);
+  dy_expr_builder_cond_row_add (self, row);
   return row;
 }
 
 void
 dy_expr_builder_cond_row_free (CondRow *row)
 {
+  g_clear_pointer (&row->children, g_ptr_array_unref);
   g_clear_pointer (&row->raw_names, json_decref);
   g_clear_pointer (&row->raw_values, json_decref);
   g_free (row);
@@ -286,7 +339,7 @@ dy_expr_builder_action_row_free (ActionRow *row)
 static void
 action_row_update_visibility (ActionRow *row)
 {
-  DdbUpdateKind kind = action_kinds[gtk_drop_down_get_selected (row->kind)];
+  DdbUpdateKind kind = dy_expr_builder_action_kinds[gtk_drop_down_get_selected (row->kind)];
   SetForm form = gtk_drop_down_get_selected (row->form);
   gboolean set = kind == DDB_UPDATE_SET;
 
@@ -463,18 +516,64 @@ in_operands (GtkEntry *entry, DdbType type, const char *part, GPtrArray *args, c
   return TRUE;
 }
 
+static DdbEbCond *cond_build (DyExprBuilder *self, CondRow *row, const char *label,
+                              char **message);
+
 /* The condition of ROW, or NULL (an empty row, or an error in *MESSAGE). */
 DdbEbCond *
 dy_expr_builder_cond_row_build (DyExprBuilder *self, CondRow *row, guint n, char **message)
 {
-  g_autofree char *part = g_strdup_printf (_ ("Condition %u"), n);
-  g_autofree char *value_part = g_strdup_printf (_ ("Condition %u, value"), n);
+  g_autofree char *label = g_strdup_printf (_ ("Condition %u"), n);
+
+  return cond_build (self, row, label, message);
+}
+
+/* A group's rows, combined; NULL when none is filled in (an empty group is left out). */
+static DdbEbCond *
+group_build (DyExprBuilder *self, CondRow *row, const char *label, char **message)
+{
+  DdbEbCond *group = ddb_eb_cond_new_group (gtk_drop_down_get_selected (row->join) == 1
+                                                ? DDB_EB_OR
+                                                : DDB_EB_AND);
+
+  for (guint i = 0; i < row->children->len; i++)
+    {
+      /* TRANSLATORS: a row inside a group: "Condition 2.1" */
+      g_autofree char *inner = g_strdup_printf (_ ("%s.%u"), label, i + 1);
+      DdbEbCond *child = cond_build (self, row->children->pdata[i], inner, message);
+
+      if (child != NULL)
+        ddb_eb_cond_add (group, child);
+    }
+  if (group->children->len == 0)
+    {
+      ddb_eb_cond_free (group);
+      return NULL;
+    }
+  if (gtk_toggle_button_get_active (row->not_toggle))
+    {
+      DdbEbCond *not = ddb_eb_cond_new_group (DDB_EB_NOT);
+
+      ddb_eb_cond_add (not, group);
+      return not;
+    }
+  return group;
+}
+
+static DdbEbCond *
+cond_build (DyExprBuilder *self, CondRow *row, const char *label, char **message)
+{
+  g_autofree char *part = g_strdup (label);
+  /* TRANSLATORS: the value of a condition row: "Condition 2, value" */
+  g_autofree char *value_part = g_strdup_printf (_ ("%s, value"), label);
   CondOp op;
   DdbType type;
   DdbPath path = { 0 };
   DdbNode *node = NULL;
   DdbEbCond *cond;
 
+  if (row->join != NULL)
+    return group_build (self, row, label, message);
   if (row->raw != NULL)
     {
       g_autoptr (GError) error = NULL;
@@ -518,7 +617,7 @@ dy_expr_builder_cond_row_build (DyExprBuilder *self, CondRow *row, guint n, char
           break;
         node = ddb_eb_node_new (op == OP_BEGINS_WITH ? DDB_NODE_BEGINS_WITH
                                 : op == OP_CONTAINS  ? DDB_NODE_CONTAINS
-                                                     : comparison_kinds[op - OP_EQ],
+                                                     : dy_expr_builder_comparison_kinds[op - OP_EQ],
                                 2, ddb_eb_node_path (&path), ddb_eb_node_value (value));
         break;
       }
@@ -532,7 +631,7 @@ dy_expr_builder_cond_row_build (DyExprBuilder *self, CondRow *row, guint n, char
 
         if (value == NULL)
           break;
-        node = ddb_eb_node_new (comparison_kinds[op - OP_SIZE_EQ], 2,
+        node = ddb_eb_node_new (dy_expr_builder_comparison_kinds[op - OP_SIZE_EQ], 2,
                                 ddb_eb_node_new (DDB_NODE_SIZE, 1, ddb_eb_node_path (&path)),
                                 ddb_eb_node_value (value));
         break;
@@ -625,7 +724,7 @@ dy_expr_builder_action_row_build (DyExprBuilder *self, ActionRow *row, guint n, 
     }
   if (!dy_expr_builder_entry_path (self, row->path, part, &path, message))
     return NULL;
-  kind = action_kinds[gtk_drop_down_get_selected (row->kind)];
+  kind = dy_expr_builder_action_kinds[gtk_drop_down_get_selected (row->kind)];
   form = gtk_drop_down_get_selected (row->form);
   if (kind == DDB_UPDATE_REMOVE)
     {
@@ -713,254 +812,3 @@ dy_expr_builder_split_projection (const char *text)
   return parts;
 }
 
-/* ---- Loading a pasted request ---------------------------------------------------------- */
-
-void
-dy_expr_builder_clear_rows (DyExprBuilder *self)
-{
-  while (self->cond_rows->len > 0)
-    {
-      CondRow *row = self->cond_rows->pdata[self->cond_rows->len - 1];
-
-      gtk_box_remove (self->condition_rows, row->box);
-      g_ptr_array_remove_index (self->cond_rows, self->cond_rows->len - 1);
-    }
-  while (self->action_rows_->len > 0)
-    {
-      ActionRow *row = self->action_rows_->pdata[self->action_rows_->len - 1];
-
-      gtk_box_remove (self->action_rows, row->box);
-      g_ptr_array_remove_index (self->action_rows_, self->action_rows_->len - 1);
-    }
-}
-
-void
-dy_expr_builder_set_value_entry (GtkEntry *entry, GtkDropDown *type, const DdbValue *value)
-{
-  g_autofree char *text = ddb_eb_value_to_text (value);
-
-  if (type != NULL)
-    gtk_drop_down_set_selected (type, value->type);
-  gtk_editable_set_text (GTK_EDITABLE (entry), text);
-}
-
-static void
-set_path_entry (GtkEntry *entry, const DdbPath *path)
-{
-  g_autofree char *text = ddb_eb_path_to_text (path);
-
-  gtk_editable_set_text (GTK_EDITABLE (entry), text);
-}
-
-static gboolean
-is_kind (const DdbNode *node, DdbNodeKind kind)
-{
-  return node != NULL && node->kind == kind;
-}
-
-/* Fills a new row from a test, when a row can hold it. */
-gboolean
-dy_expr_builder_cond_row_load (DyExprBuilder *self, const DdbNode *node, gboolean negated)
-{
-  CondRow *row;
-  const DdbNode *subject;
-  int op = -1;
-
-  if (node->n_args == 0)
-    return FALSE;
-  subject = node->args[0];
-  for (guint i = 0; i < G_N_ELEMENTS (comparison_kinds); i++)
-    if (node->kind == comparison_kinds[i] && node->n_args == 2
-        && is_kind (node->args[1], DDB_NODE_VALUE))
-      {
-        if (is_kind (subject, DDB_NODE_PATH))
-          op = OP_EQ + i;
-        else if (is_kind (subject, DDB_NODE_SIZE) && subject->n_args == 1
-                 && is_kind (subject->args[0], DDB_NODE_PATH))
-          op = OP_SIZE_EQ + i, subject = subject->args[0];
-      }
-  if (!is_kind (subject, DDB_NODE_PATH))
-    return FALSE;
-  switch (node->kind)
-    {
-    case DDB_NODE_BEGINS_WITH:
-    case DDB_NODE_CONTAINS:
-      if (node->n_args == 2 && is_kind (node->args[1], DDB_NODE_VALUE))
-        op = node->kind == DDB_NODE_BEGINS_WITH ? OP_BEGINS_WITH : OP_CONTAINS;
-      break;
-    case DDB_NODE_BETWEEN:
-      if (node->n_args == 3 && is_kind (node->args[1], DDB_NODE_VALUE)
-          && is_kind (node->args[2], DDB_NODE_VALUE)
-          && node->args[1]->value->type == node->args[2]->value->type)
-        op = OP_BETWEEN;
-      break;
-    case DDB_NODE_IN:
-      op = OP_IN;
-      for (guint i = 1; i < node->n_args; i++)
-        if (!is_kind (node->args[i], DDB_NODE_VALUE)
-            || node->args[i]->value->type != node->args[1]->value->type)
-          op = -1;
-      break;
-    case DDB_NODE_ATTRIBUTE_EXISTS:
-      op = OP_EXISTS;
-      break;
-    case DDB_NODE_ATTRIBUTE_NOT_EXISTS:
-      op = OP_NOT_EXISTS;
-      break;
-      case DDB_NODE_ATTRIBUTE_TYPE: {
-        DdbType type;
-
-        if (node->n_args == 2 && is_kind (node->args[1], DDB_NODE_VALUE)
-            && node->args[1]->value->type == DDB_TYPE_S
-            && ddb_type_from_name (node->args[1]->value->bytes.data, &type))
-          op = OP_TYPE;
-        break;
-      }
-    default:
-      break;
-    }
-  if (op < 0)
-    return FALSE;
-  row = dy_expr_builder_cond_row_add (self);
-  gtk_toggle_button_set_active (row->not_toggle, negated);
-  set_path_entry (row->path, &subject->path);
-  gtk_drop_down_set_selected (row->op, op);
-  if (op == OP_TYPE)
-    {
-      DdbType type = DDB_TYPE_S;
-
-      ddb_type_from_name (node->args[1]->value->bytes.data, &type);
-      gtk_drop_down_set_selected (row->type, type);
-    }
-  else if (op == OP_IN)
-    {
-      json_auto_t *array = json_array ();
-      g_autofree char *text = NULL;
-
-      gtk_drop_down_set_selected (row->type, node->args[1]->value->type);
-      for (guint i = 1; i < node->n_args; i++)
-        {
-          g_autofree char *element = ddb_eb_value_to_text (node->args[i]->value);
-          json_t *parsed = node->args[i]->value->type == DDB_TYPE_S
-                               ? NULL
-                               : json_loads (element, JSON_DECODE_ANY, NULL);
-
-          json_array_append_new (array, parsed != NULL ? parsed : json_string (element));
-        }
-      text = json_dumps (array, JSON_COMPACT);
-      gtk_editable_set_text (GTK_EDITABLE (row->value), text);
-    }
-  else if (op != OP_EXISTS && op != OP_NOT_EXISTS)
-    {
-      dy_expr_builder_set_value_entry (row->value, row->type, node->args[1]->value);
-      if (op == OP_BETWEEN)
-        dy_expr_builder_set_value_entry (row->value2, NULL, node->args[2]->value);
-    }
-  return TRUE;
-}
-
-/* A condition the rows cannot hold (a nested group, a NOT around several): its text, rendered
- * on its own, as a raw row. COND stays the loaded model's: it is lent to a scratch model for
- * that and taken back. */
-void
-dy_expr_builder_cond_row_load_raw (DyExprBuilder *self, DdbEbCond *cond)
-{
-  g_autoptr (DdbEbModel) one = ddb_eb_model_new (DDB_EB_SCAN);
-  json_auto_t *request = json_object ();
-  g_autoptr (GError) error = NULL;
-
-  ddb_eb_cond_add (one->condition, cond);
-  if (ddb_eb_render (one, request, &error))
-    {
-      dy_expr_builder_cond_row_add_raw (
-          self, json_string_value (json_object_get (request, "FilterExpression")),
-          json_object_get (request, "ExpressionAttributeNames"),
-          json_object_get (request, "ExpressionAttributeValues"));
-    }
-  else
-    g_warning ("a loaded condition does not render: %s", error->message);
-  g_ptr_array_steal_index (one->condition->children, 0);
-}
-
-void
-dy_expr_builder_action_row_load (DyExprBuilder *self, DdbEbAction *action)
-{
-  ActionRow *row;
-  const DdbNode *operand = action->operand;
-  SetForm form = FORM_VALUE;
-  const DdbNode *value = NULL;
-  const DdbPath *path2 = NULL;
-
-  if (action->raw != NULL)
-    {
-      json_auto_t *names = json_object ();
-      json_auto_t *values = json_object ();
-      GHashTableIter iter;
-      gpointer key, v;
-
-      g_hash_table_iter_init (&iter, action->raw->names);
-      while (g_hash_table_iter_next (&iter, &key, &v))
-        json_object_set_new (names, key, json_string (v));
-      g_hash_table_iter_init (&iter, action->raw->values);
-      while (g_hash_table_iter_next (&iter, &key, &v))
-        json_object_set_new (values, key, ddb_value_to_json (v));
-      dy_expr_builder_action_row_add_raw (self, action->raw->text, names, values);
-      return;
-    }
-  if (action->kind == DDB_UPDATE_SET)
-    switch (ddb_eb_set_form (operand))
-      {
-      case DDB_EB_SET_VALUE:
-        value = operand;
-        break;
-      case DDB_EB_SET_PATH:
-        form = FORM_PATH;
-        path2 = &operand->path;
-        break;
-      case DDB_EB_SET_PLUS:
-      case DDB_EB_SET_MINUS:
-      case DDB_EB_SET_IF_NOT_EXISTS:
-      case DDB_EB_SET_LIST_APPEND:
-        if (is_kind (operand->args[0], DDB_NODE_PATH) && is_kind (operand->args[1], DDB_NODE_VALUE))
-          {
-            form = operand->kind == DDB_NODE_PLUS            ? FORM_PLUS
-                   : operand->kind == DDB_NODE_MINUS         ? FORM_MINUS
-                   : operand->kind == DDB_NODE_IF_NOT_EXISTS ? FORM_IF_NOT_EXISTS
-                                                             : FORM_LIST_APPEND;
-            path2 = &operand->args[0]->path;
-            value = operand->args[1];
-            break;
-          }
-        G_GNUC_FALLTHROUGH;
-      case DDB_EB_SET_OTHER:
-        default: {
-          /* A shape the rows cannot hold (if_not_exists inside +, list_append(:v, path)):
-           * its own text. */
-          g_autoptr (DdbEbModel) one = ddb_eb_model_new (DDB_EB_UPDATE_ITEM);
-          json_auto_t *request = json_object ();
-
-          ddb_eb_model_add_action (
-              one, ddb_eb_action_new (action->kind, &action->path, ddb_eb_node_copy (operand)));
-          if (ddb_eb_render (one, request, NULL))
-            {
-              dy_expr_builder_action_row_add_raw (
-                  self, json_string_value (json_object_get (request, "UpdateExpression")),
-                  json_object_get (request, "ExpressionAttributeNames"),
-                  json_object_get (request, "ExpressionAttributeValues"));
-            }
-          return;
-        }
-      }
-  else
-    value = operand;
-  row = dy_expr_builder_action_row_add (self);
-  for (guint i = 0; i < G_N_ELEMENTS (action_kinds); i++)
-    if (action_kinds[i] == action->kind)
-      gtk_drop_down_set_selected (row->kind, i);
-  set_path_entry (row->path, &action->path);
-  gtk_drop_down_set_selected (row->form, form);
-  if (path2 != NULL && !ddb_eb_path_equal (path2, &action->path))
-    set_path_entry (row->path2, path2);
-  if (value != NULL)
-    dy_expr_builder_set_value_entry (row->value, row->type, value->value);
-}

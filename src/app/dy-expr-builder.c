@@ -57,9 +57,17 @@ build_model (DyExprBuilder *self, char **message)
     }
   else if (model->operation == DDB_EB_QUERY && self->pk_name != NULL)
     {
-      DdbValue *pk = dy_expr_builder_entry_value (self->pk_entry, self->pk_type,
-                                                  _ ("Partition key"), message);
+      /* DynamoDB refuses an empty key value, and a Query reads exactly one partition. */
+      gboolean pk_empty = *gtk_editable_get_text (GTK_EDITABLE (self->pk_entry)) == '\0';
+      DdbValue *pk = pk_empty ? NULL
+                              : dy_expr_builder_entry_value (self->pk_entry, self->pk_type,
+                                                             _ ("Partition key"), message);
       guint sk = gtk_drop_down_get_selected (self->sk_op_dropdown);
+
+      dy_expr_builder_mark (GTK_WIDGET (self->pk_entry), pk_empty);
+      if (pk_empty && *message == NULL)
+        *message = g_strdup (_ ("Partition key: a Query needs its value (a Scan reads the whole "
+                                "table)"));
 
       if (pk != NULL)
         ddb_eb_model_set_partition_key (model, self->pk_name, pk);
@@ -313,12 +321,22 @@ copy_as_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   set_status (self, _ ("Program copied"));
 }
 
+/* A group of rows of its own AND or OR, for conditions such as (a OR b) AND c. */
+static void
+add_group_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyExprBuilder *self = DY_EXPR_BUILDER (widget);
+
+  dy_expr_builder_cond_group_add (self, NULL);
+  dy_expr_builder_render (self);
+}
+
 static void
 add_condition_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   DyExprBuilder *self = DY_EXPR_BUILDER (widget);
 
-  gtk_widget_grab_focus (GTK_WIDGET (dy_expr_builder_cond_row_add (self)->path));
+  gtk_widget_grab_focus (GTK_WIDGET (dy_expr_builder_cond_row_add (self, NULL)->path));
   dy_expr_builder_render (self);
 }
 
@@ -588,7 +606,7 @@ dy_expr_builder_load_text (DyExprBuilder *self, const char *text)
   forward = json_object_get (request, "ScanIndexForward");
   gtk_check_button_set_active (self->descending_check, json_is_false (forward));
   cond = model->condition;
-  /* A lone AND or OR group is the one level of the tree the rows hold. */
+  /* A lone AND or OR group is the top level's own join. */
   if (cond->kind != DDB_EB_NOT && cond->children->len == 1)
     {
       DdbEbCond *only = cond->children->pdata[0];
@@ -596,32 +614,14 @@ dy_expr_builder_load_text (DyExprBuilder *self, const char *text)
       if (only->kind == DDB_EB_AND || only->kind == DDB_EB_OR)
         cond = only;
     }
-  gtk_drop_down_set_selected (self->join_dropdown, cond->kind == DDB_EB_OR ? 1 : 0);
-  if (cond->kind == DDB_EB_NOT)
+  if (cond->kind == DDB_EB_AND || cond->kind == DDB_EB_OR)
     {
-      /* NOT around the whole condition: one row when it holds one test, else text. */
-      DdbEbCond *only = cond->children->len == 1 ? cond->children->pdata[0] : NULL;
-
-      if (only == NULL || only->kind != DDB_EB_TEST
-          || !dy_expr_builder_cond_row_load (self, only->node, TRUE))
-        dy_expr_builder_cond_row_load_raw (self, cond);
+      gtk_drop_down_set_selected (self->join_dropdown, cond->kind == DDB_EB_OR ? 1 : 0);
+      for (guint i = 0; i < cond->children->len; i++)
+        dy_expr_builder_cond_load (self, NULL, cond->children->pdata[i]);
     }
   else
-    for (guint i = 0; i < cond->children->len; i++)
-      {
-        DdbEbCond *child = cond->children->pdata[i];
-        DdbEbCond *test = child;
-        gboolean negated = FALSE;
-
-        if (child->kind == DDB_EB_NOT && child->children->len == 1)
-          {
-            test = child->children->pdata[0];
-            negated = TRUE;
-          }
-        if (test->kind == DDB_EB_TEST && dy_expr_builder_cond_row_load (self, test->node, negated))
-          continue;
-        dy_expr_builder_cond_row_load_raw (self, child);
-      }
+    dy_expr_builder_cond_load (self, NULL, cond);
   for (guint i = 0; i < model->actions->len; i++)
     dy_expr_builder_action_row_load (self, model->actions->pdata[i]);
   gtk_editable_set_text (GTK_EDITABLE (self->projection_entry), "");
@@ -801,6 +801,7 @@ dy_expr_builder_class_init (DyExprBuilderClass *klass)
   gtk_widget_class_install_action (widget_class, "builder.copy-as", "s", copy_as_action);
   gtk_widget_class_install_action (widget_class, "builder.add-condition", NULL,
                                    add_condition_action);
+  gtk_widget_class_install_action (widget_class, "builder.add-group", NULL, add_group_action);
   gtk_widget_class_install_action (widget_class, "builder.add-action", NULL, add_action_action);
   gtk_widget_class_install_action (widget_class, "builder.load", NULL, load_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK,
@@ -875,7 +876,7 @@ dy_expr_builder_new (DyTableView *view, const char *operation)
   if (GTK_IS_WINDOW (root))
     gtk_window_set_transient_for (GTK_WINDOW (self), GTK_WINDOW (root));
   self->loading = TRUE;
-  dy_expr_builder_cond_row_add (self);
+  dy_expr_builder_cond_row_add (self, NULL);
   dy_expr_builder_action_row_add (self);
   dy_expr_builder_set_operation (self, operation != NULL       ? operation
                                        : self->pk_name != NULL ? "Query"

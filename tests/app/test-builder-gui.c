@@ -334,6 +334,103 @@ two_items (gpointer data)
 
 /* A pasted request loads into rows; what rows cannot hold (a nested OR, list_append with the
  * value first) stays as text, and the request renders again. */
+/* The first descendant of WIDGET that is a GtkDropDown showing LABEL, or NULL. */
+static GtkDropDown *
+find_dropdown (GtkWidget *widget, const char *label)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkDropDown *found;
+
+      if (GTK_IS_DROP_DOWN (child))
+        {
+          GtkStringObject *item = gtk_drop_down_get_selected_item (GTK_DROP_DOWN (child));
+
+          if (item != NULL && g_strcmp0 (gtk_string_object_get_string (item), label) == 0)
+            return GTK_DROP_DOWN (child);
+        }
+      if ((found = find_dropdown (child, label)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* How many rows under WIDGET hold a part as text (their entry says so in its tooltip). */
+static guint
+count_kept_as_text (GtkWidget *widget)
+{
+  guint n = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *tip = gtk_widget_get_tooltip_text (child);
+
+      if (GTK_IS_ENTRY (child) && tip != NULL && g_str_has_prefix (tip, "Kept as text"))
+        n++;
+      n += count_kept_as_text (child);
+    }
+  return n;
+}
+
+/* Groups of rows with their own AND or OR, NOT on a group: loaded as rows (not text), rendered
+ * back with the parentheses they need, and edited in place. */
+static void
+test_nested_groups (void)
+{
+  DyTableView *view = open_table ("Blog");
+  DyExprBuilder *builder = open_builder (view);
+  const char *error = NULL;
+  json_t *request;
+  GtkWidget *rows;
+  GtkDropDown *join;
+
+  /* A Scan: a Query would want its partition key first. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (builder_child (builder, "operation_dropdown")), 1);
+  g_assert_cmpstr (dy_expr_builder_get_operation (builder), ==, "Scan");
+  g_assert_true (dy_expr_builder_load_text (
+      builder, "{\"TableName\": \"Blog\", \"FilterExpression\": \"(likes > :a OR authorName = :b)"
+               " AND NOT (title = :c OR (likes < :d AND attribute_exists(tags)))\","
+               " \"ExpressionAttributeValues\": {\":a\": {\"N\": \"5\"}, \":b\": {\"S\": \"Mara"
+               " Vance\"}, \":c\": {\"S\": \"x\"}, \":d\": {\"N\": \"2\"}}}"));
+  request = dy_expr_builder_get_request (builder, &error);
+  g_assert_cmpstr (error, ==, NULL);
+  assert_member (request, "FilterExpression",
+                 "\"(#l > :l OR #an = :an) AND NOT (#t = :t OR #l < :l2 AND "
+                 "attribute_exists(#t2))\"");
+  /* AND binds tighter than OR: the inner group needs no parentheses. Two top-level rows, both
+   * groups; nothing kept as text. */
+  rows = builder_child (builder, "condition_rows");
+  g_assert_nonnull (gtk_widget_get_first_child (rows));
+  g_assert_null (gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (
+      gtk_widget_get_first_child (rows))));
+  g_assert_cmpuint (count_kept_as_text (rows), ==, 0);
+  /* The first group's OR, turned into AND, changes only that group. */
+  join = find_dropdown (gtk_widget_get_first_child (rows), "Any of (OR)");
+  g_assert_nonnull (join);
+  gtk_drop_down_set_selected (join, 0);
+  request = dy_expr_builder_get_request (builder, &error);
+  g_assert_cmpstr (error, ==, NULL);
+  assert_member (request, "FilterExpression",
+                 "\"#l > :l AND #an = :an AND NOT (#t = :t OR #l < :l2 AND "
+                 "attribute_exists(#t2))\"");
+  gui_screenshot ("64-builder-groups.png");
+  /* A new group under the top level holds one empty row: nothing changes until it is filled. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (builder), "builder.add-group", NULL));
+  request = dy_expr_builder_get_request (builder, &error);
+  g_assert_cmpstr (error, ==, NULL);
+  assert_member (request, "FilterExpression",
+                 "\"#l > :l AND #an = :an AND NOT (#t = :t OR #l < :l2 AND "
+                 "attribute_exists(#t2))\"");
+  /* As a Query it wants the partition key's value, never an empty one. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (builder_child (builder, "operation_dropdown")), 0);
+  g_assert_null (dy_expr_builder_get_request (builder, &error));
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error, "Partition key"));
+  gtk_window_destroy (GTK_WINDOW (builder));
+}
+
 static void
 test_load_keeps_text (void)
 {
@@ -365,8 +462,11 @@ test_load_keeps_text (void)
   g_assert_nonnull (strstr (condition, " OR "));
   g_assert_nonnull (strstr (condition, "NOT begins_with("));
   assert_member (request, "Key", "{\"PK\": {\"S\": \"POST#9f3\"}, \"SK\": {\"S\": \"META\"}}");
-  /* Two condition rows (the OR as text, the NOT as a row) and two action rows. */
+  /* Two condition rows (the OR as a group, the NOT as a row), two action rows, one of them
+   * (list_append with the value first) kept as text. */
   rows = builder_child (builder, "condition_rows");
+  g_assert_cmpuint (count_kept_as_text (rows), ==, 0);
+  g_assert_cmpuint (count_kept_as_text (builder_child (builder, "action_rows")), ==, 1);
   g_assert_nonnull (gtk_widget_get_first_child (rows));
   g_assert_nonnull (gtk_widget_get_next_sibling (gtk_widget_get_first_child (rows)));
   g_assert_null (gtk_widget_get_next_sibling (
@@ -421,5 +521,6 @@ main (int argc, char **argv)
   g_test_add_func ("/builder-gui/copy-as-python", test_copy_as_python);
   g_test_add_func ("/builder-gui/stage-guarded-rename", test_stage_guarded_rename);
   g_test_add_func ("/builder-gui/load-keeps-text", test_load_keeps_text);
+  g_test_add_func ("/builder-gui/nested-groups", test_nested_groups);
   return gui_run_tests ();
 }
