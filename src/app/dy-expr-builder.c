@@ -349,31 +349,6 @@ add_action_action (GtkWidget *widget, const char *action_name, GVariant *paramet
   dy_expr_builder_render (self);
 }
 
-/* The request's placeholder maps as core's parser takes them. */
-static gboolean
-request_maps (json_t *request, GHashTable **names, GHashTable **values, GError **error)
-{
-  json_t *n = json_object_get (request, "ExpressionAttributeNames");
-  json_t *v = json_object_get (request, "ExpressionAttributeValues");
-  const char *key;
-  json_t *member;
-
-  *names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  *values
-      = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) ddb_value_free);
-  json_object_foreach (n, key, member)
-    g_hash_table_insert (*names, g_strdup (key), g_strdup (json_string_value (member)));
-  json_object_foreach (v, key, member)
-    {
-      DdbValue *value = ddb_json_to_value (member, error);
-
-      if (value == NULL)
-        return FALSE;
-      g_hash_table_insert (*values, g_strdup (key), value);
-    }
-  return TRUE;
-}
-
 /* Stages the built update or delete on each item it applies to, each as a change guarded (at
  * commit) by the item as the result showed it; the condition picks the items here, as
  * DynamoDB would check it on each. Nothing is written. */
@@ -389,7 +364,7 @@ stage_items (DyExprBuilder *self, GPtrArray *items, DdbExprStageReport *report, 
   DdbExprStageSpec spec = { NULL, self->table, key_names, NULL, NULL };
   const char *text;
 
-  if (!request_maps (self->request, &names, &values, error))
+  if (!ddb_eb_read_maps (self->request, &names, &values, error))
     return FALSE;
   ctx = ddb_expr_context_new (names, values);
   text = json_string_value (json_object_get (self->request, "ConditionExpression"));

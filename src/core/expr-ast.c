@@ -133,3 +133,31 @@ ddb_projection_free (DdbProjection *p)
   g_free (p->paths);
   g_free (p);
 }
+
+gboolean
+ddb_expr_placeholder_valid (const char *key, char sigil)
+{
+  if (key[0] != sigil || key[1] == '\0')
+    return FALSE;
+  for (const char *p = key + 1; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
+const char *
+ddb_node_kind_operator (DdbNodeKind kind)
+{
+  switch (kind)
+    {
+    case DDB_NODE_EQ: return "=";
+    case DDB_NODE_NE: return "<>";
+    case DDB_NODE_LT: return "<";
+    case DDB_NODE_LE: return "<=";
+    case DDB_NODE_GT: return ">";
+    case DDB_NODE_GE: return ">=";
+    case DDB_NODE_PLUS: return "+";
+    case DDB_NODE_MINUS: return "-";
+    default: return NULL;
+    }
+}

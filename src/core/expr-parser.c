@@ -1018,27 +1018,9 @@ is_scalar_key_type (DdbType t)
 static const char *
 op_text (DdbNodeKind op)
 {
-  switch (op)
-    {
-    case DDB_NODE_EQ:
-      return "=";
-    case DDB_NODE_NE:
-      return "<>";
-    case DDB_NODE_LT:
-      return "<";
-    case DDB_NODE_LE:
-      return "<=";
-    case DDB_NODE_GT:
-      return ">";
-    case DDB_NODE_GE:
-      return ">=";
-    case DDB_NODE_PLUS:
-      return "+";
-    case DDB_NODE_MINUS:
-      return "-";
-    default:
-      return "?";
-    }
+  const char *text = ddb_node_kind_operator (op);
+
+  return text != NULL ? text : "?";
 }
 
 static int

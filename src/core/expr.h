@@ -146,6 +146,14 @@ DdbNode *ddb_condition_parse (DdbExprType type, const char *text, DdbExprContext
 DdbUpdate *ddb_update_parse (const char *text, DdbExprContext *ctx, GError **error);
 DdbProjection *ddb_projection_parse (const char *text, DdbExprContext *ctx, GError **error);
 
+/* TRUE if KEY is a placeholder of the form SIGIL ('#' or ':') followed by one or more ASCII
+ * letters, digits or '_', as ExpressionAttributeNames / ExpressionAttributeValues keys must be. */
+gboolean ddb_expr_placeholder_valid (const char *key, char sigil);
+
+/* The operator of a comparison or of SET's arithmetic as written: "=", "<>", "<", "<=", ">",
+ * ">=", "+", "-"; NULL for any other kind. */
+const char *ddb_node_kind_operator (DdbNodeKind kind);
+
 /* TRUE if `word` (any case) is one of DynamoDB's reserved words. */
 gboolean ddb_is_reserved_word (const char *word, gsize len);
 

@@ -784,17 +784,6 @@ ddb_req_start_key (json_t *json, const DdbTableDef *def, const DdbIndexDef *inde
 
 /* ---- Expressions ---- */
 
-static gboolean
-placeholder_ok (const char *key, char sigil)
-{
-  if (key[0] != sigil || key[1] == '\0')
-    return FALSE;
-  for (const char *p = key + 1; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && *p != '_')
-      return FALSE;
-  return TRUE;
-}
-
 static void
 set_map_type_error (json_t *j, const char *value_class, GError **error)
 {
@@ -833,7 +822,7 @@ read_names (DdbReqExpr *rx, json_t *names, GError **error)
     }
   json_object_foreach (names, key, value)
     {
-      if (!placeholder_ok (key, '#'))
+      if (!ddb_expr_placeholder_valid (key, '#'))
         {
           g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
                        "ExpressionAttributeNames contains invalid key: Syntax error; key: \"%s\"",
@@ -910,7 +899,7 @@ read_values (DdbReqExpr *rx, json_t *values, GError **error)
     }
   json_object_foreach (values, key, value)
     {
-      if (!placeholder_ok (key, ':'))
+      if (!ddb_expr_placeholder_valid (key, ':'))
         {
           g_clear_error (&first_validation);
           g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,

@@ -384,8 +384,7 @@ ddb_eb_load (DdbEbModel *model, DdbEbOperation operation, json_t *request, GErro
           return FALSE;
         }
     }
-  if (!eb_read_names (json_object_get (request, "ExpressionAttributeNames"), &names, error)
-      || !eb_read_values (json_object_get (request, "ExpressionAttributeValues"), &values, error))
+  if (!ddb_eb_read_maps (request, &names, &values, error))
     return FALSE;
 
   ctx = ddb_expr_context_new (names, values);

@@ -9,17 +9,6 @@
 #include "core/expr-lexer.h"
 
 static gboolean
-placeholder_ok (const char *key, char sigil)
-{
-  if (key[0] != sigil || key[1] == '\0')
-    return FALSE;
-  for (const char *p = key + 1; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && *p != '_')
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
 check_map (json_t *map, const char *member, char sigil, GError **error)
 {
   const char *key;
@@ -36,7 +25,7 @@ check_map (json_t *map, const char *member, char sigil, GError **error)
       return FALSE;
     }
   json_object_foreach (map, key, value)
-    if (!placeholder_ok (key, sigil))
+    if (!ddb_expr_placeholder_valid (key, sigil))
       {
         g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
                      "%s contains invalid key: Syntax error; key: \"%s\"", member, key);
@@ -74,6 +63,20 @@ eb_read_names (json_t *names, GHashTable **out, GError **error)
       g_hash_table_insert (tab, g_strdup (key), g_strdup (json_string_value (value)));
     }
   *out = g_steal_pointer (&tab);
+  return TRUE;
+}
+
+gboolean
+ddb_eb_read_maps (json_t *request, GHashTable **names, GHashTable **values, GError **error)
+{
+  *values = NULL;
+  if (!eb_read_names (json_object_get (request, "ExpressionAttributeNames"), names, error))
+    return FALSE;
+  if (!eb_read_values (json_object_get (request, "ExpressionAttributeValues"), values, error))
+    {
+      g_clear_pointer (names, g_hash_table_unref);
+      return FALSE;
+    }
   return TRUE;
 }
 

@@ -32,26 +32,11 @@ precedence (const DdbNode *n)
     }
 }
 
+/* The operator of a comparison (= <> < <= > >=), NULL for any other kind. */
 static const char *
 comparator_text (DdbNodeKind kind)
 {
-  switch (kind)
-    {
-    case DDB_NODE_EQ:
-      return "=";
-    case DDB_NODE_NE:
-      return "<>";
-    case DDB_NODE_LT:
-      return "<";
-    case DDB_NODE_LE:
-      return "<=";
-    case DDB_NODE_GT:
-      return ">";
-    case DDB_NODE_GE:
-      return ">=";
-    default:
-      return NULL;
-    }
+  return kind >= DDB_NODE_EQ && kind <= DDB_NODE_GE ? ddb_node_kind_operator (kind) : NULL;
 }
 
 void

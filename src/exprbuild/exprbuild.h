@@ -124,6 +124,12 @@ DdbEbSetForm ddb_eb_set_form (const DdbNode *operand);
 
 /* ---- Raw parts (eb-raw.c) -------------------------------------------------------------- */
 
+/* REQUEST's ExpressionAttributeNames ("#n" -> char*) and ExpressionAttributeValues (":v" ->
+ * DdbValue*) as core's parser takes them (ddb_expr_context_new), the maps checked as DynamoDB
+ * checks them; a map the request lacks is NULL. */
+gboolean ddb_eb_read_maps (json_t *request, GHashTable **names, GHashTable **values,
+                           GError **error);
+
 typedef struct {
   DdbExprType type;   /* CONDITION or FILTER: a condition; KEY_CONDITION; UPDATE: clauses */
   char *text;         /* as given */
