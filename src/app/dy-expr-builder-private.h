@@ -126,6 +126,7 @@ struct _DyExprBuilder {
   char *error;
   char *status;
   gboolean loading; /* filling the rows: no re-render per widget */
+  gboolean staging; /* a Stage runs on a thread: no second one meanwhile */
 };
 
 /* Re-renders unless rows are being filled (dy-expr-builder.c). */

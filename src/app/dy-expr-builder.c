@@ -210,6 +210,18 @@ update_sections (DyExprBuilder *self)
 }
 
 /* Renders the rows into the preview; every change comes here. */
+/* Stage is for a built update or delete, one at a time. */
+static void
+update_stage_action (DyExprBuilder *self)
+{
+  DdbEbOperation operation = current_operation (self);
+
+  gtk_widget_action_set_enabled (
+      GTK_WIDGET (self), "builder.stage",
+      self->request != NULL && self->view != NULL && !self->staging
+          && (operation == DDB_EB_UPDATE_ITEM || operation == DDB_EB_DELETE_ITEM));
+}
+
 void
 dy_expr_builder_render (DyExprBuilder *self)
 {
@@ -256,10 +268,7 @@ dy_expr_builder_render (DyExprBuilder *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "builder.run",
                                  self->request != NULL && self->view != NULL
                                      && (operation == DDB_EB_QUERY || operation == DDB_EB_SCAN));
-  gtk_widget_action_set_enabled (
-      GTK_WIDGET (self), "builder.stage",
-      self->request != NULL && self->view != NULL
-          && (operation == DDB_EB_UPDATE_ITEM || operation == DDB_EB_DELETE_ITEM));
+  update_stage_action (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "builder.copy-request", self->request != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "builder.copy-as", self->request != NULL);
 }
@@ -349,58 +358,58 @@ add_action_action (GtkWidget *widget, const char *action_name, GVariant *paramet
   dy_expr_builder_render (self);
 }
 
+static void
+stage_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (DyExprBuilder) self = user_data;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *status = NULL;
+  DdbExprStageReport report = { 0 };
+
+  self->staging = FALSE;
+  update_stage_action (self);
+  if (!dy_staging_stage_expression_finish (DY_STAGING (source), result, &report, &error))
+    {
+      set_error (self, error->message);
+      return;
+    }
+  /* The first failure is shown; the count says how many there were. */
+  if (report.n_failed > 0)
+    {
+      const DdbExprStageFailure *first = report.failures->pdata[0];
+      set_error (self, first->message);
+    }
+  else
+    set_error (self, NULL);
+  status = g_strdup_printf (_ ("Staged %u of %u items: %u skipped by the condition, %u "
+                               "unchanged, %u failed"),
+                            report.n_staged,
+                            report.n_staged + report.n_skipped + report.n_unchanged
+                                + report.n_failed,
+                            report.n_skipped, report.n_unchanged, report.n_failed);
+  set_status (self, status);
+  ddb_expr_stage_report_clear (&report);
+}
+
 /* Stages the built update or delete on each item it applies to, each as a change guarded (at
  * commit) by the item as the result showed it; the condition picks the items here, as
  * DynamoDB would check it on each. Nothing is written. */
-static gboolean
-stage_items (DyExprBuilder *self, GPtrArray *items, DdbExprStageReport *report, GError **error)
-{
-  g_autoptr (GHashTable) names = NULL;
-  g_autoptr (GHashTable) values = NULL;
-  g_autoptr (DdbExprContext) ctx = NULL;
-  g_autoptr (DdbNode) condition = NULL;
-  g_autoptr (DdbUpdate) update = NULL;
-  const char *key_names[] = { self->pk_name, self->sk_name, NULL };
-  DdbExprStageSpec spec = { NULL, self->table, key_names, NULL, NULL };
-  const char *text;
-
-  if (!ddb_eb_read_maps (self->request, &names, &values, error))
-    return FALSE;
-  ctx = ddb_expr_context_new (names, values);
-  text = json_string_value (json_object_get (self->request, "ConditionExpression"));
-  if (text != NULL
-      && (condition = ddb_condition_parse (DDB_EXPR_CONDITION, text, ctx, error)) == NULL)
-    return FALSE;
-  if (current_operation (self) == DDB_EB_UPDATE_ITEM)
-    {
-      text = json_string_value (json_object_get (self->request, "UpdateExpression"));
-      if (text == NULL)
-        {
-          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                               _ ("The update has no actions"));
-          return FALSE;
-        }
-      if ((update = ddb_update_parse (text, ctx, error)) == NULL)
-        return FALSE;
-    }
-  spec.update = update;
-  spec.condition = condition;
-  return dy_staging_stage_expression (dy_staging_get_default (),
-                                      dy_table_view_get_connection (self->view), &spec, items,
-                                      report, error);
-}
-
 static void
 stage_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   DyExprBuilder *self = DY_EXPR_BUILDER (widget);
   g_autoptr (GPtrArray) items = g_ptr_array_new ();
   g_autoptr (GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GHashTable) names = NULL;
+  g_autoptr (GHashTable) values = NULL;
+  g_autoptr (DdbExprContext) ctx = NULL;
+  g_autoptr (DdbNode) condition = NULL;
+  g_autoptr (DdbUpdate) update = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *status = NULL;
-  DdbExprStageReport report = { 0 };
+  const char *key_names[] = { self->pk_name, self->sk_name, NULL };
+  const char *text;
 
-  if (self->request == NULL || self->view == NULL)
+  if (self->request == NULL || self->view == NULL || self->staging)
     return;
   if (self->item != NULL)
     g_ptr_array_add (items, self->item);
@@ -421,25 +430,41 @@ stage_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
       set_error (self, _ ("There is no item to stage on: run a Query or Scan first"));
       return;
     }
-  if (!stage_items (self, items, &report, &error))
+  if (!ddb_eb_read_maps (self->request, &names, &values, &error))
     {
       set_error (self, error->message);
       return;
     }
-  /* The first failure is shown; the count says how many there were. */
-  if (report.n_failed > 0)
+  ctx = ddb_expr_context_new (names, values);
+  text = json_string_value (json_object_get (self->request, "ConditionExpression"));
+  if (text != NULL
+      && (condition = ddb_condition_parse (DDB_EXPR_CONDITION, text, ctx, &error)) == NULL)
     {
-      const DdbExprStageFailure *first = report.failures->pdata[0];
-      set_error (self, first->message);
+      set_error (self, error->message);
+      return;
     }
-  else
-    set_error (self, NULL);
-  status = g_strdup_printf (_ ("Staged %u of %u items: %u skipped by the condition, %u "
-                               "unchanged, %u failed"),
-                            report.n_staged, items->len, report.n_skipped, report.n_unchanged,
-                            report.n_failed);
-  set_status (self, status);
-  ddb_expr_stage_report_clear (&report);
+  if (current_operation (self) == DDB_EB_UPDATE_ITEM)
+    {
+      text = json_string_value (json_object_get (self->request, "UpdateExpression"));
+      if (text == NULL)
+        {
+          set_error (self, _ ("The update has no actions"));
+          return;
+        }
+      if ((update = ddb_update_parse (text, ctx, &error)) == NULL)
+        {
+          set_error (self, error->message);
+          return;
+        }
+    }
+  self->staging = TRUE;
+  update_stage_action (self);
+  set_status (self, _ ("Staging…"));
+  dy_staging_stage_expression_async (dy_staging_get_default (),
+                                     dy_table_view_get_connection (self->view), self->table,
+                                     key_names, g_steal_pointer (&update),
+                                     g_steal_pointer (&condition), items, stage_done,
+                                     g_object_ref (self));
 }
 
 /* What the rows make of a request: a loaded request's other members are kept as they are. */

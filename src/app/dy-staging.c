@@ -310,22 +310,6 @@ dy_staging_stage (DyStaging *self, DyConnection *connection, const char *table, 
   return ok;
 }
 
-gboolean
-dy_staging_stage_expression (DyStaging *self, DyConnection *connection,
-                             const DdbExprStageSpec *spec, GPtrArray *items,
-                             DdbExprStageReport *report, GError **error)
-{
-  DdbExprStageSpec with_id = *spec;
-
-  if (!check_open (self, error) || (with_id.connection = require_id (connection, error)) == NULL)
-    return FALSE;
-  if (!ddb_expr_stage (self->store, &with_id, items, report, error))
-    return FALSE;
-  if (report->n_staged > 0)
-    emit_changed (self);
-  return TRUE;
-}
-
 GPtrArray *
 dy_staging_list (DyStaging *self, DyConnection *connection, const char *table, GError **error)
 {
@@ -1427,5 +1411,88 @@ dy_staging_fanout_stage_finish (DyStaging *self, GAsyncResult *result, GError **
   if (!g_task_propagate_boolean (G_TASK (result), error))
     return FALSE;
   emit_changed (self);
+  return TRUE;
+}
+
+/* The expression builder's Stage: every item in one transaction, off the main loop. */
+typedef struct {
+  char *id;
+  char *table;
+  GStrv key_names;
+  DdbUpdate *update;
+  DdbNode *condition;
+  GPtrArray *items; /* DdbValue*, copies */
+  DdbExprStageReport report;
+} ExprStageData;
+
+static void
+expr_stage_data_free (ExprStageData *d)
+{
+  g_free (d->id);
+  g_free (d->table);
+  g_strfreev (d->key_names);
+  g_clear_pointer (&d->update, ddb_update_free);
+  g_clear_pointer (&d->condition, ddb_node_free);
+  g_ptr_array_unref (d->items);
+  ddb_expr_stage_report_clear (&d->report);
+  g_free (d);
+}
+
+static void
+expr_stage_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  DyStaging *self = source;
+  ExprStageData *d = task_data;
+  DdbExprStageSpec spec
+      = { d->id, d->table, (const char *const *) d->key_names, d->update, d->condition };
+  GError *error = NULL;
+
+  if (ddb_expr_stage (self->store, &spec, d->items, &d->report, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+dy_staging_stage_expression_async (DyStaging *self, DyConnection *connection, const char *table,
+                                   const char *const *key_names, DdbUpdate *update,
+                                   DdbNode *condition, GPtrArray *items,
+                                   GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (self, NULL, callback, user_data);
+  ExprStageData *d = g_new0 (ExprStageData, 1);
+  GError *error = NULL;
+  const char *id;
+
+  g_task_set_source_tag (task, dy_staging_stage_expression_async);
+  d->table = g_strdup (table);
+  d->key_names = g_strdupv ((char **) key_names);
+  d->update = update;
+  d->condition = condition;
+  d->items = g_ptr_array_new_full (items->len, (GDestroyNotify) ddb_value_free);
+  for (guint i = 0; i < items->len; i++)
+    g_ptr_array_add (d->items, ddb_value_copy (items->pdata[i]));
+  g_task_set_task_data (task, d, (GDestroyNotify) expr_stage_data_free);
+  if (!check_open (self, &error) || (id = require_id (connection, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  d->id = g_strdup (id);
+  g_task_run_in_thread (task, expr_stage_thread);
+}
+
+gboolean
+dy_staging_stage_expression_finish (DyStaging *self, GAsyncResult *result,
+                                    DdbExprStageReport *report, GError **error)
+{
+  ExprStageData *d = g_task_get_task_data (G_TASK (result));
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  *report = d->report;
+  memset (&d->report, 0, sizeof d->report);
+  if (report->n_staged > 0)
+    emit_changed (self);
   return TRUE;
 }

@@ -50,12 +50,17 @@ gboolean dy_staging_stage (DyStaging *self, DyConnection *connection, const char
                            DdbChangeKind kind, const DdbValue *key, const DdbValue *original,
                            const DdbValue *target, GError **error);
 
-/* Stages SPEC's update or delete on each of ITEMS that its condition holds for, in one
- * transaction (see ddb_expr_stage; SPEC's connection is taken from CONNECTION). REPORT says what
- * became of each item; FALSE only when the store fails. */
-gboolean dy_staging_stage_expression (DyStaging *self, DyConnection *connection,
-                                      const DdbExprStageSpec *spec, GPtrArray *items,
-                                      DdbExprStageReport *report, GError **error);
+/* Stages UPDATE (taken; NULL: a delete) on each of ITEMS (DdbValue maps, copied) that CONDITION
+ * (taken; NULL: every item) holds for, in one transaction on a thread (see ddb_expr_stage); KEY_NAMES
+ * (NULL-terminated) name TABLE's key attributes. */
+void dy_staging_stage_expression_async (DyStaging *self, DyConnection *connection,
+                                        const char *table, const char *const *key_names,
+                                        DdbUpdate *update, DdbNode *condition, GPtrArray *items,
+                                        GAsyncReadyCallback callback, gpointer user_data);
+/* REPORT (clear it with ddb_expr_stage_report_clear) says what became of each item; FALSE only
+ * when the store failed, and then nothing was staged. */
+gboolean dy_staging_stage_expression_finish (DyStaging *self, GAsyncResult *result,
+                                             DdbExprStageReport *report, GError **error);
 
 /* Connects INSPECTOR (of a view on TABLE of CONNECTION) to the staging area: describes the
  * table to give it the key schema, stages what its "stage" signal asks for, and shows it

@@ -218,6 +218,15 @@ staging_read (gpointer data)
   return !dy_staging_get_loading (dy_staging_get_default (), gui_demo_connection ());
 }
 
+/* The Stage runs on a thread; its report replaces "Staging…" when it is done. */
+static gboolean
+stage_finished (gpointer data)
+{
+  const char *status = dy_expr_builder_get_status (data);
+
+  return status != NULL && g_str_has_prefix (status, "Staged ");
+}
+
 static gboolean
 inspector_has_item (gpointer data)
 {
@@ -264,6 +273,7 @@ test_stage_guarded_rename (void)
                  "{\":new\": {\"S\": \"Mara V.\"}, \":old\": {\"S\": \"Mara Vance\"}}");
   gui_screenshot ("62-builder-update.png");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (builder), "builder.stage", NULL));
+  gui_wait_for (stage_finished, builder, "the Stage");
   gui_wait_for (staging_read, NULL, "the staging area");
   g_assert_cmpstr (dy_expr_builder_get_status (builder), ==,
                    "Staged 3 of 3 items: 0 skipped by the condition, 0 unchanged, 0 failed");
@@ -310,6 +320,7 @@ test_stage_guarded_rename (void)
   g_assert_nonnull (request);
   g_assert_nonnull (json_object_get (json_object_get (request, "Key"), "PK"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (builder), "builder.stage", NULL));
+  gui_wait_for (stage_finished, builder, "the Stage");
   gui_wait_for (staging_read, NULL, "the staging area");
   g_assert_cmpstr (dy_expr_builder_get_status (builder), ==,
                    "Staged 1 of 1 items: 0 skipped by the condition, 0 unchanged, 0 failed");
