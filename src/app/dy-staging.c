@@ -5,7 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "app/dy-staging.h"
+#include "app/dy-staging-private.h"
 #include "core/ddbjson.h"
 #include "staging/diff.h"
 
@@ -40,20 +40,6 @@ typedef struct {
   DyInspectorDraft *draft;
 } Draft;
 
-struct _DyStaging {
-  GObject parent_instance;
-
-  DdbStaging *store;
-  /* A second handle on the store's file for the snapshot reads: each handle serialises its
-   * calls, and a read of 10,000 changes must not hold up a stage or a reject on the main
-   * thread (the store's WAL lets a reader and a writer run at once). NULL: read through
-   * STORE (a private in-memory store has no file to share). */
-  DdbStaging *reader;
-  GError *open_error;
-  GHashTable *cache;     /* connection id -> Cached */
-  GHashTable *drafts;    /* "connection id\ntable\nkey text" -> Draft */
-  GPtrArray *inspectors; /* attached, borrowed (each removes itself when it goes) */
-};
 
 G_DEFINE_FINAL_TYPE (DyStaging, dy_staging, G_TYPE_OBJECT)
 
@@ -72,7 +58,6 @@ pending_free (Pending *p)
 }
 
 static void snapshot_free (Snapshot *snap);
-static void emit_changed (DyStaging *self);
 
 static void
 cached_free (Cached *cached)
@@ -166,8 +151,8 @@ dy_staging_get_open_error (DyStaging *self)
   return self->open_error;
 }
 
-static gboolean
-check_open (DyStaging *self, GError **error)
+gboolean
+dy_staging_check_open (DyStaging *self, GError **error)
 {
   if (self->store != NULL)
     return TRUE;
@@ -208,8 +193,8 @@ dy_staging_connection_id (DyConnection *connection)
  * it: a second one beside the connection's (the engine's WAL store takes several handles on
  * one file), so that a commit neither queues behind browsing nor holds it up, and with the
  * client's full retry budget for throttling. Worker threads only. */
-static DdbBackend *
-connection_backend (DyConnection *connection, GError **error)
+DdbBackend *
+dy_staging_connection_backend (DyConnection *connection, GError **error)
 {
   DdbBackend *backend;
 
@@ -236,7 +221,7 @@ prepare_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
 {
   GError *error = NULL;
 
-  if (connection_backend (task_data, &error) == NULL)
+  if (dy_staging_connection_backend (task_data, &error) == NULL)
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -252,7 +237,7 @@ prepare_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     g_object_set_data_full (g_task_get_task_data (G_TASK (result)), PREPARE_ERROR_KEY, error,
                             (GDestroyNotify) g_error_free);
-  emit_changed (self);
+  dy_staging_emit_changed (self);
 }
 
 void
@@ -269,8 +254,8 @@ dy_staging_prepare (DyStaging *self, DyConnection *connection)
   g_task_run_in_thread (task, prepare_thread);
 }
 
-static const char *
-require_id (DyConnection *connection, GError **error)
+const char *
+dy_staging_require_id (DyConnection *connection, GError **error)
 {
   const char *id = dy_staging_connection_id (connection);
 
@@ -291,7 +276,7 @@ dy_staging_stage (DyStaging *self, DyConnection *connection, const char *table, 
   const char *id;
   gboolean ok = FALSE;
 
-  if (!check_open (self, error) || (id = require_id (connection, error)) == NULL)
+  if (!dy_staging_check_open (self, error) || (id = dy_staging_require_id (connection, error)) == NULL)
     return FALSE;
   switch (kind)
     {
@@ -306,7 +291,7 @@ dy_staging_stage (DyStaging *self, DyConnection *connection, const char *table, 
       break;
     }
   if (ok)
-    emit_changed (self);
+    dy_staging_emit_changed (self);
   return ok;
 }
 
@@ -315,7 +300,7 @@ dy_staging_list (DyStaging *self, DyConnection *connection, const char *table, G
 {
   const char *id;
 
-  if (!check_open (self, error) || (id = require_id (connection, error)) == NULL)
+  if (!dy_staging_check_open (self, error) || (id = dy_staging_require_id (connection, error)) == NULL)
     return NULL;
   return ddb_staging_list (self->store, id, table, FALSE, error);
 }
@@ -323,18 +308,18 @@ dy_staging_list (DyStaging *self, DyConnection *connection, const char *table, G
 gboolean
 dy_staging_reject_path (DyStaging *self, gint64 id, const char *path, GError **error)
 {
-  if (!check_open (self, error) || !ddb_staging_reject_path (self->store, id, path, error))
+  if (!dy_staging_check_open (self, error) || !ddb_staging_reject_path (self->store, id, path, error))
     return FALSE;
-  emit_changed (self);
+  dy_staging_emit_changed (self);
   return TRUE;
 }
 
 gboolean
 dy_staging_discard (DyStaging *self, gint64 id, GError **error)
 {
-  if (!check_open (self, error) || !ddb_staging_discard (self->store, id, error))
+  if (!dy_staging_check_open (self, error) || !ddb_staging_discard (self->store, id, error))
     return FALSE;
-  emit_changed (self);
+  dy_staging_emit_changed (self);
   return TRUE;
 }
 
@@ -344,26 +329,26 @@ dy_staging_discard_all (DyStaging *self, DyConnection *connection, const char *t
 {
   const char *id;
 
-  if (!check_open (self, error) || (id = require_id (connection, error)) == NULL
+  if (!dy_staging_check_open (self, error) || (id = dy_staging_require_id (connection, error)) == NULL
       || !ddb_staging_discard_all (self->store, id, table, NULL, error))
     return FALSE;
-  emit_changed (self);
+  dy_staging_emit_changed (self);
   return TRUE;
 }
 
 gboolean
 dy_staging_requeue (DyStaging *self, gint64 id, GError **error)
 {
-  if (!check_open (self, error) || !ddb_staging_requeue (self->store, id, error))
+  if (!dy_staging_check_open (self, error) || !ddb_staging_requeue (self->store, id, error))
     return FALSE;
-  emit_changed (self);
+  dy_staging_emit_changed (self);
   return TRUE;
 }
 
 DdbChange *
 dy_staging_get (DyStaging *self, gint64 id, GError **error)
 {
-  if (!check_open (self, error))
+  if (!dy_staging_check_open (self, error))
     return NULL;
   return ddb_staging_get (self->store, id, error);
 }
@@ -574,8 +559,8 @@ start_load (DyStaging *self, Cached *cached)
 
 /* The store changed: the snapshots in use are reloaded ("changed" follows each), or, when none
  * is, "changed" is emitted now. */
-static void
-emit_changed (DyStaging *self)
+void
+dy_staging_emit_changed (DyStaging *self)
 {
   GHashTableIter iter;
   Cached *cached;
@@ -1132,367 +1117,9 @@ dy_staging_attach_inspector (DyStaging *self, DyInspector *inspector, DyConnecti
   json_decref (request);
 }
 
-/* Commits. */
-
-typedef struct {
-  DyStaging *staging;
-  DyConnection *connection;
-  char *id;
-  char *table;
-  gint64 change_id;
-  DdbCommitMode mode;
-  DyStagingProgressFunc progress;
-  gpointer progress_data;
-  GMainContext *context;
-  DdbCommitReport report;
-  gboolean ok;
-  GError *error;
-} CommitData;
-
-static void
-commit_data_free (CommitData *d)
-{
-  g_object_unref (d->staging);
-  g_object_unref (d->connection);
-  g_free (d->id);
-  g_free (d->table);
-  g_main_context_unref (d->context);
-  ddb_commit_report_clear (&d->report);
-  g_clear_error (&d->error);
-  g_free (d);
-}
-
-typedef struct {
-  DyStaging *staging;
-  DdbCommitProgress progress;
-  DyStagingProgressFunc func;
-  gpointer data;
-} ProgressCall;
-
-static gboolean
-progress_idle (gpointer user_data)
-{
-  ProgressCall *call = user_data;
-
-  call->func (&call->progress, call->data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-progress_call_free (gpointer user_data)
-{
-  ProgressCall *call = user_data;
-
-  g_object_unref (call->staging);
-  g_free (call);
-}
-
-static void
-commit_progress (const DdbCommitProgress *progress, gpointer user_data)
-{
-  CommitData *d = user_data;
-  ProgressCall *call;
-
-  if (d->progress == NULL)
-    return;
-  call = g_new0 (ProgressCall, 1);
-  call->staging = g_object_ref (d->staging);
-  call->progress = *progress;
-  call->func = d->progress;
-  call->data = d->progress_data;
-  g_main_context_invoke_full (d->context, G_PRIORITY_DEFAULT, progress_idle, call,
-                              progress_call_free);
-}
-
-static void
-commit_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  CommitData *d = task_data;
-  DdbCommitOptions options = { 0 };
-  DdbBackend *backend = connection_backend (d->connection, &d->error);
-
-  if (backend == NULL)
-    {
-      g_task_return_boolean (task, FALSE);
-      return;
-    }
-  options.connection = d->id;
-  options.table = d->table;
-  options.change_id = d->change_id;
-  options.mode = d->mode;
-  options.progress = commit_progress;
-  options.progress_data = d;
-  d->ok = ddb_staging_commit (d->staging->store, backend, &options, cancellable, &d->report,
-                              &d->error);
-  g_task_return_boolean (task, d->ok);
-}
-
 void
-dy_staging_commit_async (DyStaging *self, DyConnection *connection, const char *table,
-                         gint64 change_id, DdbCommitMode mode, GCancellable *cancellable,
-                         DyStagingProgressFunc progress, gpointer progress_data,
-                         GAsyncReadyCallback callback, gpointer user_data)
+dy_staging_emit_committed (DyStaging *self, DyConnection *connection, const char *table,
+                           guint n_committed)
 {
-  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
-  GError *error = NULL;
-  const char *id;
-  CommitData *d;
-
-  g_task_set_source_tag (task, dy_staging_commit_async);
-  if (!check_open (self, &error) || (id = require_id (connection, &error)) == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  d = g_new0 (CommitData, 1);
-  d->staging = g_object_ref (self);
-  d->connection = g_object_ref (connection);
-  d->id = g_strdup (id);
-  d->table = g_strdup (table);
-  d->change_id = change_id;
-  d->mode = mode;
-  d->progress = progress;
-  d->progress_data = progress_data;
-  d->context = g_main_context_ref_thread_default ();
-  g_task_set_task_data (task, d, (GDestroyNotify) commit_data_free);
-  /* the result is read from the task data, so that a failed commit still reports */
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_set_check_cancellable (task, FALSE);
-  g_task_run_in_thread (task, commit_thread);
-}
-
-gboolean
-dy_staging_commit_finish (DyStaging *self, GAsyncResult *result, DdbCommitReport *report,
-                          GError **error)
-{
-  CommitData *d = g_task_get_task_data (G_TASK (result));
-  g_autoptr (GError) local = NULL;
-
-  memset (report, 0, sizeof *report);
-  if (!g_task_propagate_boolean (G_TASK (result), &local) && d == NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return FALSE;
-    }
-  *report = d->report;
-  memset (&d->report, 0, sizeof d->report);
-  emit_changed (self);
-  if (report->committed > 0)
-    g_signal_emit (self, signals[SIGNAL_COMMITTED], 0, d->connection, d->table,
-                   report->committed);
-  if (!d->ok)
-    {
-      g_propagate_error (error, d->error);
-      d->error = NULL;
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Fan-out. */
-
-typedef struct {
-  DyConnection *connection;
-  char *table, *attribute, *index;
-  DdbValue *old_value, *new_value, *index_key;
-  char *id;            /* staging: the connection id */
-  DdbFanoutPlan *plan; /* staging: the plan, owned */
-} PlanData;
-
-static void
-plan_data_free (PlanData *d)
-{
-  g_object_unref (d->connection);
-  g_free (d->table);
-  g_free (d->attribute);
-  g_free (d->index);
-  g_clear_pointer (&d->old_value, ddb_value_free);
-  g_clear_pointer (&d->new_value, ddb_value_free);
-  g_clear_pointer (&d->index_key, ddb_value_free);
-  g_free (d->id);
-  g_clear_pointer (&d->plan, ddb_fanout_plan_free);
-  g_free (d);
-}
-
-static void
-plan_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  PlanData *d = task_data;
-  DdbFanoutSpec spec
-      = { d->table, d->attribute, d->old_value, d->new_value, d->index, d->index_key };
-  GError *error = NULL;
-  DdbBackend *backend = connection_backend (d->connection, &error);
-  DdbFanoutPlan *plan = NULL;
-
-  if (backend != NULL)
-    plan = ddb_fanout_plan (backend, &spec, cancellable, &error);
-  if (plan == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, plan, (GDestroyNotify) ddb_fanout_plan_free);
-}
-
-static PlanData *
-plan_data_new (DyConnection *connection, const DdbFanoutSpec *spec)
-{
-  PlanData *d = g_new0 (PlanData, 1);
-
-  d->connection = g_object_ref (connection);
-  d->table = g_strdup (spec->table);
-  d->attribute = g_strdup (spec->attribute);
-  d->index = g_strdup (spec->index);
-  d->old_value = ddb_value_copy (spec->old_value);
-  d->new_value = ddb_value_copy (spec->new_value);
-  d->index_key = spec->index_key != NULL ? ddb_value_copy (spec->index_key) : NULL;
-  return d;
-}
-
-void
-dy_staging_fanout_plan_async (DyStaging *self, DyConnection *connection, const DdbFanoutSpec *spec,
-                              GCancellable *cancellable, GAsyncReadyCallback callback,
-                              gpointer user_data)
-{
-  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
-  PlanData *d = plan_data_new (connection, spec);
-
-  g_task_set_source_tag (task, dy_staging_fanout_plan_async);
-  g_task_set_task_data (task, d, (GDestroyNotify) plan_data_free);
-  g_task_run_in_thread (task, plan_thread);
-}
-
-DdbFanoutPlan *
-dy_staging_fanout_plan_finish (DyStaging *self, GAsyncResult *result, GError **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-fanout_stage_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  DyStaging *self = source;
-  PlanData *d = task_data;
-  DdbFanoutSpec spec
-      = { d->table, d->attribute, d->old_value, d->new_value, d->index, d->index_key };
-  GError *error = NULL;
-
-  if (ddb_fanout_stage (self->store, d->id, &spec, d->plan, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-dy_staging_fanout_stage_async (DyStaging *self, DyConnection *connection, const DdbFanoutSpec *spec,
-                               DdbFanoutPlan *plan, GAsyncReadyCallback callback,
-                               gpointer user_data)
-{
-  g_autoptr (GTask) task = g_task_new (self, NULL, callback, user_data);
-  GError *error = NULL;
-  const char *id;
-  PlanData *d;
-
-  g_task_set_source_tag (task, dy_staging_fanout_stage_async);
-  if (!check_open (self, &error) || (id = require_id (connection, &error)) == NULL)
-    {
-      ddb_fanout_plan_free (plan);
-      g_task_return_error (task, error);
-      return;
-    }
-  d = plan_data_new (connection, spec);
-  d->id = g_strdup (id);
-  d->plan = plan;
-  g_task_set_task_data (task, d, (GDestroyNotify) plan_data_free);
-  g_task_run_in_thread (task, fanout_stage_thread);
-}
-
-gboolean
-dy_staging_fanout_stage_finish (DyStaging *self, GAsyncResult *result, GError **error)
-{
-  if (!g_task_propagate_boolean (G_TASK (result), error))
-    return FALSE;
-  emit_changed (self);
-  return TRUE;
-}
-
-/* The expression builder's Stage: every item in one transaction, off the main loop. */
-typedef struct {
-  char *id;
-  char *table;
-  GStrv key_names;
-  DdbUpdate *update;
-  DdbNode *condition;
-  GPtrArray *items; /* DdbValue*, copies */
-  DdbExprStageReport report;
-} ExprStageData;
-
-static void
-expr_stage_data_free (ExprStageData *d)
-{
-  g_free (d->id);
-  g_free (d->table);
-  g_strfreev (d->key_names);
-  g_clear_pointer (&d->update, ddb_update_free);
-  g_clear_pointer (&d->condition, ddb_node_free);
-  g_ptr_array_unref (d->items);
-  ddb_expr_stage_report_clear (&d->report);
-  g_free (d);
-}
-
-static void
-expr_stage_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  DyStaging *self = source;
-  ExprStageData *d = task_data;
-  DdbExprStageSpec spec
-      = { d->id, d->table, (const char *const *) d->key_names, d->update, d->condition };
-  GError *error = NULL;
-
-  if (ddb_expr_stage (self->store, &spec, d->items, &d->report, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-dy_staging_stage_expression_async (DyStaging *self, DyConnection *connection, const char *table,
-                                   const char *const *key_names, DdbUpdate *update,
-                                   DdbNode *condition, GPtrArray *items,
-                                   GAsyncReadyCallback callback, gpointer user_data)
-{
-  g_autoptr (GTask) task = g_task_new (self, NULL, callback, user_data);
-  ExprStageData *d = g_new0 (ExprStageData, 1);
-  GError *error = NULL;
-  const char *id;
-
-  g_task_set_source_tag (task, dy_staging_stage_expression_async);
-  d->table = g_strdup (table);
-  d->key_names = g_strdupv ((char **) key_names);
-  d->update = update;
-  d->condition = condition;
-  d->items = g_ptr_array_new_full (items->len, (GDestroyNotify) ddb_value_free);
-  for (guint i = 0; i < items->len; i++)
-    g_ptr_array_add (d->items, ddb_value_copy (items->pdata[i]));
-  g_task_set_task_data (task, d, (GDestroyNotify) expr_stage_data_free);
-  if (!check_open (self, &error) || (id = require_id (connection, &error)) == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  d->id = g_strdup (id);
-  g_task_run_in_thread (task, expr_stage_thread);
-}
-
-gboolean
-dy_staging_stage_expression_finish (DyStaging *self, GAsyncResult *result,
-                                    DdbExprStageReport *report, GError **error)
-{
-  ExprStageData *d = g_task_get_task_data (G_TASK (result));
-
-  if (!g_task_propagate_boolean (G_TASK (result), error))
-    return FALSE;
-  *report = d->report;
-  memset (&d->report, 0, sizeof d->report);
-  if (report->n_staged > 0)
-    emit_changed (self);
-  return TRUE;
+  g_signal_emit (self, signals[SIGNAL_COMMITTED], 0, connection, table, n_committed);
 }
