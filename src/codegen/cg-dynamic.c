@@ -6,36 +6,6 @@
 #include <string.h>
 
 #include "codegen/codegen-private.h"
-#include "core/base64.h"
-
-static CgLit *
-string_lit (DdbLang lang, const char *s, gsize len)
-{
-  GString *t = g_string_new (NULL);
-
-  ddb_quote_string (t, lang, s, len);
-  return cg_lit_raw (g_string_free (t, FALSE));
-}
-
-static CgLit *
-json_string_lit (DdbLang lang, json_t *j)
-{
-  return string_lit (lang, json_string_value (j), json_string_length (j));
-}
-
-static CgLit *
-bytes_lit (DdbLang lang, json_t *j)
-{
-  gsize len;
-  g_autofree guchar *data = ddb_base64_decode (json_string_value (j), json_string_length (j),
-                                               &len, NULL, NULL);
-  GString *t = g_string_new (NULL);
-
-  /* The check read every B and BS element as base64 already. */
-  g_assert (data != NULL);
-  ddb_quote_bytes (t, lang, data, len);
-  return cg_lit_raw (g_string_free (t, FALSE));
-}
 
 /* A key naming an attribute or a table: a quoted string; in JavaScript a computed key for
  * "__proto__", which as a plain key would set the object's prototype instead. */
@@ -84,9 +54,9 @@ value_lit (DdbLang lang, json_t *av)
       if (json_is_null (v))
         continue;
       if (strcmp (type, "S") == 0 || strcmp (type, "N") == 0)
-        inner = json_string_lit (lang, v);
+        inner = cg_lit_json_string (lang, v);
       else if (strcmp (type, "B") == 0)
-        inner = bytes_lit (lang, v);
+        inner = cg_lit_bytes (lang, v);
       else if (strcmp (type, "BOOL") == 0 || strcmp (type, "NULL") == 0)
         inner = bool_lit (lang, json_is_true (v));
       else if (strcmp (type, "M") == 0)
@@ -102,9 +72,9 @@ value_lit (DdbLang lang, json_t *av)
               if (strcmp (type, "L") == 0)
                 cg_lit_add (inner, NULL, value_lit (lang, e), NULL);
               else if (strcmp (type, "BS") == 0)
-                cg_lit_add (inner, NULL, bytes_lit (lang, e), NULL);
+                cg_lit_add (inner, NULL, cg_lit_bytes (lang, e), NULL);
               else
-                cg_lit_add (inner, NULL, json_string_lit (lang, e), NULL);
+                cg_lit_add (inner, NULL, cg_lit_json_string (lang, e), NULL);
             }
         }
       cg_lit_add (d, data_key (lang, type), inner, NULL);
@@ -138,7 +108,7 @@ member_lit (DdbLang lang, const CgMember *m, json_t *j)
     {
     case CG_STRING:
     case CG_ENUM:
-      return json_string_lit (lang, j);
+      return cg_lit_json_string (lang, j);
     case CG_INT:
       return cg_lit_rawf ("%" JSON_INTEGER_FORMAT, json_integer_value (j));
     case CG_BOOL:
@@ -150,7 +120,7 @@ member_lit (DdbLang lang, const CgMember *m, json_t *j)
     case CG_NAMES:
       c = cg_lit_container ("{", "}", TRUE);
       json_object_foreach (j, key, v)
-        cg_lit_add (c, data_key (lang, key), json_string_lit (lang, v), NULL);
+        cg_lit_add (c, data_key (lang, key), cg_lit_json_string (lang, v), NULL);
       return c;
     case CG_STRINGS:
     case CG_VALUES:
@@ -159,7 +129,7 @@ member_lit (DdbLang lang, const CgMember *m, json_t *j)
       c = cg_lit_container ("[", "]", TRUE);
       json_array_foreach (j, i, v)
         cg_lit_add (c, NULL,
-                    m->kind == CG_STRINGS  ? json_string_lit (lang, v)
+                    m->kind == CG_STRINGS  ? cg_lit_json_string (lang, v)
                     : m->kind == CG_VALUES ? value_lit (lang, v)
                     : m->kind == CG_ITEMS  ? item_lit (lang, v)
                                            : struct_lit (lang, m->shape, v),

@@ -5,29 +5,6 @@
 #include <string.h>
 
 #include "codegen/codegen-private.h"
-#include "core/base64.h"
-
-static CgLit *
-string_lit (json_t *j)
-{
-  GString *t = g_string_new (NULL);
-
-  ddb_quote_string (t, DDB_LANG_GO, json_string_value (j), json_string_length (j));
-  return cg_lit_raw (g_string_free (t, FALSE));
-}
-
-static CgLit *
-bytes_lit (json_t *j)
-{
-  gsize len;
-  g_autofree guchar *data = ddb_base64_decode (json_string_value (j), json_string_length (j),
-                                               &len, NULL, NULL);
-  GString *t = g_string_new (NULL);
-
-  g_assert (data != NULL); /* checked */
-  ddb_quote_bytes (t, DDB_LANG_GO, data, len);
-  return cg_lit_raw (g_string_free (t, FALSE));
-}
 
 static char *
 key_prefix (const char *key)
@@ -57,9 +34,9 @@ value_lit (json_t *av)
         continue;
       c = cg_lit_container (open, "}", TRUE);
       if (strcmp (type, "S") == 0 || strcmp (type, "N") == 0)
-        inner = string_lit (v);
+        inner = cg_lit_json_string (DDB_LANG_GO, v);
       else if (strcmp (type, "B") == 0)
-        inner = bytes_lit (v);
+        inner = cg_lit_bytes (DDB_LANG_GO, v);
       else if (strcmp (type, "BOOL") == 0 || strcmp (type, "NULL") == 0)
         inner = cg_lit_raw (g_strdup (json_is_true (v) ? "true" : "false"));
       else if (strcmp (type, "M") == 0)
@@ -76,8 +53,8 @@ value_lit (json_t *av)
           json_array_foreach (v, i, e)
             cg_lit_add (inner, NULL,
                         strcmp (type, "L") == 0    ? value_lit (e)
-                        : strcmp (type, "BS") == 0 ? bytes_lit (e)
-                                                   : string_lit (e),
+                        : strcmp (type, "BS") == 0 ? cg_lit_bytes (DDB_LANG_GO, e)
+                                                   : cg_lit_json_string (DDB_LANG_GO, e),
                         NULL);
         }
       cg_lit_add (c, g_strdup ("Value: "), inner, NULL);
@@ -118,14 +95,14 @@ member_lit (const CgMember *m, json_t *j)
     case CG_STRING:
       {
         CgLit *call = cg_lit_container ("aws.String(", ")", FALSE);
-        cg_lit_add (call, NULL, string_lit (j), NULL);
+        cg_lit_add (call, NULL, cg_lit_json_string (DDB_LANG_GO, j), NULL);
         return call;
       }
     case CG_ENUM:
       {
         g_autofree char *conv = g_strdup_printf ("types.%s(", m->type);
         CgLit *call = cg_lit_container (conv, ")", FALSE);
-        cg_lit_add (call, NULL, string_lit (j), NULL);
+        cg_lit_add (call, NULL, cg_lit_json_string (DDB_LANG_GO, j), NULL);
         return call;
       }
     case CG_INT:
@@ -139,7 +116,7 @@ member_lit (const CgMember *m, json_t *j)
     case CG_NAMES:
       c = cg_lit_container ("map[string]string{", "}", TRUE);
       json_object_foreach (j, key, v)
-        cg_lit_add (c, key_prefix (key), string_lit (v), NULL);
+        cg_lit_add (c, key_prefix (key), cg_lit_json_string (DDB_LANG_GO, v), NULL);
       return c;
     case CG_STRINGS:
     case CG_VALUES:
@@ -152,7 +129,7 @@ member_lit (const CgMember *m, json_t *j)
       c = cg_lit_container (open, "}", TRUE);
       json_array_foreach (j, i, v)
         cg_lit_add (c, NULL,
-                    m->kind == CG_STRINGS  ? string_lit (v)
+                    m->kind == CG_STRINGS  ? cg_lit_json_string (DDB_LANG_GO, v)
                     : m->kind == CG_VALUES ? value_lit (v)
                     : m->kind == CG_ITEMS  ? item_lit (v, ELIDED)
                                            : struct_lit (m->shape, v, ELIDED),

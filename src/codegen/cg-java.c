@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "codegen/codegen-private.h"
-#include "core/base64.h"
 
 /* A Java string constant holds at most 65,535 bytes (modified UTF-8), and a sum of constants is
  * one constant: longer text is joined at run time from pieces of at most this many characters,
@@ -50,27 +49,18 @@ bytes_lit (json_t *j)
 {
   const char *b64 = json_string_value (j);
   gsize b64_len = json_string_length (j);
-  GString *t = g_string_new (NULL);
+  GString *t;
 
   if (b64_len <= 4 * JAVA_PIECE_CHARS)
+    return cg_lit_bytes (DDB_LANG_JAVA, j);
+  /* The base64 text itself, in pieces (it is ASCII: a character is a byte). */
+  t = g_string_new ("SdkBytes.fromByteArray(Base64.getDecoder().decode(String.join(\"\"");
+  for (gsize i = 0; i < b64_len; i += 4 * JAVA_PIECE_CHARS)
     {
-      gsize len;
-      g_autofree guchar *data = ddb_base64_decode (b64, b64_len, &len, NULL, NULL);
-
-      g_assert (data != NULL); /* checked */
-      ddb_quote_bytes (t, DDB_LANG_JAVA, data, len);
+      g_string_append (t, ", ");
+      ddb_quote_string (t, DDB_LANG_JAVA, b64 + i, MIN (4 * JAVA_PIECE_CHARS, b64_len - i));
     }
-  else
-    {
-      /* The base64 text itself, in pieces (it is ASCII: a character is a byte). */
-      g_string_append (t, "SdkBytes.fromByteArray(Base64.getDecoder().decode(String.join(\"\"");
-      for (gsize i = 0; i < b64_len; i += 4 * JAVA_PIECE_CHARS)
-        {
-          g_string_append (t, ", ");
-          ddb_quote_string (t, DDB_LANG_JAVA, b64 + i, MIN (4 * JAVA_PIECE_CHARS, b64_len - i));
-        }
-      g_string_append (t, ")))");
-    }
+  g_string_append (t, ")))");
   return cg_lit_raw (g_string_free (t, FALSE));
 }
 

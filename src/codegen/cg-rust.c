@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "codegen/codegen-private.h"
-#include "core/base64.h"
 
 typedef struct {
   GHashTable *types; /* the names of aws_sdk_dynamodb::types the program uses */
@@ -34,15 +33,8 @@ json_str_lit (json_t *j, gboolean owned)
 static CgLit *
 bytes_lit (Uses *u, json_t *j)
 {
-  gsize len;
-  g_autofree guchar *data = ddb_base64_decode (json_string_value (j), json_string_length (j),
-                                               &len, NULL, NULL);
-  GString *t = g_string_new (NULL);
-
-  g_assert (data != NULL); /* checked */
   u->blob = TRUE;
-  ddb_quote_bytes (t, DDB_LANG_RUST, data, len);
-  return cg_lit_raw (g_string_free (t, FALSE));
+  return cg_lit_bytes (DDB_LANG_RUST, j);
 }
 
 static char *

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 
 #include "codegen/codegen-private.h"
+#include "core/base64.h"
 
 void
 cg_out_init (CgOut *o, const char *unit)
@@ -178,4 +179,33 @@ cg_json_pretty (GString *out, json_t *j, const char *unit, int level)
     case JSON_FALSE: g_string_append (out, "false"); return;
     case JSON_NULL: g_string_append (out, "null"); return;
     }
+}
+
+CgLit *
+cg_lit_string (DdbLang lang, const char *s, gsize len)
+{
+  GString *t = g_string_new (NULL);
+
+  ddb_quote_string (t, lang, s, len);
+  return cg_lit_raw (g_string_free (t, FALSE));
+}
+
+CgLit *
+cg_lit_json_string (DdbLang lang, json_t *j)
+{
+  return cg_lit_string (lang, json_string_value (j), json_string_length (j));
+}
+
+CgLit *
+cg_lit_bytes (DdbLang lang, json_t *j)
+{
+  gsize len;
+  g_autofree guchar *data = ddb_base64_decode (json_string_value (j), json_string_length (j),
+                                               &len, NULL, NULL);
+  GString *t = g_string_new (NULL);
+
+  /* The check read every B and BS element as base64 already. */
+  g_assert (data != NULL);
+  ddb_quote_bytes (t, lang, data, len);
+  return cg_lit_raw (g_string_free (t, FALSE));
 }

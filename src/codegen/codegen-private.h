@@ -93,6 +93,12 @@ void cg_json_string (GString *out, const char *data, gsize len);
  * cg_json_string, object members in their order. */
 void cg_json_pretty (GString *out, json_t *j, const char *unit, int level);
 
+/* Literals of LANG as layout nodes: UTF-8 text, a JSON string's text, and the bytes of a
+ * checked base64 JSON string (ddb_quote_string, ddb_quote_bytes). */
+CgLit *cg_lit_string (DdbLang lang, const char *s, gsize len);
+CgLit *cg_lit_json_string (DdbLang lang, json_t *j);
+CgLit *cg_lit_bytes (DdbLang lang, json_t *j);
+
 /* ---- The writers (cg-<lang>.c): REQUEST was checked against its shape ---- */
 
 typedef struct {

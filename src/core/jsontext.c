@@ -216,8 +216,8 @@ ddb_jsontext_append_string (GString *out, const char *s, gsize len, DdbJsonTextE
   g_string_append_c (out, '"');
 }
 
-static gboolean
-name_needs_quotes (const char *name, gsize len)
+gboolean
+ddb_jsontext_name_needs_quotes (const char *name, gsize len)
 {
   if (len == 0)
     return TRUE;
@@ -244,7 +244,7 @@ ddb_jsontext_path_append (GString *out, const DdbJsonTextPath *path)
         }
       if (i > 0)
         g_string_append_c (out, '.');
-      if (name_needs_quotes (step->name, step->name_len))
+      if (ddb_jsontext_name_needs_quotes (step->name, step->name_len))
         ddb_jsontext_append_string (out, step->name, step->name_len, DDB_JSONTEXT_ESCAPE_DEFAULT);
       else
         g_string_append_len (out, step->name, (gssize) step->name_len);

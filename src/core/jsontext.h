@@ -160,6 +160,10 @@ ddb_jsontext_path_pop (DdbJsonTextPath *path)
   path->depth--;
 }
 
+/* TRUE when NAME[0..LEN) cannot stand bare in an attribute path as written here: empty, or
+ * holding . [ ] " \ or a control character (it is then written as a JSON string). */
+gboolean ddb_jsontext_name_needs_quotes (const char *name, gsize len);
+
 /* Appends the path in DynamoDB's document-path notation, as ddbjson.h documents it: top-level
  * names bare, map keys after '.', list and set elements as [i]; a name that is empty or holds
  * . [ ] " \ or a control character is written as a JSON string: `a."x.y"[0]`. */

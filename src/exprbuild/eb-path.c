@@ -218,21 +218,14 @@ ddb_eb_path_parse_known (const char *text, const char *const *known, DdbPath *ou
   return ddb_eb_path_parse (text, out, error);
 }
 
+/* Core's rule, and a space at either end, which reading what people type would trim. */
 static gboolean
 name_needs_quotes (const char *name)
 {
   gsize len = strlen (name);
 
-  if (len == 0 || name[0] == ' ' || name[len - 1] == ' ')
-    return TRUE;
-  for (gsize i = 0; i < len; i++)
-    {
-      guchar c = (guchar) name[i];
-
-      if (c < 0x20 || c == '.' || c == '[' || c == ']' || c == '"' || c == '\\' || c == 0x7f)
-        return TRUE;
-    }
-  return FALSE;
+  return len == 0 || name[0] == ' ' || name[len - 1] == ' '
+         || ddb_jsontext_name_needs_quotes (name, len);
 }
 
 char *
