@@ -10,6 +10,7 @@
 #include "cli/export.h"
 #include "cli/import.h"
 #include "cli/serve.h"
+#include "cli/sql-cmd.h"
 #include "cli/staging-cmd.h"
 #include "cli/target.h"
 
@@ -42,6 +43,12 @@ static const CliCommand commands[] = {
     "[--endpoint URL] [--profile P] [--region R] codegen --lang LANG OPERATION [REQUEST_JSON | -]",
     N_ ("Print a request as a program for the AWS CLI, Python, JavaScript, Java, Go or Rust"),
     cli_codegen_main, NULL, NULL },
+  { "sql",
+    "[--db PATH | --endpoint URL] sql [--format table|jsonl|csv] [--explain] [--stats] "
+    "'SELECT …'",
+    N_ ("Run SQL (JOIN, GROUP BY, window functions, json1) over the tables and indexes, "
+        "reading them with Query where the key allows and Scan otherwise"),
+    cli_sql_main, NULL, NULL },
   { "eval", "eval [OPTION…] [FILE…]",
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
     cli_eval_main },

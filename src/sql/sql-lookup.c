@@ -1,0 +1,257 @@
+/* sql-lookup.c: rows in memory for a JOIN. Each row is the cells of the columns the statement
+ * uses, one after the other in one buffer (a tag byte, then 8 bytes of INTEGER or a 4-byte
+ * length and the bytes), and a hash table maps the key column's value, normalized so that
+ * values SQLite finds equal share a key, to the rows holding it. */
+#include <string.h>
+
+#include "core/number.h"
+#include "sql/sql-lookup.h"
+
+struct _SqlLookup {
+  SqlTable *table;
+  int key_column;
+  int *slot;          /* column -> position among the stored cells, -1: not stored */
+  int n_columns;      /* columns the slot map covers */
+  int n_stored;
+  GByteArray *data;
+  GArray *offsets;    /* guint64: where each row starts */
+  GHashTable *by_key; /* GBytes -> GArray of guint rows */
+  gsize overhead;
+};
+
+static void
+rows_free (gpointer data)
+{
+  g_array_unref (data);
+}
+
+SqlLookup *
+sql_lookup_new (SqlTable *table, guint64 columns_used, int key_column)
+{
+  SqlLookup *lookup = g_new0 (SqlLookup, 1);
+
+  lookup->table = table;
+  lookup->key_column = key_column;
+  lookup->n_columns = SQL_COL_SIZE (table) + 1;
+  lookup->slot = g_new (int, lookup->n_columns);
+  for (int c = 0; c < lookup->n_columns; c++)
+    {
+      /* colUsed's last bit stands for every column from 63 on. */
+      gboolean used = c == key_column || (columns_used & ((guint64) 1 << MIN (c, 63))) != 0;
+
+      lookup->slot[c] = used ? lookup->n_stored++ : -1;
+    }
+  lookup->data = g_byte_array_new ();
+  lookup->offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  lookup->by_key = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                          (GDestroyNotify) g_bytes_unref, rows_free);
+  return lookup;
+}
+
+void
+sql_lookup_free (SqlLookup *lookup)
+{
+  if (lookup == NULL)
+    return;
+  g_free (lookup->slot);
+  g_byte_array_unref (lookup->data);
+  g_array_unref (lookup->offsets);
+  g_hash_table_unref (lookup->by_key);
+  g_free (lookup);
+}
+
+gsize
+sql_lookup_bytes (SqlLookup *lookup)
+{
+  return lookup->data->len + lookup->offsets->len * sizeof (guint64) + lookup->overhead;
+}
+
+/* The normalized key of a value: INTEGER (and a REAL that is one) "i" + 8 bytes; another REAL
+ * "r" + 8 bytes; TEXT "t" + bytes, or "n" + the canonical number in a column of numbers
+ * (compared numerically); BLOB "b" + bytes. NULL equals nothing. */
+static GBytes *
+normalize (SqlLookup *lookup, int type, gint64 i, double d, const char *data, gsize len)
+{
+  GByteArray *key = g_byte_array_new ();
+  guint8 tag;
+
+  switch (type)
+    {
+    case SQLITE_FLOAT:
+      if (d >= -9.2e18 && d <= 9.2e18 && d == (double) (gint64) d)
+        {
+          i = (gint64) d;
+          goto integer;
+        }
+      tag = 'r';
+      g_byte_array_append (key, &tag, 1);
+      g_byte_array_append (key, (const guint8 *) &d, sizeof d);
+      break;
+    case SQLITE_INTEGER:
+    integer:
+      tag = 'i';
+      g_byte_array_append (key, &tag, 1);
+      g_byte_array_append (key, (const guint8 *) &i, sizeof i);
+      break;
+    case SQLITE_TEXT:
+      {
+        DdbNumber n;
+
+        if (sql_column_is_number (lookup->table, lookup->key_column)
+            && ddb_number_parse (&n, data, (gssize) len, NULL))
+          {
+            g_autofree char *canonical = ddb_number_to_string (&n);
+
+            tag = 'n';
+            g_byte_array_append (key, &tag, 1);
+            g_byte_array_append (key, (const guint8 *) canonical, (guint) strlen (canonical));
+            break;
+          }
+        tag = 't';
+        g_byte_array_append (key, &tag, 1);
+        g_byte_array_append (key, (const guint8 *) data, (guint) len);
+        break;
+      }
+    case SQLITE_BLOB:
+      tag = 'b';
+      g_byte_array_append (key, &tag, 1);
+      g_byte_array_append (key, (const guint8 *) data, (guint) len);
+      break;
+    default:
+      g_byte_array_unref (key);
+      return NULL;
+    }
+  return g_byte_array_free_to_bytes (key);
+}
+
+static void
+append_cell (GByteArray *data, const SqlCell *cell)
+{
+  guint8 tag = (guint8) cell->type;
+  guint32 len = (guint32) cell->len;
+
+  g_byte_array_append (data, &tag, 1);
+  if (cell->type == SQLITE_INTEGER)
+    g_byte_array_append (data, (const guint8 *) &cell->i, sizeof cell->i);
+  else if (cell->type == SQLITE_TEXT || cell->type == SQLITE_BLOB)
+    {
+      g_byte_array_append (data, (const guint8 *) &len, sizeof len);
+      g_byte_array_append (data, (const guint8 *) cell->data, len);
+    }
+}
+
+gboolean
+sql_lookup_add (SqlLookup *lookup, json_t *item)
+{
+  guint64 offset = lookup->data->len;
+  guint row = lookup->offsets->len;
+  GBytes *key = NULL;
+
+  if (row == G_MAXUINT)
+    return FALSE;
+  for (int c = 0; c < lookup->n_columns; c++)
+    {
+      SqlCell cell;
+
+      if (lookup->slot[c] < 0)
+        continue;
+      sql_item_cell (lookup->table, item, c, &cell);
+      if (cell.len > G_MAXUINT32)
+        {
+          sql_cell_clear (&cell);
+          return FALSE;
+        }
+      if (c == lookup->key_column)
+        key = normalize (lookup, cell.type, cell.i, 0, cell.data, cell.len);
+      append_cell (lookup->data, &cell);
+      sql_cell_clear (&cell);
+    }
+  g_array_append_val (lookup->offsets, offset);
+  if (key != NULL)
+    {
+      GArray *rows = g_hash_table_lookup (lookup->by_key, key);
+
+      if (rows == NULL)
+        {
+          rows = g_array_new (FALSE, FALSE, sizeof (guint));
+          lookup->overhead += 64 + g_bytes_get_size (key);
+          g_hash_table_insert (lookup->by_key, g_bytes_ref (key), rows);
+        }
+      g_array_append_val (rows, row);
+      lookup->overhead += sizeof (guint);
+      g_bytes_unref (key);
+    }
+  return TRUE;
+}
+
+guint
+sql_lookup_find (SqlLookup *lookup, sqlite3_value *value, const guint **rows)
+{
+  g_autoptr (GBytes) key = NULL;
+  GArray *found;
+
+  *rows = NULL;
+  if (value == NULL)
+    return 0;
+  key = normalize (lookup, sqlite3_value_type (value), sqlite3_value_int64 (value),
+                   sqlite3_value_double (value), (const char *) sqlite3_value_blob (value),
+                   (gsize) sqlite3_value_bytes (value));
+  if (key == NULL || (found = g_hash_table_lookup (lookup->by_key, key)) == NULL)
+    return 0;
+  *rows = (const guint *) found->data;
+  return found->len;
+}
+
+void
+sql_lookup_column (SqlLookup *lookup, guint row, sqlite3_context *ctx, int column)
+{
+  const guint8 *p;
+  int slot;
+
+  if (column < 0 || column >= lookup->n_columns || (slot = lookup->slot[column]) < 0
+      || row >= lookup->offsets->len)
+    {
+      sqlite3_result_null (ctx);
+      return;
+    }
+  p = lookup->data->data + g_array_index (lookup->offsets, guint64, row);
+  for (int s = 0;; s++)
+    {
+      guint8 tag = *p++;
+      guint32 len = 0;
+      gint64 i;
+
+      if (tag == SQLITE_INTEGER)
+        {
+          memcpy (&i, p, sizeof i);
+          if (s == slot)
+            {
+              sqlite3_result_int64 (ctx, i);
+              return;
+            }
+          p += sizeof i;
+          continue;
+        }
+      if (tag == SQLITE_TEXT || tag == SQLITE_BLOB)
+        {
+          memcpy (&len, p, sizeof len);
+          p += sizeof len;
+          if (s == slot)
+            {
+              if (tag == SQLITE_TEXT)
+                sqlite3_result_text64 (ctx, (const char *) p, len, SQLITE_TRANSIENT,
+                                       SQLITE_UTF8);
+              else
+                sqlite3_result_blob64 (ctx, p, len, SQLITE_TRANSIENT);
+              return;
+            }
+          p += len;
+          continue;
+        }
+      if (s == slot)
+        {
+          sqlite3_result_null (ctx);
+          return;
+        }
+    }
+}

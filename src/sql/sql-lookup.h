@@ -1,0 +1,23 @@
+/* sql-lookup.h: a table's rows held in memory, compactly (only the columns the statement uses),
+ * and found by one column's value: what a JOIN reads instead of a request per outer row. */
+#pragma once
+
+#include "sql/sql-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SqlLookup SqlLookup;
+
+/* COLUMNS_USED is SQLite's colUsed mask; KEY_COLUMN the column looked up by. */
+SqlLookup *sql_lookup_new (SqlTable *table, guint64 columns_used, int key_column);
+void sql_lookup_free (SqlLookup *lookup);
+/* Adds ITEM; FALSE when it cannot be held. */
+gboolean sql_lookup_add (SqlLookup *lookup, json_t *item);
+/* The memory held, roughly, in bytes. */
+gsize sql_lookup_bytes (SqlLookup *lookup);
+/* The rows whose key column equals VALUE as SQLite compares them (a superset when SQLite
+ * checks again), in *ROWS; returns how many. */
+guint sql_lookup_find (SqlLookup *lookup, sqlite3_value *value, const guint **rows);
+void sql_lookup_column (SqlLookup *lookup, guint row, sqlite3_context *ctx, int column);
+
+G_END_DECLS

@@ -1,0 +1,285 @@
+/* sql-reader.c: the items of one Query or Scan, page after page (LastEvaluatedKey), through the
+ * backend; a Scan of several segments reads them on threads of its own, a few pages ahead of
+ * SQLite, so a remote table's round trips overlap. Every call is counted in the table's
+ * statistics, and stops when the statement is cancelled or the reader freed. */
+#include "core/error.h"
+#include "sql/sql-private.h"
+
+#define PAGES_AHEAD_PER_SEGMENT 2
+
+struct _SqlReader {
+  DdbSql *sql;
+  SqlTable *table;
+  char *operation;
+  GCancellable *cancel; /* ours: cancelled by the statement's, and when freed */
+  gulong cancel_handler;
+
+  /* One segment, read when SQLite asks. */
+  json_t *request;
+  gint64 remaining; /* items still wanted under LIMIT, < 0: all */
+  gboolean last_page;
+
+  /* Several segments, read ahead. */
+  GThread **threads;
+  guint n_threads;
+  GMutex lock;
+  GCond cond;
+  GQueue pages;      /* json_t* responses not yet consumed */
+  guint running;     /* threads not finished */
+  gboolean stopping;
+
+  json_t *page; /* the Items of the page being consumed */
+  gsize next;
+};
+
+gboolean
+sql_cancelled (DdbSql *sql)
+{
+  gboolean cancelled;
+
+  g_mutex_lock (&sql->lock);
+  cancelled = sql->cancellable != NULL && g_cancellable_is_cancelled (sql->cancellable);
+  g_mutex_unlock (&sql->lock);
+  return cancelled;
+}
+
+void
+sql_set_error (DdbSql *sql, GError *error)
+{
+  g_mutex_lock (&sql->lock);
+  if (sql->error == NULL)
+    sql->error = error;
+  else
+    g_error_free (error);
+  g_mutex_unlock (&sql->lock);
+}
+
+static void
+count_page (SqlReader *reader, json_t *response)
+{
+  DdbSqlStats *s = &reader->table->stats;
+  json_t *capacity = json_object_get (response, "ConsumedCapacity");
+
+  g_mutex_lock (&reader->sql->lock);
+  s->pages++;
+  s->items_read += (guint64) json_integer_value (json_object_get (response, "ScannedCount"));
+  s->rcu += json_number_value (json_object_get (capacity, "CapacityUnits"));
+  g_mutex_unlock (&reader->sql->lock);
+}
+
+/* One page of REQUEST; advances its ExclusiveStartKey. NULL at an error (recorded unless the
+ * reader is being stopped). */
+static json_t *
+read_page (SqlReader *reader, json_t *request, gboolean *last)
+{
+  json_t *response = NULL;
+  json_t *lek;
+  GError *error = NULL;
+
+  g_mutex_lock (&reader->sql->lock);
+  reader->table->stats.requests++;
+  g_mutex_unlock (&reader->sql->lock);
+  if (!ddb_backend_call (reader->sql->backend, reader->operation, request, reader->cancel,
+                         &response, &error))
+    {
+      json_decref (response);
+      if (g_cancellable_is_cancelled (reader->cancel) && !sql_cancelled (reader->sql))
+        g_error_free (error); /* stopped: SQLite no longer wants these rows */
+      else if (sql_cancelled (reader->sql))
+        {
+          g_error_free (error);
+          sql_set_error (reader->sql, g_error_new_literal (DDB_SQL_ERROR,
+                                                           DDB_SQL_ERROR_CANCELLED,
+                                                           "The query was cancelled"));
+        }
+      else
+        sql_set_error (reader->sql, error);
+      return NULL;
+    }
+  count_page (reader, response);
+  lek = json_object_get (response, "LastEvaluatedKey");
+  *last = lek == NULL || json_object_size (lek) == 0;
+  if (!*last)
+    json_object_set (request, "ExclusiveStartKey", lek);
+  return response;
+}
+
+typedef struct {
+  SqlReader *reader;
+  json_t *request; /* this segment's */
+} Segment;
+
+static gpointer
+segment_thread (gpointer data)
+{
+  Segment *segment = data;
+  SqlReader *reader = segment->reader;
+  json_t *request = segment->request;
+  gboolean last = FALSE;
+
+  g_free (segment);
+  while (!last)
+    {
+      json_t *response;
+
+      g_mutex_lock (&reader->lock);
+      while (!reader->stopping
+             && reader->pages.length >= PAGES_AHEAD_PER_SEGMENT * reader->n_threads)
+        g_cond_wait (&reader->cond, &reader->lock);
+      if (reader->stopping)
+        {
+          g_mutex_unlock (&reader->lock);
+          break;
+        }
+      g_mutex_unlock (&reader->lock);
+
+      response = read_page (reader, request, &last);
+      if (response == NULL)
+        break;
+      g_mutex_lock (&reader->lock);
+      g_queue_push_tail (&reader->pages, response);
+      g_cond_broadcast (&reader->cond);
+      g_mutex_unlock (&reader->lock);
+    }
+  g_mutex_lock (&reader->lock);
+  reader->running--;
+  g_cond_broadcast (&reader->cond);
+  g_mutex_unlock (&reader->lock);
+  json_decref (request);
+  return NULL;
+}
+
+static void
+cancel_reader (GCancellable *statement, gpointer data)
+{
+  (void) statement;
+  g_cancellable_cancel (data);
+}
+
+SqlReader *
+sql_reader_new (DdbSql *sql, SqlTable *table, const char *operation, json_t *request,
+                guint segments, gint64 limit)
+{
+  SqlReader *reader = g_new0 (SqlReader, 1);
+
+  reader->sql = sql;
+  reader->table = table;
+  reader->operation = g_strdup (operation);
+  reader->cancel = g_cancellable_new ();
+  reader->remaining = limit;
+  g_mutex_init (&reader->lock);
+  g_cond_init (&reader->cond);
+  if (sql->cancellable != NULL)
+    reader->cancel_handler = g_cancellable_connect (sql->cancellable, G_CALLBACK (cancel_reader),
+                                                    g_object_ref (reader->cancel),
+                                                    g_object_unref);
+  json_object_set_new (request, "ReturnConsumedCapacity", json_string ("TOTAL"));
+
+  if (segments <= 1 || limit >= 0 || g_strcmp0 (operation, "Scan") != 0)
+    {
+      reader->request = request;
+      return reader;
+    }
+  reader->threads = g_new0 (GThread *, segments);
+  reader->n_threads = segments;
+  reader->running = segments;
+  for (guint i = 0; i < segments; i++)
+    {
+      Segment *segment = g_new (Segment, 1);
+
+      segment->reader = reader;
+      segment->request = json_deep_copy (request);
+      json_object_set_new (segment->request, "Segment", json_integer (i));
+      json_object_set_new (segment->request, "TotalSegments", json_integer (segments));
+      reader->threads[i] = g_thread_new ("dynoscope-sql-scan", segment_thread, segment);
+    }
+  json_decref (request);
+  return reader;
+}
+
+/* The next page's response from the segment threads, NULL when all are done. */
+static json_t *
+next_threaded_page (SqlReader *reader)
+{
+  json_t *response;
+
+  g_mutex_lock (&reader->lock);
+  while (reader->pages.length == 0 && reader->running > 0)
+    g_cond_wait (&reader->cond, &reader->lock);
+  response = g_queue_pop_head (&reader->pages);
+  g_cond_broadcast (&reader->cond);
+  g_mutex_unlock (&reader->lock);
+  return response;
+}
+
+json_t *
+sql_reader_next (SqlReader *reader)
+{
+  for (;;)
+    {
+      json_t *response;
+
+      if (reader->remaining == 0)
+        return NULL;
+      if (reader->page != NULL && reader->next < json_array_size (reader->page))
+        {
+          if (reader->remaining > 0)
+            reader->remaining--;
+          return json_array_get (reader->page, reader->next++);
+        }
+      json_decref (reader->page);
+      reader->page = NULL;
+      reader->next = 0;
+      if (sql_cancelled (reader->sql))
+        {
+          sql_set_error (reader->sql, g_error_new_literal (DDB_SQL_ERROR,
+                                                           DDB_SQL_ERROR_CANCELLED,
+                                                           "The query was cancelled"));
+          return NULL;
+        }
+      if (reader->threads != NULL)
+        response = next_threaded_page (reader);
+      else
+        {
+          if (reader->last_page)
+            return NULL;
+          if (reader->remaining > 0)
+            json_object_set_new (reader->request, "Limit", json_integer (reader->remaining));
+          response = read_page (reader, reader->request, &reader->last_page);
+        }
+      if (response == NULL)
+        return NULL;
+      reader->page = json_incref (json_object_get (response, "Items"));
+      json_decref (response);
+      if (reader->page == NULL)
+        reader->page = json_array ();
+    }
+}
+
+void
+sql_reader_free (SqlReader *reader)
+{
+  if (reader == NULL)
+    return;
+  g_cancellable_cancel (reader->cancel);
+  if (reader->threads != NULL)
+    {
+      g_mutex_lock (&reader->lock);
+      reader->stopping = TRUE;
+      g_cond_broadcast (&reader->cond);
+      g_mutex_unlock (&reader->lock);
+      for (guint i = 0; i < reader->n_threads; i++)
+        g_thread_join (reader->threads[i]);
+      g_free (reader->threads);
+      g_queue_clear_full (&reader->pages, (GDestroyNotify) json_decref);
+    }
+  if (reader->cancel_handler != 0)
+    g_cancellable_disconnect (reader->sql->cancellable, reader->cancel_handler);
+  g_object_unref (reader->cancel);
+  json_decref (reader->request);
+  json_decref (reader->page);
+  g_free (reader->operation);
+  g_mutex_clear (&reader->lock);
+  g_cond_clear (&reader->cond);
+  g_free (reader);
+}
