@@ -5,8 +5,8 @@
 
 #include "staging/staging-private.h"
 
-static void
-failure_free (gpointer data)
+void
+ddb_expr_stage_failure_free (gpointer data)
 {
   DdbExprStageFailure *f = data;
 
@@ -55,9 +55,8 @@ item_key (const DdbValue *item, const char *const *names, const char **missing)
   return g_steal_pointer (&key);
 }
 
-/* Refusals that concern one item and leave the store as it was. */
-static gboolean
-is_item_refusal (const GError *error)
+gboolean
+ddb_staging_is_item_refusal (const GError *error)
 {
   return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS)
          || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY);
@@ -133,7 +132,7 @@ stage_item (DdbStaging *staging, const DdbExprStageSpec *spec, const DdbValue *i
       report->n_staged++;
       return TRUE;
     }
-  if (is_item_refusal (local))
+  if (ddb_staging_is_item_refusal (local))
     {
       add_failure (report, key, "%s", local->message);
       g_error_free (local);
@@ -152,7 +151,7 @@ ddb_expr_stage (DdbStaging *staging, const DdbExprStageSpec *spec, GPtrArray *it
 
   g_return_val_if_fail (spec->key_names != NULL && spec->key_names[0] != NULL, FALSE);
   memset (report, 0, sizeof *report);
-  report->failures = g_ptr_array_new_with_free_func (failure_free);
+  report->failures = g_ptr_array_new_with_free_func (ddb_expr_stage_failure_free);
   if (!ddb_staging_batch_begin (staging, error))
     return FALSE;
   for (guint i = 0; ok && i < items->len; i++)

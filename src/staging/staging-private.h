@@ -1,4 +1,5 @@
-/* staging-private.h: the store shared by the staging files (changeset.c, journal.c). */
+/* staging-private.h: the store shared by the staging files (changeset.c, journal.c), and the
+ * helpers shared by the stagers of a result. */
 #pragma once
 
 #include <sqlite3.h>
@@ -33,5 +34,14 @@ gboolean ddb_staging_journal_append (DdbStaging *staging, gint64 id, DdbChangeSt
  * !OK everything staged since the beginning is rolled back). */
 gboolean ddb_staging_batch_begin (DdbStaging *staging, GError **error);
 gboolean ddb_staging_batch_end (DdbStaging *staging, gboolean ok, GError **error);
+
+/* Shared by the stagers of a result (exprstage.c, sqlstage.c). */
+
+/* Frees a DdbExprStageFailure (a GDestroyNotify for the reports' failures). */
+void ddb_expr_stage_failure_free (gpointer failure);
+/* TRUE for a refusal of ddb_staging_stage_* that concerns one item and leaves the store as it
+ * was (G_IO_ERROR_EXISTS: a merge that cannot be, G_IO_ERROR_BUSY: a change being sent): the
+ * stager reports it for that item and goes on. */
+gboolean ddb_staging_is_item_refusal (const GError *error);
 
 G_END_DECLS
