@@ -20,7 +20,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
   (void) data;
   f->engine = etu_engine_new ();
   f->backend = ddb_backend_new_for_engine (f->engine, ":memory:");
-  etu_ok (f->engine, "CreateTable",
+  json_decref (etu_ok (f->engine, "CreateTable",
           "{'TableName': 'Tab', 'BillingMode': 'PAY_PER_REQUEST',"
           " 'AttributeDefinitions': [{'AttributeName': 'pk', 'AttributeType': 'S'},"
           "  {'AttributeName': 'sk', 'AttributeType': 'N'}, {'AttributeName': 'g', "
@@ -28,7 +28,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
           " 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'},"
           "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}],"
           " 'GlobalSecondaryIndexes': [{'IndexName': 'ByG', 'KeySchema': [{'AttributeName': "
-          "'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}]}");
+          "'g', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}]}"));
   etu_put (f->engine, "Tab",
            "{'pk': {'S': 'a'}, 'sk': {'N': '1'}, 'g': {'S': 'x'}, 'big': {'N': "
            "'12345678901234567890123456789012345678'}, 'tiny': {'N': '1E-130'}, 'flag': "
@@ -377,12 +377,12 @@ test_drift (Fixture *f, gconstpointer data)
                    "SELECT c.\"PK\", c.\"SK\", c.\"authorName\", s.\"name\" FROM \"Blog\" AS c "
                    "JOIN \"Blog\" AS s ON s.\"PK\" = c.\"authorId\" AND s.\"SK\" = 'META' WHERE "
                    "c.\"authorName\" IS NOT s.\"name\"");
-  etu_ok (f->engine, "CreateTable",
+  json_decref (etu_ok (f->engine, "CreateTable",
           "{'TableName': 'Blog', 'BillingMode': 'PAY_PER_REQUEST',"
           " 'AttributeDefinitions': [{'AttributeName': 'PK', 'AttributeType': 'S'},"
           "  {'AttributeName': 'SK', 'AttributeType': 'S'}],"
           " 'KeySchema': [{'AttributeName': 'PK', 'KeyType': 'HASH'},"
-          "  {'AttributeName': 'SK', 'KeyType': 'RANGE'}]}");
+          "  {'AttributeName': 'SK', 'KeyType': 'RANGE'}]}"));
   for (int u = 0; u < 20; u++)
     {
       g_autofree char *item = g_strdup_printf (
