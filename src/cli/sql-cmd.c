@@ -204,10 +204,12 @@ print_stats (DdbSqlQuery *query)
 }
 
 static int
-report (const GError *error)
+report (DdbSql *sql, const GError *error)
 {
   if (error->domain == DDB_ERROR)
-    fprintf (stderr, "%s: %s\n", ddb_backend_error_name (error, NULL), error->message);
+    fprintf (stderr, "%s: %s\n",
+             sql != NULL ? ddb_sql_error_name (sql, error) : ddb_backend_error_name (error, NULL),
+             error->message);
   else
     fprintf (stderr, SQL_PREFIX "%s\n", error->message);
   return g_error_matches (error, DDB_SQL_ERROR, DDB_SQL_ERROR_CANCELLED) ? 130 : 1;
@@ -384,7 +386,7 @@ cli_sql_main (const CliTarget *target, int argc, char **argv)
     }
   sql = ddb_sql_new (backend, &error);
   if (sql == NULL)
-    return report (error);
+    return report (sql, error);
   if (segments > 0)
     ddb_sql_set_scan_segments (sql, (guint) segments);
   running_sql = sql;
@@ -396,7 +398,7 @@ cli_sql_main (const CliTarget *target, int argc, char **argv)
       if (!ddb_sql_add_column (sql, table, strrchr (columns[i], '.') + 1, NULL, &error))
         {
           running_sql = NULL;
-          return report (error);
+          return report (sql, error);
         }
     }
 
@@ -406,7 +408,7 @@ cli_sql_main (const CliTarget *target, int argc, char **argv)
 
       running_sql = NULL;
       if (plan == NULL)
-        return report (error);
+        return report (sql, error);
       fputs (plan, stdout);
       if (stats)
         print_stats (NULL);
@@ -415,9 +417,9 @@ cli_sql_main (const CliTarget *target, int argc, char **argv)
 
   query = ddb_sql_query_new (sql, rest[0], NULL, &error);
   if (query == NULL)
-    status = report (error);
+    status = report (sql, error);
   else if (!print_rows (query, format, &error))
-    status = report (error);
+    status = report (sql, error);
   if (stats)
     print_stats (query);
   g_clear_pointer (&query, ddb_sql_query_free);

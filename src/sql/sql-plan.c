@@ -676,6 +676,33 @@ arg_value (SqlScan *scan, sqlite3_value **argv, ArgRole role)
   return NULL;
 }
 
+/* Reads only the attributes the statement uses (and the key), unless it uses _item or _size,
+ * which need the whole item: less to send, decode and hold. */
+static void
+add_projection (SqlScan *scan, json_t *request, json_t *names)
+{
+  SqlTable *t = scan->table;
+  guint64 used = scan->plan->columns_used;
+  GString *projection;
+
+  if ((used >> 63) != 0 || (used >> MIN (SQL_COL_ITEM (t), 63)) & 1
+      || (used >> MIN (SQL_COL_SIZE (t), 63)) & 1)
+    return;
+  projection = g_string_new (NULL);
+  for (guint c = 0; c < t->columns->len && c < 63; c++)
+    if (c < t->n_key_columns || (used >> c) & 1)
+      {
+        char name[16];
+
+        g_snprintf (name, sizeof name, "#c%u", c);
+        g_string_append_printf (projection, "%s%s", projection->len > 0 ? ", " : "", name);
+        json_object_set_new (names, name,
+                             json_string (((SqlColumn *) g_ptr_array_index (t->columns, c))->name));
+      }
+  json_object_set_new (request, "ProjectionExpression", json_string (projection->str));
+  g_string_free (projection, TRUE);
+}
+
 /* The request of a Query (without the partition key's value) or of a Scan, with the sort
  * key's condition; NULL when nothing can match. */
 static json_t *
@@ -709,6 +736,7 @@ base_request (SqlScan *scan, sqlite3_value **argv, gboolean query)
     }
   else if (cond->len > 0)
     json_object_set_new (request, "FilterExpression", json_string (cond->str));
+  add_projection (scan, request, names);
   if (json_object_size (names) > 0)
     json_object_set_new (request, "ExpressionAttributeNames", names);
   else
@@ -896,6 +924,26 @@ sql_scan_column (SqlScan *scan, sqlite3_context *ctx, int column)
     sql_item_column (scan->table, scan->item, ctx, column);
   else
     sqlite3_result_null (ctx);
+}
+
+sqlite3_int64
+sql_scan_rowid (SqlScan *scan)
+{
+  guint64 hash = 14695981039346656037u; /* FNV-1a over the key's DynamoDB JSON */
+
+  if (scan->from_lookup)
+    return (sqlite3_int64) (((guint64) 1 << 62) | scan->rows[scan->at - 1]);
+  for (guint i = 0; scan->item != NULL && i < scan->table->n_key_columns; i++)
+    {
+      SqlColumn *c = g_ptr_array_index (scan->table->columns, i);
+      g_autofree char *text
+          = json_dumps (json_object_get (scan->item, c->name), JSON_COMPACT | JSON_ENCODE_ANY);
+
+      for (const char *p = text != NULL ? text : ""; *p; p++)
+        hash = (hash ^ (guchar) *p) * 1099511628211u;
+      hash = (hash ^ 0xff) * 1099511628211u;
+    }
+  return (sqlite3_int64) (hash >> 2);
 }
 
 void

@@ -24,6 +24,7 @@ typedef struct {
   char *sk;       /* its sort key, or NULL */
   DdbType pk_type, sk_type;
   GPtrArray *columns;     /* SqlColumn*: the key attributes first; then _item, _size */
+  guint n_key_columns;    /* the first columns: the key (an index's, then its table's) */
   GHashTable *lower_names; /* casefolded name -> GUINT_TO_POINTER (index + 1) */
   guint64 item_count;
   guint64 size_bytes;
@@ -47,11 +48,13 @@ struct _DdbSql {
 
   gboolean internal;   /* our own statements: the authorizer lets them through */
   char *refusal;       /* why the authorizer refused the statement being prepared */
+  char *pragma_table;  /* the table a PRAGMA table_info of that statement names */
   GPtrArray *plans;    /* SqlPlan* of the statement: idxNum indexes it */
 
   GMutex lock;            /* stats, error, cancellable */
   GCancellable *cancellable; /* of the running statement */
   GError *error;          /* the first read error of the running statement */
+  json_t *error_extra;    /* its extra members (DynamoDB's exception name…) */
   gboolean explaining;    /* plans only: no xFilter may read */
 };
 
@@ -112,7 +115,8 @@ SqlReader *sql_reader_new (DdbSql *sql, SqlTable *table, const char *operation, 
 /* The next item (borrowed until the next call), NULL at the end or on an error (in SQL). */
 json_t *sql_reader_next (SqlReader *reader);
 void sql_reader_free (SqlReader *reader);
-/* Records the first error of the statement (takes ownership). */
+/* Records the first error of the statement (takes ownership of both; EXTRA may be NULL). */
+void sql_set_error_full (DdbSql *sql, GError *error, json_t *extra);
 void sql_set_error (DdbSql *sql, GError *error);
 gboolean sql_cancelled (DdbSql *sql);
 
@@ -132,6 +136,9 @@ SqlScan *sql_scan_start (DdbSql *sql, SqlPlan *plan, int argc, sqlite3_value **a
 gboolean sql_scan_next (SqlScan *scan);
 /* The current row's column (as sql-vtab.c numbers them). */
 void sql_scan_column (SqlScan *scan, sqlite3_context *ctx, int column);
+/* The current row's rowid: the same for the same item whichever filter read it (SQLite's OR
+ * plans tell rows apart by it). */
+sqlite3_int64 sql_scan_rowid (SqlScan *scan);
 void sql_scan_free (SqlScan *scan);
 
 /* sql-vtab.c */

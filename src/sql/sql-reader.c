@@ -44,14 +44,27 @@ sql_cancelled (DdbSql *sql)
 }
 
 void
-sql_set_error (DdbSql *sql, GError *error)
+sql_set_error_full (DdbSql *sql, GError *error, json_t *extra)
 {
   g_mutex_lock (&sql->lock);
   if (sql->error == NULL)
-    sql->error = error;
+    {
+      sql->error = error;
+      json_decref (sql->error_extra);
+      sql->error_extra = extra;
+    }
   else
-    g_error_free (error);
+    {
+      g_error_free (error);
+      json_decref (extra);
+    }
   g_mutex_unlock (&sql->lock);
+}
+
+void
+sql_set_error (DdbSql *sql, GError *error)
+{
+  sql_set_error_full (sql, error, NULL);
 }
 
 static void
@@ -82,7 +95,6 @@ read_page (SqlReader *reader, json_t *request, gboolean *last)
   if (!ddb_backend_call (reader->sql->backend, reader->operation, request, reader->cancel,
                          &response, &error))
     {
-      json_decref (response);
       if (g_cancellable_is_cancelled (reader->cancel) && !sql_cancelled (reader->sql))
         g_error_free (error); /* stopped: SQLite no longer wants these rows */
       else if (sql_cancelled (reader->sql))
@@ -93,7 +105,11 @@ read_page (SqlReader *reader, json_t *request, gboolean *last)
                                                            "The query was cancelled"));
         }
       else
-        sql_set_error (reader->sql, error);
+        {
+          sql_set_error_full (reader->sql, error, g_steal_pointer (&response));
+          return NULL;
+        }
+      json_decref (response);
       return NULL;
     }
   count_page (reader, response);

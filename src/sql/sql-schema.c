@@ -95,6 +95,14 @@ call (DdbSql *sql, const char *operation, json_t *request, GCancellable *cancell
   gboolean ok = ddb_backend_call (sql->backend, operation, request, cancellable, response, error);
 
   json_decref (request);
+  if (!ok && response != NULL && *response != NULL)
+    {
+      /* Keep the exception's name (ddb_sql_error_name). */
+      g_mutex_lock (&sql->lock);
+      json_decref (sql->error_extra);
+      sql->error_extra = g_steal_pointer (response);
+      g_mutex_unlock (&sql->lock);
+    }
   return ok;
 }
 
@@ -269,6 +277,7 @@ table_new (const char *sql_name, const char *name, json_t *description, json_t *
     sql_table_add_column (t, table_pk, 1u << attribute_type (definitions, table_pk));
   if (table_sk != NULL)
     sql_table_add_column (t, table_sk, 1u << attribute_type (definitions, table_sk));
+  t->n_key_columns = t->columns->len;
   g_free (table_pk);
   g_free (table_sk);
   return t;

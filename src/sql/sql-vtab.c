@@ -15,7 +15,6 @@ typedef struct {
   sqlite3_vtab_cursor base;
   SqlScan *scan;
   gboolean eof;
-  sqlite3_int64 rowid;
 } Cursor;
 
 static int
@@ -130,7 +129,6 @@ vtab_next (sqlite3_vtab_cursor *base)
   DdbSql *sql = ((Vtab *) base->pVtab)->sql;
 
   cursor->eof = !sql_scan_next (cursor->scan);
-  cursor->rowid++;
   if (cursor->eof && has_error (sql))
     return fail (cursor);
   return SQLITE_OK;
@@ -148,7 +146,6 @@ vtab_filter (sqlite3_vtab_cursor *base, int idx, const char *idx_str, int argc,
   (void) idx_str;
   sql_scan_free (cursor->scan);
   cursor->scan = NULL;
-  cursor->rowid = 0;
   if (plan == NULL)
     {
       sql_set_error (sql, g_error_new_literal (DDB_SQL_ERROR, DDB_SQL_ERROR_SQL,
@@ -180,7 +177,7 @@ vtab_column (sqlite3_vtab_cursor *base, sqlite3_context *ctx, int column)
 static int
 vtab_rowid (sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
 {
-  *rowid = ((Cursor *) base)->rowid;
+  *rowid = sql_scan_rowid (((Cursor *) base)->scan);
   return SQLITE_OK;
 }
 

@@ -20,6 +20,12 @@ struct _DdbSqlQuery {
 
 G_DEFINE_QUARK (ddb-sql-error-quark, ddb_sql_error)
 
+const char *
+ddb_sql_error_name (DdbSql *sql, const GError *error)
+{
+  return ddb_backend_error_name (error, sql->error_extra);
+}
+
 static const char *const allowed_pragmas[] = {
   "table_info", "table_xinfo", "table_list", "function_list", "collation_list",
 };
@@ -60,7 +66,12 @@ authorize (void *data, int action, const char *arg1, const char *arg2, const cha
       /* These only read (their argument names a table, it sets nothing). */
       for (guint i = 0; i < G_N_ELEMENTS (allowed_pragmas); i++)
         if (arg1 != NULL && g_ascii_strcasecmp (arg1, allowed_pragmas[i]) == 0)
-          return SQLITE_OK;
+          {
+            /* A table the PRAGMA names is declared (and the statement prepared again). */
+            if (arg2 != NULL && i < 2 && sql->pragma_table == NULL)
+              sql->pragma_table = g_strdup (arg2);
+            return SQLITE_OK;
+          }
       refuse (sql, "This PRAGMA is refused: only table_info, table_xinfo, table_list, "
                    "function_list and collation_list can be read");
       return SQLITE_DENY;
@@ -100,8 +111,10 @@ ddb_sql_new (DdbBackend *backend, GError **error)
 
   sql->backend = backend;
   sql->sample_size = 200;
-  sql->segments = 4;
   sql->remote = ddb_backend_get_kind (backend) == DDB_BACKEND_REMOTE;
+  /* Parallel segments hide a remote round trip; the engine's reads are already as fast as
+   * SQLite takes the rows, and each segment read ahead holds pages in memory. */
+  sql->segments = sql->remote ? 4 : 1;
   sql->tables = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                        (GDestroyNotify) sql_table_free);
   sql->plans = g_ptr_array_new_with_free_func ((GDestroyNotify) sql_plan_free);
@@ -139,7 +152,9 @@ ddb_sql_free (DdbSql *sql)
   g_hash_table_unref (sql->tables);
   g_clear_object (&sql->cancellable);
   g_clear_error (&sql->error);
+  json_decref (sql->error_extra);
   g_free (sql->refusal);
+  g_free (sql->pragma_table);
   g_mutex_clear (&sql->lock);
   g_free (sql);
 }
@@ -177,6 +192,7 @@ begin_statement (DdbSql *sql)
   g_clear_object (&sql->cancellable);
   sql->cancellable = g_cancellable_new ();
   g_clear_error (&sql->error);
+  g_clear_pointer (&sql->error_extra, json_decref);
   g_hash_table_iter_init (&iter, sql->tables);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     memset (&((SqlTable *) value)->stats, 0, sizeof (DdbSqlStats));
@@ -260,11 +276,22 @@ prepare (DdbSql *sql, const char *text, gboolean explain, GError **error)
       int rc;
 
       g_clear_pointer (&sql->refusal, g_free);
+      g_clear_pointer (&sql->pragma_table, g_free);
       rc = sqlite3_prepare_v2 (sql->db, full, -1, &stmt, &tail);
       if (rc == SQLITE_OK && stmt == NULL)
         {
           g_set_error_literal (error, DDB_SQL_ERROR, DDB_SQL_ERROR_SQL, "The SQL is empty");
           return NULL;
+        }
+      if (rc == SQLITE_OK && sql->pragma_table != NULL
+          && g_hash_table_lookup (sql->tables, sql->pragma_table) == NULL)
+        {
+          g_autofree char *name = g_steal_pointer (&sql->pragma_table);
+
+          sqlite3_finalize (stmt);
+          if (!declare_missing_table (sql, name, error))
+            return NULL;
+          continue;
         }
       if (rc == SQLITE_OK)
         {

@@ -61,7 +61,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbSql, ddb_sql_free)
 
 /* How many items a table's first read samples for its columns (default 200). */
 void ddb_sql_set_sample_size (DdbSql *sql, guint items);
-/* Segments of a parallel Scan (default 4; 1 = a plain Scan). */
+/* Segments of a parallel Scan (default 4 for a remote endpoint, 1 = a plain Scan for the
+ * engine). */
 void ddb_sql_set_scan_segments (DdbSql *sql, guint segments);
 
 /* The tables and indexes the backend has, as SQL names ("Blog", "Blog.ByAuthor"), sorted:
@@ -75,6 +76,10 @@ GPtrArray *ddb_sql_list_columns (DdbSql *sql, const char *table, GCancellable *c
  * attribute can be named even when the sample did not see it. */
 gboolean ddb_sql_add_column (DdbSql *sql, const char *table, const char *attribute,
                              GCancellable *cancellable, GError **error);
+
+/* The DynamoDB exception name of a DDB_ERROR the last statement failed with (also for an
+ * exception no DdbErrorCode names, e.g. AccessDeniedException). */
+const char *ddb_sql_error_name (DdbSql *sql, const GError *error);
 
 /* The plan of TEXT in words, one line per step, without reading any item, e.g.
  *   "Query Blog where PK = 'USER#12' — 1 request"
