@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Writes PNG screenshots of the app's main views (tables, a Query with its request, item
 # collections, the inspector, a Scan with a filter, staging, import, the layout with both panels,
-# the expression builder) into data/screenshots/ (or $1): it runs the GUI test programs, which
-# drive the real window on the demo database under Xvfb and call `import -window root`
-# (ImageMagick) at each view.
+# the expression builder, the SQL tab) into data/screenshots/ (or $1): it runs the GUI test
+# programs, which drive the real window on the demo database under Xvfb and call
+# `import -window root` (ImageMagick) at each view.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 out=$(realpath -m "${1:-data/screenshots}")
 [ -f "$build/build.ninja" ] || meson setup "$build"
-programs=(test-gui test-staging-gui test-import-gui test-layout-gui test-builder-gui)
+programs=(test-gui test-staging-gui test-import-gui test-layout-gui test-builder-gui test-sql-gui)
 ninja -C "$build" "${programs[@]/#/tests/app/}" src/app/gschemas.compiled src/cli/dynoscope-cli
 mkdir -p "$out"
 export DYNOSCOPE_SCREENSHOT_DIR="$out"

@@ -167,65 +167,98 @@ store_decode (DyRowStore *store, guint64 offset, guint32 len, GError **error)
  * page's work stays small. */
 #define WIDTH_SAMPLE 100
 
+static DyRowPage *
+page_begin (DyRowStore *store, guint n_items)
+{
+  DyRowPage *page = g_new0 (DyRowPage, 1);
+
+  page->store = dy_row_store_ref (store);
+  page->lengths = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n_items);
+  page->names = g_ptr_array_new_with_free_func (g_free);
+  page->widths = g_array_new (FALSE, FALSE, sizeof (int));
+  return page;
+}
+
+/* Encodes the page's row I, ITEM, into BYTES and takes in its names (SEEN: name -> index). */
+static void
+page_add (DyRowPage *page, GHashTable *seen, GByteArray *bytes, const DdbValue *item, gsize i)
+{
+  guint before = bytes->len;
+  guint32 len;
+
+  for (guint a = 0; a < ddb_value_map_size (item); a++)
+    {
+      const DdbAttr *attr = ddb_value_map_nth (item, a);
+      gpointer index;
+      int *width;
+
+      if (!g_hash_table_lookup_extended (seen, attr->name, NULL, &index))
+        {
+          char *copy = g_strdup (attr->name);
+          int chars = (int) g_utf8_strlen (copy, -1) + 2;
+
+          index = GUINT_TO_POINTER (page->names->len);
+          g_hash_table_insert (seen, copy, index);
+          g_ptr_array_add (page->names, copy);
+          g_array_append_val (page->widths, chars);
+        }
+      width = &g_array_index (page->widths, int, GPOINTER_TO_UINT (index));
+      if (i < WIDTH_SAMPLE)
+        {
+          g_autofree char *text = dy_format_value (attr->value);
+
+          *width = MAX (*width, (int) g_utf8_strlen (text, -1));
+        }
+    }
+  ddb_item_encode (item, bytes);
+  len = bytes->len - before;
+  g_array_append_val (page->lengths, len);
+}
+
+static DyRowPage *
+page_end (DyRowPage *page, GByteArray *bytes, GError **error)
+{
+  if (!store_append (page->store, bytes->data, bytes->len, &page->base, error))
+    {
+      dy_row_page_free (page);
+      return NULL;
+    }
+  return page;
+}
+
 DyRowPage *
 dy_row_page_new (DyRowStore *store, json_t *items, GError **error)
 {
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GByteArray) bytes = g_byte_array_new ();
-  DyRowPage *page = g_new0 (DyRowPage, 1);
+  DyRowPage *page = page_begin (store, (guint) json_array_size (items));
   json_t *json;
   size_t i;
 
-  page->store = dy_row_store_ref (store);
-  page->lengths
-      = g_array_sized_new (FALSE, FALSE, sizeof (guint32), (guint) json_array_size (items));
-  page->names = g_ptr_array_new_with_free_func (g_free);
-  page->widths = g_array_new (FALSE, FALSE, sizeof (int));
   json_array_foreach (items, i, json)
     {
       g_autoptr (DdbValue) item = ddb_json_to_item (json, error);
-      guint before = bytes->len;
-      guint32 len;
 
       if (item == NULL)
         {
           dy_row_page_free (page);
           return NULL;
         }
-      for (guint a = 0; a < ddb_value_map_size (item); a++)
-        {
-          const DdbAttr *attr = ddb_value_map_nth (item, a);
-          gpointer index;
-          int *width;
-
-          if (!g_hash_table_lookup_extended (seen, attr->name, NULL, &index))
-            {
-              char *copy = g_strdup (attr->name);
-              int chars = (int) g_utf8_strlen (copy, -1) + 2;
-
-              index = GUINT_TO_POINTER (page->names->len);
-              g_hash_table_insert (seen, copy, index);
-              g_ptr_array_add (page->names, copy);
-              g_array_append_val (page->widths, chars);
-            }
-          width = &g_array_index (page->widths, int, GPOINTER_TO_UINT (index));
-          if (i < WIDTH_SAMPLE)
-            {
-              g_autofree char *text = dy_format_value (attr->value);
-
-              *width = MAX (*width, (int) g_utf8_strlen (text, -1));
-            }
-        }
-      ddb_item_encode (item, bytes);
-      len = bytes->len - before;
-      g_array_append_val (page->lengths, len);
+      page_add (page, seen, bytes, item, i);
     }
-  if (!store_append (store, bytes->data, bytes->len, &page->base, error))
-    {
-      dy_row_page_free (page);
-      return NULL;
-    }
-  return page;
+  return page_end (page, bytes, error);
+}
+
+DyRowPage *
+dy_row_page_new_from_values (DyRowStore *store, GPtrArray *items, GError **error)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  DyRowPage *page = page_begin (store, items->len);
+
+  for (guint i = 0; i < items->len; i++)
+    page_add (page, seen, bytes, items->pdata[i], i);
+  return page_end (page, bytes, error);
 }
 
 void

@@ -33,6 +33,8 @@ typedef struct {
 
 /* Encodes ITEMS (DynamoDB JSON items) into STORE. NULL with the parser's error. */
 DyRowPage *dy_row_page_new (DyRowStore *store, json_t *items, GError **error);
+/* The same for ITEMS (DdbValue maps, borrowed), as the rows of a SQL result come. */
+DyRowPage *dy_row_page_new_from_values (DyRowStore *store, GPtrArray *items, GError **error);
 void dy_row_page_free (DyRowPage *page);
 
 #define DY_TYPE_ROWS (dy_rows_get_type ())

@@ -8,56 +8,17 @@
 #include <glib/gi18n.h>
 
 #include "app/dy-format.h"
+#include "app/dy-grid.h"
 #include "app/dy-group.h"
 #include "app/dy-item.h"
 #include "app/dy-table-view-private.h"
 
-/* Grid cells. */
-
-/* The grid's rows are items (flat) or tree rows of collections and items (grouped). */
-static GObject *
-row_item (gpointer row)
-{
-  if (GTK_IS_TREE_LIST_ROW (row))
-    return gtk_tree_list_row_get_item (row);
-  return row != NULL ? g_object_ref (row) : NULL;
-}
+/* Grid cells (dy-grid.c makes them and shows the values; the view tints them). */
 
 static GObject *
 row_object (GtkListItem *list_item)
 {
-  return row_item (gtk_list_item_get_item (list_item));
-}
-
-static gboolean
-query_cell_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
-                    gpointer user_data)
-{
-  const char *text = g_object_get_data (G_OBJECT (widget), "tooltip");
-
-  if (text == NULL)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
-static void
-setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
-{
-  /* GtkInscription, made for cells, is much cheaper to create, measure and bind than a
-   * GtkLabel: the grid keeps a couple of hundred rows of every column alive. */
-  GtkWidget *label = gtk_inscription_new (NULL);
-
-  gtk_inscription_set_xalign (GTK_INSCRIPTION (label), 0);
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
-                                     GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), 48);
-  gtk_widget_add_css_class (label, "grid-cell");
-  /* The tooltip is asked for when shown: setting tooltip text on every bind makes GTK query
-   * the pointer (an X11 round trip) per cell, which stalls scrolling. */
-  gtk_widget_set_has_tooltip (label, TRUE);
-  g_signal_connect (label, "query-tooltip", G_CALLBACK (query_cell_tooltip), NULL);
-  gtk_list_item_set_child (list_item, label);
+  return dy_grid_row_item (gtk_list_item_get_item (list_item));
 }
 
 /* Tints an attribute cell by what is staged on its item: the pending operation over the whole
@@ -85,25 +46,12 @@ tint_cell (DyTableView *self, GtkListItem *list_item)
     gtk_widget_add_css_class (cell, "staged-cell");
 }
 
+/* After dy-grid.c's bind has shown the value. */
 static void
 bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
   DyTableView *self = user_data;
-  const char *name = g_object_get_data (G_OBJECT (factory), "attribute");
-  g_autoptr (GObject) object = row_object (list_item);
-  GtkWidget *label = gtk_list_item_get_child (list_item);
-  const DdbValue *value = NULL;
-  g_autofree char *text = NULL;
 
-  if (DY_IS_ITEM (object))
-    value = dy_item_get_attribute (DY_ITEM (object), name);
-  if (value != NULL)
-    text = dy_format_value (value);
-  gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
-  g_object_set_data (G_OBJECT (label), "tooltip",
-                     value != NULL ? (gpointer) ddb_type_name (value->type) : NULL);
-  /* The factory, and so the name, lives as long as the column. */
-  g_object_set_data (G_OBJECT (label), "attribute", (gpointer) name);
   tint_cell (self, list_item);
   g_hash_table_add (self->bound_cells, list_item);
 }
@@ -142,12 +90,12 @@ setup_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoi
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_widget_set_has_tooltip (label, TRUE);
-  g_signal_connect (label, "query-tooltip", G_CALLBACK (query_cell_tooltip), NULL);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (dy_grid_query_tooltip), NULL);
   gtk_label_set_xalign (GTK_LABEL (flag), 0);
   gtk_label_set_ellipsize (GTK_LABEL (flag), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (flag, "caption");
   gtk_widget_set_has_tooltip (flag, TRUE);
-  g_signal_connect (flag, "query-tooltip", G_CALLBACK (query_cell_tooltip), NULL);
+  g_signal_connect (flag, "query-tooltip", G_CALLBACK (dy_grid_query_tooltip), NULL);
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), flag);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
@@ -254,20 +202,6 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
   g_object_set_data_full (G_OBJECT (flag), "tooltip", g_steal_pointer (&tooltip), g_free);
 }
 
-/* A width that shows the column's values whole when they are short (the page measured them
- * on its worker): GtkColumnView sizes columns by their cells' minimum width, which for
- * ellipsizing labels is one character. */
-static int
-column_width (const char *name, DyRowPage *page)
-{
-  int chars = (int) g_utf8_strlen (name, -1) + 2;
-
-  for (guint i = 0; page != NULL && i < page->names->len; i++)
-    if (g_str_equal (page->names->pdata[i], name))
-      chars = MAX (chars, g_array_index (page->widths, int, i));
-  return CLAMP (chars * 8 + 24, 72, 360);
-}
-
 static void
 column_visible_changed (GtkColumnViewColumn *column, GParamSpec *pspec, DyTableView *self)
 {
@@ -316,9 +250,7 @@ add_column (DyTableView *self, const char *name, DyRowPage *page)
     g_hash_table_add (self->seen_columns, g_strdup (name));
   if (g_hash_table_contains (self->columns, name))
     return;
-  factory = gtk_signal_list_item_factory_new ();
-  g_object_set_data_full (G_OBJECT (factory), "attribute", g_strdup (name), g_free);
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
+  factory = dy_grid_cell_factory_new (name);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), self);
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), self);
   column = gtk_column_view_column_new (name, factory);
@@ -328,7 +260,7 @@ add_column (DyTableView *self, const char *name, DyRowPage *page)
   gtk_column_view_column_set_visible (column, !g_hash_table_contains (self->hidden_columns, name));
   g_signal_connect (column, "notify::visible", G_CALLBACK (column_visible_changed), self);
   gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_column_set_fixed_width (column, column_width (name, page));
+  gtk_column_view_column_set_fixed_width (column, dy_grid_column_width (name, page));
   gtk_column_view_append_column (self->column_view, column);
   g_hash_table_insert (self->columns, g_strdup (name), column);
 }
@@ -388,7 +320,8 @@ item_title (DyTableView *self, DyItem *item)
 static void
 selection_changed (DyTableView *self)
 {
-  g_autoptr (GObject) object = row_item (gtk_single_selection_get_selected_item (self->selection));
+  g_autoptr (GObject) object
+      = dy_grid_row_item (gtk_single_selection_get_selected_item (self->selection));
 
   if (DY_IS_ITEM (object))
     {

@@ -8,6 +8,7 @@
 #include "app/dy-fanout-dialog.h"
 #include "app/dy-staging-panel.h"
 #include "app/dy-import.h"
+#include "app/dy-sql-view.h"
 #include "app/dy-window.h"
 
 #define MAX_RECENT 10
@@ -503,12 +504,21 @@ dy_window_get_tab_view (DyWindow *self)
   return self->tab_view;
 }
 
-DyTableView *
-dy_window_get_current_view (DyWindow *self)
+/* The selected tab's DyTableView or DySqlView, or NULL. */
+static GtkWidget *
+current_child (DyWindow *self)
 {
   AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
 
-  return page != NULL ? DY_TABLE_VIEW (adw_tab_page_get_child (page)) : NULL;
+  return page != NULL ? adw_tab_page_get_child (page) : NULL;
+}
+
+DyTableView *
+dy_window_get_current_view (DyWindow *self)
+{
+  GtkWidget *child = current_child (self);
+
+  return DY_IS_TABLE_VIEW (child) ? DY_TABLE_VIEW (child) : NULL;
 }
 
 static DyTableView *
@@ -534,13 +544,14 @@ dy_window_open_table (DyWindow *self, DyConnection *connection, const char *tabl
   for (int i = 0; i < adw_tab_view_get_n_pages (self->tab_view); i++)
     {
       AdwTabPage *page = adw_tab_view_get_nth_page (self->tab_view, i);
-      DyTableView *view = DY_TABLE_VIEW (adw_tab_page_get_child (page));
+      GtkWidget *view = adw_tab_page_get_child (page);
 
-      if (dy_table_view_get_connection (view) == connection
-          && g_strcmp0 (dy_table_view_get_table_name (view), table) == 0)
+      if (DY_IS_TABLE_VIEW (view)
+          && dy_table_view_get_connection (DY_TABLE_VIEW (view)) == connection
+          && g_strcmp0 (dy_table_view_get_table_name (DY_TABLE_VIEW (view)), table) == 0)
         {
           adw_tab_view_set_selected_page (self->tab_view, page);
-          return view;
+          return DY_TABLE_VIEW (view);
         }
     }
   return new_tab (self, connection, table);
@@ -818,13 +829,31 @@ staging_count_changed (DyWindow *self)
     gtk_widget_remove_css_class (GTK_WIDGET (self->staging_button), "has-staged");
 }
 
+/* The connection of the selected tab, or NULL. */
+static DyConnection *
+current_connection (DyWindow *self)
+{
+  GtkWidget *child = current_child (self);
+
+  if (DY_IS_SQL_VIEW (child))
+    return dy_sql_view_get_connection (DY_SQL_VIEW (child));
+  return child != NULL ? dy_table_view_get_connection (DY_TABLE_VIEW (child)) : NULL;
+}
+
 static void
 selected_page_changed (DyWindow *self)
 {
-  DyTableView *view = dy_window_get_current_view (self);
+  dy_staging_panel_set_connection (self->staging_panel, current_connection (self));
+}
 
-  dy_staging_panel_set_connection (self->staging_panel,
-                                   view != NULL ? dy_table_view_get_connection (view) : NULL);
+static void
+sql_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyWindow *self = DY_WINDOW (widget);
+  GtkSingleSelection *sidebar = GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->sidebar_list));
+
+  dy_sql_view_open_current (self, current_connection (self),
+                            gtk_single_selection_get_selected_item (sidebar));
 }
 
 static void
@@ -916,9 +945,10 @@ close_tab_action (GtkWidget *widget, const char *action_name, GVariant *paramete
 static void
 forward_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  DyTableView *view = dy_window_get_current_view (DY_WINDOW (widget));
+  GtkWidget *view = current_child (DY_WINDOW (widget));
   const char *view_action = NULL;
 
+  /* a SQL tab has view.run, view.cancel and view.focus-filter too */
   if (view == NULL)
     return;
   if (g_str_equal (action_name, "win.run"))
@@ -1032,6 +1062,7 @@ dy_window_class_init (DyWindowClass *klass)
                                    toggle_staging_action);
   gtk_widget_class_install_action (widget_class, "win.fanout", NULL, fanout_action);
   gtk_widget_class_install_action (widget_class, "win.stage", NULL, stage_action);
+  gtk_widget_class_install_action (widget_class, "win.sql", NULL, sql_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
@@ -1051,6 +1082,8 @@ dy_window_class_init (DyWindowClass *klass)
                                        "win.toggle-staging", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.stage",
                                        NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.sql", NULL);
 }
 
 static void
