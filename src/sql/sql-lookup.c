@@ -66,15 +66,45 @@ sql_lookup_bytes (SqlLookup *lookup)
   return lookup->data->len + lookup->offsets->len * sizeof (guint64) + lookup->overhead;
 }
 
-/* The normalized key of a value: INTEGER (and a REAL that is one) "i" + 8 bytes; another REAL
- * "r" + 8 bytes; TEXT "t" + bytes, or "n" + the canonical number in a column of numbers
- * (compared numerically); BLOB "b" + bytes. NULL equals nothing. */
+/* The normalized key of a value: in a column of numbers, any number (INTEGER, REAL, decimal
+ * TEXT) "n" + its canonical text, so equal numbers meet; else INTEGER (and a REAL that is one)
+ * "i" + 8 bytes, another REAL "r" + 8 bytes, TEXT "t" + bytes, BLOB "b" + bytes. NULL equals
+ * nothing. */
 static GBytes *
 normalize (SqlLookup *lookup, int type, gint64 i, double d, const char *data, gsize len)
 {
   GByteArray *key = g_byte_array_new ();
   guint8 tag;
 
+  if (sql_column_is_number (lookup->table, lookup->key_column)
+      && (type == SQLITE_INTEGER || type == SQLITE_FLOAT || type == SQLITE_TEXT))
+    {
+      DdbNumber n;
+      char buf[64];
+      gboolean is_number;
+
+      if (type == SQLITE_INTEGER)
+        {
+          ddb_number_set_int (&n, i);
+          is_number = TRUE;
+        }
+      else if (type == SQLITE_FLOAT)
+        {
+          sql_double_text (d, buf, sizeof buf);
+          is_number = ddb_number_parse (&n, buf, -1, NULL);
+        }
+      else
+        is_number = ddb_number_parse (&n, data, (gssize) len, NULL);
+      if (is_number)
+        {
+          g_autofree char *canonical = ddb_number_to_string (&n);
+
+          tag = 'n';
+          g_byte_array_append (key, &tag, 1);
+          g_byte_array_append (key, (const guint8 *) canonical, (guint) strlen (canonical));
+          return g_byte_array_free_to_bytes (key);
+        }
+    }
   switch (type)
     {
     case SQLITE_FLOAT:
@@ -95,18 +125,6 @@ normalize (SqlLookup *lookup, int type, gint64 i, double d, const char *data, gs
       break;
     case SQLITE_TEXT:
       {
-        DdbNumber n;
-
-        if (sql_column_is_number (lookup->table, lookup->key_column)
-            && ddb_number_parse (&n, data, (gssize) len, NULL))
-          {
-            g_autofree char *canonical = ddb_number_to_string (&n);
-
-            tag = 'n';
-            g_byte_array_append (key, &tag, 1);
-            g_byte_array_append (key, (const guint8 *) canonical, (guint) strlen (canonical));
-            break;
-          }
         tag = 't';
         g_byte_array_append (key, &tag, 1);
         g_byte_array_append (key, (const guint8 *) data, (guint) len);
@@ -202,34 +220,32 @@ sql_lookup_find (SqlLookup *lookup, sqlite3_value *value, const guint **rows)
   return found->len;
 }
 
-void
-sql_lookup_column (SqlLookup *lookup, guint row, sqlite3_context *ctx, int column)
+gboolean
+sql_lookup_cell (SqlLookup *lookup, guint row, int column, SqlCell *cell)
 {
   const guint8 *p;
   int slot;
 
+  memset (cell, 0, sizeof *cell);
+  cell->type = SQLITE_NULL;
   if (column < 0 || column >= lookup->n_columns || (slot = lookup->slot[column]) < 0
       || row >= lookup->offsets->len)
-    {
-      sqlite3_result_null (ctx);
-      return;
-    }
+    return FALSE;
   p = lookup->data->data + g_array_index (lookup->offsets, guint64, row);
   for (int s = 0;; s++)
     {
       guint8 tag = *p++;
       guint32 len = 0;
-      gint64 i;
 
       if (tag == SQLITE_INTEGER)
         {
-          memcpy (&i, p, sizeof i);
           if (s == slot)
             {
-              sqlite3_result_int64 (ctx, i);
-              return;
+              cell->type = SQLITE_INTEGER;
+              memcpy (&cell->i, p, sizeof cell->i);
+              return TRUE;
             }
-          p += sizeof i;
+          p += sizeof (gint64);
           continue;
         }
       if (tag == SQLITE_TEXT || tag == SQLITE_BLOB)
@@ -238,20 +254,24 @@ sql_lookup_column (SqlLookup *lookup, guint row, sqlite3_context *ctx, int colum
           p += sizeof len;
           if (s == slot)
             {
-              if (tag == SQLITE_TEXT)
-                sqlite3_result_text64 (ctx, (const char *) p, len, SQLITE_TRANSIENT,
-                                       SQLITE_UTF8);
-              else
-                sqlite3_result_blob64 (ctx, p, len, SQLITE_TRANSIENT);
-              return;
+              cell->type = tag;
+              cell->data = (const char *) p;
+              cell->len = len;
+              return TRUE;
             }
           p += len;
           continue;
         }
       if (s == slot)
-        {
-          sqlite3_result_null (ctx);
-          return;
-        }
+        return TRUE;
     }
+}
+
+void
+sql_lookup_column (SqlLookup *lookup, guint row, sqlite3_context *ctx, int column)
+{
+  SqlCell cell;
+
+  sql_lookup_cell (lookup, row, column, &cell);
+  sql_cell_result (ctx, &cell); /* borrowed bytes: SQLite copies them */
 }

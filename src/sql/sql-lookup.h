@@ -15,9 +15,11 @@ void sql_lookup_free (SqlLookup *lookup);
 gboolean sql_lookup_add (SqlLookup *lookup, json_t *item);
 /* The memory held, roughly, in bytes. */
 gsize sql_lookup_bytes (SqlLookup *lookup);
-/* The rows whose key column equals VALUE as SQLite compares them (a superset when SQLite
- * checks again), in *ROWS; returns how many. */
+/* The rows whose key column equals VALUE (as numbers in a column of numbers, else as SQLite
+ * compares them, a superset when SQLite checks again), in *ROWS; returns how many. */
 guint sql_lookup_find (SqlLookup *lookup, sqlite3_value *value, const guint **rows);
+/* ROW's COLUMN, its bytes borrowed from the lookup; FALSE when the column is not held. */
+gboolean sql_lookup_cell (SqlLookup *lookup, guint row, int column, SqlCell *cell);
 void sql_lookup_column (SqlLookup *lookup, guint row, sqlite3_context *ctx, int column);
 
 G_END_DECLS

@@ -31,11 +31,13 @@ typedef enum {
   ARG_SK_GLOB,
   ARG_LOOKUP, /* a join's value for the lookup column */
   ARG_LIMIT,
+  ARG_NUMBER, /* a comparison on a column of numbers, applied here, as numbers */
 } ArgRole;
 
 typedef struct {
   ArgRole role;
   int op;
+  int column;
 } PlanArg;
 
 typedef enum {
@@ -97,6 +99,8 @@ typedef struct {
   gboolean sk_prefix_glob;
   int lookup;                   /* a join equality usable for a lookup */
   int limit;
+  int numbers[MAX_ARGS];        /* comparisons on columns of numbers */
+  int n_numbers;
   gboolean exact[64];           /* constraint i is answered exactly (omit) */
   gboolean any_other;           /* a constraint left to SQLite (or unusable) */
   gboolean has_offset;
@@ -198,10 +202,10 @@ classify (SqlTable *t, sqlite3_index_info *info, Constraints *c)
               if (c->pk_const < 0)
                 {
                   c->pk_const = i;
-                  /* Equality of one class is exact; a REAL is checked again by SQLite. */
+                  /* Equality of one class is exact, and of numbers as numbers. */
                   c->exact[i] = (t->pk_type == DDB_TYPE_S && cls == SQLITE_TEXT)
                                 || (t->pk_type == DDB_TYPE_B && cls == SQLITE_BLOB)
-                                || (t->pk_type == DDB_TYPE_N && cls == SQLITE_INTEGER);
+                                || t->pk_type == DDB_TYPE_N;
                 }
             }
           else if (c->pk_join < 0)
@@ -211,9 +215,11 @@ classify (SqlTable *t, sqlite3_index_info *info, Constraints *c)
         }
       if (k->iColumn == sk && sk >= 0 && collation_ok (t, info, i, sk))
         {
-          gboolean n_key = t->sk_type == DDB_TYPE_N;
+          /* A number key is compared as numbers, as DynamoDB does: exact whatever the class
+           * of the bound (one that is not a number is settled when reading). */
           gboolean same = (t->sk_type == DDB_TYPE_S && cls == SQLITE_TEXT)
-                          || (t->sk_type == DDB_TYPE_B && cls == SQLITE_BLOB);
+                          || (t->sk_type == DDB_TYPE_B && cls == SQLITE_BLOB)
+                          || t->sk_type == DDB_TYPE_N;
 
           switch (k->op)
             {
@@ -221,15 +227,13 @@ classify (SqlTable *t, sqlite3_index_info *info, Constraints *c)
               if (c->sk_eq < 0)
                 {
                   c->sk_eq = i;
-                  c->exact[i] = same || (n_key && cls == SQLITE_INTEGER);
+                  c->exact[i] = same;
                   continue;
                 }
               break;
             case SQLITE_INDEX_CONSTRAINT_GT:
             case SQLITE_INDEX_CONSTRAINT_GE:
-              /* Over numbers SQLite puts every TEXT (decimal) above every INTEGER: only a
-               * TEXT lower bound gives a range DynamoDB can read as a superset. */
-              if (c->sk_lo < 0 && (!n_key || cls == SQLITE_TEXT || cls == 0))
+              if (c->sk_lo < 0)
                 {
                   c->sk_lo = i;
                   c->exact[i] = same;
@@ -238,7 +242,7 @@ classify (SqlTable *t, sqlite3_index_info *info, Constraints *c)
               break;
             case SQLITE_INDEX_CONSTRAINT_LT:
             case SQLITE_INDEX_CONSTRAINT_LE:
-              if (c->sk_hi < 0 && (!n_key || cls == SQLITE_INTEGER || cls == 0))
+              if (c->sk_hi < 0)
                 {
                   c->sk_hi = i;
                   c->exact[i] = same;
@@ -276,6 +280,17 @@ classify (SqlTable *t, sqlite3_index_info *info, Constraints *c)
           c->lookup = i;
           continue;
         }
+      if (k->iColumn >= 0 && sql_column_is_number (t, k->iColumn) && c->n_numbers < MAX_ARGS - 8
+          && collation_ok (t, info, i, k->iColumn)
+          && (k->op == SQLITE_INDEX_CONSTRAINT_EQ || k->op == SQLITE_INDEX_CONSTRAINT_NE
+              || k->op == SQLITE_INDEX_CONSTRAINT_LT || k->op == SQLITE_INDEX_CONSTRAINT_LE
+              || k->op == SQLITE_INDEX_CONSTRAINT_GT || k->op == SQLITE_INDEX_CONSTRAINT_GE))
+        {
+          /* SQLite would rank decimal TEXT above every INTEGER: we compare as numbers. */
+          c->numbers[c->n_numbers++] = i;
+          c->exact[i] = TRUE;
+          continue;
+        }
       c->any_other = TRUE;
     }
 }
@@ -283,12 +298,12 @@ classify (SqlTable *t, sqlite3_index_info *info, Constraints *c)
 /* Bounds of a join value are not known while planning: the sort key conditions of a row
  * that come from another table are checked by SQLite too. */
 static void
-unmark_joins (sqlite3_index_info *info, Constraints *c)
+unmark_joins (SqlTable *t, sqlite3_index_info *info, Constraints *c)
 {
   int list[] = { c->sk_eq, c->sk_lo, c->sk_hi };
 
   for (guint j = 0; j < G_N_ELEMENTS (list); j++)
-    if (list[j] >= 0 && rhs_class (info, list[j], NULL) == 0)
+    if (list[j] >= 0 && rhs_class (info, list[j], NULL) == 0 && t->sk_type != DDB_TYPE_N)
       c->exact[list[j]] = FALSE;
 }
 
@@ -299,6 +314,7 @@ add_arg (SqlPlan *plan, sqlite3_index_info *info, int constraint, ArgRole role, 
     return -1;
   plan->args[plan->n_args].role = role;
   plan->args[plan->n_args].op = info->aConstraint[constraint].op;
+  plan->args[plan->n_args].column = info->aConstraint[constraint].iColumn;
   info->aConstraintUsage[constraint].argvIndex = ++plan->n_args;
   info->aConstraintUsage[constraint].omit = omit;
   return plan->n_args;
@@ -388,7 +404,7 @@ sql_best_index (DdbSql *sql, SqlTable *t, sqlite3_index_info *info)
   gboolean all_exact;
 
   classify (t, info, &c);
-  unmark_joins (info, &c);
+  unmark_joins (t, info, &c);
   per_pk = c.sk_eq >= 0 ? 1.0 : (c.sk_lo >= 0 || c.sk_hi >= 0 || c.sk_prefix >= 0) ? 5.0 : 10.0;
   selectivity = c.sk_eq >= 0 ? 0.01 : per_pk < 10.0 ? 0.25 : 1.0;
   plan->table = t;
@@ -450,7 +466,9 @@ sql_best_index (DdbSql *sql, SqlTable *t, sqlite3_index_info *info)
     case PLAN_LOOKUP:
       {
         plan->lookup_column = info->aConstraint[c.lookup].iColumn;
-        add_arg (plan, info, c.lookup, ARG_LOOKUP, FALSE);
+        /* Over numbers the lookup compares as numbers (sql-lookup.c), as SQLite cannot. */
+        add_arg (plan, info, c.lookup, ARG_LOOKUP,
+                 sql_column_is_number (t, plan->lookup_column));
         g_string_append_printf (words, "Scan %s once", t->sql_name);
         append_sk_words (words, t, info, &c, " where ");
         append_scan_estimate (words, sql, t, &plan->scan_rcu);
@@ -477,13 +495,32 @@ sql_best_index (DdbSql *sql, SqlTable *t, sqlite3_index_info *info)
     add_arg (plan, info, c.sk_eq, ARG_SK_EQ, c.exact[c.sk_eq]);
   else
     {
+      /* Both bounds read BETWEEN, inclusive: a strict one is checked again, by SQLite, or
+       * here over numbers (which SQLite would compare by class). */
+      gboolean both = c.sk_lo >= 0 && c.sk_hi >= 0;
+      gboolean numbers = t->sk_type == DDB_TYPE_N;
+
       if (c.sk_lo >= 0)
-        add_arg (plan, info, c.sk_lo, ARG_SK_LO, c.exact[c.sk_lo] && c.sk_hi < 0);
+        add_arg (plan, info, c.sk_lo, ARG_SK_LO, c.exact[c.sk_lo] && (!both || numbers));
       if (c.sk_hi >= 0)
-        add_arg (plan, info, c.sk_hi, ARG_SK_HI, c.exact[c.sk_hi] && c.sk_lo < 0);
+        add_arg (plan, info, c.sk_hi, ARG_SK_HI, c.exact[c.sk_hi] && (!both || numbers));
       if (c.sk_lo < 0 && c.sk_hi < 0 && c.sk_prefix >= 0)
         add_arg (plan, info, c.sk_prefix, c.sk_prefix_glob ? ARG_SK_GLOB : ARG_SK_LIKE,
                  c.exact[c.sk_prefix]);
+    }
+  for (int j = 0; j < c.n_numbers; j++)
+    {
+      int i = c.numbers[j];
+      SqlColumn *col = g_ptr_array_index (t->columns, info->aConstraint[i].iColumn);
+
+      add_arg (plan, info, i, ARG_NUMBER, TRUE);
+      g_string_append_printf (words, "%s%s %s ", j == 0 ? ", keeping " : " and ", col->name,
+                              info->aConstraint[i].op == SQLITE_INDEX_CONSTRAINT_NE
+                                  ? "<>"
+                                  : op_text (info->aConstraint[i].op));
+      append_rhs (words, info, i);
+      if (j + 1 == c.n_numbers)
+        g_string_append (words, " (as numbers)");
     }
   if (query_per_row)
     g_string_append (words, " — 1 request per row");
@@ -547,12 +584,107 @@ struct _SqlScan {
   SqlReader *reader;
   json_t *item;
 
+  /* Comparisons on columns of numbers, applied to each row. */
+  GArray *filters; /* NumberFilter */
+
   /* Lookup */
   gboolean from_lookup;
   const guint *rows;
   guint n_rows;
   guint at;
 };
+
+typedef struct {
+  int column;
+  int op;
+  SqlNumberKey key;
+  sqlite3_value *value; /* owns what KEY points at */
+} NumberFilter;
+
+static void
+number_filter_clear (gpointer data)
+{
+  sqlite3_value_free (((NumberFilter *) data)->value);
+}
+
+/* Whether the current row passes the comparisons on columns of numbers. */
+static gboolean
+passes (SqlScan *scan)
+{
+  for (guint i = 0; scan->filters != NULL && i < scan->filters->len; i++)
+    {
+      NumberFilter *f = &g_array_index (scan->filters, NumberFilter, i);
+      SqlCell cell;
+      SqlNumberKey key;
+      gboolean comparable;
+      int c;
+
+      if (scan->from_lookup)
+        sql_lookup_cell (scan->plan->lookup, scan->rows[scan->at - 1], f->column, &cell);
+      else
+        sql_item_cell (scan->table, scan->item, f->column, &cell);
+      comparable = sql_number_key_from_cell (&cell, &key);
+      c = comparable ? sql_number_key_compare (&key, &f->key) : 0;
+      if (!scan->from_lookup)
+        sql_cell_clear (&cell);
+      if (!comparable) /* NULL: no comparison holds */
+        return FALSE;
+      switch (f->op)
+        {
+        case SQLITE_INDEX_CONSTRAINT_EQ: if (c != 0) return FALSE; break;
+        case SQLITE_INDEX_CONSTRAINT_NE: if (c == 0) return FALSE; break;
+        case SQLITE_INDEX_CONSTRAINT_LT: if (c >= 0) return FALSE; break;
+        case SQLITE_INDEX_CONSTRAINT_LE: if (c > 0) return FALSE; break;
+        case SQLITE_INDEX_CONSTRAINT_GT: if (c <= 0) return FALSE; break;
+        case SQLITE_INDEX_CONSTRAINT_GE: if (c < 0) return FALSE; break;
+        default: break;
+        }
+    }
+  return TRUE;
+}
+
+/* The comparisons on columns of numbers of ARGV; FALSE when one compares with NULL (nothing
+ * passes). */
+static gboolean
+number_filters (SqlScan *scan, sqlite3_value **argv)
+{
+  gboolean lo = FALSE, hi = FALSE;
+
+  for (int i = 0; i < scan->plan->n_args; i++)
+    {
+      lo = lo || scan->plan->args[i].role == ARG_SK_LO;
+      hi = hi || scan->plan->args[i].role == ARG_SK_HI;
+    }
+  for (int i = 0; i < scan->plan->n_args; i++)
+    {
+      NumberFilter f = { 0 };
+      const PlanArg *arg = &scan->plan->args[i];
+
+      /* A number key read BETWEEN both bounds is checked here for a strict one. */
+      gboolean strict_bound = lo && hi && scan->table->sk_type == DDB_TYPE_N
+                              && ((arg->role == ARG_SK_LO && arg->op == SQLITE_INDEX_CONSTRAINT_GT)
+                                  || (arg->role == ARG_SK_HI
+                                      && arg->op == SQLITE_INDEX_CONSTRAINT_LT));
+
+      if (arg->role != ARG_NUMBER && !strict_bound)
+        continue;
+      if (scan->filters == NULL)
+        {
+          scan->filters = g_array_new (FALSE, TRUE, sizeof (NumberFilter));
+          g_array_set_clear_func (scan->filters, number_filter_clear);
+        }
+      f.column = scan->plan->args[i].column;
+      f.op = scan->plan->args[i].op;
+      f.value = sqlite3_value_dup (argv[i]);
+      if (f.value == NULL || !sql_number_key_from_value (f.value, &f.key))
+        {
+          sqlite3_value_free (f.value);
+          return FALSE;
+        }
+      g_array_append_val (scan->filters, f);
+    }
+  return TRUE;
+}
 
 /* The sort key condition of ARGV (for a Query's key condition or a Scan's filter) into
  * *EXPR, with its values in VALUES; FALSE when nothing can match. */
@@ -581,14 +713,24 @@ sort_key_condition (SqlScan *scan, sqlite3_value **argv, GString *expr, json_t *
           json_object_set_new (values, ":s", key);
           return TRUE;
         case ARG_SK_LO:
-          /* Over numbers, only a TEXT (decimal) lower bound and an INTEGER upper bound
-           * read a superset of what SQLite accepts (it orders INTEGER before TEXT). */
-          if (t->sk_type != DDB_TYPE_N || sqlite3_value_type (v) == SQLITE_TEXT)
-            lo = sql_value_to_key (v, t->sk_type);
+          json_decref (lo);
+          lo = sql_value_to_key (v, t->sk_type);
+          /* Numbers rank below any other value: above one, or NULL, none is. */
+          if (lo == NULL && t->sk_type == DDB_TYPE_N)
+            {
+              json_decref (hi);
+              return FALSE;
+            }
           break;
         case ARG_SK_HI:
-          if (t->sk_type != DDB_TYPE_N || sqlite3_value_type (v) != SQLITE_TEXT)
-            hi = sql_value_to_key (v, t->sk_type);
+          json_decref (hi);
+          hi = sql_value_to_key (v, t->sk_type);
+          /* …and every number is below another value: no bound then (but NULL: none). */
+          if (hi == NULL && t->sk_type == DDB_TYPE_N && sqlite3_value_type (v) == SQLITE_NULL)
+            {
+              json_decref (lo);
+              return FALSE;
+            }
           break;
         case ARG_SK_LIKE:
         case ARG_SK_GLOB:
@@ -749,6 +891,13 @@ base_request (SqlScan *scan, sqlite3_value **argv, gboolean query)
   return request;
 }
 
+/* The requests' Limit: the LIMIT, unless rows are still compared here after reading. */
+static gint64
+reader_limit (SqlScan *scan)
+{
+  return scan->filters != NULL ? -1 : scan->limit;
+}
+
 /* Starts the Query of the next partition key value; FALSE when none is left. */
 static gboolean
 next_partition (SqlScan *scan)
@@ -768,7 +917,8 @@ next_partition (SqlScan *scan)
       json_object_set_new (request, "ExpressionAttributeValues", values);
     }
   json_object_set (values, ":p", g_ptr_array_index (scan->pk_values, scan->next_pk++));
-  scan->reader = sql_reader_new (scan->sql, scan->table, "Query", request, 1, scan->limit);
+  scan->reader = sql_reader_new (scan->sql, scan->table, "Query", request, 1,
+                                 reader_limit (scan));
   return TRUE;
 }
 
@@ -852,6 +1002,8 @@ sql_scan_start (DdbSql *sql, SqlPlan *plan, int argc, sqlite3_value **argv, GErr
     scan->limit = MAX (0, sqlite3_value_int64 (v));
   if (sql->explaining)
     return scan; /* no rows: only the plan is wanted */
+  if (!number_filters (scan, argv))
+    return scan; /* a comparison with NULL: no rows */
 
   if (plan->kind == PLAN_LOOKUP && !plan->lookup_full)
     {
@@ -876,7 +1028,7 @@ sql_scan_start (DdbSql *sql, SqlPlan *plan, int argc, sqlite3_value **argv, GErr
       if (request != NULL)
         scan->reader = sql_reader_new (sql, scan->table, "Scan", request,
                                        scan->limit >= 0 ? 1 : scan_segments (sql, scan->table),
-                                       scan->limit);
+                                       reader_limit (scan));
       return scan;
     }
   /* A Query per partition key value (a lookup over budget reads its key the same way). */
@@ -892,18 +1044,29 @@ sql_scan_start (DdbSql *sql, SqlPlan *plan, int argc, sqlite3_value **argv, GErr
 gboolean
 sql_scan_next (SqlScan *scan)
 {
+  if (scan->limit == 0)
+    return FALSE;
   if (scan->from_lookup)
     {
-      if (scan->at >= scan->n_rows)
-        return FALSE;
-      scan->at++;
-      return TRUE;
+      while (scan->at < scan->n_rows)
+        {
+          scan->at++;
+          if (passes (scan))
+            {
+              if (scan->limit > 0)
+                scan->limit--;
+              return TRUE;
+            }
+        }
+      return FALSE;
     }
   while (scan->reader != NULL)
     {
       scan->item = sql_reader_next (scan->reader);
       if (scan->item != NULL)
         {
+          if (!passes (scan))
+            continue;
           if (scan->limit > 0)
             scan->limit--;
           return TRUE;
@@ -955,5 +1118,7 @@ sql_scan_free (SqlScan *scan)
   json_decref (scan->base);
   if (scan->pk_values != NULL)
     g_ptr_array_unref (scan->pk_values);
+  if (scan->filters != NULL)
+    g_array_unref (scan->filters);
   g_free (scan);
 }

@@ -92,10 +92,22 @@ void sql_cell_clear (SqlCell *cell);
 void sql_item_column (SqlTable *table, json_t *item, sqlite3_context *ctx, int column);
 
 /* sql-value.c */
+/* A value as a column of numbers compares it: numbers (INTEGER, REAL, decimal TEXT) as
+ * numbers, below other TEXT (as bytes), below BLOB (as bytes); NULL is not comparable. */
+typedef struct {
+  int rank; /* 1 number, 2 text, 3 blob */
+  DdbNumber number;
+  const char *data;
+  gsize len;
+} SqlNumberKey;
+
+gboolean sql_number_key_from_value (sqlite3_value *value, SqlNumberKey *key);
+gboolean sql_number_key_from_cell (const SqlCell *cell, SqlNumberKey *key);
+int sql_number_key_compare (const SqlNumberKey *a, const SqlNumberKey *b);
 /* The plain JSON text of an M, L or set (numbers exact, binary as base64). */
 void sql_append_plain_json (GString *out, json_t *value);
 /* A SQLite value as a DynamoDB key value of TYPE ({"S": …}), or NULL when no item's key
- * column can equal it under SQLite's comparison (then nothing matches). */
+ * column can equal it (TEXT equals only TEXT, BLOB only BLOB, a number key any number). */
 json_t *sql_value_to_key (sqlite3_value *value, DdbType type);
 /* A SQLite value as SQL text for the plan in words ('it''s', 42, X'00ff'). */
 void sql_append_literal (GString *out, sqlite3_value *value);

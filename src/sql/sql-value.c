@@ -73,43 +73,14 @@ sql_value_to_key (sqlite3_value *value, DdbType type)
       }
     case DDB_TYPE_N:
       {
-        DdbNumber n;
-        gint64 i;
+        /* Numbers compare as numbers here (sql-plan.c), whatever their class. */
+        SqlNumberKey k;
+        g_autofree char *canonical = NULL;
 
-        if (cls == SQLITE_INTEGER)
-          {
-            char buf[32];
-
-            g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, (gint64) sqlite3_value_int64 (value));
-            return json_pack ("{s:s}", "N", buf);
-          }
-        if (cls == SQLITE_FLOAT)
-          {
-            double d = sqlite3_value_double (value);
-
-            /* A REAL equals our INTEGER when it is that integer exactly. */
-            if (d < -9.2e18 || d > 9.2e18 || d != (double) (gint64) d)
-              return NULL;
-            {
-              char buf[32];
-
-              g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, (gint64) d);
-              return json_pack ("{s:s}", "N", buf);
-            }
-          }
-        if (cls == SQLITE_TEXT)
-          {
-            const char *text = (const char *) sqlite3_value_text (value);
-            g_autofree char *canonical = NULL;
-
-            /* Our TEXT numbers are the ones no gint64 holds. */
-            if (!ddb_number_parse (&n, text, sqlite3_value_bytes (value), NULL)
-                || sql_number_text_int64 (text, (gsize) sqlite3_value_bytes (value), &i))
-              return NULL;
-            canonical = ddb_number_to_string (&n);
-            return json_pack ("{s:s}", "N", canonical);
-          }
-        return NULL;
+        if (!sql_number_key_from_value (value, &k) || k.rank != 1)
+          return NULL;
+        canonical = ddb_number_to_string (&k.number);
+        return json_pack ("{s:s}", "N", canonical);
       }
     default:
       return NULL;
@@ -146,6 +117,82 @@ sql_append_literal (GString *out, sqlite3_value *value)
     default:
       g_string_append (out, "NULL");
     }
+}
+
+static void
+number_key_text (SqlNumberKey *k, const char *data, gsize len, int rank)
+{
+  k->rank = rank;
+  k->data = data;
+  k->len = len;
+  if (rank == 2 && ddb_number_parse (&k->number, data, (gssize) len, NULL))
+    k->rank = 1;
+}
+
+gboolean
+sql_number_key_from_value (sqlite3_value *value, SqlNumberKey *k)
+{
+  char buf[64];
+
+  memset (k, 0, sizeof *k);
+  switch (sqlite3_value_type (value))
+    {
+    case SQLITE_INTEGER:
+      k->rank = 1;
+      ddb_number_set_int (&k->number, sqlite3_value_int64 (value));
+      return TRUE;
+    case SQLITE_FLOAT:
+      sql_double_text (sqlite3_value_double (value), buf, sizeof buf);
+      k->rank = 1;
+      if (ddb_number_parse (&k->number, buf, -1, NULL))
+        return TRUE;
+      /* inf, nan or out of DynamoDB's range: above every number, as text would be */
+      number_key_text (k, "", 0, 2);
+      return TRUE;
+    case SQLITE_TEXT:
+      number_key_text (k, (const char *) sqlite3_value_text (value),
+                       (gsize) sqlite3_value_bytes (value), 2);
+      return TRUE;
+    case SQLITE_BLOB:
+      number_key_text (k, sqlite3_value_blob (value), (gsize) sqlite3_value_bytes (value), 3);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+sql_number_key_from_cell (const SqlCell *cell, SqlNumberKey *k)
+{
+  memset (k, 0, sizeof *k);
+  switch (cell->type)
+    {
+    case SQLITE_INTEGER:
+      k->rank = 1;
+      ddb_number_set_int (&k->number, cell->i);
+      return TRUE;
+    case SQLITE_TEXT:
+      number_key_text (k, cell->data, cell->len, 2);
+      return TRUE;
+    case SQLITE_BLOB:
+      number_key_text (k, cell->data, cell->len, 3);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+int
+sql_number_key_compare (const SqlNumberKey *a, const SqlNumberKey *b)
+{
+  int c;
+
+  if (a->rank != b->rank)
+    return a->rank < b->rank ? -1 : 1;
+  if (a->rank == 1)
+    return ddb_number_compare (&a->number, &b->number);
+  c = memcmp (a->data, b->data, MIN (a->len, b->len));
+  return c != 0 ? c : (a->len > b->len) - (a->len < b->len);
 }
 
 /* ddb_number: texts that are both numbers compare numerically; numbers sort before other

@@ -9,9 +9,10 @@
  * `_size` (its size in bytes as DynamoDB counts them). A column an item lacks is NULL.
  * Values: S -> TEXT, N -> INTEGER when it fits exactly, else its exact decimal TEXT (never a
  * double), B -> BLOB, BOOL -> 0/1, NULL -> NULL, M/L/sets -> JSON text (json1 works on it).
- * Columns holding numbers compare and sort their TEXT numerically (collation "ddb_number"); the
- * functions ddb_n(x) (an order-preserving key for any mix of INTEGER and decimal TEXT, for
- * ORDER BY and comparisons), ddb_sum(x) and ddb_total(x) (exact sums) keep numbers exact.
+ * A comparison (=, <>, <, <=, >, >=) with a column of numbers is made as numbers by the table
+ * itself; their TEXT compares numerically (collation "ddb_number"); ddb_n(x) is an
+ * order-preserving key for any mix of INTEGER and decimal TEXT (for ORDER BY, min, max, which
+ * SQLite does by class), and ddb_sum(x), ddb_total(x) add exactly.
  *
  * Safety: a private in-memory connection holds only these virtual tables; ATTACH, writes,
  * schema changes, PRAGMAs other than table_info / table_xinfo and loading extensions are

@@ -320,11 +320,6 @@ class Base:
                          "ON n.x = r.ref WHERE n.id IS NULL")
         self.assertEqual(rows, [{"rid": "r7", "nid": None}])
 
-    # Known gap (issue 11 stays open on it): a number no int64 holds is decimal TEXT, and SQLite
-    # ranks every TEXT above every INTEGER, so plain comparisons and ORDER BY of a column that
-    # mixes them are not numeric yet (ddb_n(x) is). The module is to take these comparisons
-    # over; until then this documents what must hold.
-    @unittest.expectedFailure
     def test_number_comparisons(self):
         # Plain SQL comparisons of an N attribute (a Scan, filtered by SQLite) and of an N sort
         # key (pushed down into the Query) with number literals, and ORDER BY the column: the
@@ -349,14 +344,24 @@ class Base:
                 r, s = self.stats(q)
                 self.assertEqual({x["id"] for x in jsonl_rows(r.stdout)}, want)
                 self.assertEqual(s["requests"], 1)
+        # the sort key's order is DynamoDB's, numeric (ScanIndexForward)
         order = sorted(nums, key=nums.get)
-        with self.subTest(order="ORDER BY x"):
-            self.assertEqual([r["id"] for r in self.rows("SELECT id FROM Nums ORDER BY x")],
-                             order)
         with self.subTest(order="the sort key's order"):
             r, s = self.stats("SELECT id FROM Series WHERE pk = 's' ORDER BY sk DESC")
             self.assertEqual([x["id"] for x in jsonl_rows(r.stdout)], order[::-1])
             self.assertEqual(s["requests"], 1)
+
+    # Known gap (issue 11 stays open on it): a number no int64 holds is decimal TEXT, and SQLite
+    # ranks every TEXT above every INTEGER when it sorts or takes min() and max() itself, so
+    # ORDER BY a column that mixes them is not numeric yet (ORDER BY ddb_n(x) is). Comparisons
+    # are: the table applies them as numbers (test_number_comparisons).
+    @unittest.expectedFailure
+    def test_number_order(self):
+        nums = {k: D(v) for k, v in blogdata.NUMS.items()}
+        order = sorted(nums, key=nums.get)
+        with self.subTest(order="ORDER BY x"):
+            self.assertEqual([r["id"] for r in self.rows("SELECT id FROM Nums ORDER BY x")],
+                             order)
         with self.subTest(order="min and max"):
             rows = self.rows("SELECT min(x) AS lo, max(x) AS hi FROM Nums")
             self.check_number(rows[0]["lo"], blogdata.NUMS["nhuge"], "min")
