@@ -60,6 +60,12 @@ sql_lookup_free (SqlLookup *lookup)
   g_free (lookup);
 }
 
+guint
+sql_lookup_n_rows (SqlLookup *lookup)
+{
+  return lookup->offsets->len;
+}
+
 gsize
 sql_lookup_bytes (SqlLookup *lookup)
 {

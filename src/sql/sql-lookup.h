@@ -8,11 +8,14 @@ G_BEGIN_DECLS
 
 typedef struct _SqlLookup SqlLookup;
 
-/* COLUMNS_USED is SQLite's colUsed mask; KEY_COLUMN the column looked up by. */
+/* COLUMNS_USED is SQLite's colUsed mask; KEY_COLUMN the column looked up by (-1: none, rows
+ * only held, as for sorting them). */
 SqlLookup *sql_lookup_new (SqlTable *table, guint64 columns_used, int key_column);
 void sql_lookup_free (SqlLookup *lookup);
 /* Adds ITEM; FALSE when it cannot be held. */
 gboolean sql_lookup_add (SqlLookup *lookup, json_t *item);
+/* How many rows it holds. */
+guint sql_lookup_n_rows (SqlLookup *lookup);
 /* The memory held, roughly, in bytes. */
 gsize sql_lookup_bytes (SqlLookup *lookup);
 /* The rows whose key column equals VALUE (as numbers in a column of numbers, else as SQLite

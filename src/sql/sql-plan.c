@@ -502,6 +502,33 @@ sql_best_index (DdbSql *sql, SqlTable *t, sqlite3_index_info *info)
         }
     }
 
+  /* ORDER BY a column of numbers (and others): sorted here, numbers as numbers. */
+  if (!info->orderByConsumed && info->nOrderBy > 0 && info->nOrderBy <= SQL_MAX_SORT
+      && plan->kind != PLAN_LOOKUP && !query_per_row)
+    {
+      gboolean columns = TRUE, numbers = FALSE;
+
+      for (int i = 0; i < info->nOrderBy; i++)
+        {
+          int col = info->aOrderBy[i].iColumn;
+
+          columns = columns && col >= 0 && col < (int) t->columns->len;
+          numbers = numbers || (columns && sql_column_is_number (t, col));
+        }
+      if (columns && numbers)
+        {
+          info->orderByConsumed = 1;
+          plan->n_sort = (guint) info->nOrderBy;
+          for (int i = 0; i < info->nOrderBy; i++)
+            {
+              plan->sort[i].column = info->aOrderBy[i].iColumn;
+              plan->sort[i].desc = info->aOrderBy[i].desc;
+            }
+          g_string_append (words, ", sorted here (numbers as numbers)");
+          info->estimatedCost += info->estimatedRows * log2 (MAX (2.0, info->estimatedRows)) * 0.1;
+        }
+    }
+
   /* LIMIT ends the paging when SQLite checks nothing after us. */
   all_exact = !c.any_other && !c.has_offset && !query_per_row && plan->kind != PLAN_LOOKUP
               && (info->nOrderBy == 0 || info->orderByConsumed);
@@ -512,7 +539,7 @@ sql_best_index (DdbSql *sql, SqlTable *t, sqlite3_index_info *info)
   if (all_exact && c.limit >= 0)
     {
       add_arg (plan, info, c.limit, ARG_LIMIT, TRUE);
-      g_string_append (words, ", stops at the LIMIT");
+      g_string_append (words, plan->n_sort > 0 ? ", then the LIMIT" : ", stops at the LIMIT");
     }
 
   plan->words = g_string_free (words, FALSE);

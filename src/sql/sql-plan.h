@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 #define SQL_MAX_ARGS 16
 #define SQL_LOOKUP_BUDGET ((gsize) 1 << 30)
 #define SQL_MAX_KEY_BYTES 1024
+#define SQL_MAX_SORT 8
 
 typedef enum {
   ARG_PK,     /* the partition key's value (or IN list) */
@@ -48,6 +49,13 @@ struct _SqlPlan {
   char *words;
   SqlLookup *lookup;     /* PLAN_LOOKUP: built at the first xFilter */
   gboolean lookup_full;  /* it went over budget: a Query per row instead */
+  /* ORDER BY over a column of numbers, sorted here (SQLite would rank decimal TEXT above
+   * every INTEGER): the terms, in order. */
+  guint n_sort;
+  struct {
+    int column;
+    gboolean desc;
+  } sort[SQL_MAX_SORT];
 };
 
 

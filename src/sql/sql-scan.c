@@ -24,8 +24,11 @@ struct _SqlScan {
   /* Comparisons on columns of numbers, applied to each row. */
   GArray *filters; /* NumberFilter */
 
-  /* Lookup */
+  /* Rows held in memory: the JOIN's lookup (its plan's), or the rows sorted here (ours). */
   gboolean from_lookup;
+  SqlLookup *store;
+  SqlLookup *sorted;
+  guint *sorted_rows;
   const guint *rows;
   guint n_rows;
   guint at;
@@ -57,7 +60,7 @@ passes (SqlScan *scan)
       int c;
 
       if (scan->from_lookup)
-        sql_lookup_cell (scan->plan->lookup, scan->rows[scan->at - 1], f->column, &cell);
+        sql_lookup_cell (scan->store, scan->rows[scan->at - 1], f->column, &cell);
       else
         sql_item_cell (scan->table, scan->item, f->column, &cell);
       comparable = sql_number_key_from_cell (&cell, &key);
@@ -332,7 +335,7 @@ base_request (SqlScan *scan, sqlite3_value **argv, gboolean query)
 static gint64
 reader_limit (SqlScan *scan)
 {
-  return scan->filters != NULL ? -1 : scan->limit;
+  return scan->filters != NULL || scan->plan->n_sort > 0 ? -1 : scan->limit;
 }
 
 /* Starts the Query of the next partition key value; FALSE when none is left. */
@@ -424,6 +427,102 @@ build_lookup (SqlScan *scan, sqlite3_value **argv, GError **error)
   return TRUE;
 }
 
+/* The next item read that passes the comparisons here, in scan->item; FALSE at the end. */
+static gboolean
+next_item (SqlScan *scan)
+{
+  while (scan->reader != NULL)
+    {
+      scan->item = sql_reader_next (scan->reader);
+      if (scan->item != NULL)
+        {
+          if (passes (scan))
+            return TRUE;
+          continue;
+        }
+      if (scan->sql->error != NULL || scan->limit == 0 || !next_partition (scan))
+        break;
+    }
+  scan->item = NULL;
+  return FALSE;
+}
+
+/* A cell as ORDER BY ranks it: NULL first, then numbers (as numbers, decimal TEXT too in a
+ * column of numbers), then TEXT and BLOB as bytes. */
+static int
+order_rank (const SqlCell *cell, gboolean numbers, SqlNumberKey *key)
+{
+  if (!sql_number_key_from_cell (cell, key))
+    return 0;
+  if (!numbers && cell->type == SQLITE_TEXT)
+    key->rank = 2; /* in another column, text that reads as a number is still text */
+  return key->rank;
+}
+
+static int
+compare_rows (gconstpointer a, gconstpointer b, gpointer data)
+{
+  SqlScan *scan = data;
+  guint ra = *(const guint *) a, rb = *(const guint *) b;
+
+  for (guint t = 0; t < scan->plan->n_sort; t++)
+    {
+      int column = scan->plan->sort[t].column;
+      gboolean numbers = sql_column_is_number (scan->table, column);
+      SqlCell ca, cb;
+      SqlNumberKey ka, kb;
+      int rank_a, rank_b, c;
+
+      sql_lookup_cell (scan->sorted, ra, column, &ca);
+      sql_lookup_cell (scan->sorted, rb, column, &cb);
+      rank_a = order_rank (&ca, numbers, &ka);
+      rank_b = order_rank (&cb, numbers, &kb);
+      c = rank_a != rank_b ? (rank_a < rank_b ? -1 : 1)
+          : rank_a == 0    ? 0
+                           : sql_number_key_compare (&ka, &kb);
+      if (c != 0)
+        return scan->plan->sort[t].desc ? -c : c;
+    }
+  return (ra > rb) - (ra < rb); /* as read */
+}
+
+/* Reads every row into memory and sorts it as ORDER BY asks, numbers as numbers. */
+static gboolean
+sort_rows (SqlScan *scan, GError **error)
+{
+  guint64 used = scan->plan->columns_used;
+  guint n;
+
+  for (guint t = 0; t < scan->plan->n_sort; t++)
+    used |= (guint64) 1 << MIN (scan->plan->sort[t].column, 63);
+  scan->sorted = sql_lookup_new (scan->table, used, -1);
+  while (next_item (scan))
+    if (!sql_lookup_add (scan->sorted, scan->item)
+        || sql_lookup_bytes (scan->sorted) > SQL_LOOKUP_BUDGET)
+      {
+        g_set_error (error, DDB_SQL_ERROR, DDB_SQL_ERROR_SQL,
+                     "ORDER BY would hold more than %zu MB of %s in memory: add a condition or a "
+                     "LIMIT on the key, or ORDER BY ddb_n(…)",
+                     SQL_LOOKUP_BUDGET >> 20, scan->table->sql_name);
+        return FALSE;
+      }
+  if (scan->sql->error != NULL)
+    return TRUE; /* the read failed: xNext reports it */
+  n = sql_lookup_n_rows (scan->sorted);
+  scan->sorted_rows = g_new (guint, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    scan->sorted_rows[i] = i;
+  g_qsort_with_data (scan->sorted_rows, (gint) n, sizeof (guint), compare_rows, scan);
+  sql_reader_free (scan->reader);
+  scan->reader = NULL;
+  scan->from_lookup = TRUE;
+  scan->store = scan->sorted;
+  scan->rows = scan->sorted_rows;
+  scan->n_rows = n;
+  scan->at = 0;
+  return TRUE;
+}
+
 SqlScan *
 sql_scan_start (DdbSql *sql, SqlPlan *plan, int argc, sqlite3_value **argv, GError **error)
 {
@@ -452,6 +551,7 @@ sql_scan_start (DdbSql *sql, SqlPlan *plan, int argc, sqlite3_value **argv, GErr
       if (!plan->lookup_full)
         {
           scan->from_lookup = TRUE;
+          scan->store = plan->lookup;
           scan->n_rows = sql_lookup_find (plan->lookup, arg_value (scan, argv, ARG_LOOKUP),
                                           &scan->rows);
           scan->at = 0;
@@ -466,15 +566,22 @@ sql_scan_start (DdbSql *sql, SqlPlan *plan, int argc, sqlite3_value **argv, GErr
         scan->reader = sql_reader_new (sql, scan->table, "Scan", request,
                                        scan->limit >= 0 ? 1 : sql_scan_segments (sql, scan->table),
                                        reader_limit (scan));
-      return scan;
     }
-  /* A Query per partition key value (a lookup over budget reads its key the same way). */
-  scan->base = base_request (scan, argv, TRUE);
-  if (scan->base == NULL)
-    return scan;
-  v = arg_value (scan, argv, plan->kind == PLAN_LOOKUP ? ARG_LOOKUP : ARG_PK);
-  scan->pk_values = partition_values (scan->table, v, plan->pk_in);
-  next_partition (scan);
+  else
+    {
+      /* A Query per partition key value (a lookup over budget reads its key the same way). */
+      scan->base = base_request (scan, argv, TRUE);
+      if (scan->base == NULL)
+        return scan;
+      v = arg_value (scan, argv, plan->kind == PLAN_LOOKUP ? ARG_LOOKUP : ARG_PK);
+      scan->pk_values = partition_values (scan->table, v, plan->pk_in);
+      next_partition (scan);
+    }
+  if (plan->n_sort > 0 && !sort_rows (scan, error))
+    {
+      sql_scan_free (scan);
+      return NULL;
+    }
   return scan;
 }
 
@@ -497,29 +604,18 @@ sql_scan_next (SqlScan *scan)
         }
       return FALSE;
     }
-  while (scan->reader != NULL)
-    {
-      scan->item = sql_reader_next (scan->reader);
-      if (scan->item != NULL)
-        {
-          if (!passes (scan))
-            continue;
-          if (scan->limit > 0)
-            scan->limit--;
-          return TRUE;
-        }
-      if (scan->sql->error != NULL || scan->limit == 0 || !next_partition (scan))
-        break;
-    }
-  scan->item = NULL;
-  return FALSE;
+  if (!next_item (scan))
+    return FALSE;
+  if (scan->limit > 0)
+    scan->limit--;
+  return TRUE;
 }
 
 void
 sql_scan_column (SqlScan *scan, sqlite3_context *ctx, int column)
 {
   if (scan->from_lookup)
-    sql_lookup_column (scan->plan->lookup, scan->rows[scan->at - 1], ctx, column);
+    sql_lookup_column (scan->store, scan->rows[scan->at - 1], ctx, column);
   else if (scan->item != NULL)
     sql_item_column (scan->table, scan->item, ctx, column);
   else
@@ -557,5 +653,7 @@ sql_scan_free (SqlScan *scan)
     g_ptr_array_unref (scan->pk_values);
   if (scan->filters != NULL)
     g_array_unref (scan->filters);
+  sql_lookup_free (scan->sorted);
+  g_free (scan->sorted_rows);
   g_free (scan);
 }

@@ -140,6 +140,16 @@ test_numbers (Fixture *f, gconstpointer data)
   assert_rows (f, "SELECT sk FROM Tab WHERE pk = 'a' ORDER BY ddb_n(sk) DESC",
                "100000000000000000000\ni7\ni1\n0.5\n-99999999999999999999\n");
   assert_rows (f, "SELECT ddb_sum(sk), ddb_total(absent) FROM Tab WHERE pk = 'a'", "9.5|i0\n");
+  /* ORDER BY a column of numbers is numeric (sorted by the table), NULLs first, ties as
+   * read, with LIMIT after the sort. */
+  assert_rows (f, "SELECT sk FROM Tab ORDER BY sk",
+               "-99999999999999999999\n0.5\ni1\ni1\ni2\ni7\n100000000000000000000\n");
+  assert_rows (f, "SELECT pk, sk FROM Tab ORDER BY pk DESC, sk DESC LIMIT 3",
+               "b|i1\na|100000000000000000000\na|i7\n");
+  assert_rows (f, "SELECT sk FROM Tab WHERE pk IN ('a', 'B') ORDER BY sk DESC LIMIT 2",
+               "100000000000000000000\ni7\n");
+  assert_rows (f, "SELECT big FROM Tab WHERE pk = 'a' ORDER BY big LIMIT 2",
+               "∅\n∅\n");
 }
 
 static void
