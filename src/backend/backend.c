@@ -1,5 +1,7 @@
 /* backend.c: the two implementations of the seam: the embedded engine and the remote client. */
 #include "backend/backend.h"
+
+#include "core/ddbjson.h"
 #include "core/error.h"
 
 struct _DdbBackend {
@@ -97,6 +99,41 @@ ddb_backend_call (DdbBackend *backend, const char *operation, json_t *request,
     return ddb_engine_call (backend->engine, operation, request, response, error);
   return ddb_client_call (backend->client, operation, request, cancellable, response, NULL,
                           error);
+}
+
+gboolean
+ddb_backend_read (DdbBackend *backend, const char *operation, json_t *request, DdbItemFunc each,
+                  gpointer user_data, GCancellable *cancellable, json_t **response,
+                  GError **error)
+{
+  json_t *items;
+  size_t i;
+  json_t *item;
+
+  *response = NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (backend->kind == DDB_BACKEND_ENGINE)
+    return ddb_engine_read (backend->engine, operation, request, each, user_data, response,
+                            error);
+  if (!ddb_client_call (backend->client, operation, request, cancellable, response, NULL, error))
+    return FALSE;
+  items = json_object_get (*response, "Items");
+  json_array_foreach (items, i, item)
+    {
+      DdbValue *value = ddb_json_to_item (item, NULL);
+
+      if (value == NULL)
+        {
+          g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                       "The endpoint answered an item that is not DynamoDB JSON");
+          g_clear_pointer (response, json_decref);
+          return FALSE;
+        }
+      each (value, user_data);
+    }
+  json_object_del (*response, "Items");
+  return TRUE;
 }
 
 const char *

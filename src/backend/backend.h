@@ -48,6 +48,13 @@ DdbClient *ddb_backend_get_client (DdbBackend *backend);
 gboolean ddb_backend_call (DdbBackend *backend, const char *operation, json_t *request,
                            GCancellable *cancellable, json_t **response, GError **error);
 
+/* A Query or Scan like ddb_backend_call, with each item of the page handed to EACH (as a value
+ * it then owns) instead of the response's Items: the engine builds no JSON for them, a remote
+ * endpoint's JSON items are read into values. Thread-safe. */
+gboolean ddb_backend_read (DdbBackend *backend, const char *operation, json_t *request,
+                           DdbItemFunc each, gpointer user_data, GCancellable *cancellable,
+                           json_t **response, GError **error);
+
 /* The DynamoDB exception name of a DDB_ERROR from ddb_backend_call, whatever the backend:
  * "__type" of EXTRA when present, else the code's name. */
 const char *ddb_backend_error_name (const GError *error, json_t *extra);

@@ -55,6 +55,13 @@ json_t *ddb_op_update_item (DdbEngine *e, json_t *req, json_t **extra, GError **
 json_t *ddb_op_delete_item (DdbEngine *e, json_t *req, json_t **extra, GError **error);
 
 /* read-ops.c */
+/* Where the Query or Scan running on this thread hands its items (ddb_engine_read), NULL: into
+ * the response's Items. */
+typedef struct {
+  DdbItemFunc each;
+  gpointer user_data;
+} DdbItemSink;
+void ddb_read_set_sink (const DdbItemSink *sink);
 json_t *ddb_op_query (DdbEngine *e, json_t *req, json_t **extra, GError **error);
 json_t *ddb_op_scan (DdbEngine *e, json_t *req, json_t **extra, GError **error);
 

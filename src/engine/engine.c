@@ -302,6 +302,27 @@ ddb_engine_call (DdbEngine *engine, const char *operation, json_t *request, json
   return TRUE;
 }
 
+gboolean
+ddb_engine_read (DdbEngine *engine, const char *operation, json_t *request, DdbItemFunc each,
+                 gpointer user_data, json_t **response, GError **error)
+{
+  DdbItemSink sink = { each, user_data };
+  gboolean ok;
+
+  if (g_strcmp0 (operation, "Query") != 0 && g_strcmp0 (operation, "Scan") != 0)
+    {
+      *response = NULL;
+      g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION, "%s does not read items",
+                   operation != NULL ? operation : "(null)");
+      return FALSE;
+    }
+  /* The page runs on this thread (reads never go through the group commit queue). */
+  ddb_read_set_sink (&sink);
+  ok = ddb_engine_call (engine, operation, request, response, error);
+  ddb_read_set_sink (NULL);
+  return ok;
+}
+
 json_t *
 ddb_engine_error_body (const GError *error, json_t *extra)
 {

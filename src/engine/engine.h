@@ -5,6 +5,8 @@
 #include <glib.h>
 #include <jansson.h>
 
+#include "core/value.h"
+
 G_BEGIN_DECLS
 
 typedef struct _DdbEngine DdbEngine;
@@ -29,6 +31,17 @@ void ddb_engine_remove_files (const char *path);
  * commit, one fsync for many calls) yet each returns only once its writes are durable. */
 gboolean ddb_engine_call (DdbEngine *engine, const char *operation, json_t *request,
                           json_t **response, GError **error);
+
+/* Takes ownership of ITEM. */
+typedef void (*DdbItemFunc) (DdbValue *item, gpointer user_data);
+
+/* ddb_engine_call for "Query" or "Scan", except that each item of the page (filtered and
+ * projected as the request says) is handed to EACH, in order, instead of being written into the
+ * response, which then has no Items: for readers that want values, not JSON (the SQL layer).
+ * Another operation fails as ddb_engine_call would not: DDB_ERROR_VALIDATION. */
+gboolean ddb_engine_read (DdbEngine *engine, const char *operation, json_t *request,
+                          DdbItemFunc each, gpointer user_data, json_t **response,
+                          GError **error);
 
 /* The error body DynamoDB would send for `error` (+ extra members): {"__type": ..., "message": ...}. */
 json_t *ddb_engine_error_body (const GError *error, json_t *extra);

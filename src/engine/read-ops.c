@@ -717,6 +717,14 @@ resolve_table (ReadRequest *r, DdbEngine *e, json_t *req, GError **error)
 
 /* ---- The page ----------------------------------------------------------------------- */
 
+static GPrivate item_sink; /* const DdbItemSink *, of this thread's ddb_engine_read */
+
+void
+ddb_read_set_sink (const DdbItemSink *sink)
+{
+  g_private_set (&item_sink, (gpointer) sink);
+}
+
 /* The LastEvaluatedKey of `item`: the table's key attributes, plus the index's. */
 static DdbValue *
 evaluated_key (const ReadRequest *r, const DdbValue *item)
@@ -752,6 +760,7 @@ run_page (ReadRequest *r, DdbEngine *e, GError **error)
   gint64 count = 0, scanned = 0;
   gboolean stopped = FALSE;
   DdbCapacity cap;
+  const DdbItemSink *sink = g_private_get (&item_sink);
 
   range.index = r->index;
   range.forward = r->forward;
@@ -772,7 +781,7 @@ run_page (ReadRequest *r, DdbEngine *e, GError **error)
   if (cursor == NULL)
     return NULL;
 
-  if (r->select != SELECT_COUNT)
+  if (r->select != SELECT_COUNT && sink == NULL)
     items = json_array ();
 
   while (!stopped)
@@ -828,6 +837,16 @@ run_page (ReadRequest *r, DdbEngine *e, GError **error)
       if (!pass)
         continue;
       count++;
+      if (sink != NULL && r->select != SELECT_COUNT)
+        {
+          /* The values themselves, no JSON: SUBJECT is the item or the row fetched. */
+          DdbValue *out = r->projection != NULL ? ddb_projection_apply (r->projection, subject)
+                          : subject == full       ? g_steal_pointer (&full)
+                                                  : g_steal_pointer (&item);
+
+          sink->each (out, sink->user_data);
+          continue;
+        }
       if (items == NULL)
         continue;
       if (r->projection != NULL)

@@ -1,13 +1,13 @@
-/* sql-item.c: an item's columns as SQLite values: S -> TEXT, N -> INTEGER when it fits exactly
+/* sql-item.c: an item's columns (as values, not JSON) as SQLite values: S -> TEXT, N -> INTEGER when it fits exactly
  * else its canonical decimal TEXT, B -> BLOB, BOOL -> 0/1, NULL -> NULL, M/L/sets -> tagged
  * plain JSON text (docs/plain-json.md), _item -> DynamoDB JSON, _size -> bytes as DynamoDB
  * counts them. */
 #include <string.h>
 
-#include "core/base64.h"
 #include "core/ddbjson.h"
 #include "core/itemsize.h"
 #include "core/number.h"
+#include "core/plainjson.h"
 #include "sql/sql-private.h"
 
 void
@@ -51,75 +51,52 @@ set_text (SqlCell *cell, char *owned, gsize len)
   cell->len = len;
 }
 
+/* VALUE: an attribute's value, NULL for a missing attribute. */
 static void
-number_cell (SqlCell *cell, const char *text)
+attribute_cell (SqlCell *cell, const DdbValue *value)
 {
-  DdbNumber n;
-
-  if (text == NULL)
-    return;
-  if (sql_number_text_int64 (text, strlen (text), &cell->i))
-    cell->type = SQLITE_INTEGER;
-  else if (ddb_number_parse (&n, text, -1, NULL))
-    {
-      char *canonical = ddb_number_to_string (&n);
-
-      set_text (cell, canonical, strlen (canonical));
-    }
-}
-
-/* VALUE: a DynamoDB JSON attribute value ({"S": …}), NULL for a missing attribute. */
-static void
-attribute_cell (SqlCell *cell, json_t *value)
-{
-  const char *type;
-  json_t *payload;
+  char *text;
 
   sql_cell_clear (cell);
-  if (value == NULL || !json_is_object (value) || json_object_size (value) != 1)
+  if (value == NULL)
     return;
-  type = json_object_iter_key (json_object_iter (value));
-  payload = json_object_iter_value (json_object_iter (value));
-  if (strcmp (type, "S") == 0 && json_is_string (payload))
+  switch (value->type)
     {
+    case DDB_TYPE_S:
       cell->type = SQLITE_TEXT;
-      cell->data = json_string_value (payload);
-      cell->len = json_string_length (payload);
-    }
-  else if (strcmp (type, "N") == 0)
-    number_cell (cell, json_string_value (payload));
-  else if (strcmp (type, "BOOL") == 0)
-    {
-      cell->type = SQLITE_INTEGER;
-      cell->i = json_is_true (payload);
-    }
-  else if (strcmp (type, "NULL") == 0)
-    return;
-  else if (strcmp (type, "B") == 0)
-    {
-      gsize len = 0;
-      guchar *data = ddb_base64_decode (json_string_value (payload), -1, &len, NULL, NULL);
-
-      if (data == NULL)
-        return;
+      cell->data = value->bytes.data;
+      cell->len = value->bytes.len;
+      break;
+    case DDB_TYPE_B:
       cell->type = SQLITE_BLOB;
-      cell->owned = data;
-      cell->data = (const char *) data;
-      cell->len = len;
-    }
-  else
-    {
-      GString *text = g_string_new (NULL);
-      gsize len;
-
-      sql_append_plain_json (text, value);
-      len = text->len;
-      set_text (cell, g_string_free (text, FALSE), len);
+      cell->data = value->bytes.data;
+      cell->len = value->bytes.len;
+      break;
+    case DDB_TYPE_N:
+      if (sql_number_int64 (&value->number, &cell->i))
+        cell->type = SQLITE_INTEGER;
+      else
+        {
+          text = ddb_number_to_string (&value->number);
+          set_text (cell, text, strlen (text));
+        }
+      break;
+    case DDB_TYPE_BOOL:
+      cell->type = SQLITE_INTEGER;
+      cell->i = value->boolean;
+      break;
+    case DDB_TYPE_NULL:
+      break;
+    default:
+      /* M, L and sets: tagged plain JSON, which reads back as exactly this value. */
+      text = ddb_plain_format_value (value, DDB_PLAIN_TAGGED, NULL);
+      if (text != NULL)
+        set_text (cell, text, strlen (text));
     }
 }
 
 void
-sql_item_cell (SqlTable *table, json_t *item, int column, SqlCell *cell)
+sql_item_cell (SqlTable *table, const DdbValue *item, int column, SqlCell *cell)
 {
   memset (cell, 0, sizeof *cell);
   cell->type = SQLITE_NULL;
@@ -127,29 +104,24 @@ sql_item_cell (SqlTable *table, json_t *item, int column, SqlCell *cell)
     {
       SqlColumn *c = g_ptr_array_index (table->columns, column);
 
-      attribute_cell (cell, json_object_get (item, c->name));
+      attribute_cell (cell, ddb_value_map_get (item, c->name));
     }
   else if (column == SQL_COL_ITEM (table))
     {
-      char *text = json_dumps (item, JSON_COMPACT);
+      char *text = ddb_json_format_item (item);
 
       if (text != NULL)
         set_text (cell, text, strlen (text));
     }
   else if (column == SQL_COL_SIZE (table))
     {
-      g_autoptr (DdbValue) v = ddb_json_to_item (item, NULL);
-
-      if (v != NULL)
-        {
-          cell->type = SQLITE_INTEGER;
-          cell->i = (gint64) ddb_item_size (v);
-        }
+      cell->type = SQLITE_INTEGER;
+      cell->i = (gint64) ddb_item_size (item);
     }
 }
 
 void
-sql_item_column (SqlTable *table, json_t *item, sqlite3_context *ctx, int column)
+sql_item_column (SqlTable *table, const DdbValue *item, sqlite3_context *ctx, int column)
 {
   SqlCell cell;
 

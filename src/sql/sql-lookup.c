@@ -165,7 +165,7 @@ append_cell (GByteArray *data, const SqlCell *cell)
 }
 
 gboolean
-sql_lookup_add (SqlLookup *lookup, json_t *item)
+sql_lookup_add (SqlLookup *lookup, const DdbValue *item)
 {
   guint64 offset = lookup->data->len;
   guint row = lookup->offsets->len;

@@ -13,7 +13,7 @@ typedef struct _SqlLookup SqlLookup;
 SqlLookup *sql_lookup_new (SqlTable *table, guint64 columns_used, int key_column);
 void sql_lookup_free (SqlLookup *lookup);
 /* Adds ITEM; FALSE when it cannot be held. */
-gboolean sql_lookup_add (SqlLookup *lookup, json_t *item);
+gboolean sql_lookup_add (SqlLookup *lookup, const DdbValue *item);
 /* How many rows it holds. */
 guint sql_lookup_n_rows (SqlLookup *lookup);
 /* The memory held, roughly, in bytes. */

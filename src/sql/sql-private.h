@@ -85,11 +85,12 @@ typedef struct {
 } SqlCell;
 
 /* COLUMN of ITEM (a visible column, _item or _size); clear it with sql_cell_clear. */
-void sql_item_cell (SqlTable *table, json_t *item, int column, SqlCell *cell);
+void sql_item_cell (SqlTable *table, const DdbValue *item, int column, SqlCell *cell);
 /* Hands CELL (and what it owns) to SQLite as the result. */
 void sql_cell_result (sqlite3_context *ctx, SqlCell *cell);
 void sql_cell_clear (SqlCell *cell);
-void sql_item_column (SqlTable *table, json_t *item, sqlite3_context *ctx, int column);
+void sql_item_column (SqlTable *table, const DdbValue *item, sqlite3_context *ctx,
+                      int column);
 
 /* sql-value.c */
 /* A value as a column of numbers compares it: numbers (INTEGER, REAL, decimal TEXT) as
@@ -104,8 +105,6 @@ typedef struct {
 gboolean sql_number_key_from_value (sqlite3_value *value, SqlNumberKey *key);
 gboolean sql_number_key_from_cell (const SqlCell *cell, SqlNumberKey *key);
 int sql_number_key_compare (const SqlNumberKey *a, const SqlNumberKey *b);
-/* The plain JSON text of an M, L or set (numbers exact, binary as base64). */
-void sql_append_plain_json (GString *out, json_t *value);
 /* A SQLite value as a DynamoDB key value of TYPE ({"S": …}), or NULL when no item's key
  * column can equal it (TEXT equals only TEXT, BLOB only BLOB, a number key any number). */
 json_t *sql_value_to_key (sqlite3_value *value, DdbType type);
@@ -115,6 +114,8 @@ void sql_append_literal (GString *out, sqlite3_value *value);
 gboolean sql_register_functions (sqlite3 *db);
 /* The shortest decimal text that reads back as D (for SQLite's REAL results). */
 void sql_double_text (double d, char *buf, gsize size);
+/* When N is an integer in gint64, sets *OUT. */
+gboolean sql_number_int64 (const DdbNumber *n, gint64 *out);
 /* Parses TEXT as a DynamoDB number and, when it is an integer in gint64, sets *OUT. */
 gboolean sql_number_text_int64 (const char *text, gsize len, gint64 *out);
 
@@ -125,7 +126,7 @@ typedef struct _SqlReader SqlReader;
 SqlReader *sql_reader_new (DdbSql *sql, SqlTable *table, const char *operation, json_t *request,
                            guint segments, gint64 limit);
 /* The next item (borrowed until the next call), NULL at the end or on an error (in SQL). */
-json_t *sql_reader_next (SqlReader *reader);
+const DdbValue *sql_reader_next (SqlReader *reader);
 void sql_reader_free (SqlReader *reader);
 /* Records the first error of the statement (takes ownership of both; EXTRA may be NULL). */
 void sql_set_error_full (DdbSql *sql, GError *error, json_t *extra);

@@ -24,12 +24,12 @@ struct _SqlReader {
   guint n_threads;
   GMutex lock;
   GCond cond;
-  GQueue pages;      /* json_t* responses not yet consumed */
+  GQueue pages;      /* GPtrArray* of DdbValue: the pages not yet consumed */
   guint running;     /* threads not finished */
   gboolean stopping;
 
-  json_t *page; /* the Items of the page being consumed */
-  gsize next;
+  GPtrArray *page; /* DdbValue: the items of the page being consumed */
+  guint next;
 };
 
 gboolean
@@ -80,21 +80,29 @@ count_page (SqlReader *reader, json_t *response)
   g_mutex_unlock (&reader->sql->lock);
 }
 
-/* One page of REQUEST; advances its ExclusiveStartKey. NULL at an error (recorded unless the
- * reader is being stopped). */
-static json_t *
+static void
+collect (DdbValue *item, gpointer data)
+{
+  g_ptr_array_add (data, item);
+}
+
+/* The items of one page of REQUEST; advances its ExclusiveStartKey. NULL at an error
+ * (recorded unless the reader is being stopped). */
+static GPtrArray *
 read_page (SqlReader *reader, json_t *request, gboolean *last)
 {
   json_t *response = NULL;
   json_t *lek;
   GError *error = NULL;
+  GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_value_free);
 
   g_mutex_lock (&reader->sql->lock);
   reader->table->stats.requests++;
   g_mutex_unlock (&reader->sql->lock);
-  if (!ddb_backend_call (reader->sql->backend, reader->operation, request, reader->cancel,
-                         &response, &error))
+  if (!ddb_backend_read (reader->sql->backend, reader->operation, request, collect, items,
+                         reader->cancel, &response, &error))
     {
+      g_ptr_array_unref (items);
       if (g_cancellable_is_cancelled (reader->cancel) && !sql_cancelled (reader->sql))
         g_error_free (error); /* stopped: SQLite no longer wants these rows */
       else if (sql_cancelled (reader->sql))
@@ -117,7 +125,8 @@ read_page (SqlReader *reader, json_t *request, gboolean *last)
   *last = lek == NULL || json_object_size (lek) == 0;
   if (!*last)
     json_object_set (request, "ExclusiveStartKey", lek);
-  return response;
+  json_decref (response);
+  return items;
 }
 
 typedef struct {
@@ -136,7 +145,7 @@ segment_thread (gpointer data)
   g_free (segment);
   while (!last)
     {
-      json_t *response;
+      GPtrArray *page;
 
       g_mutex_lock (&reader->lock);
       while (!reader->stopping
@@ -149,11 +158,11 @@ segment_thread (gpointer data)
         }
       g_mutex_unlock (&reader->lock);
 
-      response = read_page (reader, request, &last);
-      if (response == NULL)
+      page = read_page (reader, request, &last);
+      if (page == NULL)
         break;
       g_mutex_lock (&reader->lock);
-      g_queue_push_tail (&reader->pages, response);
+      g_queue_push_tail (&reader->pages, page);
       g_cond_broadcast (&reader->cond);
       g_mutex_unlock (&reader->lock);
     }
@@ -213,11 +222,11 @@ sql_reader_new (DdbSql *sql, SqlTable *table, const char *operation, json_t *req
   return reader;
 }
 
-/* The next page's response from the segment threads, NULL when all are done. */
-static json_t *
+/* The next page from the segment threads, NULL when all are done. */
+static GPtrArray *
 next_threaded_page (SqlReader *reader)
 {
-  json_t *response;
+  GPtrArray *response;
 
   g_mutex_lock (&reader->lock);
   while (reader->pages.length == 0 && reader->running > 0)
@@ -228,23 +237,22 @@ next_threaded_page (SqlReader *reader)
   return response;
 }
 
-json_t *
+const DdbValue *
 sql_reader_next (SqlReader *reader)
 {
   for (;;)
     {
-      json_t *response;
+      GPtrArray *page;
 
       if (reader->remaining == 0)
         return NULL;
-      if (reader->page != NULL && reader->next < json_array_size (reader->page))
+      if (reader->page != NULL && reader->next < reader->page->len)
         {
           if (reader->remaining > 0)
             reader->remaining--;
-          return json_array_get (reader->page, reader->next++);
+          return g_ptr_array_index (reader->page, reader->next++);
         }
-      json_decref (reader->page);
-      reader->page = NULL;
+      g_clear_pointer (&reader->page, g_ptr_array_unref);
       reader->next = 0;
       if (sql_cancelled (reader->sql))
         {
@@ -254,21 +262,18 @@ sql_reader_next (SqlReader *reader)
           return NULL;
         }
       if (reader->threads != NULL)
-        response = next_threaded_page (reader);
+        page = next_threaded_page (reader);
       else
         {
           if (reader->last_page)
             return NULL;
           if (reader->remaining > 0)
             json_object_set_new (reader->request, "Limit", json_integer (reader->remaining));
-          response = read_page (reader, reader->request, &reader->last_page);
+          page = read_page (reader, reader->request, &reader->last_page);
         }
-      if (response == NULL)
+      if (page == NULL)
         return NULL;
-      reader->page = json_incref (json_object_get (response, "Items"));
-      json_decref (response);
-      if (reader->page == NULL)
-        reader->page = json_array ();
+      reader->page = page;
     }
 }
 
@@ -287,13 +292,14 @@ sql_reader_free (SqlReader *reader)
       for (guint i = 0; i < reader->n_threads; i++)
         g_thread_join (reader->threads[i]);
       g_free (reader->threads);
-      g_queue_clear_full (&reader->pages, (GDestroyNotify) json_decref);
+      g_queue_clear_full (&reader->pages, (GDestroyNotify) g_ptr_array_unref);
     }
   if (reader->cancel_handler != 0)
     g_cancellable_disconnect (reader->sql->cancellable, reader->cancel_handler);
   g_object_unref (reader->cancel);
   json_decref (reader->request);
-  json_decref (reader->page);
+  if (reader->page != NULL)
+    g_ptr_array_unref (reader->page);
   g_free (reader->operation);
   g_mutex_clear (&reader->lock);
   g_cond_clear (&reader->cond);

@@ -19,7 +19,7 @@ struct _SqlScan {
   GPtrArray *pk_values;  /* json_t*: the values still to Query */
   guint next_pk;
   SqlReader *reader;
-  json_t *item;
+  const DdbValue *item;
 
   /* Comparisons on columns of numbers, applied to each row. */
   GArray *filters; /* NumberFilter */
@@ -267,6 +267,9 @@ add_projection (SqlScan *scan, json_t *request, json_t *names)
   guint64 used = scan->plan->columns_used;
   GString *projection;
 
+  /* The engine hands over the item it decoded: projecting it would only copy it. */
+  if (!scan->sql->remote)
+    return;
   if ((used >> 63) != 0 || (used >> MIN (SQL_COL_ITEM (t), 63)) & 1
       || (used >> MIN (SQL_COL_SIZE (t), 63)) & 1)
     return;
@@ -399,7 +402,7 @@ build_lookup (SqlScan *scan, sqlite3_value **argv, GError **error)
   SqlPlan *plan = scan->plan;
   json_t *request = base_request (scan, argv, FALSE);
   SqlReader *reader;
-  json_t *item;
+  const DdbValue *item;
 
   plan->lookup = sql_lookup_new (scan->table, plan->columns_used, plan->lookup_column);
   if (request == NULL)
@@ -625,19 +628,32 @@ sql_scan_column (SqlScan *scan, sqlite3_context *ctx, int column)
 sqlite3_int64
 sql_scan_rowid (SqlScan *scan)
 {
-  guint64 hash = 14695981039346656037u; /* FNV-1a over the key's DynamoDB JSON */
+  guint64 hash = 14695981039346656037u; /* FNV-1a over the key's values */
 
   if (scan->from_lookup)
     return (sqlite3_int64) (((guint64) 1 << 62) | scan->rows[scan->at - 1]);
   for (guint i = 0; scan->item != NULL && i < scan->table->n_key_columns; i++)
     {
       SqlColumn *c = g_ptr_array_index (scan->table->columns, i);
-      g_autofree char *text
-          = json_dumps (json_object_get (scan->item, c->name), JSON_COMPACT | JSON_ENCODE_ANY);
+      const DdbValue *v = ddb_value_map_get (scan->item, c->name);
+      g_autofree char *number = NULL;
+      const char *p = "";
+      gsize len = 0;
 
-      for (const char *p = text != NULL ? text : ""; *p; p++)
-        hash = (hash ^ (guchar) *p) * 1099511628211u;
-      hash = (hash ^ 0xff) * 1099511628211u;
+      if (v != NULL && v->type == DDB_TYPE_N)
+        {
+          number = ddb_number_to_string (&v->number);
+          p = number;
+          len = strlen (number);
+        }
+      else if (v != NULL && (v->type == DDB_TYPE_S || v->type == DDB_TYPE_B))
+        {
+          p = v->bytes.data;
+          len = v->bytes.len;
+        }
+      hash = (hash ^ (v != NULL ? (guint) v->type + 1 : 0)) * 1099511628211u;
+      for (gsize j = 0; j < len; j++)
+        hash = (hash ^ (guchar) p[j]) * 1099511628211u;
     }
   return (sqlite3_int64) (hash >> 2);
 }

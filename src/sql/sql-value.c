@@ -11,42 +11,36 @@
 #include "sql/sql-private.h"
 
 gboolean
-sql_number_text_int64 (const char *text, gsize len, gint64 *out)
+sql_number_int64 (const DdbNumber *n, gint64 *out)
 {
-  DdbNumber n;
   guint64 magnitude = 0;
 
-  if (!ddb_number_parse (&n, text, (gssize) len, NULL))
-    return FALSE;
-  if (n.ndigits == 0)
+  if (n->ndigits == 0)
     {
       *out = 0;
       return TRUE;
     }
-  if (n.exponent < n.ndigits || n.exponent > 19)
+  if (n->exponent < n->ndigits || n->exponent > 19)
     return FALSE; /* a fraction, or more digits than any gint64 */
-  for (int i = 0; i < n.exponent; i++)
+  for (int i = 0; i < n->exponent; i++)
     {
-      guint digit = i < n.ndigits ? n.d[i] : 0;
+      guint digit = i < n->ndigits ? n->d[i] : 0;
       if (magnitude > (G_MAXUINT64 - digit) / 10)
         return FALSE;
       magnitude = magnitude * 10 + digit;
     }
-  if (n.negative ? magnitude > (guint64) G_MAXINT64 + 1 : magnitude > (guint64) G_MAXINT64)
+  if (n->negative ? magnitude > (guint64) G_MAXINT64 + 1 : magnitude > (guint64) G_MAXINT64)
     return FALSE;
-  *out = n.negative ? (gint64) (0 - magnitude) : (gint64) magnitude;
+  *out = n->negative ? (gint64) (0 - magnitude) : (gint64) magnitude;
   return TRUE;
 }
 
-void
-sql_append_plain_json (GString *out, json_t *value)
+gboolean
+sql_number_text_int64 (const char *text, gsize len, gint64 *out)
 {
-  g_autoptr (DdbValue) v = ddb_json_to_value (value, NULL);
-  g_autofree char *text = NULL;
+  DdbNumber n;
 
-  if (v != NULL)
-    text = ddb_plain_format_value (v, DDB_PLAIN_TAGGED, NULL);
-  g_string_append (out, text != NULL ? text : "null");
+  return ddb_number_parse (&n, text, (gssize) len, NULL) && sql_number_int64 (&n, out);
 }
 
 json_t *
