@@ -1425,6 +1425,77 @@ test_scan_validation (void)
   }
 }
 
+static void
+collect_item (DdbValue *item, gpointer data)
+{
+  json_array_append_new (data, ddb_item_to_json (item));
+  ddb_value_free (item);
+}
+
+/* ddb_engine_read hands over exactly the items ddb_engine_call writes into Items, page by
+ * page, with the same Count, ScannedCount and LastEvaluatedKey. */
+static void
+test_read_hands_values (void)
+{
+  g_autoptr (DdbEngine) e = etu_engine_new ();
+  const char *requests[] = {
+    "{'TableName': 'Reads', 'Limit': 7}",
+    "{'TableName': 'Reads', 'FilterExpression': 'n > :v', 'ExpressionAttributeValues': {':v': "
+    "{'N': '10'}}, 'ProjectionExpression': 'id, n'}",
+    "{'TableName': 'Reads', 'Select': 'COUNT'}",
+  };
+
+  etu_create_table (e, "Reads", "id", "S");
+  for (int i = 0; i < 30; i++)
+    {
+      g_autofree char *item = g_strdup_printf (
+          "{'id': {'S': 'i%02d'}, 'n': {'N': '%d'}, 'tags': {'SS': ['a', 'b%d']}}", i, i, i);
+      etu_put (e, "Reads", item);
+    }
+  for (guint r = 0; r < G_N_ELEMENTS (requests); r++)
+    {
+      json_t *req = etu_json ("%s", requests[r]);
+
+      for (;;)
+        {
+          json_t *expected = etu_call_ok (e, "Scan", req);
+          json_t *items = json_array ();
+          json_t *got = NULL;
+          GError *error = NULL;
+          json_t *lek;
+
+          g_assert_true (ddb_engine_read (e, "Scan", req, collect_item, items, &got, &error));
+          g_assert_no_error (error);
+          g_assert_null (json_object_get (got, "Items"));
+          if (json_object_get (expected, "Items") != NULL)
+            g_assert_true (json_equal (items, json_object_get (expected, "Items")));
+          else
+            g_assert_cmpuint (json_array_size (items), ==, 0);
+          json_object_del (expected, "Items");
+          g_assert_true (json_equal (got, expected));
+          lek = json_object_get (expected, "LastEvaluatedKey");
+          if (lek != NULL)
+            json_object_set (req, "ExclusiveStartKey", lek);
+          json_decref (items);
+          json_decref (got);
+          json_decref (expected);
+          if (lek == NULL)
+            break;
+        }
+      json_decref (req);
+    }
+  {
+    json_t *req = etu_json ("{'TableName': 'Reads', 'Key': {'id': {'S': 'i01'}}}");
+    json_t *got = NULL;
+    GError *error = NULL;
+
+    g_assert_false (ddb_engine_read (e, "GetItem", req, collect_item, NULL, &got, &error));
+    g_assert_error (error, DDB_ERROR, DDB_ERROR_VALIDATION);
+    g_clear_error (&error);
+    json_decref (req);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1449,5 +1520,6 @@ main (int argc, char **argv)
   g_test_add_func ("/read-ops/lsi-fetches-from-table", test_lsi_fetches_from_table);
   g_test_add_func ("/read-ops/query-validation", test_query_validation);
   g_test_add_func ("/read-ops/scan-validation", test_scan_validation);
+  g_test_add_func ("/read-ops/read-hands-values", test_read_hands_values);
   return g_test_run ();
 }
