@@ -598,7 +598,8 @@ sql_scan_next (SqlScan *scan)
       while (scan->at < scan->n_rows)
         {
           scan->at++;
-          if (passes (scan))
+          /* Sorted rows passed the comparisons when they were read. */
+          if (scan->store == scan->sorted || passes (scan))
             {
               if (scan->limit > 0)
                 scan->limit--;
