@@ -251,6 +251,9 @@ typedef struct {
   const char *const *key_names;
   DdbValue **key_values;
   guint n_keys;
+  /* ddb_item_decode_keyed_some: the item's own attributes to decode (NULL: all). */
+  const char *const *wanted;
+  guint n_wanted;
 } Reader;
 
 static gboolean
@@ -415,6 +418,73 @@ names_unique (const DdbValue *m)
     }
 }
 
+/* Steps over a value not wanted, allocating nothing: its framing is checked (nothing is read
+ * past the end, counts and nesting within bounds), its contents are not. */
+static gboolean
+skip_value (Reader *r, guint level)
+{
+  guint8 tag;
+  gsize count;
+  DdbNumber n;
+
+  if (r->p >= r->end)
+    return malformed (r, "truncated value");
+  if (level > DDB_MAX_NESTING)
+    return malformed (r, "nested too deep");
+  tag = *r->p++;
+  switch (TAG_TYPE (tag))
+    {
+    case DDB_TYPE_S:
+    case DDB_TYPE_B:
+      if (!get_len (r, tag, 1, &count))
+        return FALSE;
+      r->p += count;
+      return TRUE;
+    case DDB_TYPE_N:
+      return get_number (r, tag, &n);
+    case DDB_TYPE_BOOL:
+    case DDB_TYPE_NULL:
+      return TRUE;
+    case DDB_TYPE_M:
+      if (!get_len (r, tag, 2, &count))
+        return FALSE;
+      for (gsize i = 0; i < count; i++)
+        {
+          guint64 name_len;
+
+          if (!get_varint (r, &name_len))
+            return FALSE;
+          if (name_len > remaining (r))
+            return malformed (r, "truncated attribute name");
+          r->p += name_len;
+          if (!skip_value (r, level + 1))
+            return FALSE;
+        }
+      return TRUE;
+    case DDB_TYPE_L:
+    case DDB_TYPE_SS:
+    case DDB_TYPE_NS:
+    case DDB_TYPE_BS:
+      if (!get_len (r, tag, 1, &count))
+        return FALSE;
+      for (gsize i = 0; i < count; i++)
+        if (!skip_value (r, TAG_TYPE (tag) == DDB_TYPE_L ? level + 1 : level))
+          return FALSE;
+      return TRUE;
+    default:
+      return malformed (r, "unknown type tag");
+    }
+}
+
+static gboolean
+is_wanted (const Reader *r, const char *name, gsize len)
+{
+  for (guint i = 0; i < r->n_wanted; i++)
+    if (strlen (r->wanted[i]) == len && memcmp (r->wanted[i], name, len) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 static DdbValue *
 get_map (Reader *r, guint8 tag, guint level)
 {
@@ -465,6 +535,12 @@ get_map (Reader *r, guint8 tag, guint level)
           goto fail;
         }
       r->p += name_len;
+      if (level == 1 && r->wanted != NULL && !is_wanted (r, name, (gsize) name_len))
+        {
+          if (!skip_value (r, level))
+            goto fail;
+          continue;
+        }
       v = get_value (r, level);
       if (v == NULL)
         goto fail;
@@ -638,7 +714,7 @@ decode (Reader *r, const guint8 *data, gsize len)
 DdbValue *
 ddb_item_decode (const guint8 *data, gsize len, GError **error)
 {
-  Reader r = { data, data + len, error, NULL, NULL, 0 };
+  Reader r = { data, data + len, error, NULL, NULL, 0, NULL, 0 };
 
   g_return_val_if_fail (data != NULL || len == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -646,10 +722,11 @@ ddb_item_decode (const guint8 *data, gsize len, GError **error)
 }
 
 DdbValue *
-ddb_item_decode_keyed (const guint8 *data, gsize len, const char *const *key_names,
-                       DdbValue **key_values, guint n, GError **error)
+ddb_item_decode_keyed_some (const guint8 *data, gsize len, const char *const *key_names,
+                            DdbValue **key_values, guint n, const char *const *wanted,
+                            guint n_wanted, GError **error)
 {
-  Reader r = { data, data + len, error, key_names, key_values, n };
+  Reader r = { data, data + len, error, key_names, key_values, n, wanted, n_wanted };
   DdbValue *item;
 
   g_return_val_if_fail (data != NULL || len == 0, NULL);
@@ -669,4 +746,11 @@ ddb_item_decode_keyed (const guint8 *data, gsize len, const char *const *key_nam
       g_clear_pointer (&key_values[k], ddb_value_free);
     }
   return item;
+}
+
+DdbValue *
+ddb_item_decode_keyed (const guint8 *data, gsize len, const char *const *key_names,
+                       DdbValue **key_values, guint n, GError **error)
+{
+  return ddb_item_decode_keyed_some (data, len, key_names, key_values, n, NULL, 0, error);
 }

@@ -32,4 +32,11 @@ void ddb_item_encode_keyless (const DdbValue *item, const char *const *key_names
 DdbValue *ddb_item_decode_keyed (const guint8 *data, gsize len, const char *const *key_names,
                                  DdbValue **key_values, guint n, GError **error);
 
+/* ddb_item_decode_keyed() of only the key attributes and the item's own attributes named in
+ * `wanted` (n_wanted names, wanted NULL: all), in their stored order; the others are stepped
+ * over without being built (their framing is checked, their contents are not). */
+DdbValue *ddb_item_decode_keyed_some (const guint8 *data, gsize len, const char *const *key_names,
+                                      DdbValue **key_values, guint n, const char *const *wanted,
+                                      guint n_wanted, GError **error);
+
 G_END_DECLS

@@ -74,8 +74,12 @@ value_alloc (DdbType type)
 static DdbValue *
 value_new_bytes (DdbType type, const void *data, gsize len)
 {
-  DdbValue *v = value_alloc (type);
-  v->bytes.data = g_malloc (len + 1);
+  /* One allocation: the bytes follow the value (ddb_value_free knows them by their place). */
+  DdbValue *v = g_malloc (sizeof (DdbValue) + len + 1);
+
+  memset (v, 0, sizeof (DdbValue));
+  v->type = type;
+  v->bytes.data = (char *) (v + 1);
   if (len > 0)
     memcpy (v->bytes.data, data, len);
   v->bytes.data[len] = '\0';
@@ -240,7 +244,8 @@ ddb_value_free (DdbValue *v)
     {
     case DDB_TYPE_S:
     case DDB_TYPE_B:
-      g_free (v->bytes.data);
+      if (v->bytes.data != (char *) (v + 1))
+        g_free (v->bytes.data);
       break;
     case DDB_TYPE_M:
       for (guint i = 0; i < v->attrs->len; i++)

@@ -537,6 +537,57 @@ test_keyless (void)
     }
 }
 
+/* Decoding only some attributes: the keys and the wanted ones come back in their stored order,
+ * the others (of every type, nested too) are stepped over; a blob cut anywhere is still refused,
+ * inside an attribute stepped over too. */
+static void
+test_keyed_some (void)
+{
+  g_autoptr (DdbValue) item = tu_item (
+      "{'m': {'M': {'x': {'L': [{'N': '1'}, {'SS': ['a', 'b']}, {'NULL': true}]}}}, 'a': {'S': "
+      "'x'}, 'pk': {'S': 'key'}, 'n': {'N': '-12.5E40'}, 'bin': {'B': 'AAEC'}, 'ns': {'NS': ['1', "
+      "'2']}, 'ok': {'BOOL': true}, 'long': {'S': '0123456789012345678901234567890123456789'}, "
+      "'z': {'N': '7'}}");
+  const char *names[DDB_ITEM_MAX_KEY_SLOTS] = { "pk", NULL, NULL, NULL };
+  const char *const wanted[] = { "z", "a", "absent" };
+  g_autoptr (GByteArray) keyless = g_byte_array_new ();
+  GError *error = NULL;
+
+  ddb_item_encode_keyless (item, names, DDB_ITEM_MAX_KEY_SLOTS, keyless);
+  {
+    DdbValue *values[DDB_ITEM_MAX_KEY_SLOTS] = { tu_str ("key"), NULL, NULL, NULL };
+    g_autoptr (DdbValue) some
+        = ddb_item_decode_keyed_some (keyless->data, keyless->len, names, values,
+                                      DDB_ITEM_MAX_KEY_SLOTS, wanted, G_N_ELEMENTS (wanted), &error);
+    g_autofree char *got = NULL;
+
+    g_assert_no_error (error);
+    got = ddb_json_format_item (some);
+    g_assert_cmpstr (got, ==, "{\"a\":{\"S\":\"x\"},\"pk\":{\"S\":\"key\"},\"z\":{\"N\":\"7\"}}");
+  }
+  {
+    /* None wanted: the key alone. */
+    DdbValue *values[DDB_ITEM_MAX_KEY_SLOTS] = { tu_str ("key"), NULL, NULL, NULL };
+    g_autoptr (DdbValue) keys = ddb_item_decode_keyed_some (
+        keyless->data, keyless->len, names, values, DDB_ITEM_MAX_KEY_SLOTS, wanted, 0, &error);
+    g_autofree char *got = NULL;
+
+    g_assert_no_error (error);
+    got = ddb_json_format_item (keys);
+    g_assert_cmpstr (got, ==, "{\"pk\":{\"S\":\"key\"}}");
+  }
+  for (guint n = 0; n < keyless->len; n++)
+    {
+      DdbValue *values[DDB_ITEM_MAX_KEY_SLOTS] = { tu_str ("key"), NULL, NULL, NULL };
+      DdbValue *r = ddb_item_decode_keyed_some (keyless->data, n, names, values,
+                                                DDB_ITEM_MAX_KEY_SLOTS, wanted, 1, &error);
+
+      g_assert_null (r);
+      g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+      g_clear_error (&error);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -544,6 +595,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/itemcodec/types", test_types);
   g_test_add_func ("/itemcodec/keyless", test_keyless);
+  g_test_add_func ("/itemcodec/keyed-some", test_keyed_some);
   g_test_add_func ("/itemcodec/numbers", test_numbers);
   g_test_add_func ("/itemcodec/layout", test_layout);
   g_test_add_func ("/itemcodec/long-lengths", test_long_lengths);
