@@ -557,7 +557,7 @@ ddb_item_collection_metrics (DdbStore *store, const DdbTableDef *def, const DdbV
   if (cursor == NULL)
     return NULL;
   /* The collection is the partition's items and their entries in every local index. */
-  while ((item = ddb_store_cursor_next (cursor, &local)) != NULL)
+  while ((item = ddb_store_cursor_next (cursor, NULL, &local)) != NULL)
     {
       bytes += ddb_item_size (item);
       for (guint i = 0; i < def->indexes->len; i++)

@@ -748,6 +748,115 @@ evaluated_key (const ReadRequest *r, const DdbValue *item)
   return key;
 }
 
+/* The item-level attributes a read needs when it hands over only its projection or a count:
+ * the projection's and the filter's (key attributes always come); NULL when it needs whole
+ * items, or fetches them from the table. */
+static GPtrArray *
+wanted_names (const ReadRequest *r)
+{
+  g_autoptr (GPtrArray) paths = NULL;
+  GPtrArray *names;
+
+  if (r->fetch || (r->projection == NULL && r->select != SELECT_COUNT))
+    return NULL;
+  names = g_ptr_array_new ();
+  paths = filter_paths (r);
+  for (guint i = 0; r->projection != NULL && i < r->projection->n_paths; i++)
+    g_ptr_array_add (paths, &r->projection->paths[i]);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const DdbPath *p = g_ptr_array_index (paths, i);
+      gboolean seen = FALSE;
+
+      for (guint j = 0; j < names->len && !seen; j++)
+        seen = path_head_is (p, g_ptr_array_index (names, j));
+      if (!seen)
+        g_ptr_array_add (names, p->elems[0].name);
+    }
+  return names;
+}
+
+/* The projection of ITEM when every projected path is an attribute of the item itself: the item
+ * without its other attributes (in their stored order; a map's order carries no meaning). */
+static DdbValue *
+prune_to_projection (const DdbProjection *projection, DdbValue *item)
+{
+  for (guint i = ddb_value_map_size (item); i > 0; i--)
+    {
+      const DdbAttr *a = ddb_value_map_nth (item, i - 1);
+      gboolean projected = FALSE;
+
+      for (guint p = 0; p < projection->n_paths && !projected; p++)
+        projected = strcmp (projection->paths[p].elems[0].name, a->name) == 0;
+      if (!projected)
+        ddb_value_map_remove (item, a->name);
+    }
+  return item;
+}
+
+/* A conjunct of the filter, "SK op value" (either way round), "SK BETWEEN a AND b" or
+ * "begins_with(SK, v)" on the sort key read by a Scan, with values of the key's type: a test the
+ * store can make on the encoded key before decoding a row. FALSE when the filter has none. */
+static gboolean
+find_prefilter (const DdbNode *n, const DdbKeyDef *key, DdbSortKeyOp *op,
+                const DdbValue *values[2])
+{
+  static const struct {
+    DdbNodeKind kind;
+    DdbSortKeyOp op, flipped; /* path op value, value op path */
+  } comparisons[] = {
+    { DDB_NODE_EQ, DDB_SK_EQ, DDB_SK_EQ }, { DDB_NODE_LT, DDB_SK_LT, DDB_SK_GT },
+    { DDB_NODE_LE, DDB_SK_LE, DDB_SK_GE }, { DDB_NODE_GT, DDB_SK_GT, DDB_SK_LT },
+    { DDB_NODE_GE, DDB_SK_GE, DDB_SK_LE },
+  };
+#define IS_KEY(a) ((a)->kind == DDB_NODE_PATH && (a)->path.n == 1 && path_head_is (&(a)->path, key->range_name))
+#define IS_VALUE(a) ((a)->kind == DDB_NODE_VALUE && (a)->value->type == key->range_type)
+
+  if (n == NULL || key->range_name == NULL)
+    return FALSE;
+  if (n->kind == DDB_NODE_AND)
+    return find_prefilter (n->args[0], key, op, values)
+           || find_prefilter (n->args[1], key, op, values);
+  for (guint i = 0; i < G_N_ELEMENTS (comparisons); i++)
+    if (n->kind == comparisons[i].kind)
+      {
+        if (IS_KEY (n->args[0]) && IS_VALUE (n->args[1]))
+          *op = comparisons[i].op, values[0] = n->args[1]->value;
+        else if (IS_VALUE (n->args[0]) && IS_KEY (n->args[1]))
+          *op = comparisons[i].flipped, values[0] = n->args[0]->value;
+        else
+          return FALSE;
+        return TRUE;
+      }
+  if (n->kind == DDB_NODE_BETWEEN && IS_KEY (n->args[0]) && IS_VALUE (n->args[1])
+      && IS_VALUE (n->args[2]))
+    {
+      *op = DDB_SK_BETWEEN;
+      values[0] = n->args[1]->value;
+      values[1] = n->args[2]->value;
+      return TRUE;
+    }
+  if (n->kind == DDB_NODE_BEGINS_WITH && IS_KEY (n->args[0]) && IS_VALUE (n->args[1])
+      && key->range_type != DDB_TYPE_N)
+    {
+      *op = DDB_SK_BEGINS_WITH;
+      values[0] = n->args[1]->value;
+      return TRUE;
+    }
+  return FALSE;
+#undef IS_KEY
+#undef IS_VALUE
+}
+
+static gboolean
+projection_is_flat (const DdbProjection *projection)
+{
+  for (guint i = 0; projection != NULL && i < projection->n_paths; i++)
+    if (projection->paths[i].n != 1)
+      return FALSE;
+  return projection != NULL;
+}
+
 static json_t *
 run_page (ReadRequest *r, DdbEngine *e, GError **error)
 {
@@ -761,6 +870,10 @@ run_page (ReadRequest *r, DdbEngine *e, GError **error)
   gboolean stopped = FALSE;
   DdbCapacity cap;
   const DdbItemSink *sink = g_private_get (&item_sink);
+  g_autoptr (GPtrArray) wanted = NULL;
+  gboolean flat = projection_is_flat (r->projection);
+  DdbSortKeyOp pre_op = DDB_SK_NONE;
+  const DdbValue *pre_values[2] = { NULL, NULL };
 
   range.index = r->index;
   range.forward = r->forward;
@@ -780,6 +893,12 @@ run_page (ReadRequest *r, DdbEngine *e, GError **error)
   cursor = ddb_store_cursor_open (e->store, r->def, &range, error);
   if (cursor == NULL)
     return NULL;
+  wanted = wanted_names (r);
+  if (wanted != NULL)
+    ddb_store_cursor_set_wanted (cursor, (const char *const *) wanted->pdata, wanted->len);
+  if (!r->is_query && !r->fetch && find_prefilter (r->filter, r->read_key, &pre_op, pre_values)
+      && !ddb_store_cursor_set_prefilter (cursor, pre_op, pre_values, error))
+    return NULL;
 
   if (r->select != SELECT_COUNT && sink == NULL)
     items = json_array ();
@@ -790,10 +909,10 @@ run_page (ReadRequest *r, DdbEngine *e, GError **error)
       g_autoptr (DdbValue) full = NULL;
       const DdbValue *subject;
       GError *local = NULL;
-      gboolean pass = TRUE;
+      gboolean pass = TRUE, skipped = FALSE;
 
-      item = ddb_store_cursor_next (cursor, &local);
-      if (item == NULL)
+      item = ddb_store_cursor_next (cursor, &skipped, &local);
+      if (item == NULL && !skipped)
         {
           if (local != NULL)
             {
@@ -805,13 +924,23 @@ run_page (ReadRequest *r, DdbEngine *e, GError **error)
         }
 
       scanned++;
-      bytes += ddb_item_size (item);
-      /* Only the item that ends the page gives its key (a copy per item was a cost of its own). */
+      bytes += (gsize) ddb_store_cursor_size (cursor);
+      /* Only the item that ends the page gives its key (a copy per item was a cost of its own);
+       * a row the prefilter skipped is read, and fails the filter, without being decoded. */
       if ((r->has_limit && scanned >= r->limit) || bytes >= PAGE_BYTES)
         {
+          g_autoptr (DdbValue) key = skipped ? ddb_store_cursor_key (cursor, error) : NULL;
+
+          if (skipped && key == NULL)
+            {
+              json_decref (items);
+              return NULL;
+            }
           stopped = TRUE;
-          last_key = evaluated_key (r, item);
+          last_key = evaluated_key (r, skipped ? key : item);
         }
+      if (skipped)
+        continue;
 
       subject = item;
       if (r->fetch)
@@ -840,10 +969,14 @@ run_page (ReadRequest *r, DdbEngine *e, GError **error)
       if (sink != NULL && r->select != SELECT_COUNT)
         {
           /* The values themselves, no JSON: SUBJECT is the item or the row fetched. */
-          DdbValue *out = r->projection != NULL ? ddb_projection_apply (r->projection, subject)
-                          : subject == full       ? g_steal_pointer (&full)
-                                                  : g_steal_pointer (&item);
+          DdbValue *out;
 
+          if (r->projection == NULL)
+            out = subject == full ? g_steal_pointer (&full) : g_steal_pointer (&item);
+          else if (flat && subject == item)
+            out = prune_to_projection (r->projection, g_steal_pointer (&item));
+          else
+            out = ddb_projection_apply (r->projection, subject);
           sink->each (out, sink->user_data);
           continue;
         }

@@ -41,13 +41,10 @@
  * Statements are prepared once and pooled by SQL text; a cursor takes one from the pool for its
  * lifetime, so several cursors (and writes) can be active at once. SQL text is only ever made of
  * the fixed fragments below: every value is bound. */
-#include "engine/store.h"
-
-#include <sqlite3.h>
 #include <string.h>
 
 #include "core/error.h"
-#include "core/itemcodec.h"
+#include "engine/store-private.h"
 #include "core/itemsize.h"
 #include "core/keycodec.h"
 
@@ -55,29 +52,6 @@
 /* Page cache during a bulk load (negative: KiB), so that a big import's pages are not spilled to
  * the WAL and written again each time they change. */
 #define BULK_CACHE_KIB (-262144)
-
-struct _DdbStore {
-  sqlite3 *db;
-  GHashTable *pool; /* SQL text -> GPtrArray of idle sqlite3_stmt* */
-  gboolean in_txn;   /* a write transaction, or in a group the current call's savepoint */
-  gboolean in_group; /* a group transaction is open (ddb_store_group_begin) */
-  /* Scratch buffers of the write path, reused to spare allocations during imports. */
-  GByteArray *pk, *sk, *tk, *ipk, *isk, *item;
-  /* The pool's idle lists of the write path's statements (owned by the pool), held so that a
-   * put does not hash its SQL text to find them. */
-  GPtrArray *put_item_idle, *put_index_idle, *delete_index_idle;
-  int saved_cache_size; /* during a bulk load; 0 otherwise */
-  GArray *deltas;       /* StatsDelta: statistics changes of the open write transaction */
-  /* Readers: parent is the writer of a reader. The writer keeps the idle readers (path NULL:
-   * none, an in-memory database). */
-  DdbStore *parent;
-  char *path;
-  GMutex readers_lock;
-  GPtrArray *idle_readers;
-  /* Table name -> CachedDef: definitions this connection parsed, reused while the stored text
-   * is the same (every call reads a definition; parsing its JSON was a third of a GetItem). */
-  GHashTable *defs;
-};
 
 typedef struct {
   gint64 id;
@@ -93,21 +67,6 @@ typedef struct {
   gint64 tid, iid, count, size;
 } StatsDelta;
 
-/* The key attributes kept out of stored item blobs: the table's hash and range key, then (index
- * entries) the index's, each NULL when absent or already among the table's. */
-typedef struct {
-  const char *names[DDB_ITEM_MAX_KEY_SLOTS];
-  DdbType types[DDB_ITEM_MAX_KEY_SLOTS];
-  gboolean index;
-} KeySlots;
-
-struct _DdbStoreCursor {
-  DdbStore *store;
-  sqlite3_stmt *stmt;
-  gboolean done;
-  KeySlots slots;
-  char *names[DDB_ITEM_MAX_KEY_SLOTS]; /* slots.names point here */
-};
 
 static const char schema_sql[]
   = "CREATE TABLE IF NOT EXISTS dy_tables ("
@@ -134,8 +93,8 @@ static const char schema_sql[]
 
 /* ---- Errors and statements ---- */
 
-static gboolean
-sql_error (DdbStore *store, GError **error, const char *what)
+gboolean
+store_sql_error (DdbStore *store, GError **error, const char *what)
 {
   g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL, "Storage error (%s): %s", what,
                sqlite3_errmsg (store->db));
@@ -152,8 +111,8 @@ stmt_array_free (gpointer data)
   g_ptr_array_unref (stmts);
 }
 
-static sqlite3_stmt *
-stmt_acquire (DdbStore *store, const char *sql, GError **error)
+sqlite3_stmt *
+store_stmt_acquire (DdbStore *store, const char *sql, GError **error)
 {
   GPtrArray *idle = g_hash_table_lookup (store->pool, sql);
   sqlite3_stmt *stmt = NULL;
@@ -163,15 +122,15 @@ stmt_acquire (DdbStore *store, const char *sql, GError **error)
 
   if (sqlite3_prepare_v3 (store->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
     {
-      sql_error (store, error, "prepare");
+      store_sql_error (store, error, "prepare");
       sqlite3_finalize (stmt);
       return NULL;
     }
   return stmt;
 }
 
-static void
-stmt_release (DdbStore *store, sqlite3_stmt *stmt)
+void
+store_stmt_release (DdbStore *store, sqlite3_stmt *stmt)
 {
   const char *sql;
   GPtrArray *idle;
@@ -204,7 +163,7 @@ pool_list (DdbStore *store, const char *sql)
   return idle;
 }
 
-/* stmt_acquire() through a held idle list (*idle is filled on first use). */
+/* store_stmt_acquire() through a held idle list (*idle is filled on first use). */
 static sqlite3_stmt *
 stmt_acquire_held (DdbStore *store, GPtrArray **idle, const char *sql, GError **error)
 {
@@ -212,7 +171,7 @@ stmt_acquire_held (DdbStore *store, GPtrArray **idle, const char *sql, GError **
     *idle = pool_list (store, sql);
   if ((*idle)->len > 0)
     return g_ptr_array_steal_index_fast (*idle, (*idle)->len - 1);
-  return stmt_acquire (store, sql, error);
+  return store_stmt_acquire (store, sql, error);
 }
 
 /* stmt_run() releasing to a held idle list. */
@@ -223,7 +182,7 @@ stmt_run_held (DdbStore *store, GPtrArray *idle, sqlite3_stmt *stmt, GError **er
   gboolean ok = rc == SQLITE_DONE || rc == SQLITE_ROW;
 
   if (!ok)
-    sql_error (store, error, "write");
+    store_sql_error (store, error, "write");
   sqlite3_reset (stmt);
   sqlite3_clear_bindings (stmt);
   g_ptr_array_add (idle, stmt);
@@ -253,8 +212,8 @@ stmt_run (DdbStore *store, sqlite3_stmt *stmt, GError **error)
   gboolean ok = rc == SQLITE_DONE || rc == SQLITE_ROW;
 
   if (!ok)
-    sql_error (store, error, "write");
-  stmt_release (store, stmt);
+    store_sql_error (store, error, "write");
+  store_stmt_release (store, stmt);
   return ok;
 }
 
@@ -262,7 +221,7 @@ stmt_run (DdbStore *store, sqlite3_stmt *stmt, GError **error)
 static gboolean
 run_cached (DdbStore *store, const char *sql, GError **error)
 {
-  sqlite3_stmt *stmt = stmt_acquire (store, sql, error);
+  sqlite3_stmt *stmt = store_stmt_acquire (store, sql, error);
 
   return stmt != NULL && stmt_run (store, stmt, error);
 }
@@ -277,8 +236,8 @@ bind_bytes (sqlite3_stmt *stmt, int i, const GByteArray *b)
 
 /* ---- Keys ---- */
 
-static guint32
-key_hash (const guint8 *data, gsize len)
+guint32
+store_key_hash (const guint8 *data, gsize len)
 {
   guint32 h = 2166136261u;
 
@@ -297,8 +256,8 @@ key_hash (const guint8 *data, gsize len)
   return h;
 }
 
-static gboolean
-encode_attr (const DdbValue *item, const char *name, GByteArray *out, GError **error)
+gboolean
+store_encode_attr (const DdbValue *item, const char *name, GByteArray *out, GError **error)
 {
   const DdbValue *v = ddb_value_map_get (item, name);
 
@@ -311,21 +270,21 @@ encode_attr (const DdbValue *item, const char *name, GByteArray *out, GError **e
 }
 
 /* Fills pk and sk (emptied first) with the encodings of `key`'s attributes in `item`. */
-static gboolean
-encode_key (const DdbKeyDef *key, const DdbValue *item, GByteArray *pk, GByteArray *sk,
+gboolean
+store_encode_key (const DdbKeyDef *key, const DdbValue *item, GByteArray *pk, GByteArray *sk,
             GError **error)
 {
   g_byte_array_set_size (pk, 0);
   g_byte_array_set_size (sk, 0);
-  if (!encode_attr (item, key->hash_name, pk, error))
+  if (!store_encode_attr (item, key->hash_name, pk, error))
     return FALSE;
-  if (key->range_name != NULL && !encode_attr (item, key->range_name, sk, error))
+  if (key->range_name != NULL && !store_encode_attr (item, key->range_name, sk, error))
     return FALSE;
   return TRUE;
 }
 
-static void
-concat_key (GByteArray *out, const GByteArray *pk, const GByteArray *sk)
+void
+store_concat_key (GByteArray *out, const GByteArray *pk, const GByteArray *sk)
 {
   g_byte_array_set_size (out, 0);
   g_byte_array_append (out, pk->data, pk->len);
@@ -334,8 +293,8 @@ concat_key (GByteArray *out, const GByteArray *pk, const GByteArray *sk)
 
 /* ---- Keyless item blobs ---- */
 
-static void
-key_slots (const DdbTableDef *def, const DdbIndexDef *index, KeySlots *ks)
+void
+store_key_slots (const DdbTableDef *def, const DdbIndexDef *index, KeySlots *ks)
 {
   memset (ks, 0, sizeof *ks);
   ks->names[0] = def->key.hash_name;
@@ -402,10 +361,9 @@ column_bytes (sqlite3_stmt *stmt, int col, const guint8 **end)
   return p;
 }
 
-/* The item of a row selected as (item, pk, sk) from dy_items or (item, tk, ipk, isk) from
- * dy_index, its key attributes decoded from the key columns. */
-static DdbValue *
-row_decode (const KeySlots *ks, sqlite3_stmt *stmt, GError **error)
+DdbValue *
+store_row_decode (const KeySlots *ks, sqlite3_stmt *stmt, const char *const *wanted,
+                  guint n_wanted, GError **error)
 {
   DdbValue *values[DDB_ITEM_MAX_KEY_SLOTS] = { NULL };
   const guint8 *p, *end, *blob;
@@ -432,8 +390,8 @@ row_decode (const KeySlots *ks, sqlite3_stmt *stmt, GError **error)
       return NULL;
     }
   blob = column_bytes (stmt, 0, &end);
-  return ddb_item_decode_keyed (blob, (gsize) (end - blob), ks->names, values,
-                                DDB_ITEM_MAX_KEY_SLOTS, error);
+  return ddb_item_decode_keyed_some (blob, (gsize) (end - blob), ks->names, values,
+                                     DDB_ITEM_MAX_KEY_SLOTS, wanted, n_wanted, error);
 }
 
 /* ---- Definitions as JSON ---- */
@@ -751,8 +709,10 @@ ddb_store_reader_acquire (DdbStore *store, GError **error)
     {
       reader = store_new ();
       reader->parent = store;
-      /* query_only: a reader that was asked to write fails instead of taking the write lock. */
-      if (!store_connect (reader, store->path, SQLITE_OPEN_READWRITE, error)
+      /* query_only: a reader that was asked to write fails instead of taking the write lock.
+       * NOMUTEX: a reader serves one call, on one thread, at a time, so SQLite's own lock on
+       * every step and column read would only cost. */
+      if (!store_connect (reader, store->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, error)
           || !exec_sql (reader, "PRAGMA query_only=1; PRAGMA cache_size=-8192;", error))
         {
           ddb_store_free (reader);
@@ -968,7 +928,7 @@ stats_flush (DdbStore *store, GError **error)
 
       if (d->count == 0 && d->size == 0)
         continue;
-      stmt = stmt_acquire (store,
+      stmt = store_stmt_acquire (store,
                            "UPDATE dy_stats SET count = count + ?3, size = size + ?4"
                            " WHERE tid = ?1 AND iid = ?2",
                            error);
@@ -989,7 +949,7 @@ stats_flush (DdbStore *store, GError **error)
 static gboolean
 stats_create (DdbStore *store, gint64 tid, gint64 iid, GError **error)
 {
-  sqlite3_stmt *stmt = stmt_acquire (store,
+  sqlite3_stmt *stmt = store_stmt_acquire (store,
                                      "INSERT OR REPLACE INTO dy_stats (tid, iid, count, size)"
                                      " VALUES (?1, ?2, 0, 0)",
                                      error);
@@ -1016,7 +976,7 @@ max_index_id (const DdbTableDef *def)
 static gboolean
 table_exists (DdbStore *store, const char *name, gboolean *exists, GError **error)
 {
-  sqlite3_stmt *stmt = stmt_acquire (store, "SELECT 1 FROM dy_tables WHERE name = ?1", error);
+  sqlite3_stmt *stmt = store_stmt_acquire (store, "SELECT 1 FROM dy_tables WHERE name = ?1", error);
   int rc;
 
   if (stmt == NULL)
@@ -1024,9 +984,9 @@ table_exists (DdbStore *store, const char *name, gboolean *exists, GError **erro
   sqlite3_bind_text (stmt, 1, name, -1, SQLITE_STATIC);
   rc = sqlite3_step (stmt);
   *exists = rc == SQLITE_ROW;
-  stmt_release (store, stmt);
+  store_stmt_release (store, stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return sql_error (store, error, "catalog");
+    return store_sql_error (store, error, "catalog");
   return TRUE;
 }
 
@@ -1053,7 +1013,7 @@ ddb_store_table_create (DdbStore *store, DdbTableDef *def, GError **error)
       for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
         ((DdbIndexDef *) def->indexes->pdata[i])->id = next++;
       text = def_to_text (def, next);
-      stmt = stmt_acquire (store, "INSERT INTO dy_tables (name, def) VALUES (?1, ?2)", error);
+      stmt = store_stmt_acquire (store, "INSERT INTO dy_tables (name, def) VALUES (?1, ?2)", error);
       ok = stmt != NULL;
       if (ok)
         {
@@ -1077,7 +1037,7 @@ static gboolean
 table_load (DdbStore *store, const char *name, DdbTableDef **def, gint64 *next_index_id,
             GError **error)
 {
-  sqlite3_stmt *stmt = stmt_acquire (store, "SELECT id, def FROM dy_tables WHERE name = ?1",
+  sqlite3_stmt *stmt = store_stmt_acquire (store, "SELECT id, def FROM dy_tables WHERE name = ?1",
                                      error);
   int rc;
 
@@ -1126,9 +1086,9 @@ table_load (DdbStore *store, const char *name, DdbTableDef **def, gint64 *next_i
             }
         }
     }
-  stmt_release (store, stmt);
+  store_stmt_release (store, stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return sql_error (store, error, "catalog");
+    return store_sql_error (store, error, "catalog");
   return rc == SQLITE_DONE || *def != NULL;
 }
 
@@ -1154,14 +1114,14 @@ static gboolean put_index_entries (DdbStore *store, const DdbTableDef *def,
 static gboolean
 backfill (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, GError **error)
 {
-  sqlite3_stmt *stmt = stmt_acquire (store, "SELECT item, pk, sk FROM dy_items WHERE tid = ?1",
+  sqlite3_stmt *stmt = store_stmt_acquire (store, "SELECT item, pk, sk FROM dy_items WHERE tid = ?1",
                                      error);
   GByteArray *tk = g_byte_array_new ();
   gboolean ok = stmt != NULL;
   int rc = SQLITE_DONE;
   KeySlots ks;
 
-  key_slots (def, NULL, &ks);
+  store_key_slots (def, NULL, &ks);
   if (ok)
     {
       sqlite3_bind_int64 (stmt, 1, def->id);
@@ -1174,12 +1134,12 @@ backfill (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, GEr
                                (guint) sqlite3_column_bytes (stmt, 1));
           g_byte_array_append (tk, sqlite3_column_blob (stmt, 2),
                                (guint) sqlite3_column_bytes (stmt, 2));
-          item = row_decode (&ks, stmt, error);
+          item = store_row_decode (&ks, stmt, NULL, 0, error);
           ok = item != NULL && put_index_entries (store, def, index, item, tk, error);
         }
       if (ok && rc != SQLITE_DONE)
-        ok = sql_error (store, error, "backfill");
-      stmt_release (store, stmt);
+        ok = store_sql_error (store, error, "backfill");
+      store_stmt_release (store, stmt);
     }
   g_byte_array_unref (tk);
   return ok;
@@ -1226,7 +1186,7 @@ ddb_store_table_update (DdbStore *store, DdbTableDef *def, GError **error)
             continue;
           for (guint k = 0; ok && k < 2; k++)
             {
-              stmt = stmt_acquire (store,
+              stmt = store_stmt_acquire (store,
                                    k == 0 ? "DELETE FROM dy_index WHERE tid = ?1 AND iid = ?2"
                                           : "DELETE FROM dy_stats WHERE tid = ?1 AND iid = ?2",
                                    error);
@@ -1256,7 +1216,7 @@ ddb_store_table_update (DdbStore *store, DdbTableDef *def, GError **error)
   if (ok)
     {
       text = def_to_text (def, next);
-      stmt = stmt_acquire (store, "UPDATE dy_tables SET def = ?2 WHERE id = ?1", error);
+      stmt = store_stmt_acquire (store, "UPDATE dy_tables SET def = ?2 WHERE id = ?1", error);
       ok = stmt != NULL;
       if (ok)
         {
@@ -1284,7 +1244,7 @@ ddb_store_table_delete (DdbStore *store, const DdbTableDef *def, GError **error)
   ok = TRUE;
   for (guint i = 0; ok && i < G_N_ELEMENTS (sqls); i++)
     {
-      sqlite3_stmt *stmt = stmt_acquire (store, sqls[i], error);
+      sqlite3_stmt *stmt = store_stmt_acquire (store, sqls[i], error);
 
       ok = stmt != NULL;
       if (ok)
@@ -1303,7 +1263,7 @@ ddb_store_table_names (DdbStore *store, const char *exclusive_start, guint limit
                        GError **error)
 {
   /* Names are TEXT compared with the BINARY collation: memcmp of UTF-8, DynamoDB's order. */
-  sqlite3_stmt *stmt = stmt_acquire (store,
+  sqlite3_stmt *stmt = store_stmt_acquire (store,
                                      "SELECT name FROM dy_tables WHERE name > ?1"
                                      " ORDER BY name LIMIT ?2",
                                      error);
@@ -1317,10 +1277,10 @@ ddb_store_table_names (DdbStore *store, const char *exclusive_start, guint limit
   names = g_ptr_array_new_with_free_func (g_free);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     g_ptr_array_add (names, g_strdup ((const char *) sqlite3_column_text (stmt, 0)));
-  stmt_release (store, stmt);
+  store_stmt_release (store, stmt);
   if (rc != SQLITE_DONE)
     {
-      sql_error (store, error, "catalog");
+      store_sql_error (store, error, "catalog");
       g_ptr_array_unref (names);
       return NULL;
     }
@@ -1331,7 +1291,7 @@ gboolean
 ddb_store_table_stats (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index,
                        gint64 *item_count, gint64 *size_bytes, GError **error)
 {
-  sqlite3_stmt *stmt = stmt_acquire (store,
+  sqlite3_stmt *stmt = store_stmt_acquire (store,
                                      "SELECT count, size FROM dy_stats WHERE tid = ?1 AND iid = ?2",
                                      error);
   gint64 iid = index != NULL ? index->id : 0;
@@ -1349,9 +1309,9 @@ ddb_store_table_stats (DdbStore *store, const DdbTableDef *def, const DdbIndexDe
       *item_count = sqlite3_column_int64 (stmt, 0);
       *size_bytes = sqlite3_column_int64 (stmt, 1);
     }
-  stmt_release (store, stmt);
+  store_stmt_release (store, stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return sql_error (store, error, "statistics");
+    return store_sql_error (store, error, "statistics");
   /* What the open transaction changed is counted too (an import checks its count). */
   for (guint i = 0; i < store->deltas->len; i++)
     {
@@ -1377,27 +1337,27 @@ ddb_store_item_get (DdbStore *store, const DdbTableDef *def, const DdbValue *key
   int rc;
 
   *item = NULL;
-  if (!encode_key (&def->key, key, store->pk, store->sk, error))
+  if (!store_encode_key (&def->key, key, store->pk, store->sk, error))
     return FALSE;
-  key_slots (def, NULL, &ks);
-  stmt = stmt_acquire (store,
+  store_key_slots (def, NULL, &ks);
+  stmt = store_stmt_acquire (store,
                        "SELECT item, pk, sk FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3"
                        " AND sk = ?4",
                        error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, def->id);
-  sqlite3_bind_int64 (stmt, 2, key_hash (store->pk->data, store->pk->len));
+  sqlite3_bind_int64 (stmt, 2, store_key_hash (store->pk->data, store->pk->len));
   bind_bytes (stmt, 3, store->pk);
   bind_bytes (stmt, 4, store->sk);
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
-    *item = row_decode (&ks, stmt, error);
-  stmt_release (store, stmt);
+    *item = store_row_decode (&ks, stmt, NULL, 0, error);
+  store_stmt_release (store, stmt);
   if (rc == SQLITE_DONE)
     return TRUE;
   if (rc != SQLITE_ROW)
-    return sql_error (store, error, "read");
+    return store_sql_error (store, error, "read");
   return *item != NULL;
 }
 
@@ -1420,9 +1380,9 @@ put_index_entries (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *o
       projected = ddb_index_project (def, index, item);
       if (projected == NULL)
         continue; /* sparse */
-      if (!encode_key (&index->key, projected, store->ipk, store->isk, error))
+      if (!store_encode_key (&index->key, projected, store->ipk, store->isk, error))
         return FALSE;
-      key_slots (def, index, &ks);
+      store_key_slots (def, index, &ks);
       encode_keyless (&ks, projected, store->item);
       size = (gint64) ddb_item_size (projected);
       /* The item's entries were deleted first, so an entry is always new. */
@@ -1435,7 +1395,7 @@ put_index_entries (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *o
         return FALSE;
       sqlite3_bind_int64 (stmt, 1, def->id);
       sqlite3_bind_int64 (stmt, 2, index->id);
-      sqlite3_bind_int64 (stmt, 3, key_hash (store->ipk->data, store->ipk->len));
+      sqlite3_bind_int64 (stmt, 3, store_key_hash (store->ipk->data, store->ipk->len));
       bind_bytes (stmt, 4, store->ipk);
       bind_bytes (stmt, 5, store->isk);
       bind_bytes (stmt, 6, tk);
@@ -1466,7 +1426,7 @@ delete_index_entries (DdbStore *store, const DdbTableDef *def, const GByteArray 
     stats_add (store, def->id, sqlite3_column_int64 (stmt, 0), -1,
                -sqlite3_column_int64 (stmt, 1));
   if (rc != SQLITE_DONE)
-    sql_error (store, error, "write");
+    store_sql_error (store, error, "write");
   sqlite3_reset (stmt);
   sqlite3_clear_bindings (stmt);
   g_ptr_array_add (store->delete_index_idle, stmt);
@@ -1484,7 +1444,7 @@ static void
 bind_item_key (DdbStore *store, sqlite3_stmt *stmt, const DdbTableDef *def)
 {
   sqlite3_bind_int64 (stmt, 1, def->id);
-  sqlite3_bind_int64 (stmt, 2, key_hash (store->pk->data, store->pk->len));
+  sqlite3_bind_int64 (stmt, 2, store_key_hash (store->pk->data, store->pk->len));
   bind_bytes (stmt, 3, store->pk);
   bind_bytes (stmt, 4, store->sk);
 }
@@ -1495,7 +1455,7 @@ static gboolean
 replace_item (DdbStore *store, const DdbTableDef *def, gint64 size, gint64 *old_size,
               GError **error)
 {
-  sqlite3_stmt *stmt = stmt_acquire (store,
+  sqlite3_stmt *stmt = store_stmt_acquire (store,
                                      "SELECT size FROM dy_items WHERE tid = ?1 AND h = ?2"
                                      " AND pk = ?3 AND sk = ?4",
                                      error);
@@ -1506,10 +1466,10 @@ replace_item (DdbStore *store, const DdbTableDef *def, gint64 size, gint64 *old_
   bind_item_key (store, stmt, def);
   rc = sqlite3_step (stmt);
   *old_size = rc == SQLITE_ROW ? sqlite3_column_int64 (stmt, 0) : 0;
-  stmt_release (store, stmt);
+  store_stmt_release (store, stmt);
   if (rc != SQLITE_ROW)
-    return sql_error (store, error, "write");
-  stmt = stmt_acquire (store,
+    return store_sql_error (store, error, "write");
+  stmt = store_stmt_acquire (store,
                        "UPDATE dy_items SET size = ?5, item = ?6 WHERE tid = ?1 AND h = ?2"
                        " AND pk = ?3 AND sk = ?4",
                        error);
@@ -1530,11 +1490,11 @@ ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *ite
   gint64 size = (gint64) ddb_item_size (item), old_size = 0;
   KeySlots ks;
 
-  if (!encode_key (&def->key, item, store->pk, store->sk, error))
+  if (!store_encode_key (&def->key, item, store->pk, store->sk, error))
     return FALSE;
   if (!auto_begin (store, &own, error))
     return FALSE;
-  key_slots (def, NULL, &ks);
+  store_key_slots (def, NULL, &ks);
   encode_keyless (&ks, item, store->item);
   /* Insert first: an import's items are new, and a new item has no index entries to remove, so
    * the common case is one statement; a replacement learns the old size for the statistics. */
@@ -1557,7 +1517,7 @@ ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *ite
     stats_add (store, def->id, 0, inserted ? 1 : 0, size - old_size);
   if (ok && has_indexes (def))
     {
-      concat_key (store->tk, store->pk, store->sk);
+      store_concat_key (store->tk, store->pk, store->sk);
       ok = (inserted || delete_index_entries (store, def, store->tk, error))
            && put_index_entries (store, def, NULL, item, store->tk, error);
     }
@@ -1580,7 +1540,7 @@ ddb_store_set_bulk (DdbStore *store, gboolean bulk, GError **error)
         store->saved_cache_size = sqlite3_column_int (stmt, 0);
       sqlite3_finalize (stmt);
       if (store->saved_cache_size == 0)
-        return sql_error (store, error, "read");
+        return store_sql_error (store, error, "read");
       sql = g_strdup_printf ("PRAGMA cache_size=%d;", BULK_CACHE_KIB);
     }
   else
@@ -1599,11 +1559,11 @@ ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *
   gboolean own, ok, existed = FALSE;
   int rc;
 
-  if (!encode_key (&def->key, key, store->pk, store->sk, error))
+  if (!store_encode_key (&def->key, key, store->pk, store->sk, error))
     return FALSE;
   if (!auto_begin (store, &own, error))
     return FALSE;
-  stmt = stmt_acquire (store,
+  stmt = store_stmt_acquire (store,
                        "DELETE FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3 AND sk = ?4"
                        " RETURNING size",
                        error);
@@ -1617,12 +1577,12 @@ ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *
           stats_add (store, def->id, 0, -1, -sqlite3_column_int64 (stmt, 0));
         }
       if (rc != SQLITE_DONE)
-        ok = sql_error (store, error, "write");
-      stmt_release (store, stmt);
+        ok = store_sql_error (store, error, "write");
+      store_stmt_release (store, stmt);
     }
   if (ok && existed && has_indexes (def))
     {
-      concat_key (store->tk, store->pk, store->sk);
+      store_concat_key (store->tk, store->pk, store->sk);
       ok = delete_index_entries (store, def, store->tk, error);
     }
   return auto_end (store, own, ok, error);
@@ -1639,7 +1599,7 @@ ddb_store_token_get (DdbStore *store, const char *token, GBytes **digest, gint64
 
   *digest = NULL;
   *created = 0;
-  stmt = stmt_acquire (store, "SELECT digest, created FROM dy_tokens WHERE token = ?1", error);
+  stmt = store_stmt_acquire (store, "SELECT digest, created FROM dy_tokens WHERE token = ?1", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, token, -1, SQLITE_STATIC);
@@ -1649,9 +1609,9 @@ ddb_store_token_get (DdbStore *store, const char *token, GBytes **digest, gint64
       *digest = g_bytes_new (sqlite3_column_blob (stmt, 0), (gsize) sqlite3_column_bytes (stmt, 0));
       *created = sqlite3_column_int64 (stmt, 1);
     }
-  stmt_release (store, stmt);
+  store_stmt_release (store, stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return sql_error (store, error, "read");
+    return store_sql_error (store, error, "read");
   return TRUE;
 }
 
@@ -1665,7 +1625,7 @@ ddb_store_token_put (DdbStore *store, const char *token, const void *digest, gsi
   g_return_val_if_fail (digest_len <= G_MAXINT, FALSE);
   if (!auto_begin (store, &own, error))
     return FALSE;
-  stmt = stmt_acquire (store,
+  stmt = store_stmt_acquire (store,
                        "INSERT OR REPLACE INTO dy_tokens (token, digest, created)"
                        " VALUES (?1, ?2, ?3)",
                        error);
@@ -1689,7 +1649,7 @@ ddb_store_token_purge (DdbStore *store, gint64 before, GError **error)
 
   if (!auto_begin (store, &own, error))
     return FALSE;
-  stmt = stmt_acquire (store, "DELETE FROM dy_tokens WHERE created < ?1", error);
+  stmt = store_stmt_acquire (store, "DELETE FROM dy_tokens WHERE created < ?1", error);
   ok = stmt != NULL;
   if (ok)
     {
@@ -1697,376 +1657,4 @@ ddb_store_token_purge (DdbStore *store, gint64 before, GError **error)
       ok = stmt_run (store, stmt, error);
     }
   return auto_end (store, own, ok, error);
-}
-
-/* ---- Cursors ---- */
-
-/* A bound on the encoded sort key: `set` FALSE for none. */
-typedef struct {
-  GByteArray *bytes;
-  gboolean set;
-  gboolean strict;
-} Bound;
-
-static void
-bound_set (Bound *b, const GByteArray *bytes, gboolean strict)
-{
-  g_byte_array_set_size (b->bytes, 0);
-  g_byte_array_append (b->bytes, bytes->data, bytes->len);
-  b->set = TRUE;
-  b->strict = strict;
-}
-
-static int
-bytes_compare (const GByteArray *a, const GByteArray *b)
-{
-  int c = memcmp (a->data, b->data, MIN (a->len, b->len));
-
-  if (c != 0)
-    return c;
-  return a->len < b->len ? -1 : a->len > b->len ? 1 : 0;
-}
-
-/* Narrows `b` to `value` if that is tighter: `lower` tells which side. */
-static void
-bound_narrow (Bound *b, const GByteArray *value, gboolean strict, gboolean lower)
-{
-  int c;
-
-  if (!b->set)
-    {
-      bound_set (b, value, strict);
-      return;
-    }
-  c = bytes_compare (value, b->bytes);
-  if (lower ? c > 0 : c < 0)
-    bound_set (b, value, strict);
-  else if (c == 0)
-    b->strict = b->strict || strict;
-}
-
-/* The range of encoded sort keys that begins_with(`prefix`) selects. Strings and binaries
- * encode as their bytes with 0x00 escaped as 00 FF, then the terminator 00 01; the escaping is
- * a prefix code, so a value starts with the prefix iff its encoding starts with the prefix's
- * encoding minus the terminator. Every such encoding lies in [P, successor (P)). */
-static gboolean
-prefix_bounds (const DdbValue *prefix, Bound *lower, Bound *upper, GError **error)
-{
-  GByteArray *p = g_byte_array_new ();
-  gboolean ok = ddb_key_encode (prefix, p, error);
-
-  if (ok)
-    {
-      g_assert (p->len >= 2);
-      g_byte_array_set_size (p, p->len - 2);
-      bound_narrow (lower, p, FALSE, TRUE);
-      while (p->len > 0 && p->data[p->len - 1] == 0xFF)
-        g_byte_array_set_size (p, p->len - 1);
-      if (p->len > 0)
-        {
-          p->data[p->len - 1]++;
-          bound_narrow (upper, p, TRUE, FALSE);
-        }
-    }
-  g_byte_array_unref (p);
-  return ok;
-}
-
-static gboolean
-range_bounds (const DdbStoreRange *range, Bound *lower, Bound *upper, GError **error)
-{
-  g_autoptr (GByteArray) a = g_byte_array_new ();
-  g_autoptr (GByteArray) b = g_byte_array_new ();
-
-  switch (range->range_op)
-    {
-    case DDB_SK_NONE:
-      return TRUE;
-    case DDB_SK_BEGINS_WITH:
-      return prefix_bounds (range->range[0], lower, upper, error);
-    case DDB_SK_EQ:
-    case DDB_SK_LT:
-    case DDB_SK_LE:
-    case DDB_SK_GT:
-    case DDB_SK_GE:
-    case DDB_SK_BETWEEN:
-    default:
-      break;
-    }
-  if (!ddb_key_encode (range->range[0], a, error))
-    return FALSE;
-  switch (range->range_op)
-    {
-    case DDB_SK_EQ:
-      bound_narrow (lower, a, FALSE, TRUE);
-      bound_narrow (upper, a, FALSE, FALSE);
-      break;
-    case DDB_SK_LT:
-      bound_narrow (upper, a, TRUE, FALSE);
-      break;
-    case DDB_SK_LE:
-      bound_narrow (upper, a, FALSE, FALSE);
-      break;
-    case DDB_SK_GT:
-      bound_narrow (lower, a, TRUE, TRUE);
-      break;
-    case DDB_SK_GE:
-      bound_narrow (lower, a, FALSE, TRUE);
-      break;
-    case DDB_SK_BETWEEN:
-      if (!ddb_key_encode (range->range[1], b, error))
-        return FALSE;
-      bound_narrow (lower, a, FALSE, TRUE);
-      bound_narrow (upper, b, FALSE, FALSE);
-      break;
-    case DDB_SK_NONE:
-    case DDB_SK_BEGINS_WITH:
-    default:
-      break;
-    }
-  return TRUE;
-}
-
-static gboolean
-cursor_step_error (DdbStoreCursor *cursor, GError **error)
-{
-  return sql_error (cursor->store, error, "read");
-}
-
-static DdbStoreCursor *
-cursor_new (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, const char *sql,
-            GError **error)
-{
-  sqlite3_stmt *stmt = stmt_acquire (store, sql, error);
-  DdbStoreCursor *cursor;
-
-  if (stmt == NULL)
-    return NULL;
-  cursor = g_new0 (DdbStoreCursor, 1);
-  cursor->store = store;
-  cursor->stmt = stmt;
-  /* The names are copied: the cursor may outlive the caller's definition. */
-  key_slots (def, index, &cursor->slots);
-  for (guint i = 0; i < DDB_ITEM_MAX_KEY_SLOTS; i++)
-    {
-      cursor->names[i] = g_strdup (cursor->slots.names[i]);
-      cursor->slots.names[i] = cursor->names[i];
-    }
-  return cursor;
-}
-
-/* Query: one partition, sort keys within bounds, in either direction. */
-static DdbStoreCursor *
-open_query (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range, GError **error)
-{
-  const DdbIndexDef *index = range->index;
-  const DdbKeyDef *key = index != NULL ? &index->key : &def->key;
-  g_autoptr (GByteArray) pk = g_byte_array_new ();
-  g_autoptr (GByteArray) start_sk = g_byte_array_new ();
-  g_autoptr (GByteArray) start_tk = g_byte_array_new ();
-  Bound lower = { g_byte_array_new (), FALSE, FALSE };
-  Bound upper = { g_byte_array_new (), FALSE, FALSE };
-  g_autoptr (GString) sql = g_string_new (NULL);
-  DdbStoreCursor *cursor = NULL;
-  const char *col = index != NULL ? "isk" : "sk";
-  gboolean ok;
-
-  ok = ddb_key_encode (range->hash, pk, error) && range_bounds (range, &lower, &upper, error);
-  if (ok && range->exclusive_start != NULL)
-    {
-      g_autoptr (GByteArray) tpk = g_byte_array_new ();
-      g_autoptr (GByteArray) tsk = g_byte_array_new ();
-
-      if (key->range_name != NULL)
-        ok = encode_attr (range->exclusive_start, key->range_name, start_sk, error);
-      if (ok && index != NULL)
-        {
-          ok = encode_key (&def->key, range->exclusive_start, tpk, tsk, error);
-          concat_key (start_tk, tpk, tsk);
-        }
-      /* On the table the sort key alone continues; on an index equal index keys are told
-       * apart by the table key, so the bound stays inclusive and a row-value test follows. */
-      if (ok)
-        bound_narrow (range->forward ? &lower : &upper, start_sk, index == NULL,
-                      range->forward);
-    }
-
-  if (ok)
-    {
-      if (index == NULL)
-        g_string_append (sql, "SELECT item, pk, sk FROM dy_items WHERE tid = ?1 AND h = ?2"
-                              " AND pk = ?3");
-      else
-        g_string_append (sql, "SELECT item, tk, ipk, isk FROM dy_index WHERE tid = ?1"
-                              " AND iid = ?6 AND h = ?2 AND ipk = ?3");
-      if (lower.set)
-        g_string_append_printf (sql, " AND %s %s ?4", col, lower.strict ? ">" : ">=");
-      if (upper.set)
-        g_string_append_printf (sql, " AND %s %s ?5", col, upper.strict ? "<" : "<=");
-      if (index != NULL && range->exclusive_start != NULL)
-        g_string_append_printf (sql, " AND (isk, tk) %s (?7, ?8)", range->forward ? ">" : "<");
-      if (index == NULL)
-        g_string_append (sql, range->forward ? " ORDER BY sk ASC" : " ORDER BY sk DESC");
-      else
-        g_string_append (sql, range->forward ? " ORDER BY isk ASC, tk ASC"
-                                             : " ORDER BY isk DESC, tk DESC");
-      cursor = cursor_new (store, def, index, sql->str, error);
-    }
-  if (cursor != NULL)
-    {
-      sqlite3_stmt *stmt = cursor->stmt;
-
-      sqlite3_bind_int64 (stmt, 1, def->id);
-      sqlite3_bind_int64 (stmt, 2, key_hash (pk->data, pk->len));
-      sqlite3_bind_blob (stmt, 3, pk->data ?: (guint8 *) "", (int) pk->len, SQLITE_TRANSIENT);
-      if (lower.set)
-        sqlite3_bind_blob (stmt, 4, lower.bytes->data ?: (guint8 *) "", (int) lower.bytes->len,
-                           SQLITE_TRANSIENT);
-      if (upper.set)
-        sqlite3_bind_blob (stmt, 5, upper.bytes->data ?: (guint8 *) "", (int) upper.bytes->len,
-                           SQLITE_TRANSIENT);
-      if (index != NULL)
-        {
-          sqlite3_bind_int64 (stmt, 6, index->id);
-          if (range->exclusive_start != NULL)
-            {
-              sqlite3_bind_blob (stmt, 7, start_sk->data ?: (guint8 *) "", (int) start_sk->len,
-                                 SQLITE_TRANSIENT);
-              sqlite3_bind_blob (stmt, 8, start_tk->data ?: (guint8 *) "", (int) start_tk->len,
-                                 SQLITE_TRANSIENT);
-            }
-        }
-    }
-  g_byte_array_unref (lower.bytes);
-  g_byte_array_unref (upper.bytes);
-  return cursor;
-}
-
-guint
-ddb_store_segment_of (const DdbValue *hash, guint total_segments)
-{
-  g_autoptr (GByteArray) pk = g_byte_array_new ();
-  guint64 total = MAX (total_segments, 1);
-  guint64 h;
-
-  /* A validated key value always encodes. */
-  ddb_key_encode (hash, pk, NULL);
-  h = key_hash (pk->data, pk->len);
-  /* open_scan gives segment s the hashes from floor(s * 2^32 / total): the last s whose
-   * floor(s * 2^32 / total) <= h is ceil((h + 1) * total / 2^32) - 1. */
-  return (guint) (((h + 1) * total - 1) >> 32);
-}
-
-/* Scan: every partition in hash order within the segment's hash range. */
-static DdbStoreCursor *
-open_scan (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range, GError **error)
-{
-  const DdbIndexDef *index = range->index;
-  guint total = MAX (range->total_segments, 1);
-  gint64 lo = (gint64) (((guint64) range->segment << 32) / total);
-  gint64 hi = (gint64) (((guint64) (range->segment + 1) << 32) / total);
-  g_autoptr (GByteArray) pk = g_byte_array_new ();
-  g_autoptr (GByteArray) sk = g_byte_array_new ();
-  g_autoptr (GByteArray) tpk = g_byte_array_new ();
-  g_autoptr (GByteArray) tsk = g_byte_array_new ();
-  g_autoptr (GByteArray) tk = g_byte_array_new ();
-  const char *sql;
-  DdbStoreCursor *cursor;
-  gint64 start_h = 0;
-
-  if (range->segment >= total)
-    {
-      g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL, "Scan segment %u of %u", range->segment,
-                   total);
-      return NULL;
-    }
-  if (range->exclusive_start != NULL)
-    {
-      if (!encode_key (index != NULL ? &index->key : &def->key, range->exclusive_start, pk, sk,
-                       error))
-        return NULL;
-      if (index != NULL)
-        {
-          if (!encode_key (&def->key, range->exclusive_start, tpk, tsk, error))
-            return NULL;
-          concat_key (tk, tpk, tsk);
-        }
-      start_h = key_hash (pk->data, pk->len);
-      lo = MAX (lo, start_h);
-    }
-
-  if (index == NULL)
-    sql = range->exclusive_start == NULL
-            ? "SELECT item, pk, sk FROM dy_items WHERE tid = ?1 AND h >= ?2 AND h < ?3"
-              " ORDER BY h, pk, sk"
-            : "SELECT item, pk, sk FROM dy_items WHERE tid = ?1 AND h >= ?2 AND h < ?3"
-              " AND (h, pk, sk) > (?4, ?5, ?6) ORDER BY h, pk, sk";
-  else
-    sql = range->exclusive_start == NULL
-            ? "SELECT item, tk, ipk, isk FROM dy_index WHERE tid = ?1 AND iid = ?7 AND h >= ?2"
-              " AND h < ?3 ORDER BY h, ipk, isk, tk"
-            : "SELECT item, tk, ipk, isk FROM dy_index WHERE tid = ?1 AND iid = ?7 AND h >= ?2"
-              " AND h < ?3"
-              " AND (h, ipk, isk, tk) > (?4, ?5, ?6, ?8) ORDER BY h, ipk, isk, tk";
-  cursor = cursor_new (store, def, index, sql, error);
-  if (cursor == NULL)
-    return NULL;
-  sqlite3_bind_int64 (cursor->stmt, 1, def->id);
-  sqlite3_bind_int64 (cursor->stmt, 2, lo);
-  sqlite3_bind_int64 (cursor->stmt, 3, hi);
-  if (range->exclusive_start != NULL)
-    {
-      sqlite3_bind_int64 (cursor->stmt, 4, start_h);
-      sqlite3_bind_blob (cursor->stmt, 5, pk->data ?: (guint8 *) "", (int) pk->len,
-                         SQLITE_TRANSIENT);
-      sqlite3_bind_blob (cursor->stmt, 6, sk->data ?: (guint8 *) "", (int) sk->len,
-                         SQLITE_TRANSIENT);
-      if (index != NULL)
-        sqlite3_bind_blob (cursor->stmt, 8, tk->data ?: (guint8 *) "", (int) tk->len,
-                           SQLITE_TRANSIENT);
-    }
-  if (index != NULL)
-    sqlite3_bind_int64 (cursor->stmt, 7, index->id);
-  return cursor;
-}
-
-DdbStoreCursor *
-ddb_store_cursor_open (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range,
-                       GError **error)
-{
-  if (range->hash != NULL)
-    return open_query (store, def, range, error);
-  return open_scan (store, def, range, error);
-}
-
-DdbValue *
-ddb_store_cursor_next (DdbStoreCursor *cursor, GError **error)
-{
-  int rc;
-
-  if (cursor->done)
-    return NULL;
-  rc = sqlite3_step (cursor->stmt);
-  if (rc == SQLITE_ROW)
-    {
-      DdbValue *item = row_decode (&cursor->slots, cursor->stmt, error);
-      if (item == NULL)
-        cursor->done = TRUE;
-      return item;
-    }
-  cursor->done = TRUE;
-  if (rc != SQLITE_DONE)
-    cursor_step_error (cursor, error);
-  return NULL;
-}
-
-void
-ddb_store_cursor_free (DdbStoreCursor *cursor)
-{
-  if (cursor == NULL)
-    return;
-  stmt_release (cursor->store, cursor->stmt);
-  for (guint i = 0; i < DDB_ITEM_MAX_KEY_SLOTS; i++)
-    g_free (cursor->names[i]);
-  g_free (cursor);
 }

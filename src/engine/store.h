@@ -123,8 +123,23 @@ guint ddb_store_segment_of (const DdbValue *hash, guint total_segments);
 DdbStoreCursor *ddb_store_cursor_open (DdbStore *store, const DdbTableDef *def,
                                        const DdbStoreRange *range, GError **error);
 /* The next item (a new map: the whole item for the table, the projected item for an index), or
- * NULL at the end (no error) or on error. */
-DdbValue *ddb_store_cursor_next (DdbStoreCursor *cursor, GError **error);
+ * NULL at the end (no error) or on error. With a prefilter set, a row that fails it is not
+ * decoded: NULL is returned with *skipped TRUE (SKIPPED NULL: such rows are stepped over). */
+DdbValue *ddb_store_cursor_next (DdbStoreCursor *cursor, gboolean *skipped, GError **error);
+/* From now on, items come back with only their key attributes and the item-level attributes
+ * in NAMES (n of them; NULL: whole, the default): what a read that projects or filters on
+ * those names needs, without building the rest. */
+void ddb_store_cursor_set_wanted (DdbStoreCursor *cursor, const char *const *names, guint n);
+/* From now on, rows whose sort key (of the table, or the index scanned) does not satisfy OP
+ * with VALUES (of the key's type; values[1] only for BETWEEN) are skipped undecoded, tested
+ * on their encoding: for a Scan whose filter requires that much of the sort key. */
+gboolean ddb_store_cursor_set_prefilter (DdbStoreCursor *cursor, DdbSortKeyOp op,
+                                         const DdbValue *const values[2], GError **error);
+/* The stored size (ddb_item_size() of the whole item or index entry) of the current row: the
+ * one ddb_store_cursor_next() last returned or skipped. */
+gint64 ddb_store_cursor_size (const DdbStoreCursor *cursor);
+/* The key attributes (the table's and the index's) of the current row, as a new map. */
+DdbValue *ddb_store_cursor_key (DdbStoreCursor *cursor, GError **error);
 void ddb_store_cursor_free (DdbStoreCursor *cursor);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbStoreCursor, ddb_store_cursor_free)
 

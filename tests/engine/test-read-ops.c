@@ -1425,6 +1425,146 @@ test_scan_validation (void)
   }
 }
 
+/* A Scan's filter on the sort key is tested on the stored key before the row is decoded: the
+ * pages must be those of the same Scan without the filter (Limit and the 1 MB cap count the
+ * items read, whose last one gives LastEvaluatedKey even when the filter drops it), holding just
+ * the items that pass. */
+typedef gboolean (*SkPredicate) (const char *sk, const char *name);
+
+static gboolean sk_is_meta (const char *sk, const char *name) { (void) name; return strcmp (sk, "META") == 0; }
+static gboolean sk_between_posts (const char *sk, const char *name) { (void) name; return strcmp (sk, "POST#1") >= 0 && strcmp (sk, "POST#2") <= 0; }
+static gboolean sk_is_post (const char *sk, const char *name) { (void) name; return g_str_has_prefix (sk, "POST"); }
+static gboolean sk_below_meta (const char *sk, const char *name) { (void) name; return strcmp (sk, "META") < 0; }
+static gboolean sk_above_meta (const char *sk, const char *name) { (void) name; return strcmp (sk, "META") > 0; }
+static gboolean sk_never (const char *sk, const char *name) { (void) sk; (void) name; return FALSE; }
+static gboolean sk_meta_named (const char *sk, const char *name) { return strcmp (sk, "META") == 0 && g_strcmp0 (name, "n3") == 0; }
+static gboolean sk_meta_or_named (const char *sk, const char *name) { return strcmp (sk, "META") == 0 || g_strcmp0 (name, "n3") == 0; }
+
+static void
+test_scan_sort_key_filter (void)
+{
+  g_autoptr (DdbEngine) e = etu_engine_new ();
+  const char *const sks[] = { "A", "META", "POST#1", "POST#2", "POST#3", "Z" };
+  const struct {
+    const char *filter;
+    SkPredicate pass;
+  } cases[] = {
+    { "SK = :m", sk_is_meta },
+    { ":m = SK", sk_is_meta },
+    { "SK BETWEEN :p1 AND :p2", sk_between_posts },
+    { "begins_with (SK, :post)", sk_is_post },
+    { "SK < :m", sk_below_meta },
+    { ":m < SK", sk_above_meta },
+    { "SK = :one", sk_never }, /* a number never equals a string key */
+    { "SK = :m AND #n = :n3", sk_meta_named },
+    { "#n = :n3 AND SK = :m", sk_meta_named },
+    { "SK = :m OR #n = :n3", sk_meta_or_named },
+  };
+  const char *values = "{':m': {'S': 'META'}, ':p1': {'S': 'POST#1'}, ':p2': {'S': 'POST#2'},"
+                       " ':post': {'S': 'POST'}, ':one': {'N': '1'}, ':n3': {'S': 'n3'}}";
+
+  json_decref (etu_ok (e, "CreateTable",
+                       "{'TableName': 'Pre', 'BillingMode': 'PAY_PER_REQUEST', "
+                       "'AttributeDefinitions': [{'AttributeName': 'PK', 'AttributeType': 'S'}, "
+                       "{'AttributeName': 'SK', 'AttributeType': 'S'}], 'KeySchema': "
+                       "[{'AttributeName': 'PK', 'KeyType': 'HASH'}, {'AttributeName': 'SK', "
+                       "'KeyType': 'RANGE'}]}"));
+  for (int p = 0; p < 12; p++)
+    for (guint k = 0; k < G_N_ELEMENTS (sks); k++)
+      {
+        /* Some items are big, so that the 1 MB cap also ends pages, on dropped items too. */
+        g_autofree char *pad = g_strnfill (p % 3 == 0 ? 60000 : 10, 'x');
+        g_autofree char *item
+            = g_strdup_printf ("{'PK': {'S': 'P%02d'}, 'SK': {'S': '%s'}, 'name': {'S': 'n%d'},"
+                               " 'pad': {'S': '%s'}}",
+                               p, sks[k], (int) ((p + k) % 5), pad);
+        etu_put (e, "Pre", item);
+      }
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (int limit = 0; limit <= 4; limit += 4)
+      for (int projected = 0; projected < 2; projected++)
+        {
+          json_t *plain = etu_json ("{'TableName': 'Pre'}");
+          json_t *filtered = etu_json ("{'TableName': 'Pre', 'FilterExpression': '%s'}",
+                                       cases[c].filter);
+          json_t *all_values = etu_json ("%s", values);
+          json_t *used = json_object ();
+          const char *key;
+          json_t *value;
+          guint pages = 0, passed = 0;
+
+          if (limit > 0)
+            {
+              json_object_set_new (plain, "Limit", json_integer (limit));
+              json_object_set_new (filtered, "Limit", json_integer (limit));
+            }
+          if (projected)
+            json_object_set_new (filtered, "ProjectionExpression", json_string ("#n"));
+          /* DynamoDB refuses placeholders an expression does not use. */
+          json_object_foreach (all_values, key, value)
+            if (strstr (cases[c].filter, key) != NULL)
+              json_object_set (used, key, value);
+          json_object_set_new (filtered, "ExpressionAttributeValues", used);
+          if (projected || strstr (cases[c].filter, "#n") != NULL)
+            json_object_set_new (filtered, "ExpressionAttributeNames",
+                                 json_pack ("{ss}", "#n", "name"));
+          json_decref (all_values);
+          for (;;)
+            {
+              json_t *a = etu_call_ok (e, "Scan", plain);
+              json_t *b = etu_call_ok (e, "Scan", filtered);
+              json_t *lek = json_object_get (a, "LastEvaluatedKey");
+              json_t *items = json_object_get (b, "Items");
+              size_t i, j = 0;
+              json_t *item;
+
+              pages++;
+              g_assert_cmpint (int_member (a, "ScannedCount"), ==, int_member (b, "ScannedCount"));
+              if (lek == NULL)
+                assert_no_lek (b);
+              else
+                g_assert_true (json_equal (lek, json_object_get (b, "LastEvaluatedKey")));
+              json_array_foreach (json_object_get (a, "Items"), i, item)
+                {
+                  const char *sk = json_string_value (json_object_get (json_object_get (item, "SK"), "S"));
+                  const char *name = json_string_value (json_object_get (json_object_get (item, "name"), "S"));
+                  json_t *got;
+
+                  if (!cases[c].pass (sk, name))
+                    continue;
+                  got = json_array_get (items, j++);
+                  g_assert_nonnull (got);
+                  if (projected)
+                    {
+                      g_assert_cmpuint (json_object_size (got), ==, 1);
+                      g_assert_true (json_equal (json_object_get (got, "name"), json_object_get (item, "name")));
+                    }
+                  else
+                    g_assert_true (json_equal (got, item));
+                }
+              g_assert_cmpuint (j, ==, json_array_size (items));
+              g_assert_cmpint (int_member (b, "Count"), ==, (gint64) j);
+              passed += (guint) j;
+              if (lek != NULL)
+                {
+                  json_object_set (plain, "ExclusiveStartKey", lek);
+                  json_object_set (filtered, "ExclusiveStartKey", lek);
+                }
+              json_decref (a);
+              json_decref (b);
+              if (lek == NULL)
+                break;
+            }
+          /* The big items end pages without Limit: the cap is counted on dropped items too. */
+          g_assert_cmpuint (pages, >, 1);
+          if (cases[c].pass == sk_is_meta)
+            g_assert_cmpuint (passed, ==, 12);
+          json_decref (plain);
+          json_decref (filtered);
+        }
+}
+
 static void
 collect_item (DdbValue *item, gpointer data)
 {
@@ -1443,6 +1583,9 @@ test_read_hands_values (void)
     "{'TableName': 'Reads', 'FilterExpression': 'n > :v', 'ExpressionAttributeValues': {':v': "
     "{'N': '10'}}, 'ProjectionExpression': 'id, n'}",
     "{'TableName': 'Reads', 'Select': 'COUNT'}",
+    /* Only projected attributes come out, not the key or the filter's. */
+    "{'TableName': 'Reads', 'FilterExpression': 'n > :v', 'ExpressionAttributeValues': {':v': "
+    "{'N': '10'}}, 'ProjectionExpression': 'tags'}",
   };
 
   etu_create_table (e, "Reads", "id", "S");
@@ -1521,5 +1664,6 @@ main (int argc, char **argv)
   g_test_add_func ("/read-ops/query-validation", test_query_validation);
   g_test_add_func ("/read-ops/scan-validation", test_scan_validation);
   g_test_add_func ("/read-ops/read-hands-values", test_read_hands_values);
+  g_test_add_func ("/read-ops/scan-sort-key-filter", test_scan_sort_key_filter);
   return g_test_run ();
 }

@@ -102,7 +102,7 @@ drain (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range, cons
 
   g_assert_no_error (error);
   g_assert_nonnull (cursor);
-  while ((item = ddb_store_cursor_next (cursor, &error)) != NULL)
+  while ((item = ddb_store_cursor_next (cursor, NULL, &error)) != NULL)
     {
       DdbValue *v = ddb_value_map_get (item, attr);
 
@@ -712,7 +712,7 @@ scan_paged (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, g
       DdbValue *item = NULL;
 
       g_assert_no_error (error);
-      while (n < page && (item = ddb_store_cursor_next (cursor, &error)) != NULL)
+      while (n < page && (item = ddb_store_cursor_next (cursor, NULL, &error)) != NULL)
         {
           DdbValue *v = ddb_value_map_get (item, attr);
 
@@ -880,7 +880,7 @@ test_index_maintenance (void)
     g_autoptr (DdbValue) five = tu_num ("5");
     DdbStoreRange range = { gsi, h, DDB_SK_EQ, { five, NULL }, TRUE, 0, 1, NULL };
     g_autoptr (DdbStoreCursor) cursor = ddb_store_cursor_open (store, def, &range, &error);
-    g_autoptr (DdbValue) first = ddb_store_cursor_next (cursor, &error);
+    g_autoptr (DdbValue) first = ddb_store_cursor_next (cursor, NULL, &error);
     g_autofree char *text = ddb_json_format_item (first);
 
     g_assert_cmpstr (text, ==,
@@ -1037,7 +1037,7 @@ test_keyless_order (void)
       /* A Scan of the index: its only entry. */
       cursor = ddb_store_cursor_open (store, def, &range, &error);
       g_assert_no_error (error);
-      entry = ddb_store_cursor_next (cursor, &error);
+      entry = ddb_store_cursor_next (cursor, NULL, &error);
       g_assert_no_error (error);
       g_assert_nonnull (entry);
       back = ddb_json_format_item (entry);
@@ -1058,7 +1058,7 @@ count_all (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, gi
   g_assert_no_error (error);
   *count = 0;
   *size = 0;
-  while ((item = ddb_store_cursor_next (cursor, &error)) != NULL)
+  while ((item = ddb_store_cursor_next (cursor, NULL, &error)) != NULL)
     {
       *count += 1;
       *size += (gint64) ddb_item_size (item);
