@@ -361,7 +361,7 @@ stream (GTask *task, Run *run, GError **error)
         g_ptr_array_add (names, g_strdup (name));
     }
   header = g_new0 (Batch, 1);
-  header->target = dy_sql_target_find (run->session->backend, query, names, run->cancellable);
+  header->target = dy_sql_target_find (query, names);
   header->columns = g_ptr_array_ref (names);
   send_batch (task, run, header, query);
 

@@ -24,112 +24,35 @@ dy_sql_target_free (DySqlTarget *target)
   g_free (target);
 }
 
-typedef struct {
-  char *table; /* the table itself */
-  char *pk, *sk;
-} KeySchema;
-
-static void
-key_schema_free (KeySchema *k)
-{
-  g_free (k->table);
-  g_free (k->pk);
-  g_free (k->sk);
-  g_free (k);
-}
-
-static KeySchema *
-describe (DdbBackend *backend, const char *name, GCancellable *cancellable)
-{
-  json_t *request = json_pack ("{ss}", "TableName", name);
-  json_t *response = NULL;
-  g_autoptr (GError) error = NULL;
-  KeySchema *k = NULL;
-  json_t *key;
-  size_t i;
-
-  if (ddb_backend_call (backend, "DescribeTable", request, cancellable, &response, &error))
-    {
-      k = g_new0 (KeySchema, 1);
-      k->table = g_strdup (name);
-      json_array_foreach (json_object_get (json_object_get (response, "Table"), "KeySchema"), i,
-                          key)
-        {
-          const char *attr = json_string_value (json_object_get (key, "AttributeName"));
-          const char *type = json_string_value (json_object_get (key, "KeyType"));
-
-          if (g_strcmp0 (type, "HASH") == 0 && k->pk == NULL)
-            k->pk = g_strdup (attr);
-          else if (g_strcmp0 (type, "RANGE") == 0 && k->sk == NULL)
-            k->sk = g_strdup (attr);
-        }
-      if (k->pk == NULL)
-        g_clear_pointer (&k, key_schema_free);
-    }
-  json_decref (request);
-  if (response != NULL)
-    json_decref (response);
-  return k;
-}
-
-/* The table a SQL table name reads: itself ("Blog"), or the table of an index
- * ("Blog.ByAuthor"); a table's own name may hold dots, so the whole name is tried first. */
-static KeySchema *
-base_table (DdbBackend *backend, GHashTable *cache, const char *sql_name, GCancellable *cancellable)
-{
-  KeySchema *k;
-  const char *dot;
-
-  if (g_hash_table_lookup_extended (cache, sql_name, NULL, (gpointer *) &k))
-    return k;
-  k = describe (backend, sql_name, cancellable);
-  if (k == NULL && (dot = strrchr (sql_name, '.')) != NULL)
-    {
-      g_autofree char *table = g_strndup (sql_name, (gsize) (dot - sql_name));
-
-      k = describe (backend, table, cancellable);
-    }
-  g_hash_table_insert (cache, g_strdup (sql_name), k);
-  return k;
-}
-
 DySqlTarget *
-dy_sql_target_find (DdbBackend *backend, DdbSqlQuery *query, GPtrArray *columns,
-                    GCancellable *cancellable)
+dy_sql_target_find (DdbSqlQuery *query, GPtrArray *columns)
 {
-  g_autoptr (GHashTable) cache
-      = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) key_schema_free);
   guint n = columns->len;
-  g_autofree const char **tables = g_new0 (const char *, n);
-  g_autofree const char **attrs = g_new0 (const char *, n);
-  g_autofree KeySchema **bases = g_new0 (KeySchema *, n);
+  g_autofree DdbSqlColumnOrigin *origins = g_new0 (DdbSqlColumnOrigin, n);
 
   /* each column shown is the first result column of its name */
   for (guint i = 0; i < n; i++)
     for (guint j = 0; j < ddb_sql_query_n_columns (query); j++)
       if (g_str_equal (ddb_sql_query_column_name (query, j), columns->pdata[i]))
         {
-          if (ddb_sql_query_column_origin (query, j, &tables[i], &attrs[i]))
-            bases[i] = base_table (backend, cache, tables[i], cancellable);
+          ddb_sql_query_column_origin (query, j, &origins[i]);
           break;
         }
   for (guint i = 0; i < n; i++)
     {
-      KeySchema *base = bases[i];
-      const char *key_names[3] = { NULL, NULL, NULL };
+      const DdbSqlColumnOrigin *base = &origins[i];
+      const char *key_names[3] = { base->table_pk, base->table_sk, NULL };
       int key_columns[2] = { -1, -1 };
       DySqlTarget *target;
 
-      if (base == NULL)
+      if (base->table == NULL)
         continue;
-      key_names[0] = base->pk;
-      key_names[1] = base->sk;
       for (guint k = 0; k < 2 && key_names[k] != NULL; k++)
         for (guint c = 0; c < n && key_columns[k] < 0; c++)
-          if (bases[c] != NULL && g_str_equal (bases[c]->table, base->table)
-              && g_str_equal (attrs[c], key_names[k]))
+          if (g_strcmp0 (origins[c].table, base->table) == 0
+              && g_str_equal (origins[c].attribute, key_names[k]))
             key_columns[k] = (int) c;
-      if (key_columns[0] < 0 || (base->sk != NULL && key_columns[1] < 0))
+      if (key_columns[0] < 0 || (base->table_sk != NULL && key_columns[1] < 0))
         continue;
       target = g_new0 (DySqlTarget, 1);
       target->table = g_strdup (base->table);
@@ -139,8 +62,8 @@ dy_sql_target_find (DdbBackend *backend, DdbSqlQuery *query, GPtrArray *columns,
         target->key_columns[k] = g_strdup (columns->pdata[key_columns[k]]);
       target->attributes = g_new0 (char *, n + 1);
       for (guint c = 0; c < n; c++)
-        target->attributes[c] = g_strdup (
-            bases[c] != NULL && g_str_equal (bases[c]->table, base->table) ? attrs[c] : "");
+        target->attributes[c]
+            = g_strdup (g_strcmp0 (origins[c].table, base->table) == 0 ? origins[c].attribute : "");
       return target;
     }
   return NULL;

@@ -57,10 +57,9 @@ typedef struct {
 
 void dy_sql_target_free (DySqlTarget *target);
 /* Worker side: the first table (in the order of its columns) whose full key QUERY's result
- * carries, read from DescribeTable through BACKEND; NULL when none. COLUMNS are the result's
- * column names as shown. */
-DySqlTarget *dy_sql_target_find (DdbBackend *backend, DdbSqlQuery *query, GPtrArray *columns,
-                                 GCancellable *cancellable);
+ * carries (the key as the SQL layer knows it); NULL when none. COLUMNS are the result's column
+ * names as shown. */
+DySqlTarget *dy_sql_target_find (DdbSqlQuery *query, GPtrArray *columns);
 
 #define DY_TYPE_SQL_COMPLETION (dy_sql_completion_get_type ())
 G_DECLARE_FINAL_TYPE (DySqlCompletion, dy_sql_completion, DY, SQL_COMPLETION, GObject)

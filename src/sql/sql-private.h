@@ -22,6 +22,8 @@ typedef struct {
   char *index;    /* "ByAuthor" or NULL */
   char *pk;       /* this table's or index's partition key */
   char *sk;       /* its sort key, or NULL */
+  char *table_pk;  /* the table's key (an index's table's): partition key, sort key or NULL */
+  char *table_sk;
   DdbType pk_type, sk_type;
   GPtrArray *columns;     /* SqlColumn*: the key attributes first; then _item, _size */
   guint n_key_columns;    /* the first columns: the key (an index's, then its table's) */

@@ -259,7 +259,7 @@ arg_value (SqlScan *scan, sqlite3_value **argv, ArgRole role)
 }
 
 /* Reads only the attributes the statement uses (and the key), unless it uses _item or _size,
- * which need the whole item: less to send, decode and hold. */
+ * which need the whole item: less to send, decode and hold (the engine builds only those). */
 static void
 add_projection (SqlScan *scan, json_t *request, json_t *names)
 {
@@ -267,9 +267,6 @@ add_projection (SqlScan *scan, json_t *request, json_t *names)
   guint64 used = scan->plan->columns_used;
   GString *projection;
 
-  /* The engine hands over the item it decoded: projecting it would only copy it. */
-  if (!scan->sql->remote)
-    return;
   if ((used >> 63) != 0 || (used >> MIN (SQL_COL_ITEM (t), 63)) & 1
       || (used >> MIN (SQL_COL_SIZE (t), 63)) & 1)
     return;

@@ -17,6 +17,8 @@ sql_table_free (SqlTable *table)
   g_free (table->index);
   g_free (table->pk);
   g_free (table->sk);
+  g_free (table->table_pk);
+  g_free (table->table_sk);
   g_ptr_array_unref (table->columns);
   g_hash_table_unref (table->lower_names);
   g_free (table);
@@ -278,8 +280,8 @@ table_new (const char *sql_name, const char *name, json_t *description, json_t *
   if (table_sk != NULL)
     sql_table_add_column (t, table_sk, 1u << attribute_type (definitions, table_sk));
   t->n_key_columns = t->columns->len;
-  g_free (table_pk);
-  g_free (table_sk);
+  t->table_pk = table_pk;
+  t->table_sk = table_sk;
   return t;
 }
 

@@ -406,18 +406,22 @@ ddb_sql_query_column_name (DdbSqlQuery *query, guint column)
 }
 
 gboolean
-ddb_sql_query_column_origin (DdbSqlQuery *query, guint column, const char **table,
-                             const char **attribute)
+ddb_sql_query_column_origin (DdbSqlQuery *query, guint column, DdbSqlColumnOrigin *origin)
 {
   const char *t = sqlite3_column_table_name (query->stmt, (int) column);
   const char *a = sqlite3_column_origin_name (query->stmt, (int) column);
+  SqlTable *table;
 
-  if (t == NULL || a == NULL || g_hash_table_lookup (query->sql->tables, t) == NULL)
+  if (t == NULL || a == NULL || (table = g_hash_table_lookup (query->sql->tables, t)) == NULL)
     return FALSE;
-  if (table != NULL)
-    *table = ((SqlTable *) g_hash_table_lookup (query->sql->tables, t))->sql_name;
-  if (attribute != NULL)
-    *attribute = a;
+  if (origin != NULL)
+    {
+      origin->sql_table = table->sql_name;
+      origin->table = table->table;
+      origin->attribute = a;
+      origin->table_pk = table->table_pk;
+      origin->table_sk = table->table_sk;
+    }
   return TRUE;
 }
 
@@ -491,17 +495,17 @@ ddb_sql_query_bytes (DdbSqlQuery *query, guint column, gsize *len)
 static int
 origin_type (DdbSqlQuery *query, guint column)
 {
-  const char *table, *attribute;
+  DdbSqlColumnOrigin origin;
   SqlTable *t;
 
-  if (!ddb_sql_query_column_origin (query, column, &table, &attribute)
-      || (t = g_hash_table_lookup (query->sql->tables, table)) == NULL)
+  if (!ddb_sql_query_column_origin (query, column, &origin)
+      || (t = g_hash_table_lookup (query->sql->tables, origin.sql_table)) == NULL)
     return -1;
   for (guint i = 0; i < t->columns->len; i++)
     {
       SqlColumn *c = g_ptr_array_index (t->columns, i);
 
-      if (strcmp (c->name, attribute) == 0)
+      if (strcmp (c->name, origin.attribute) == 0)
         for (int type = 0; type < DDB_N_TYPES; type++)
           if (c->types == (1u << type))
             return type;

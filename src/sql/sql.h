@@ -100,10 +100,19 @@ void ddb_sql_cancel (DdbSql *sql);
 
 guint ddb_sql_query_n_columns (DdbSqlQuery *query);
 const char *ddb_sql_query_column_name (DdbSqlQuery *query, guint column);
-/* Where a result column comes from when it is a table's column as is: its SQL table name
- * ("Blog.ByAuthor") and attribute, else FALSE. */
-gboolean ddb_sql_query_column_origin (DdbSqlQuery *query, guint column, const char **table,
-                                      const char **attribute);
+/* Where a result column comes from when it is a table's column as is. */
+typedef struct {
+  const char *sql_table; /* as SQL names it: "Blog" or "Blog.ByAuthor" */
+  const char *table;     /* the DynamoDB table it reads: "Blog" */
+  const char *attribute; /* the attribute the column is */
+  const char *table_pk;  /* that table's key attributes (table_sk NULL when it has none) */
+  const char *table_sk;
+} DdbSqlColumnOrigin;
+
+/* Fills ORIGIN (its strings live as long as SQL) when COLUMN is a table's column as is, else
+ * FALSE. */
+gboolean ddb_sql_query_column_origin (DdbSqlQuery *query, guint column,
+                                      DdbSqlColumnOrigin *origin);
 
 /* The next row: TRUE with a row, FALSE at the end (ERROR unset) or on an error: a DDB_ERROR
  * from DynamoDB (ddb_backend_error_name gives its name), a DDB_SQL_ERROR, or a network one. */

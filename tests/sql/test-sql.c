@@ -325,7 +325,7 @@ test_values (Fixture *f, gconstpointer data)
   g_autoptr (DdbValue) item = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *json = NULL;
-  const char *table = NULL, *attribute = NULL;
+  DdbSqlColumnOrigin origin;
 
   (void) data;
   /* The cells of a column read back as the type the table holds there. */
@@ -335,10 +335,13 @@ test_values (Fixture *f, gconstpointer data)
                          NULL, &error);
   g_assert_no_error (error);
   g_assert_true (ddb_sql_query_next (q, &error));
-  g_assert_true (ddb_sql_query_column_origin (q, 2, &table, &attribute));
-  g_assert_cmpstr (table, ==, "Tab");
-  g_assert_cmpstr (attribute, ==, "big");
-  g_assert_false (ddb_sql_query_column_origin (q, 8, NULL, NULL));
+  g_assert_true (ddb_sql_query_column_origin (q, 2, &origin));
+  g_assert_cmpstr (origin.sql_table, ==, "Tab");
+  g_assert_cmpstr (origin.table, ==, "Tab");
+  g_assert_cmpstr (origin.attribute, ==, "big");
+  g_assert_cmpstr (origin.table_pk, ==, "pk");
+  g_assert_cmpstr (origin.table_sk, ==, "sk");
+  g_assert_false (ddb_sql_query_column_origin (q, 8, NULL));
   item = ddb_sql_query_row_item (q);
   json = ddb_json_format_item (item);
   g_assert_cmpstr (json, ==,
@@ -346,6 +349,17 @@ test_values (Fixture *f, gconstpointer data)
                    "\"12345678901234567890123456789012345678\"},\"flag\":{\"BOOL\":true},\"bin\":"
                    "{\"B\":\"AAEC/w==\"},\"tags\":{\"SS\":[\"p\",\"q\"]},\"m\":{\"M\":{\"n\":{\"N\":"
                    "\"2.5\"},\"l\":{\"L\":[{\"S\":\"z\"}]}}},\"r\":{\"N\":\"1.5\"}}");
+  g_clear_pointer (&q, ddb_sql_query_free);
+  /* A column of an index comes from the index's table, whose key is the table's. */
+  q = ddb_sql_query_new (f->sql, "SELECT g, sk FROM \"Tab.ByG\" WHERE g = 'y'", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ddb_sql_query_next (q, &error));
+  g_assert_true (ddb_sql_query_column_origin (q, 1, &origin));
+  g_assert_cmpstr (origin.sql_table, ==, "Tab.ByG");
+  g_assert_cmpstr (origin.table, ==, "Tab");
+  g_assert_cmpstr (origin.attribute, ==, "sk");
+  g_assert_cmpstr (origin.table_pk, ==, "pk");
+  g_assert_cmpstr (origin.table_sk, ==, "sk");
 }
 
 static void
