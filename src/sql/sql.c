@@ -16,6 +16,7 @@ struct _DdbSqlQuery {
   GCancellable *caller;
   gulong caller_handler;
   gboolean done;
+  gboolean stepped; /* a row was asked for */
 };
 
 G_DEFINE_QUARK (ddb-sql-error-quark, ddb_sql_error)
@@ -223,6 +224,22 @@ declare_missing_table (DdbSql *sql, const char *name, GError **error)
     name += 5;
   table = sql_schema_lookup (sql, name, sql->cancellable, error);
   return table != NULL && (table->declared || sql_schema_declare (sql, table, error));
+}
+
+/* NAME (as a PRAGMA names it) is a table declared in the connection. */
+static gboolean
+table_declared (DdbSql *sql, const char *name)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  if (g_ascii_strncasecmp (name, "main.", 5) == 0)
+    name += 5;
+  g_hash_table_iter_init (&iter, sql->tables);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (((SqlTable *) value)->declared && g_ascii_strcasecmp (((SqlTable *) value)->sql_name, name) == 0)
+      return TRUE;
+  return FALSE;
 }
 
 /* Adds the column SQLite found missing to every table declared so far; FALSE when it is a
@@ -434,7 +451,25 @@ ddb_sql_query_next (DdbSqlQuery *query, GError **error)
 
   if (query->done)
     return FALSE;
+  if (!query->stepped)
+    g_clear_pointer (&sql->pragma_table, g_free);
   rc = sqlite3_step (query->stmt);
+  if (!query->stepped && (rc == SQLITE_ROW || rc == SQLITE_DONE) && sql->pragma_table != NULL
+      && !table_declared (sql, sql->pragma_table))
+    {
+      /* A table-valued pragma_table_info('X') reads X's columns as it runs: X is declared,
+       * and the statement, which has returned nothing yet, runs again from the start. */
+      g_autofree char *name = g_steal_pointer (&sql->pragma_table);
+
+      sqlite3_reset (query->stmt);
+      if (!declare_missing_table (sql, name, error))
+        {
+          query->done = TRUE;
+          return FALSE;
+        }
+      rc = sqlite3_step (query->stmt);
+    }
+  query->stepped = TRUE;
   if (rc == SQLITE_ROW)
     return TRUE;
   query->done = TRUE;

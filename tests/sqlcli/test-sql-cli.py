@@ -561,6 +561,9 @@ class Base:
         # the read-only PRAGMAs still work
         r = self.sql("PRAGMA table_info(Blog)")
         self.assertIn("authorName", r.stdout)
+        # the table-valued form too, naming a table no statement declared before it
+        r = self.sql("SELECT name FROM pragma_table_info('blog') WHERE name = 'authorName'")
+        self.assertIn("authorName", r.stdout)
 
     # -- the plan -----------------------------------------------------------------------------
 
