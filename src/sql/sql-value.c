@@ -1,6 +1,6 @@
 /* sql-value.c: DynamoDB values as SQLite values and back, and the functions that keep numbers
- * exact in SQL: the collation ddb_number, ddb_n (an order-preserving key), ddb_sum and
- * ddb_total. */
+ * exact in SQL: the collation ddb_number, ddb_n (an order-preserving key), ddb_sum,
+ * ddb_total, ddb_min and ddb_max. */
 #include <string.h>
 
 #include "core/base64.h"
@@ -337,6 +337,48 @@ total_final (sqlite3_context *ctx)
   sum_result (ctx, TRUE);
 }
 
+/* ddb_min(x), ddb_max(x): the least or greatest value in the order ORDER BY gives a column of
+ * numbers (NULLs skipped, then numbers by value, INTEGER and decimal TEXT alike, then other
+ * text, then BLOBs), as it was read; built-in min() and max() rank every TEXT above every
+ * INTEGER. */
+typedef struct {
+  sqlite3_value *best;
+} ExtremeState;
+
+static void
+extreme_step (sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+  ExtremeState *s = sqlite3_aggregate_context (ctx, sizeof (ExtremeState));
+  int sign = GPOINTER_TO_INT (sqlite3_user_data (ctx));
+  SqlNumberKey value, best;
+
+  (void) argc;
+  if (s == NULL || !sql_number_key_from_value (argv[0], &value))
+    return;
+  if (s->best != NULL && sql_number_key_from_value (s->best, &best)
+      && sign * sql_number_key_compare (&value, &best) <= 0)
+    return;
+  sqlite3_value_free (s->best);
+  s->best = sqlite3_value_dup (argv[0]);
+  if (s->best == NULL)
+    sqlite3_result_error_nomem (ctx);
+}
+
+static void
+extreme_final (sqlite3_context *ctx)
+{
+  ExtremeState *s = sqlite3_aggregate_context (ctx, 0);
+
+  if (s == NULL || s->best == NULL)
+    {
+      sqlite3_result_null (ctx);
+      return;
+    }
+  sqlite3_result_value (ctx, s->best);
+  sqlite3_value_free (s->best);
+  s->best = NULL;
+}
+
 gboolean
 sql_register_functions (sqlite3 *db)
 {
@@ -350,5 +392,11 @@ sql_register_functions (sqlite3 *db)
                 == SQLITE_OK
          && sqlite3_create_function (db, "ddb_total", 1, flags, NULL, NULL, sum_step,
                                      total_final)
+                == SQLITE_OK
+         && sqlite3_create_function (db, "ddb_min", 1, flags, GINT_TO_POINTER (-1), NULL,
+                                     extreme_step, extreme_final)
+                == SQLITE_OK
+         && sqlite3_create_function (db, "ddb_max", 1, flags, GINT_TO_POINTER (1), NULL,
+                                     extreme_step, extreme_final)
                 == SQLITE_OK;
 }

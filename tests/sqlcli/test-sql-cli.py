@@ -362,13 +362,25 @@ class Base:
             self.assertEqual([r["id"] for r in self.rows(
                 "SELECT id FROM Nums ORDER BY x DESC LIMIT 3")], order[::-1][:3])
 
-    # Known gap (issue 11 stays open on it): min() and max() are SQLite's, which rank every
-    # TEXT (a decimal no int64 holds) above every INTEGER; ORDER BY x LIMIT 1 is exact.
-    @unittest.expectedFailure
+    # min() and max() are SQLite's, which rank every TEXT (a decimal no int64 holds) above every
+    # INTEGER; ddb_min() and ddb_max() rank numbers as numbers, as ORDER BY x does.
     def test_number_min_max(self):
-        rows = self.rows("SELECT min(x) AS lo, max(x) AS hi FROM Nums")
+        rows = self.rows("SELECT ddb_min(x) AS lo, ddb_max(x) AS hi, ddb_min(NULL) AS none "
+                         "FROM Nums")
         self.check_number(rows[0]["lo"], blogdata.NUMS["nhuge"], "min")
         self.check_number(rows[0]["hi"], blogdata.NUMS["huge"], "max")
+        self.assertIsNone(rows[0]["none"])
+        ordered = self.rows("SELECT x FROM Nums WHERE x IS NOT NULL ORDER BY x")
+        self.assertEqual(D(str(rows[0]["lo"])), D(str(ordered[0]["x"])))
+        self.assertEqual(D(str(rows[0]["hi"])), D(str(ordered[-1]["x"])))
+        # per group, over the rows a GROUP BY sorted first
+        groups = self.rows("SELECT id > 'm' AS g, ddb_max(x) AS hi, max(x) AS sqlite_hi "
+                           "FROM Nums GROUP BY g ORDER BY g")
+        for g in groups:
+            xs = [r["x"] for r in self.rows(
+                f"SELECT x FROM Nums WHERE (id > 'm') = {g['g']} AND x IS NOT NULL "
+                "ORDER BY x DESC LIMIT 1")]
+            self.assertEqual(D(str(g["hi"])), D(str(xs[0])))
 
     def test_exact_sums(self):
         rows = self.rows("SELECT ddb_sum(x) AS s FROM Nums WHERE id IN "
