@@ -334,7 +334,8 @@ cli_sql_main (const CliTarget *target, int argc, char **argv)
                "anything else is a Scan. Columns: the key, the attributes seen in a sample, "
                "and hidden _item (DynamoDB JSON) and _size. Numbers stay exact and compare as "
                "numbers; sort a column mixing integers and decimals with ORDER BY ddb_n(x), sum "
-               "with ddb_sum(x). Only reads: writes, ATTACH, "
+               "with ddb_sum(x), take its least and greatest with ddb_min(x) and ddb_max(x). "
+               "Only reads: writes, ATTACH, "
                "PRAGMAs and extensions are refused.\n\nExit status: 0; 1 on a SQL or DynamoDB "
                "error; 2 on a usage error; 130 when interrupted (the statistics so far are "
                "still printed)."));
