@@ -512,7 +512,19 @@ confirm_response (AdwMessageDialog *dialog, const char *response, DySqlView *sel
   if (serial != self->serial || !self->running)
     return;
   if (g_strcmp0 (response, "run") == 0)
-    start_statement (self, text);
+    {
+      GtkSpinButton *spin = g_object_get_data (G_OBJECT (dialog), "threshold");
+      double threshold = gtk_spin_button_get_value (spin);
+
+      /* the answer may raise (or lower) what asks from now on */
+      if (threshold != self->confirm_rcu)
+        {
+          self->confirm_rcu = threshold;
+          if (self->settings != NULL)
+            g_settings_set_double (self->settings, "sql-confirm-rcu", threshold);
+        }
+      start_statement (self, text);
+    }
   else
     {
       dy_sql_view_set_running (self, FALSE);
@@ -520,6 +532,24 @@ confirm_response (AdwMessageDialog *dialog, const char *response, DySqlView *sel
       self->status = g_strdup (_ ("Not run: the Scan would read more than you allowed"));
       dy_sql_view_update_footer (self);
     }
+}
+
+/* "Ask first above this many RCU [N]", kept when the user runs the statement anyway. */
+static GtkWidget *
+threshold_box (DySqlView *self, GtkWidget *dialog)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *spin = gtk_spin_button_new_with_range (0, 1e9, 100);
+  GtkWidget *label = gtk_label_new_with_mnemonic (_ ("_Ask first above this many RCU"));
+
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 0);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), self->confirm_rcu);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
+  gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), spin);
+  g_object_set_data (G_OBJECT (dialog), "threshold", spin);
+  return box;
 }
 
 /* A live table's Scans past the set amount of read capacity: asked first, with the estimate. */
@@ -545,6 +575,7 @@ confirm (DySqlView *self, Explain *e)
                                               ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), threshold_box (self, dialog));
   g_object_set_data_full (G_OBJECT (dialog), "text", g_strdup (e->text), g_free);
   g_object_set_data (G_OBJECT (dialog), "serial", GUINT_TO_POINTER (e->serial));
   g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_response), self, 0);

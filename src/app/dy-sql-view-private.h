@@ -113,6 +113,7 @@ struct _DySqlView {
   char *error;
   char *status;
   double confirm_rcu;
+  GSettings *settings; /* where confirm_rcu is kept, or NULL */
   AdwMessageDialog *confirm_dialog;
 
   /* Export. */

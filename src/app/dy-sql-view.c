@@ -405,6 +405,7 @@ dy_sql_view_finalize (GObject *object)
   g_ptr_array_unref (self->columns);
   g_clear_pointer (&self->target, dy_sql_target_free);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->settings);
   g_free (self->plan);
   g_free (self->error);
   g_free (self->status);
@@ -550,6 +551,12 @@ dy_sql_view_open (DyWindow *window, DyConnection *connection)
         }
     }
   view = dy_sql_view_new (connection);
+  if (dy_window_get_settings (window) != NULL)
+    {
+      DY_SQL_VIEW (view)->settings = g_object_ref (dy_window_get_settings (window));
+      DY_SQL_VIEW (view)->confirm_rcu
+          = g_settings_get_double (DY_SQL_VIEW (view)->settings, "sql-confirm-rcu");
+    }
   page = adw_tab_view_append (tabs, view);
   /* TRANSLATORS: the title of a SQL tab; %s is the connection's name */
   title = g_strdup_printf (_ ("SQL · %s"), dy_connection_get_title (connection));

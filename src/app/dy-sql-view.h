@@ -55,7 +55,8 @@ void dy_sql_view_get_stats (DySqlView *self, DdbSqlStats *stats);
 /* TRUE when the last Run was cancelled. */
 gboolean dy_sql_view_get_cancelled (DySqlView *self);
 
-/* The RCU past which a live table's Scan asks first (DY_SQL_CONFIRM_RCU). */
+/* The RCU past which a live table's Scan asks first (the setting sql-confirm-rcu, else
+ * DY_SQL_CONFIRM_RCU). */
 void dy_sql_view_set_confirm_rcu (DySqlView *self, double rcu);
 /* The confirmation asked now, or NULL ("run" and "cancel" are its responses). */
 AdwMessageDialog *dy_sql_view_get_confirm_dialog (DySqlView *self);

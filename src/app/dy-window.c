@@ -690,6 +690,12 @@ dy_window_get_staging_panel (DyWindow *self)
   return self->staging_panel;
 }
 
+GSettings *
+dy_window_get_settings (DyWindow *self)
+{
+  return self->settings;
+}
+
 static void
 new_tab_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {

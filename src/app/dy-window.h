@@ -33,6 +33,8 @@ DyTableView *dy_window_get_current_view (DyWindow *self);
 AdwTabView *dy_window_get_tab_view (DyWindow *self);
 /* The staging panel beside the tabs (win.toggle-staging, Ctrl+Shift+D, shows it). */
 DyStagingPanel *dy_window_get_staging_panel (DyWindow *self);
+/* The app's settings, or NULL when the schema is not installed (a build run in place). */
+GSettings *dy_window_get_settings (DyWindow *self);
 
 /* TRUE once the AWS profiles of the shared config files are in the sidebar. */
 gboolean dy_window_get_profiles_loaded (DyWindow *self);

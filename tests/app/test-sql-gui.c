@@ -550,6 +550,29 @@ test_confirm_live_scan (void)
   g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
   g_assert_cmpuint (g_list_model_get_n_items (dy_sql_view_get_rows (view)), ==, 15);
 
+  /* the confirmation can raise what asks: kept in the settings, and the same Scan asks no more */
+  dy_sql_view_set_text (view, "SELECT * FROM Blog");
+  dy_sql_view_run (view);
+  gui_wait_for (confirm_asked, view, "the confirmation");
+  dialog = dy_sql_view_get_confirm_dialog (view);
+  {
+    GtkWidget *spin = gtk_widget_get_last_child (adw_message_dialog_get_extra_child (dialog));
+
+    g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+    g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, 0);
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5000000);
+  }
+  adw_message_dialog_response (dialog, "run");
+  gui_wait_for (view_idle, view, "the Scan");
+  g_assert_cmpuint (g_list_model_get_n_items (dy_sql_view_get_rows (view)), ==, 15);
+  g_assert_cmpfloat (g_settings_get_double (dy_window_get_settings (gui_window), "sql-confirm-rcu"),
+                     ==, 5000000);
+  dy_sql_view_run (view);
+  gui_wait_for (view_idle, view, "the Scan under the new threshold");
+  g_assert_null (dy_sql_view_get_confirm_dialog (view));
+  g_assert_cmpuint (g_list_model_get_n_items (dy_sql_view_get_rows (view)), ==, 15);
+  g_settings_reset (dy_window_get_settings (gui_window), "sql-confirm-rcu");
+
   /* a Query by key asks nothing, whatever the threshold */
   dy_sql_view_set_text (view, "SELECT name FROM Blog WHERE PK = 'USER#12' AND SK = 'META'");
   dy_sql_view_run (view);
