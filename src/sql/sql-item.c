@@ -119,12 +119,3 @@ sql_item_cell (SqlTable *table, const DdbValue *item, int column, SqlCell *cell)
       cell->i = (gint64) ddb_item_size (item);
     }
 }
-
-void
-sql_item_column (SqlTable *table, const DdbValue *item, sqlite3_context *ctx, int column)
-{
-  SqlCell cell;
-
-  sql_item_cell (table, item, column, &cell);
-  sql_cell_result (ctx, &cell);
-}

@@ -43,8 +43,9 @@ sql_lookup_new (SqlTable *table, guint64 columns_used, int key_column)
     }
   lookup->data = g_byte_array_new ();
   lookup->offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
-  lookup->by_key = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
-                                          (GDestroyNotify) g_bytes_unref, rows_free);
+  if (key_column >= 0)
+    lookup->by_key = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                            (GDestroyNotify) g_bytes_unref, rows_free);
   return lookup;
 }
 
@@ -56,7 +57,8 @@ sql_lookup_free (SqlLookup *lookup)
   g_free (lookup->slot);
   g_byte_array_unref (lookup->data);
   g_array_unref (lookup->offsets);
-  g_hash_table_unref (lookup->by_key);
+  if (lookup->by_key != NULL)
+    g_hash_table_unref (lookup->by_key);
   g_free (lookup);
 }
 
@@ -164,8 +166,15 @@ append_cell (GByteArray *data, const SqlCell *cell)
     }
 }
 
-gboolean
-sql_lookup_add (SqlLookup *lookup, const DdbValue *item)
+/* Where a row's cells come from: an item, or another lookup's row. */
+typedef struct {
+  const DdbValue *item;
+  SqlLookup *from;
+  guint row;
+} Source;
+
+static gboolean
+add (SqlLookup *lookup, const Source *source)
 {
   guint64 offset = lookup->data->len;
   guint row = lookup->offsets->len;
@@ -179,10 +188,15 @@ sql_lookup_add (SqlLookup *lookup, const DdbValue *item)
 
       if (lookup->slot[c] < 0)
         continue;
-      sql_item_cell (lookup->table, item, c, &cell);
+      if (source->item != NULL)
+        sql_item_cell (lookup->table, source->item, c, &cell);
+      else
+        sql_lookup_cell (source->from, source->row, c, &cell);
       if (cell.len > G_MAXUINT32)
         {
           sql_cell_clear (&cell);
+          g_byte_array_set_size (lookup->data, (guint) offset);
+          g_clear_pointer (&key, g_bytes_unref);
           return FALSE;
         }
       if (c == lookup->key_column)
@@ -208,6 +222,22 @@ sql_lookup_add (SqlLookup *lookup, const DdbValue *item)
   return TRUE;
 }
 
+gboolean
+sql_lookup_add (SqlLookup *lookup, const DdbValue *item)
+{
+  Source source = { item, NULL, 0 };
+
+  return add (lookup, &source);
+}
+
+gboolean
+sql_lookup_add_row (SqlLookup *lookup, SqlLookup *from, guint row)
+{
+  Source source = { NULL, from, row };
+
+  return add (lookup, &source);
+}
+
 guint
 sql_lookup_find (SqlLookup *lookup, sqlite3_value *value, const guint **rows)
 {
@@ -215,7 +245,7 @@ sql_lookup_find (SqlLookup *lookup, sqlite3_value *value, const guint **rows)
   GArray *found;
 
   *rows = NULL;
-  if (value == NULL)
+  if (value == NULL || lookup->by_key == NULL)
     return 0;
   key = normalize (lookup, sqlite3_value_type (value), sqlite3_value_int64 (value),
                    sqlite3_value_double (value), (const char *) sqlite3_value_blob (value),

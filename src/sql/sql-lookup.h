@@ -6,14 +6,14 @@
 
 G_BEGIN_DECLS
 
-typedef struct _SqlLookup SqlLookup;
-
 /* COLUMNS_USED is SQLite's colUsed mask; KEY_COLUMN the column looked up by (-1: none, rows
  * only held, as for sorting them). */
 SqlLookup *sql_lookup_new (SqlTable *table, guint64 columns_used, int key_column);
 void sql_lookup_free (SqlLookup *lookup);
 /* Adds ITEM; FALSE when it cannot be held. */
 gboolean sql_lookup_add (SqlLookup *lookup, const DdbValue *item);
+/* Adds row ROW of FROM (of the same table; a column FROM does not hold is NULL). */
+gboolean sql_lookup_add_row (SqlLookup *lookup, SqlLookup *from, guint row);
 /* How many rows it holds. */
 guint sql_lookup_n_rows (SqlLookup *lookup);
 /* The memory held, roughly, in bytes. */

@@ -91,8 +91,6 @@ void sql_item_cell (SqlTable *table, const DdbValue *item, int column, SqlCell *
 /* Hands CELL (and what it owns) to SQLite as the result. */
 void sql_cell_result (sqlite3_context *ctx, SqlCell *cell);
 void sql_cell_clear (SqlCell *cell);
-void sql_item_column (SqlTable *table, const DdbValue *item, sqlite3_context *ctx,
-                      int column);
 
 /* sql-value.c */
 /* A value as a column of numbers compares it: numbers (INTEGER, REAL, decimal TEXT) as
@@ -121,14 +119,19 @@ gboolean sql_number_int64 (const DdbNumber *n, gint64 *out);
 /* Parses TEXT as a DynamoDB number and, when it is an integer in gint64, sets *OUT. */
 gboolean sql_number_text_int64 (const char *text, gsize len, gint64 *out);
 
-/* sql-reader.c: the pages of a Query or Scan, read through the backend. */
+/* sql-lookup.c: rows held compactly (sql-lookup.h). */
+typedef struct _SqlLookup SqlLookup;
+
+/* sql-reader.c: the pages of a Query or Scan, read through the backend, each item made a
+ * compact row of the COLUMNS (a colUsed mask) as it arrives. */
 typedef struct _SqlReader SqlReader;
 /* REQUEST (stolen) is the first page's; SEGMENTS > 1 reads a Scan's segments in parallel,
  * ahead of the consumer. LIMIT < 0: no limit. */
 SqlReader *sql_reader_new (DdbSql *sql, SqlTable *table, const char *operation, json_t *request,
-                           guint segments, gint64 limit);
-/* The next item (borrowed until the next call), NULL at the end or on an error (in SQL). */
-const DdbValue *sql_reader_next (SqlReader *reader);
+                           guint segments, gint64 limit, guint64 columns);
+/* The next row: *PAGE (borrowed until the next call) and its *ROW there; FALSE at the end or
+ * on an error (in SQL). */
+gboolean sql_reader_next (SqlReader *reader, SqlLookup **page, guint *row);
 void sql_reader_free (SqlReader *reader);
 /* Records the first error of the statement (takes ownership of both; EXTRA may be NULL). */
 void sql_set_error_full (DdbSql *sql, GError *error, json_t *extra);

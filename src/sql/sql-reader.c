@@ -1,15 +1,18 @@
 /* sql-reader.c: the items of one Query or Scan, page after page (LastEvaluatedKey), through the
  * backend; a Scan of several segments reads them on threads of its own, a few pages ahead of
- * SQLite, so a remote table's round trips overlap. Every call is counted in the table's
- * statistics, and stops when the statement is cancelled or the reader freed. */
+ * SQLite, so a remote table's round trips overlap. Each item becomes a compact row of the
+ * columns used as it arrives (and is freed at once: a page holds no values). Every call is
+ * counted in the table's statistics, and stops when the statement is cancelled or the reader
+ * freed. */
 #include "core/error.h"
-#include "sql/sql-private.h"
+#include "sql/sql-lookup.h"
 
 #define PAGES_AHEAD_PER_SEGMENT 2
 
 struct _SqlReader {
   DdbSql *sql;
   SqlTable *table;
+  guint64 columns; /* held in each page's rows */
   char *operation;
   GCancellable *cancel; /* ours: cancelled by the statement's, and when freed */
   gulong cancel_handler;
@@ -24,11 +27,11 @@ struct _SqlReader {
   guint n_threads;
   GMutex lock;
   GCond cond;
-  GQueue pages;      /* GPtrArray* of DdbValue: the pages not yet consumed */
+  GQueue pages;      /* SqlLookup*: the pages not yet consumed */
   guint running;     /* threads not finished */
   gboolean stopping;
 
-  GPtrArray *page; /* DdbValue: the items of the page being consumed */
+  SqlLookup *page; /* the rows of the page being consumed */
   guint next;
 };
 
@@ -80,29 +83,39 @@ count_page (SqlReader *reader, json_t *response)
   g_mutex_unlock (&reader->sql->lock);
 }
 
+typedef struct {
+  SqlLookup *rows;
+  gboolean failed;
+} Page;
+
 static void
 collect (DdbValue *item, gpointer data)
 {
-  g_ptr_array_add (data, item);
+  Page *page = data;
+
+  /* Only an item past 4 GB or the 4 billionth row of a page could fail. */
+  if (!sql_lookup_add (page->rows, item))
+    page->failed = TRUE;
+  ddb_value_free (item);
 }
 
-/* The items of one page of REQUEST; advances its ExclusiveStartKey. NULL at an error
+/* The rows of one page of REQUEST; advances its ExclusiveStartKey. NULL at an error
  * (recorded unless the reader is being stopped). */
-static GPtrArray *
+static SqlLookup *
 read_page (SqlReader *reader, json_t *request, gboolean *last)
 {
   json_t *response = NULL;
   json_t *lek;
   GError *error = NULL;
-  GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_value_free);
+  Page page = { sql_lookup_new (reader->table, reader->columns, -1), FALSE };
 
   g_mutex_lock (&reader->sql->lock);
   reader->table->stats.requests++;
   g_mutex_unlock (&reader->sql->lock);
-  if (!ddb_backend_read (reader->sql->backend, reader->operation, request, collect, items,
+  if (!ddb_backend_read (reader->sql->backend, reader->operation, request, collect, &page,
                          reader->cancel, &response, &error))
     {
-      g_ptr_array_unref (items);
+      sql_lookup_free (page.rows);
       if (g_cancellable_is_cancelled (reader->cancel) && !sql_cancelled (reader->sql))
         g_error_free (error); /* stopped: SQLite no longer wants these rows */
       else if (sql_cancelled (reader->sql))
@@ -126,7 +139,14 @@ read_page (SqlReader *reader, json_t *request, gboolean *last)
   if (!*last)
     json_object_set (request, "ExclusiveStartKey", lek);
   json_decref (response);
-  return items;
+  if (page.failed)
+    {
+      sql_lookup_free (page.rows);
+      sql_set_error (reader->sql, g_error_new_literal (DDB_SQL_ERROR, DDB_SQL_ERROR_SQL,
+                                                       "A page of items too large to hold"));
+      return NULL;
+    }
+  return page.rows;
 }
 
 typedef struct {
@@ -145,7 +165,7 @@ segment_thread (gpointer data)
   g_free (segment);
   while (!last)
     {
-      GPtrArray *page;
+      SqlLookup *page;
 
       g_mutex_lock (&reader->lock);
       while (!reader->stopping
@@ -183,12 +203,13 @@ cancel_reader (GCancellable *statement, gpointer data)
 
 SqlReader *
 sql_reader_new (DdbSql *sql, SqlTable *table, const char *operation, json_t *request,
-                guint segments, gint64 limit)
+                guint segments, gint64 limit, guint64 columns)
 {
   SqlReader *reader = g_new0 (SqlReader, 1);
 
   reader->sql = sql;
   reader->table = table;
+  reader->columns = columns;
   reader->operation = g_strdup (operation);
   reader->cancel = g_cancellable_new ();
   reader->remaining = limit;
@@ -223,10 +244,10 @@ sql_reader_new (DdbSql *sql, SqlTable *table, const char *operation, json_t *req
 }
 
 /* The next page from the segment threads, NULL when all are done. */
-static GPtrArray *
+static SqlLookup *
 next_threaded_page (SqlReader *reader)
 {
-  GPtrArray *response;
+  SqlLookup *response;
 
   g_mutex_lock (&reader->lock);
   while (reader->pages.length == 0 && reader->running > 0)
@@ -237,42 +258,44 @@ next_threaded_page (SqlReader *reader)
   return response;
 }
 
-const DdbValue *
-sql_reader_next (SqlReader *reader)
+gboolean
+sql_reader_next (SqlReader *reader, SqlLookup **page_out, guint *row)
 {
   for (;;)
     {
-      GPtrArray *page;
+      SqlLookup *page;
 
       if (reader->remaining == 0)
-        return NULL;
-      if (reader->page != NULL && reader->next < reader->page->len)
+        return FALSE;
+      if (reader->page != NULL && reader->next < sql_lookup_n_rows (reader->page))
         {
           if (reader->remaining > 0)
             reader->remaining--;
-          return g_ptr_array_index (reader->page, reader->next++);
+          *page_out = reader->page;
+          *row = reader->next++;
+          return TRUE;
         }
-      g_clear_pointer (&reader->page, g_ptr_array_unref);
+      g_clear_pointer (&reader->page, sql_lookup_free);
       reader->next = 0;
       if (sql_cancelled (reader->sql))
         {
           sql_set_error (reader->sql, g_error_new_literal (DDB_SQL_ERROR,
                                                            DDB_SQL_ERROR_CANCELLED,
                                                            "The query was cancelled"));
-          return NULL;
+          return FALSE;
         }
       if (reader->threads != NULL)
         page = next_threaded_page (reader);
       else
         {
           if (reader->last_page)
-            return NULL;
+            return FALSE;
           if (reader->remaining > 0)
             json_object_set_new (reader->request, "Limit", json_integer (reader->remaining));
           page = read_page (reader, reader->request, &reader->last_page);
         }
       if (page == NULL)
-        return NULL;
+        return FALSE;
       reader->page = page;
     }
 }
@@ -292,14 +315,13 @@ sql_reader_free (SqlReader *reader)
       for (guint i = 0; i < reader->n_threads; i++)
         g_thread_join (reader->threads[i]);
       g_free (reader->threads);
-      g_queue_clear_full (&reader->pages, (GDestroyNotify) g_ptr_array_unref);
+      g_queue_clear_full (&reader->pages, (GDestroyNotify) sql_lookup_free);
     }
   if (reader->cancel_handler != 0)
     g_cancellable_disconnect (reader->sql->cancellable, reader->cancel_handler);
   g_object_unref (reader->cancel);
   json_decref (reader->request);
-  if (reader->page != NULL)
-    g_ptr_array_unref (reader->page);
+  sql_lookup_free (reader->page);
   g_free (reader->operation);
   g_mutex_clear (&reader->lock);
   g_cond_clear (&reader->cond);

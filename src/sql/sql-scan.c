@@ -19,7 +19,8 @@ struct _SqlScan {
   GPtrArray *pk_values;  /* json_t*: the values still to Query */
   guint next_pk;
   SqlReader *reader;
-  const DdbValue *item;
+  SqlLookup *page; /* the row read, in the reader's page, or NULL */
+  guint page_row;
 
   /* Comparisons on columns of numbers, applied to each row. */
   GArray *filters; /* NumberFilter */
@@ -47,10 +48,51 @@ number_filter_clear (gpointer data)
   sqlite3_value_free (((NumberFilter *) data)->value);
 }
 
+/* The current row: where it is held; FALSE when there is none. */
+static gboolean
+current_row (SqlScan *scan, SqlLookup **store, guint *row)
+{
+  if (scan->from_lookup)
+    {
+      if (scan->at == 0 || scan->at > scan->n_rows)
+        return FALSE;
+      *store = scan->store;
+      *row = scan->rows[scan->at - 1];
+      return TRUE;
+    }
+  *store = scan->page;
+  *row = scan->page_row;
+  return scan->page != NULL;
+}
+
+/* The columns the rows read must hold: those the statement uses, the key (the rowid), and those
+ * the table compares, sorts or looks up by itself. */
+static guint64
+row_columns (SqlScan *scan)
+{
+  SqlPlan *plan = scan->plan;
+  guint64 columns = plan->columns_used;
+
+  for (guint i = 0; i < scan->table->n_key_columns; i++)
+    columns |= (guint64) 1 << MIN (i, 63);
+  for (guint t = 0; t < plan->n_sort; t++)
+    columns |= (guint64) 1 << MIN (plan->sort[t].column, 63);
+  for (guint i = 0; scan->filters != NULL && i < scan->filters->len; i++)
+    columns |= (guint64) 1 << MIN (g_array_index (scan->filters, NumberFilter, i).column, 63);
+  if (plan->lookup_column >= 0)
+    columns |= (guint64) 1 << MIN (plan->lookup_column, 63);
+  return columns;
+}
+
 /* Whether the current row passes the comparisons on columns of numbers. */
 static gboolean
 passes (SqlScan *scan)
 {
+  SqlLookup *store;
+  guint row;
+
+  if (!current_row (scan, &store, &row))
+    return FALSE;
   for (guint i = 0; scan->filters != NULL && i < scan->filters->len; i++)
     {
       NumberFilter *f = &g_array_index (scan->filters, NumberFilter, i);
@@ -59,14 +101,9 @@ passes (SqlScan *scan)
       gboolean comparable;
       int c;
 
-      if (scan->from_lookup)
-        sql_lookup_cell (scan->store, scan->rows[scan->at - 1], f->column, &cell);
-      else
-        sql_item_cell (scan->table, scan->item, f->column, &cell);
+      sql_lookup_cell (store, row, f->column, &cell); /* borrowed bytes */
       comparable = sql_number_key_from_cell (&cell, &key);
       c = comparable ? sql_number_key_compare (&key, &f->key) : 0;
-      if (!scan->from_lookup)
-        sql_cell_clear (&cell);
       if (!comparable) /* NULL: no comparison holds */
         return FALSE;
       switch (f->op)
@@ -358,7 +395,7 @@ next_partition (SqlScan *scan)
     }
   json_object_set (values, ":p", g_ptr_array_index (scan->pk_values, scan->next_pk++));
   scan->reader = sql_reader_new (scan->sql, scan->table, "Query", request, 1,
-                                 reader_limit (scan));
+                                 reader_limit (scan), row_columns (scan));
   return TRUE;
 }
 
@@ -399,15 +436,17 @@ build_lookup (SqlScan *scan, sqlite3_value **argv, GError **error)
   SqlPlan *plan = scan->plan;
   json_t *request = base_request (scan, argv, FALSE);
   SqlReader *reader;
-  const DdbValue *item;
+  SqlLookup *page;
+  guint row;
 
   plan->lookup = sql_lookup_new (scan->table, plan->columns_used, plan->lookup_column);
   if (request == NULL)
     return TRUE; /* nothing can match: an empty lookup */
   reader = sql_reader_new (scan->sql, scan->table, "Scan", request,
-                           sql_scan_segments (scan->sql, scan->table), -1);
-  while ((item = sql_reader_next (reader)) != NULL)
-    if (!sql_lookup_add (plan->lookup, item) || sql_lookup_bytes (plan->lookup) > SQL_LOOKUP_BUDGET)
+                           sql_scan_segments (scan->sql, scan->table), -1, row_columns (scan));
+  while (sql_reader_next (reader, &page, &row))
+    if (!sql_lookup_add_row (plan->lookup, page, row)
+        || sql_lookup_bytes (plan->lookup) > SQL_LOOKUP_BUDGET)
       {
         sql_reader_free (reader);
         sql_lookup_free (plan->lookup);
@@ -427,23 +466,23 @@ build_lookup (SqlScan *scan, sqlite3_value **argv, GError **error)
   return TRUE;
 }
 
-/* The next item read that passes the comparisons here, in scan->item; FALSE at the end. */
+/* The next row read that passes the comparisons here, in scan->page; FALSE at the end. */
 static gboolean
 next_item (SqlScan *scan)
 {
   while (scan->reader != NULL)
     {
-      scan->item = sql_reader_next (scan->reader);
-      if (scan->item != NULL)
+      if (sql_reader_next (scan->reader, &scan->page, &scan->page_row))
         {
           if (passes (scan))
             return TRUE;
           continue;
         }
+      scan->page = NULL;
       if (scan->sql->error != NULL || scan->limit == 0 || !next_partition (scan))
         break;
     }
-  scan->item = NULL;
+  scan->page = NULL;
   return FALSE;
 }
 
@@ -497,7 +536,7 @@ sort_rows (SqlScan *scan, GError **error)
     used |= (guint64) 1 << MIN (scan->plan->sort[t].column, 63);
   scan->sorted = sql_lookup_new (scan->table, used, -1);
   while (next_item (scan))
-    if (!sql_lookup_add (scan->sorted, scan->item)
+    if (!sql_lookup_add_row (scan->sorted, scan->page, scan->page_row)
         || sql_lookup_bytes (scan->sorted) > SQL_LOOKUP_BUDGET)
       {
         g_set_error (error, DDB_SQL_ERROR, DDB_SQL_ERROR_SQL,
@@ -565,7 +604,7 @@ sql_scan_start (DdbSql *sql, SqlPlan *plan, int argc, sqlite3_value **argv, GErr
       if (request != NULL)
         scan->reader = sql_reader_new (sql, scan->table, "Scan", request,
                                        scan->limit >= 0 ? 1 : sql_scan_segments (sql, scan->table),
-                                       reader_limit (scan));
+                                       reader_limit (scan), row_columns (scan));
     }
   else
     {
@@ -615,10 +654,11 @@ sql_scan_next (SqlScan *scan)
 void
 sql_scan_column (SqlScan *scan, sqlite3_context *ctx, int column)
 {
-  if (scan->from_lookup)
-    sql_lookup_column (scan->store, scan->rows[scan->at - 1], ctx, column);
-  else if (scan->item != NULL)
-    sql_item_column (scan->table, scan->item, ctx, column);
+  SqlLookup *store;
+  guint row;
+
+  if (current_row (scan, &store, &row))
+    sql_lookup_column (store, row, ctx, column);
   else
     sqlite3_result_null (ctx);
 }
@@ -626,32 +666,27 @@ sql_scan_column (SqlScan *scan, sqlite3_context *ctx, int column)
 sqlite3_int64
 sql_scan_rowid (SqlScan *scan)
 {
-  guint64 hash = 14695981039346656037u; /* FNV-1a over the key's values */
+  guint64 hash = 14695981039346656037u; /* FNV-1a over the key's cells */
+  SqlLookup *store;
+  guint row;
 
+  if (!current_row (scan, &store, &row))
+    return 0;
   if (scan->from_lookup)
-    return (sqlite3_int64) (((guint64) 1 << 62) | scan->rows[scan->at - 1]);
-  for (guint i = 0; scan->item != NULL && i < scan->table->n_key_columns; i++)
+    return (sqlite3_int64) (((guint64) 1 << 62) | row);
+  for (guint i = 0; i < scan->table->n_key_columns; i++)
     {
-      SqlColumn *c = g_ptr_array_index (scan->table->columns, i);
-      const DdbValue *v = ddb_value_map_get (scan->item, c->name);
-      g_autofree char *number = NULL;
-      const char *p = "";
-      gsize len = 0;
+      SqlCell cell;
+      const guchar *p;
+      gsize len;
 
-      if (v != NULL && v->type == DDB_TYPE_N)
-        {
-          number = ddb_number_to_string (&v->number);
-          p = number;
-          len = strlen (number);
-        }
-      else if (v != NULL && (v->type == DDB_TYPE_S || v->type == DDB_TYPE_B))
-        {
-          p = v->bytes.data;
-          len = v->bytes.len;
-        }
-      hash = (hash ^ (v != NULL ? (guint) v->type + 1 : 0)) * 1099511628211u;
-      for (gsize j = 0; j < len; j++)
-        hash = (hash ^ (guchar) p[j]) * 1099511628211u;
+      /* A number key's cell is its INTEGER or its canonical text: one cell per value. */
+      sql_lookup_cell (store, row, (int) i, &cell);
+      p = cell.type == SQLITE_INTEGER ? (const guchar *) &cell.i : (const guchar *) cell.data;
+      len = cell.type == SQLITE_INTEGER ? sizeof cell.i : cell.len;
+      hash = (hash ^ (guint) (cell.type + 1)) * 1099511628211u;
+      for (gsize j = 0; p != NULL && j < len; j++)
+        hash = (hash ^ p[j]) * 1099511628211u;
     }
   return (sqlite3_int64) (hash >> 2);
 }
