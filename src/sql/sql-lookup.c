@@ -1,7 +1,9 @@
 /* sql-lookup.c: rows in memory for a JOIN. Each row is the cells of the columns the statement
  * uses, one after the other in one buffer (a tag byte, then 8 bytes of INTEGER or a 4-byte
  * length and the bytes), and a hash table maps the key column's value, normalized so that
- * values SQLite finds equal share a key, to the rows holding it. */
+ * values SQLite finds equal share a key (a 4-byte length, then the bytes), to the rows holding
+ * it; a key is built in a scratch buffer, so finding rows allocates nothing. Reading a row's
+ * cells in their order goes on from the cell read before. */
 #include <string.h>
 
 #include "core/number.h"
@@ -15,9 +17,38 @@ struct _SqlLookup {
   int n_stored;
   GByteArray *data;
   GArray *offsets;    /* guint64: where each row starts */
-  GHashTable *by_key; /* GBytes -> GArray of guint rows */
+  GHashTable *by_key; /* key -> GArray of guint rows; NULL without a key column */
+  GByteArray *scratch; /* the key being built */
   gsize overhead;
+  /* The cell read last: its row, slot and where the next cell starts. */
+  guint last_row;
+  int last_slot;
+  guint64 last_next; /* an offset in data, which may move as it grows */
 };
+
+static guint
+key_hash (gconstpointer key)
+{
+  guint32 len;
+  const guint8 *p = key;
+  guint h = 2166136261u;
+
+  memcpy (&len, p, sizeof len);
+  p += sizeof len;
+  for (guint32 i = 0; i < len; i++)
+    h = (h ^ p[i]) * 16777619u;
+  return h;
+}
+
+static gboolean
+key_equal (gconstpointer a, gconstpointer b)
+{
+  guint32 la, lb;
+
+  memcpy (&la, a, sizeof la);
+  memcpy (&lb, b, sizeof lb);
+  return la == lb && memcmp ((const guint8 *) a + sizeof la, (const guint8 *) b + sizeof lb, la) == 0;
+}
 
 static void
 rows_free (gpointer data)
@@ -44,8 +75,9 @@ sql_lookup_new (SqlTable *table, guint64 columns_used, int key_column)
   lookup->data = g_byte_array_new ();
   lookup->offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
   if (key_column >= 0)
-    lookup->by_key = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
-                                            (GDestroyNotify) g_bytes_unref, rows_free);
+    lookup->by_key = g_hash_table_new_full (key_hash, key_equal, g_free, rows_free);
+  lookup->scratch = g_byte_array_new ();
+  lookup->last_slot = -1;
   return lookup;
 }
 
@@ -59,6 +91,7 @@ sql_lookup_free (SqlLookup *lookup)
   g_array_unref (lookup->offsets);
   if (lookup->by_key != NULL)
     g_hash_table_unref (lookup->by_key);
+  g_byte_array_unref (lookup->scratch);
   g_free (lookup);
 }
 
@@ -74,15 +107,25 @@ sql_lookup_bytes (SqlLookup *lookup)
   return lookup->data->len + lookup->offsets->len * sizeof (guint64) + lookup->overhead;
 }
 
-/* The normalized key of a value: in a column of numbers, any number (INTEGER, REAL, decimal
- * TEXT) "n" + its canonical text, so equal numbers meet; else INTEGER (and a REAL that is one)
- * "i" + 8 bytes, another REAL "r" + 8 bytes, TEXT "t" + bytes, BLOB "b" + bytes. NULL equals
- * nothing. */
-static GBytes *
+static void
+key_put (GByteArray *key, guint8 tag, const void *data, gsize len)
+{
+  guint32 n = (guint32) (len + 1);
+
+  g_byte_array_set_size (key, 0);
+  g_byte_array_append (key, (const guint8 *) &n, sizeof n);
+  g_byte_array_append (key, &tag, 1);
+  g_byte_array_append (key, data, (guint) len);
+}
+
+/* The normalized key of a value, into the lookup's scratch buffer: in a column of numbers, any
+ * number (INTEGER, REAL, decimal TEXT) "n" + its canonical text, so equal numbers meet; else
+ * INTEGER (and a REAL that is one) "i" + 8 bytes, another REAL "r" + 8 bytes, TEXT "t" + bytes,
+ * BLOB "b" + bytes. FALSE for NULL, which equals nothing. */
+static gboolean
 normalize (SqlLookup *lookup, int type, gint64 i, double d, const char *data, gsize len)
 {
-  GByteArray *key = g_byte_array_new ();
-  guint8 tag;
+  GByteArray *key = lookup->scratch;
 
   if (sql_column_is_number (lookup->table, lookup->key_column)
       && (type == SQLITE_INTEGER || type == SQLITE_FLOAT || type == SQLITE_TEXT))
@@ -107,10 +150,8 @@ normalize (SqlLookup *lookup, int type, gint64 i, double d, const char *data, gs
         {
           g_autofree char *canonical = ddb_number_to_string (&n);
 
-          tag = 'n';
-          g_byte_array_append (key, &tag, 1);
-          g_byte_array_append (key, (const guint8 *) canonical, (guint) strlen (canonical));
-          return g_byte_array_free_to_bytes (key);
+          key_put (key, 'n', canonical, strlen (canonical));
+          return TRUE;
         }
     }
   switch (type)
@@ -121,33 +162,21 @@ normalize (SqlLookup *lookup, int type, gint64 i, double d, const char *data, gs
           i = (gint64) d;
           goto integer;
         }
-      tag = 'r';
-      g_byte_array_append (key, &tag, 1);
-      g_byte_array_append (key, (const guint8 *) &d, sizeof d);
-      break;
+      key_put (key, 'r', &d, sizeof d);
+      return TRUE;
     case SQLITE_INTEGER:
     integer:
-      tag = 'i';
-      g_byte_array_append (key, &tag, 1);
-      g_byte_array_append (key, (const guint8 *) &i, sizeof i);
-      break;
+      key_put (key, 'i', &i, sizeof i);
+      return TRUE;
     case SQLITE_TEXT:
-      {
-        tag = 't';
-        g_byte_array_append (key, &tag, 1);
-        g_byte_array_append (key, (const guint8 *) data, (guint) len);
-        break;
-      }
+      key_put (key, 't', data, len);
+      return TRUE;
     case SQLITE_BLOB:
-      tag = 'b';
-      g_byte_array_append (key, &tag, 1);
-      g_byte_array_append (key, (const guint8 *) data, (guint) len);
-      break;
+      key_put (key, 'b', data, len);
+      return TRUE;
     default:
-      g_byte_array_unref (key);
-      return NULL;
+      return FALSE;
     }
-  return g_byte_array_free_to_bytes (key);
 }
 
 static void
@@ -178,7 +207,7 @@ add (SqlLookup *lookup, const Source *source)
 {
   guint64 offset = lookup->data->len;
   guint row = lookup->offsets->len;
-  GBytes *key = NULL;
+  gboolean keyed = FALSE;
 
   if (row == G_MAXUINT)
     return FALSE;
@@ -196,28 +225,27 @@ add (SqlLookup *lookup, const Source *source)
         {
           sql_cell_clear (&cell);
           g_byte_array_set_size (lookup->data, (guint) offset);
-          g_clear_pointer (&key, g_bytes_unref);
           return FALSE;
         }
       if (c == lookup->key_column)
-        key = normalize (lookup, cell.type, cell.i, 0, cell.data, cell.len);
+        keyed = normalize (lookup, cell.type, cell.i, 0, cell.data, cell.len);
       append_cell (lookup->data, &cell);
       sql_cell_clear (&cell);
     }
   g_array_append_val (lookup->offsets, offset);
-  if (key != NULL)
+  if (keyed)
     {
-      GArray *rows = g_hash_table_lookup (lookup->by_key, key);
+      GArray *rows = g_hash_table_lookup (lookup->by_key, lookup->scratch->data);
 
       if (rows == NULL)
         {
           rows = g_array_new (FALSE, FALSE, sizeof (guint));
-          lookup->overhead += 64 + g_bytes_get_size (key);
-          g_hash_table_insert (lookup->by_key, g_bytes_ref (key), rows);
+          lookup->overhead += 64 + lookup->scratch->len;
+          g_hash_table_insert (lookup->by_key,
+                               g_memdup2 (lookup->scratch->data, lookup->scratch->len), rows);
         }
       g_array_append_val (rows, row);
       lookup->overhead += sizeof (guint);
-      g_bytes_unref (key);
     }
   return TRUE;
 }
@@ -241,16 +269,15 @@ sql_lookup_add_row (SqlLookup *lookup, SqlLookup *from, guint row)
 guint
 sql_lookup_find (SqlLookup *lookup, sqlite3_value *value, const guint **rows)
 {
-  g_autoptr (GBytes) key = NULL;
   GArray *found;
 
   *rows = NULL;
   if (value == NULL || lookup->by_key == NULL)
     return 0;
-  key = normalize (lookup, sqlite3_value_type (value), sqlite3_value_int64 (value),
-                   sqlite3_value_double (value), (const char *) sqlite3_value_blob (value),
-                   (gsize) sqlite3_value_bytes (value));
-  if (key == NULL || (found = g_hash_table_lookup (lookup->by_key, key)) == NULL)
+  if (!normalize (lookup, sqlite3_value_type (value), sqlite3_value_int64 (value),
+                  sqlite3_value_double (value), (const char *) sqlite3_value_blob (value),
+                  (gsize) sqlite3_value_bytes (value))
+      || (found = g_hash_table_lookup (lookup->by_key, lookup->scratch->data)) == NULL)
     return 0;
   *rows = (const guint *) found->data;
   return found->len;
@@ -260,46 +287,49 @@ gboolean
 sql_lookup_cell (SqlLookup *lookup, guint row, int column, SqlCell *cell)
 {
   const guint8 *p;
-  int slot;
+  int slot, s = 0;
 
   memset (cell, 0, sizeof *cell);
   cell->type = SQLITE_NULL;
   if (column < 0 || column >= lookup->n_columns || (slot = lookup->slot[column]) < 0
       || row >= lookup->offsets->len)
     return FALSE;
-  p = lookup->data->data + g_array_index (lookup->offsets, guint64, row);
-  for (int s = 0;; s++)
+  /* Cells are read in their order: go on from the last one read in this row. */
+  if (row == lookup->last_row && lookup->last_slot >= 0 && slot > lookup->last_slot)
+    {
+      p = lookup->data->data + lookup->last_next;
+      s = lookup->last_slot + 1;
+    }
+  else
+    p = lookup->data->data + g_array_index (lookup->offsets, guint64, row);
+  for (;; s++)
     {
       guint8 tag = *p++;
       guint32 len = 0;
 
       if (tag == SQLITE_INTEGER)
-        {
-          if (s == slot)
-            {
-              cell->type = SQLITE_INTEGER;
-              memcpy (&cell->i, p, sizeof cell->i);
-              return TRUE;
-            }
-          p += sizeof (gint64);
-          continue;
-        }
-      if (tag == SQLITE_TEXT || tag == SQLITE_BLOB)
+        len = sizeof (gint64);
+      else if (tag == SQLITE_TEXT || tag == SQLITE_BLOB)
         {
           memcpy (&len, p, sizeof len);
           p += sizeof len;
-          if (s == slot)
-            {
-              cell->type = tag;
-              cell->data = (const char *) p;
-              cell->len = len;
-              return TRUE;
-            }
-          p += len;
-          continue;
         }
       if (s == slot)
-        return TRUE;
+        {
+          cell->type = tag;
+          if (tag == SQLITE_INTEGER)
+            memcpy (&cell->i, p, sizeof cell->i);
+          else if (tag == SQLITE_TEXT || tag == SQLITE_BLOB)
+            {
+              cell->data = (const char *) p;
+              cell->len = len;
+            }
+          lookup->last_row = row;
+          lookup->last_slot = slot;
+          lookup->last_next = (guint64) (p + len - lookup->data->data);
+          return TRUE;
+        }
+      p += len;
     }
 }
 
