@@ -321,7 +321,9 @@ cli_sql_main (const CliTarget *target, int argc, char **argv)
           "too)"),
       N_ ("TABLE.ATTR") },
     { "segments", 0, 0, G_OPTION_ARG_INT, &segments,
-      N_ ("Segments of a parallel Scan (default 4)"), N_ ("N") },
+      N_ ("Segments of a parallel Scan (default 4 for an endpoint, one per processor up to 4 "
+          "for a database)"),
+      N_ ("N") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_ ("'SELECT …'") },
     { NULL },
   };

@@ -113,10 +113,10 @@ ddb_sql_new (DdbBackend *backend, GError **error)
   sql->backend = backend;
   sql->sample_size = 200;
   sql->remote = ddb_backend_get_kind (backend) == DDB_BACKEND_REMOTE;
-  /* Parallel segments hide a remote round trip; the engine's reads are no faster in parallel
-   * (freeing items another thread decoded costs what the threads save), and each segment
+  /* Parallel segments hide a remote round trip; on the engine they read and decode on the
+   * other processors while SQLite joins (one segment per processor, up to 4). Each segment
    * holds two pages read ahead. */
-  sql->segments = sql->remote ? 4 : 1;
+  sql->segments = sql->remote ? 4 : (guint) CLAMP (g_get_num_processors (), 1, 4);
   sql->tables = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                        (GDestroyNotify) sql_table_free);
   sql->plans = g_ptr_array_new_with_free_func ((GDestroyNotify) sql_plan_free);

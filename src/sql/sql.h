@@ -62,8 +62,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbSql, ddb_sql_free)
 
 /* How many items a table's first read samples for its columns (default 200). */
 void ddb_sql_set_sample_size (DdbSql *sql, guint items);
-/* Segments of a parallel Scan (default 4 for a remote endpoint, 1 = a plain Scan for the
- * engine). */
+/* Segments of a parallel Scan (default 4 for a remote endpoint, one per processor up to 4 for
+ * the engine; 1 = a plain Scan). */
 void ddb_sql_set_scan_segments (DdbSql *sql, guint segments);
 
 /* The tables and indexes the backend has, as SQL names ("Blog", "Blog.ByAuthor"), sorted:
