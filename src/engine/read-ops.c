@@ -798,8 +798,7 @@ prune_to_projection (const DdbProjection *projection, DdbValue *item)
  * "begins_with(SK, v)" on the sort key read by a Scan, with values of the key's type: a test the
  * store can make on the encoded key before decoding a row. FALSE when the filter has none. */
 static gboolean
-find_prefilter (const DdbNode *n, const DdbKeyDef *key, DdbSortKeyOp *op,
-                const DdbValue *values[2])
+find_prefilter (const DdbNode *n, const DdbKeyDef *key, DdbSortKeyOp *op, const DdbValue *values[2])
 {
   static const struct {
     DdbNodeKind kind;
@@ -809,7 +808,8 @@ find_prefilter (const DdbNode *n, const DdbKeyDef *key, DdbSortKeyOp *op,
     { DDB_NODE_LE, DDB_SK_LE, DDB_SK_GE }, { DDB_NODE_GT, DDB_SK_GT, DDB_SK_LT },
     { DDB_NODE_GE, DDB_SK_GE, DDB_SK_LE },
   };
-#define IS_KEY(a) ((a)->kind == DDB_NODE_PATH && (a)->path.n == 1 && path_head_is (&(a)->path, key->range_name))
+#define IS_KEY(a) \
+  ((a)->kind == DDB_NODE_PATH && (a)->path.n == 1 && path_head_is (&(a)->path, key->range_name))
 #define IS_VALUE(a) ((a)->kind == DDB_NODE_VALUE && (a)->value->type == key->range_type)
 
   if (n == NULL || key->range_name == NULL)

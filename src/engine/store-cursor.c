@@ -308,8 +308,8 @@ open_scan (DdbStore *store, const DdbTableDef *def, const DdbStoreRange *range, 
     }
   if (range->exclusive_start != NULL)
     {
-      if (!store_encode_key (index != NULL ? &index->key : &def->key, range->exclusive_start, pk, sk,
-                       error))
+      if (!store_encode_key (index != NULL ? &index->key : &def->key, range->exclusive_start, pk,
+                             sk, error))
         return NULL;
       if (index != NULL)
         {

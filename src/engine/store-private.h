@@ -11,7 +11,7 @@ G_BEGIN_DECLS
 
 struct _DdbStore {
   sqlite3 *db;
-  GHashTable *pool; /* SQL text -> GPtrArray of idle sqlite3_stmt* */
+  GHashTable *pool;  /* SQL text -> GPtrArray of idle sqlite3_stmt* */
   gboolean in_txn;   /* a write transaction, or in a group the current call's savepoint */
   gboolean in_group; /* a group transaction is open (ddb_store_group_begin) */
   /* Scratch buffers of the write path, reused to spare allocations during imports. */

@@ -67,7 +67,6 @@ typedef struct {
   gint64 tid, iid, count, size;
 } StatsDelta;
 
-
 static const char schema_sql[]
   = "CREATE TABLE IF NOT EXISTS dy_tables ("
     " id INTEGER PRIMARY KEY AUTOINCREMENT,"
@@ -272,7 +271,7 @@ store_encode_attr (const DdbValue *item, const char *name, GByteArray *out, GErr
 /* Fills pk and sk (emptied first) with the encodings of `key`'s attributes in `item`. */
 gboolean
 store_encode_key (const DdbKeyDef *key, const DdbValue *item, GByteArray *pk, GByteArray *sk,
-            GError **error)
+                  GError **error)
 {
   g_byte_array_set_size (pk, 0);
   g_byte_array_set_size (sk, 0);
@@ -362,8 +361,8 @@ column_bytes (sqlite3_stmt *stmt, int col, const guint8 **end)
 }
 
 DdbValue *
-store_row_decode (const KeySlots *ks, sqlite3_stmt *stmt, const char *const *wanted,
-                  guint n_wanted, GError **error)
+store_row_decode (const KeySlots *ks, sqlite3_stmt *stmt, const char *const *wanted, guint n_wanted,
+                  GError **error)
 {
   DdbValue *values[DDB_ITEM_MAX_KEY_SLOTS] = { NULL };
   const guint8 *p, *end, *blob;
@@ -929,9 +928,9 @@ stats_flush (DdbStore *store, GError **error)
       if (d->count == 0 && d->size == 0)
         continue;
       stmt = store_stmt_acquire (store,
-                           "UPDATE dy_stats SET count = count + ?3, size = size + ?4"
-                           " WHERE tid = ?1 AND iid = ?2",
-                           error);
+                                 "UPDATE dy_stats SET count = count + ?3, size = size + ?4"
+                                 " WHERE tid = ?1 AND iid = ?2",
+                                 error);
       if (stmt == NULL)
         return FALSE;
       sqlite3_bind_int64 (stmt, 1, d->tid);
@@ -950,9 +949,9 @@ static gboolean
 stats_create (DdbStore *store, gint64 tid, gint64 iid, GError **error)
 {
   sqlite3_stmt *stmt = store_stmt_acquire (store,
-                                     "INSERT OR REPLACE INTO dy_stats (tid, iid, count, size)"
-                                     " VALUES (?1, ?2, 0, 0)",
-                                     error);
+                                           "INSERT OR REPLACE INTO dy_stats (tid, iid, count, size)"
+                                           " VALUES (?1, ?2, 0, 0)",
+                                           error);
 
   if (stmt == NULL)
     return FALSE;
@@ -1037,8 +1036,8 @@ static gboolean
 table_load (DdbStore *store, const char *name, DdbTableDef **def, gint64 *next_index_id,
             GError **error)
 {
-  sqlite3_stmt *stmt = store_stmt_acquire (store, "SELECT id, def FROM dy_tables WHERE name = ?1",
-                                     error);
+  sqlite3_stmt *stmt
+      = store_stmt_acquire (store, "SELECT id, def FROM dy_tables WHERE name = ?1", error);
   int rc;
 
   *def = NULL;
@@ -1114,8 +1113,8 @@ static gboolean put_index_entries (DdbStore *store, const DdbTableDef *def,
 static gboolean
 backfill (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, GError **error)
 {
-  sqlite3_stmt *stmt = store_stmt_acquire (store, "SELECT item, pk, sk FROM dy_items WHERE tid = ?1",
-                                     error);
+  sqlite3_stmt *stmt
+      = store_stmt_acquire (store, "SELECT item, pk, sk FROM dy_items WHERE tid = ?1", error);
   GByteArray *tk = g_byte_array_new ();
   gboolean ok = stmt != NULL;
   int rc = SQLITE_DONE;
@@ -1186,10 +1185,11 @@ ddb_store_table_update (DdbStore *store, DdbTableDef *def, GError **error)
             continue;
           for (guint k = 0; ok && k < 2; k++)
             {
-              stmt = store_stmt_acquire (store,
-                                   k == 0 ? "DELETE FROM dy_index WHERE tid = ?1 AND iid = ?2"
-                                          : "DELETE FROM dy_stats WHERE tid = ?1 AND iid = ?2",
-                                   error);
+              stmt
+                  = store_stmt_acquire (store,
+                                        k == 0 ? "DELETE FROM dy_index WHERE tid = ?1 AND iid = ?2"
+                                               : "DELETE FROM dy_stats WHERE tid = ?1 AND iid = ?2",
+                                        error);
               ok = stmt != NULL;
               if (ok)
                 {
@@ -1264,9 +1264,9 @@ ddb_store_table_names (DdbStore *store, const char *exclusive_start, guint limit
 {
   /* Names are TEXT compared with the BINARY collation: memcmp of UTF-8, DynamoDB's order. */
   sqlite3_stmt *stmt = store_stmt_acquire (store,
-                                     "SELECT name FROM dy_tables WHERE name > ?1"
-                                     " ORDER BY name LIMIT ?2",
-                                     error);
+                                           "SELECT name FROM dy_tables WHERE name > ?1"
+                                           " ORDER BY name LIMIT ?2",
+                                           error);
   GPtrArray *names;
   int rc;
 
@@ -1291,9 +1291,8 @@ gboolean
 ddb_store_table_stats (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index,
                        gint64 *item_count, gint64 *size_bytes, GError **error)
 {
-  sqlite3_stmt *stmt = store_stmt_acquire (store,
-                                     "SELECT count, size FROM dy_stats WHERE tid = ?1 AND iid = ?2",
-                                     error);
+  sqlite3_stmt *stmt = store_stmt_acquire (
+      store, "SELECT count, size FROM dy_stats WHERE tid = ?1 AND iid = ?2", error);
   gint64 iid = index != NULL ? index->id : 0;
   int rc;
 
@@ -1340,10 +1339,11 @@ ddb_store_item_get (DdbStore *store, const DdbTableDef *def, const DdbValue *key
   if (!store_encode_key (&def->key, key, store->pk, store->sk, error))
     return FALSE;
   store_key_slots (def, NULL, &ks);
-  stmt = store_stmt_acquire (store,
-                       "SELECT item, pk, sk FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3"
-                       " AND sk = ?4",
-                       error);
+  stmt = store_stmt_acquire (
+      store,
+      "SELECT item, pk, sk FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3"
+      " AND sk = ?4",
+      error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, def->id);
@@ -1456,9 +1456,9 @@ replace_item (DdbStore *store, const DdbTableDef *def, gint64 size, gint64 *old_
               GError **error)
 {
   sqlite3_stmt *stmt = store_stmt_acquire (store,
-                                     "SELECT size FROM dy_items WHERE tid = ?1 AND h = ?2"
-                                     " AND pk = ?3 AND sk = ?4",
-                                     error);
+                                           "SELECT size FROM dy_items WHERE tid = ?1 AND h = ?2"
+                                           " AND pk = ?3 AND sk = ?4",
+                                           error);
   int rc;
 
   if (stmt == NULL)
@@ -1470,9 +1470,9 @@ replace_item (DdbStore *store, const DdbTableDef *def, gint64 size, gint64 *old_
   if (rc != SQLITE_ROW)
     return store_sql_error (store, error, "write");
   stmt = store_stmt_acquire (store,
-                       "UPDATE dy_items SET size = ?5, item = ?6 WHERE tid = ?1 AND h = ?2"
-                       " AND pk = ?3 AND sk = ?4",
-                       error);
+                             "UPDATE dy_items SET size = ?5, item = ?6 WHERE tid = ?1 AND h = ?2"
+                             " AND pk = ?3 AND sk = ?4",
+                             error);
   if (stmt == NULL)
     return FALSE;
   bind_item_key (store, stmt, def);
@@ -1563,10 +1563,11 @@ ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *
     return FALSE;
   if (!auto_begin (store, &own, error))
     return FALSE;
-  stmt = store_stmt_acquire (store,
-                       "DELETE FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3 AND sk = ?4"
-                       " RETURNING size",
-                       error);
+  stmt
+      = store_stmt_acquire (store,
+                            "DELETE FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3 AND sk = ?4"
+                            " RETURNING size",
+                            error);
   ok = stmt != NULL;
   if (ok)
     {
@@ -1599,7 +1600,8 @@ ddb_store_token_get (DdbStore *store, const char *token, GBytes **digest, gint64
 
   *digest = NULL;
   *created = 0;
-  stmt = store_stmt_acquire (store, "SELECT digest, created FROM dy_tokens WHERE token = ?1", error);
+  stmt
+      = store_stmt_acquire (store, "SELECT digest, created FROM dy_tokens WHERE token = ?1", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, token, -1, SQLITE_STATIC);
@@ -1626,9 +1628,9 @@ ddb_store_token_put (DdbStore *store, const char *token, const void *digest, gsi
   if (!auto_begin (store, &own, error))
     return FALSE;
   stmt = store_stmt_acquire (store,
-                       "INSERT OR REPLACE INTO dy_tokens (token, digest, created)"
-                       " VALUES (?1, ?2, ?3)",
-                       error);
+                             "INSERT OR REPLACE INTO dy_tokens (token, digest, created)"
+                             " VALUES (?1, ?2, ?3)",
+                             error);
   ok = stmt != NULL;
   if (ok)
     {

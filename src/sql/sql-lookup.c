@@ -47,7 +47,8 @@ key_equal (gconstpointer a, gconstpointer b)
 
   memcpy (&la, a, sizeof la);
   memcpy (&lb, b, sizeof lb);
-  return la == lb && memcmp ((const guint8 *) a + sizeof la, (const guint8 *) b + sizeof lb, la) == 0;
+  return la == lb
+         && memcmp ((const guint8 *) a + sizeof la, (const guint8 *) b + sizeof lb, la) == 0;
 }
 
 static void

@@ -394,8 +394,8 @@ next_partition (SqlScan *scan)
       json_object_set_new (request, "ExpressionAttributeValues", values);
     }
   json_object_set (values, ":p", g_ptr_array_index (scan->pk_values, scan->next_pk++));
-  scan->reader = sql_reader_new (scan->sql, scan->table, "Query", request, 1,
-                                 reader_limit (scan), row_columns (scan));
+  scan->reader = sql_reader_new (scan->sql, scan->table, "Query", request, 1, reader_limit (scan),
+                                 row_columns (scan));
   return TRUE;
 }
 

@@ -237,7 +237,8 @@ table_declared (DdbSql *sql, const char *name)
     name += 5;
   g_hash_table_iter_init (&iter, sql->tables);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (((SqlTable *) value)->declared && g_ascii_strcasecmp (((SqlTable *) value)->sql_name, name) == 0)
+    if (((SqlTable *) value)->declared
+        && g_ascii_strcasecmp (((SqlTable *) value)->sql_name, name) == 0)
       return TRUE;
   return FALSE;
 }

@@ -556,9 +556,9 @@ test_keyed_some (void)
   ddb_item_encode_keyless (item, names, DDB_ITEM_MAX_KEY_SLOTS, keyless);
   {
     DdbValue *values[DDB_ITEM_MAX_KEY_SLOTS] = { tu_str ("key"), NULL, NULL, NULL };
-    g_autoptr (DdbValue) some
-        = ddb_item_decode_keyed_some (keyless->data, keyless->len, names, values,
-                                      DDB_ITEM_MAX_KEY_SLOTS, wanted, G_N_ELEMENTS (wanted), &error);
+    g_autoptr (DdbValue) some = ddb_item_decode_keyed_some (keyless->data, keyless->len, names,
+                                                            values, DDB_ITEM_MAX_KEY_SLOTS, wanted,
+                                                            G_N_ELEMENTS (wanted), &error);
     g_autofree char *got = NULL;
 
     g_assert_no_error (error);

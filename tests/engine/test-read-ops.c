@@ -1431,14 +1431,53 @@ test_scan_validation (void)
  * the items that pass. */
 typedef gboolean (*SkPredicate) (const char *sk, const char *name);
 
-static gboolean sk_is_meta (const char *sk, const char *name) { (void) name; return strcmp (sk, "META") == 0; }
-static gboolean sk_between_posts (const char *sk, const char *name) { (void) name; return strcmp (sk, "POST#1") >= 0 && strcmp (sk, "POST#2") <= 0; }
-static gboolean sk_is_post (const char *sk, const char *name) { (void) name; return g_str_has_prefix (sk, "POST"); }
-static gboolean sk_below_meta (const char *sk, const char *name) { (void) name; return strcmp (sk, "META") < 0; }
-static gboolean sk_above_meta (const char *sk, const char *name) { (void) name; return strcmp (sk, "META") > 0; }
-static gboolean sk_never (const char *sk, const char *name) { (void) sk; (void) name; return FALSE; }
-static gboolean sk_meta_named (const char *sk, const char *name) { return strcmp (sk, "META") == 0 && g_strcmp0 (name, "n3") == 0; }
-static gboolean sk_meta_or_named (const char *sk, const char *name) { return strcmp (sk, "META") == 0 || g_strcmp0 (name, "n3") == 0; }
+static gboolean
+sk_is_meta (const char *sk, const char *name)
+{
+  (void) name;
+  return strcmp (sk, "META") == 0;
+}
+static gboolean
+sk_between_posts (const char *sk, const char *name)
+{
+  (void) name;
+  return strcmp (sk, "POST#1") >= 0 && strcmp (sk, "POST#2") <= 0;
+}
+static gboolean
+sk_is_post (const char *sk, const char *name)
+{
+  (void) name;
+  return g_str_has_prefix (sk, "POST");
+}
+static gboolean
+sk_below_meta (const char *sk, const char *name)
+{
+  (void) name;
+  return strcmp (sk, "META") < 0;
+}
+static gboolean
+sk_above_meta (const char *sk, const char *name)
+{
+  (void) name;
+  return strcmp (sk, "META") > 0;
+}
+static gboolean
+sk_never (const char *sk, const char *name)
+{
+  (void) sk;
+  (void) name;
+  return FALSE;
+}
+static gboolean
+sk_meta_named (const char *sk, const char *name)
+{
+  return strcmp (sk, "META") == 0 && g_strcmp0 (name, "n3") == 0;
+}
+static gboolean
+sk_meta_or_named (const char *sk, const char *name)
+{
+  return strcmp (sk, "META") == 0 || g_strcmp0 (name, "n3") == 0;
+}
 
 static void
 test_scan_sort_key_filter (void)
@@ -1486,8 +1525,8 @@ test_scan_sort_key_filter (void)
       for (int projected = 0; projected < 2; projected++)
         {
           json_t *plain = etu_json ("{'TableName': 'Pre'}");
-          json_t *filtered = etu_json ("{'TableName': 'Pre', 'FilterExpression': '%s'}",
-                                       cases[c].filter);
+          json_t *filtered
+              = etu_json ("{'TableName': 'Pre', 'FilterExpression': '%s'}", cases[c].filter);
           json_t *all_values = etu_json ("%s", values);
           json_t *used = json_object ();
           const char *key;
@@ -1527,8 +1566,10 @@ test_scan_sort_key_filter (void)
                 g_assert_true (json_equal (lek, json_object_get (b, "LastEvaluatedKey")));
               json_array_foreach (json_object_get (a, "Items"), i, item)
                 {
-                  const char *sk = json_string_value (json_object_get (json_object_get (item, "SK"), "S"));
-                  const char *name = json_string_value (json_object_get (json_object_get (item, "name"), "S"));
+                  const char *sk
+                      = json_string_value (json_object_get (json_object_get (item, "SK"), "S"));
+                  const char *name
+                      = json_string_value (json_object_get (json_object_get (item, "name"), "S"));
                   json_t *got;
 
                   if (!cases[c].pass (sk, name))
@@ -1538,7 +1579,8 @@ test_scan_sort_key_filter (void)
                   if (projected)
                     {
                       g_assert_cmpuint (json_object_size (got), ==, 1);
-                      g_assert_true (json_equal (json_object_get (got, "name"), json_object_get (item, "name")));
+                      g_assert_true (json_equal (json_object_get (got, "name"),
+                                                 json_object_get (item, "name")));
                     }
                   else
                     g_assert_true (json_equal (got, item));

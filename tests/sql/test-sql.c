@@ -309,8 +309,9 @@ test_pragma_table (Fixture *f, gconstpointer data)
   g_autoptr (DdbSqlQuery) q = NULL;
 
   (void) data;
-  assert_rows (f, "SELECT name FROM pragma_table_info('tab') WHERE name IN ('pk', 'big') ORDER BY name",
-               "big\npk\n");
+  assert_rows (
+      f, "SELECT name FROM pragma_table_info('tab') WHERE name IN ('pk', 'big') ORDER BY name",
+      "big\npk\n");
   assert_rows (f, "SELECT count(*) FROM tab WHERE pk = 'b'", "i1\n");
   q = ddb_sql_query_new (f->sql, "SELECT name FROM pragma_table_info('Nope')", NULL, &error);
   g_assert_no_error (error);
