@@ -395,6 +395,18 @@ ddb_write_prepare (DdbStore *store, DdbWriteKind kind, json_t *req, const char *
   return w;
 }
 
+/* An update whose every action takes away (REMOVE, DELETE from a set; legacy DELETE). */
+static gboolean
+update_only_removes (const DdbUpdate *u)
+{
+  if (u == NULL || u->n_actions == 0)
+    return FALSE;
+  for (guint i = 0; i < u->n_actions; i++)
+    if (u->actions[i].kind != DDB_UPDATE_REMOVE && u->actions[i].kind != DDB_UPDATE_DELETE)
+      return FALSE;
+  return TRUE;
+}
+
 gboolean
 ddb_write_check (DdbStore *store, DdbPreparedWrite *w, json_t **extra, GError **error)
 {
@@ -445,6 +457,13 @@ ddb_write_check (DdbStore *store, DdbPreparedWrite *w, json_t **extra, GError **
       next = ddb_value_copy (w->old_item != NULL ? w->old_item : w->key);
       if (w->update != NULL && !ddb_update_apply (w->update, next, error))
         return FALSE;
+      /* Removing from an item that does not exist creates nothing (and returns nothing, even
+       * ALL_NEW); its paths are still checked, as on the key alone. */
+      if (w->old_item == NULL && update_only_removes (w->update))
+        {
+          g_clear_pointer (&next, ddb_value_free);
+          break;
+        }
       if (ddb_item_size (next) > DDB_MAX_ITEM_SIZE)
         {
           g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION,
@@ -471,6 +490,8 @@ ddb_write_apply (DdbStore *store, DdbPreparedWrite *w, GError **error)
     {
     case DDB_WRITE_PUT:
     case DDB_WRITE_UPDATE:
+      if (w->new_item == NULL)
+        return TRUE; /* an update that only removed, from no item */
       return ddb_store_item_put (store, w->def, w->new_item, error);
     case DDB_WRITE_DELETE:
       if (w->old_item == NULL)

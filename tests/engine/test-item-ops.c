@@ -658,10 +658,41 @@ test_update_new_item (void)
   /* No update at all still creates the item. */
   call_expect (e, "UpdateItem", "{'TableName': 'simple', 'Key': {'pk': {'S': 'k2'}}}", "{}");
   assert_item (e, "simple", "{'pk': {'S': 'k2'}}", "{'pk': {'S': 'k2'}}");
-  /* REMOVE of a top-level attribute of a new item creates the key-only item. */
-  call_expect (
-      e, "UpdateItem",
-      "{'TableName': 'simple', 'Key': {'pk': {'S': 'k3'}}, 'UpdateExpression': 'REMOVE q'}", "{}");
+  /* An update that only takes away (REMOVE, DELETE from a set, legacy DELETE) from an item
+   * that does not exist creates nothing and returns nothing, even ALL_NEW ("DELETE - Nothing
+   * happens; there is no attribute to delete": AttributeValueUpdate). */
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'k3'}}, 'UpdateExpression': 'REMOVE q',"
+               " 'ReturnValues': 'ALL_NEW'}",
+               "{}");
+  assert_item (e, "simple", "{'pk': {'S': 'k3'}}", NULL);
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'k3'}}, 'UpdateExpression': 'REMOVE q, "
+               "r DELETE s :v', 'ExpressionAttributeValues': {':v': {'SS': ['a']}}, "
+               "'ReturnValues': 'UPDATED_NEW'}",
+               "{}");
+  assert_item (e, "simple", "{'pk': {'S': 'k3'}}", NULL);
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'k3'}}, 'AttributeUpdates': {'q': "
+               "{'Action': 'DELETE'}, 's': {'Action': 'DELETE', 'Value': {'NS': ['1']}}}, "
+               "'ReturnValues': 'ALL_NEW'}",
+               "{}");
+  assert_item (e, "simple", "{'pk': {'S': 'k3'}}", NULL);
+  /* Its condition is still checked, against no item. */
+  etu_fails (e, "UpdateItem", DDB_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'k3'}}, 'UpdateExpression': 'REMOVE q',"
+             " 'ConditionExpression': 'attribute_exists(pk)'}");
+  /* Anything that adds, alongside, creates the item as ever. */
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'k3'}}, 'UpdateExpression': 'REMOVE q "
+               "ADD n :one', 'ExpressionAttributeValues': {':one': {'N': '1'}}, 'ReturnValues': "
+               "'ALL_NEW'}",
+               "{'Attributes': {'pk': {'S': 'k3'}, 'n': {'N': '1'}}}");
+  /* On an item that exists, a REMOVE of everything but the key keeps the key-only item. */
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'k3'}}, 'UpdateExpression': 'REMOVE n',"
+               " 'ReturnValues': 'ALL_NEW'}",
+               "{'Attributes': {'pk': {'S': 'k3'}}}");
   assert_item (e, "simple", "{'pk': {'S': 'k3'}}", "{'pk': {'S': 'k3'}}");
   /* A nested REMOVE needs its parent even on a new item (DynamoDB Local 2.x answers so; the
    * docs say nothing either way), and nothing is created. */
