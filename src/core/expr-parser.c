@@ -1106,8 +1106,9 @@ check_call (Parser *p, PNode *n)
   if (!check_args (p, n))
     return FALSE;
   first = unwrap (n->args[0]);
+  /* attribute_type takes a value too (attribute_type(:v, :t)), as DynamoDB accepts it. */
   if ((kind == DDB_NODE_ATTRIBUTE_EXISTS || kind == DDB_NODE_ATTRIBUTE_NOT_EXISTS
-       || kind == DDB_NODE_ATTRIBUTE_TYPE || kind == DDB_NODE_IF_NOT_EXISTS)
+       || kind == DDB_NODE_IF_NOT_EXISTS)
       && first->kind != P_PATH)
     {
       fatal (p, "Operator or function requires a document path; operator or function: %s", name);

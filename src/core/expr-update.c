@@ -215,6 +215,7 @@ typedef struct {
 typedef struct {
   DdbValue *work;       /* the copy being updated */
   gboolean item_is_new; /* the item has no attribute at all: it does not exist */
+  gboolean legacy;      /* the update is AttributeUpdates' */
   GArray *removals;     /* ListOp */
   GArray *appends;      /* ListOp */
 } Apply;
@@ -316,6 +317,17 @@ bad_type (GError **error)
   return FALSE;
 }
 
+/* ADD or DELETE into an attribute of another type. */
+static gboolean
+mismatch (const Apply *ap, GError **error)
+{
+  if (!ap->legacy)
+    return bad_type (error);
+  g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                       "Type mismatch for attribute to update");
+  return FALSE;
+}
+
 static gboolean
 apply_add (Apply *ap, DdbValue *parent, const DdbUpdateAction *a, guint seq, const DdbValue *v,
            GError **error)
@@ -333,7 +345,7 @@ apply_add (Apply *ap, DdbValue *parent, const DdbUpdateAction *a, guint seq, con
       return TRUE;
     }
   if (cur->type != v->type)
-    return bad_type (error);
+    return mismatch (ap, error);
   if (v->type == DDB_TYPE_N)
     {
       if (!ddb_number_add (&r, &cur->number, &v->number, error))
@@ -358,7 +370,7 @@ apply_delete (Apply *ap, DdbValue *parent, const DdbUpdateAction *a, guint seq, 
   if (cur == NULL)
     return TRUE;
   if (cur->type != v->type)
-    return bad_type (error);
+    return mismatch (ap, error);
   for (guint i = 0; i < v->elems->len && cur->elems->len > 0; i++)
     ddb_value_set_remove (cur, g_ptr_array_index (v->elems, i));
   /* A set cannot be empty: removing its last element removes the attribute. */
@@ -474,6 +486,7 @@ ddb_update_apply (const DdbUpdate *u, DdbValue *item, GError **error)
     }
 
   ap.work = NULL;
+  ap.legacy = u->legacy;
   ap.removals = NULL;
   ap.appends = NULL;
   if (ok)

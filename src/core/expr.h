@@ -72,7 +72,7 @@ typedef enum {
   DDB_NODE_NOT,                  /* NOT args[0] */
   DDB_NODE_ATTRIBUTE_EXISTS,     /* attribute_exists(args[0] (a PATH)) */
   DDB_NODE_ATTRIBUTE_NOT_EXISTS, /* attribute_not_exists(args[0] (a PATH)) */
-  DDB_NODE_ATTRIBUTE_TYPE,       /* attribute_type(args[0] (a PATH), args[1] (a VALUE of type S)) */
+  DDB_NODE_ATTRIBUTE_TYPE,       /* attribute_type(args[0] (a PATH or a VALUE), args[1] (a VALUE of type S)) */
   DDB_NODE_BEGINS_WITH,          /* begins_with(args[0], args[1]) */
   DDB_NODE_CONTAINS,             /* contains(args[0], args[1]) */
 } DdbNodeKind;
@@ -108,6 +108,7 @@ typedef struct {
 typedef struct {
   guint n_actions;
   DdbUpdateAction *actions; /* in the order written */
+  gboolean legacy;          /* from AttributeUpdates: a type mismatch is told in its words */
 } DdbUpdate;
 
 void ddb_update_free (DdbUpdate *u);

@@ -329,11 +329,17 @@ write_prepare (DdbStore *store, DdbWriteKind kind, json_t *req, const char *tabl
   if (single)
     {
       expected = member_get (req, "Expected");
-      if (expected != NULL)
+      if (expected != NULL || (conditional_operator != NULL && w->condition == NULL))
         {
-          w->condition = ddb_legacy_expected (expected, conditional_operator, error);
-          if (w->condition == NULL)
-            return NULL;
+          GError *local = NULL;
+
+          /* An empty Expected is no condition; ConditionalOperator needs two or more. */
+          w->condition = ddb_legacy_expected (expected, conditional_operator, &local);
+          if (local != NULL)
+            {
+              g_propagate_error (error, local);
+              return NULL;
+            }
         }
       attribute_updates = member_get (req, "AttributeUpdates");
       if (attribute_updates != NULL && kind == DDB_WRITE_UPDATE)

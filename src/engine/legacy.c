@@ -231,10 +231,16 @@ make_condition (const char *attr, LegacyOp op, GPtrArray *vals)
     case OP_CONTAINS:
       return binary (DDB_NODE_CONTAINS, path_node (attr), TAKE (0));
     case OP_NOT_CONTAINS:
-      /* A missing attribute does not contain the value, so NOT_CONTAINS holds for it. */
-      n = node_new (DDB_NODE_NOT, 1);
-      n->args[0] = binary (DDB_NODE_CONTAINS, path_node (attr), TAKE (0));
-      return n;
+      {
+        /* The attribute must be there to not contain the value: on a missing one NOT_CONTAINS
+         * fails, as DynamoDB answers. */
+        DdbNode *exists = node_new (DDB_NODE_ATTRIBUTE_EXISTS, 1);
+
+        exists->args[0] = path_node (attr);
+        n = node_new (DDB_NODE_NOT, 1);
+        n->args[0] = binary (DDB_NODE_CONTAINS, path_node (attr), TAKE (0));
+        return binary (DDB_NODE_AND, exists, n);
+      }
     case OP_BEGINS_WITH:
       return binary (DDB_NODE_BEGINS_WITH, path_node (attr), TAKE (0));
     case OP_IN:
@@ -749,6 +755,7 @@ ddb_legacy_attribute_updates (json_t *updates, GError **error)
 
   u = g_new0 (DdbUpdate, 1);
   u->n_actions = actions->len;
+  u->legacy = TRUE;
   /* The actions now belong to `u`: drop the array's clear function before freeing it. */
   g_array_set_clear_func (actions, NULL);
   u->actions = (DdbUpdateAction *) g_array_free (g_steal_pointer (&actions), u->n_actions == 0);

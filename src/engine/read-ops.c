@@ -262,13 +262,19 @@ parse_expressions (ReadRequest *r, json_t *req, GError **error)
         return FALSE;
     }
   legacy = json_object_get (req, r->is_query ? "QueryFilter" : "ScanFilter");
-  if (r->filter == NULL && legacy != NULL && !json_is_null (legacy))
+  if (r->filter == NULL)
     {
+      GError *local = NULL;
+
+      /* An empty filter is no filter; ConditionalOperator needs two or more conditions. */
       r->filter = ddb_legacy_filter (
-          legacy, ddb_req_string (req, "ConditionalOperator", FALSE, NULL), error);
-      if (r->filter == NULL)
-        return FALSE;
-      r->filter_legacy = TRUE;
+          legacy, ddb_req_string (req, "ConditionalOperator", FALSE, NULL), &local);
+      if (local != NULL)
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      r->filter_legacy = r->filter != NULL;
     }
   legacy = json_object_get (req, "AttributesToGet");
   if (r->projection == NULL && legacy != NULL && !json_is_null (legacy))

@@ -254,6 +254,10 @@ test_attribute_type (void)
         }
     }
   expect (item, "attribute_type(q, :t)", "{':t': {'S': 'S'}}", FALSE);
+  /* A value operand is accepted, as DynamoDB accepts it: its own type is tested. */
+  expect (item, "attribute_type(:v, :t)", "{':v': {'SS': ['a']}, ':t': {'S': 'SS'}}", TRUE);
+  expect (item, "attribute_type(:v, :t)", "{':v': {'N': '1'}, ':t': {'S': 'S'}}", FALSE);
+  expect (NULL, "attribute_type(:v, :t)", "{':v': {'NULL': true}, ':t': {'S': 'NULL'}}", TRUE);
 }
 
 static void

@@ -569,8 +569,6 @@ test_functions_misused (void)
                          "operator or function: size, number of operands: 2");
   CF ("attribute_exists(:a)",
       "Operator or function requires a document path; operator or function: attribute_exists");
-  CF ("attribute_type(:s, :t)",
-      "Operator or function requires a document path; operator or function: attribute_type");
 }
 
 static void

@@ -1003,6 +1003,45 @@ test_legacy (void)
       " 'ConditionExpression': 'attribute_exists(v)'}");
   assert_item (e, "simple", "{'pk': {'S': 'l'}}",
                "{'pk': {'S': 'l'}, 'v': {'N': '3'}, 's': {'SS': ['b']}, 'w': {'S': 'w'}}");
+
+  /* An empty Expected is no condition. */
+  call_expect (e, "PutItem", "{'TableName': 'simple', 'Item': {'pk': {'S': 'm'}}, 'Expected': {}}",
+               "{}");
+  assert_item (e, "simple", "{'pk': {'S': 'm'}}", "{'pk': {'S': 'm'}}");
+  /* ConditionalOperator needs Expected, and two or more conditions in it (DynamoDB Local 2.x's
+   * words). */
+  etu_fails (e, "PutItem", DDB_ERROR_VALIDATION,
+             "ConditionalOperator cannot be used without Filter or Expected",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'n'}}, 'ConditionalOperator': 'AND'}");
+  etu_fails (e, "DeleteItem", DDB_ERROR_VALIDATION,
+             "ConditionalOperator can only be used when Filter or Expected has two or more "
+             "elements",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'm'}}, 'ConditionalOperator': 'OR',"
+             " 'Expected': {'v': {'Exists': false}}}");
+  assert_item (e, "simple", "{'pk': {'S': 'n'}}", NULL);
+  assert_item (e, "simple", "{'pk': {'S': 'm'}}", "{'pk': {'S': 'm'}}");
+  /* NOT_CONTAINS needs the attribute: on a missing one the condition fails. */
+  etu_fails (e, "PutItem", DDB_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed",
+             "{'TableName': 'simple', 'Item': {'pk': {'S': 'm'}, 'x': {'N': '1'}}, 'Expected': "
+             "{'q': {'ComparisonOperator': 'NOT_CONTAINS', 'AttributeValueList': [{'S': 'z'}]}}}");
+  call_expect (e, "PutItem",
+               "{'TableName': 'simple', 'Item': {'pk': {'S': 'l'}}, 'Expected': {'s': "
+               "{'ComparisonOperator': 'NOT_CONTAINS', 'AttributeValueList': [{'S': 'z'}]}}}",
+               "{}");
+  /* ADD or DELETE of a set into an attribute of another type, in AttributeUpdates' words. */
+  etu_put (e, "simple", "{'pk': {'S': 't'}, 'str': {'S': 'x'}, 'num': {'N': '1'}}");
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION, "Type mismatch for attribute to update",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 't'}}, 'AttributeUpdates': {'str': "
+             "{'Action': 'ADD', 'Value': {'SS': ['q']}}}}");
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION, "Type mismatch for attribute to update",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 't'}}, 'AttributeUpdates': {'num': "
+             "{'Action': 'DELETE', 'Value': {'SS': ['q']}}}}");
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION,
+             "An operand in the update expression has an incorrect data type",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 't'}}, 'UpdateExpression': 'ADD str :v',"
+             " 'ExpressionAttributeValues': {':v': {'SS': ['q']}}}");
+  assert_item (e, "simple", "{'pk': {'S': 't'}}",
+               "{'pk': {'S': 't'}, 'str': {'S': 'x'}, 'num': {'N': '1'}}");
 }
 
 /* ---- Prepared writes (what the transactions use) ---- */

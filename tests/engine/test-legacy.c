@@ -254,9 +254,14 @@ test_filter_operators (void)
   g_assert_false (filter_holds ("{'ComparisonOperator': 'NOT_CONTAINS', 'AttributeValueList': "
                                 "[{'S': 'ell'}]}",
                                 "{'a': {'S': 'hello'}}"));
+  /* On a missing attribute NOT_CONTAINS fails (DynamoDB Local 2.x: a ScanFilter drops the item,
+   * Expected fails the condition), where the expression NOT contains(a, :v) holds. */
+  g_assert_false (filter_holds ("{'ComparisonOperator': 'NOT_CONTAINS', 'AttributeValueList': "
+                                "[{'S': 'ell'}]}",
+                                "{'b': {'S': 'hello'}}"));
   g_assert_true (filter_holds ("{'ComparisonOperator': 'NOT_CONTAINS', 'AttributeValueList': "
                                "[{'S': 'ell'}]}",
-                               "{'b': {'S': 'hello'}}"));
+                               "{'a': {'N': '3'}}"));
   g_assert_true (filter_holds ("{'ComparisonOperator': 'BEGINS_WITH', 'AttributeValueList': "
                                "[{'S': 'he'}]}",
                                "{'a': {'S': 'hello'}}"));

@@ -1413,6 +1413,28 @@ test_scan_validation (void)
     g_assert_cmpint (int_member (r, "Count"), ==, 1);
     json_decref (r);
   }
+  /* An empty QueryFilter or ScanFilter is no filter; ConditionalOperator needs two or more
+   * conditions in it. */
+  {
+    json_t *all = etu_ok (e, "Scan", "{'TableName': 'Idx'}");
+    json_t *r = etu_ok (e, "Scan", "{'TableName': 'Idx', 'ScanFilter': {}}");
+
+    g_assert_cmpint (int_member (r, "Count"), ==, int_member (all, "Count"));
+    json_decref (r);
+    r = etu_ok (e, "Query",
+                "{'TableName': 'Idx', 'KeyConditions': {'pk': {'ComparisonOperator': 'EQ',"
+                " 'AttributeValueList': [{'S': 'Q'}]}}, 'QueryFilter': {}}");
+    g_assert_cmpint (int_member (r, "Count"), >, 0);
+    json_decref (r);
+    json_decref (all);
+  }
+  etu_fails (e, "Scan", V, "ConditionalOperator cannot be used without Filter or Expected",
+             "{'TableName': 'Idx', 'ConditionalOperator': 'OR'}");
+  etu_fails (e, "Scan", V,
+             "ConditionalOperator can only be used when Filter or Expected has two or more "
+             "elements",
+             "{'TableName': 'Idx', 'ConditionalOperator': 'OR', 'ScanFilter': {'b': "
+             "{'ComparisonOperator': 'NULL'}}}");
   /* Legacy ScanFilter and AttributesToGet. */
   {
     json_t *r = etu_ok (e, "Scan",
