@@ -392,7 +392,8 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
   if (resp.status == 200)
     {
       json_error_t jerr;
-      json_t *root = json_loadb (data, len, JSON_ALLOW_NUL, &jerr);
+      /* TagResource and UntagResource answer with no body at all. */
+      json_t *root = len == 0 ? json_object () : json_loadb (data, len, JSON_ALLOW_NUL, &jerr);
 
       if (!json_is_object (root))
         {

@@ -561,7 +561,13 @@ answer (DdbServer *server, struct MHD_Connection *connection, const char *method
     }
 
   if (ddb_engine_call (server->engine, operation, request, &response, &error))
-    ret = send_json (connection, MHD_HTTP_OK, response, reply_type, NULL);
+    {
+      /* As AWS answers them: 200 and no body at all. */
+      if (strcmp (operation, "TagResource") == 0 || strcmp (operation, "UntagResource") == 0)
+        ret = send_body (connection, MHD_HTTP_OK, g_strdup (""), 0, reply_type, NULL);
+      else
+        ret = send_json (connection, MHD_HTTP_OK, response, reply_type, NULL);
+    }
   else
     ret = send_error (connection, error, response, reply_type);
 

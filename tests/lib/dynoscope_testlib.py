@@ -183,6 +183,8 @@ class FaultHandler(http.server.BaseHTTPRequestHandler):
             step = "ok"
         if step == "ok":
             self.reply(200, answer)
+        elif step == "empty":
+            self.reply(200, b"")  # TagResource's answer: no body at all
         elif step == "badcrc":
             raw = json.dumps(answer).encode()
             self.reply(200, raw, crc=(zlib.crc32(raw) + 1) & 0xFFFFFFFF)

@@ -159,6 +159,30 @@ class Protocol(ServeTestCase):
         self.assertEqual(status, 200)
         self.assertEqual(headers["content-type"], "application/json")
 
+    def test_tagging_answers_no_body(self):
+        """TagResource and UntagResource answer 200 with an empty body, as AWS does."""
+        def call(op, req):
+            return self.server.raw(json.dumps(req).encode(), json_headers(op))
+
+        status, _, body = call("CreateTable", ORDERS)
+        self.assertEqual(status, 200, body)
+        arn = json.loads(body)["TableDescription"]["TableArn"]
+        for op, req in (("TagResource", {"ResourceArn": arn,
+                                         "Tags": [{"Key": "team", "Value": "blog"}]}),
+                        ("UntagResource", {"ResourceArn": arn, "TagKeys": ["nope"]})):
+            status, headers, body = call(op, req)
+            self.assertEqual(status, 200, body)
+            self.assertEqual(body, b"", op)
+            self.assertEqual(headers["content-type"], "application/x-amz-json-1.0")
+            self.assertEqual(headers["content-length"], "0")
+            self.assert_answer_headers(headers, body)
+        status, _, body = call("ListTagsOfResource", {"ResourceArn": arn})
+        self.assertEqual(json.loads(body)["Tags"], [{"Key": "team", "Value": "blog"}])
+        # an error is still a JSON body
+        status, _, body = call("TagResource", {"ResourceArn": arn + "x", "Tags": []})
+        self.assertEqual(status, 400)
+        self.assertIn("__type", json.loads(body))
+
     def test_wrong_method_or_content_type_is_not_found(self):
         cases = [
             dict(method="PUT"), dict(method="DELETE"), dict(method="OPTIONS"),
