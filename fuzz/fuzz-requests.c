@@ -1,0 +1,119 @@
+/* fuzz-requests.c: libFuzzer target for the engine's request handling, as `serve` hands it
+ * requests. The first byte of the input picks the operation, the rest is the request body, read
+ * as `serve` reads it (duplicate members refused, U+0000 allowed); a body that is not a JSON
+ * object is what `serve` answers with a SerializationException, and is skipped. Each input runs
+ * on an in-memory database holding a table with a sort key, a GSI and an LSI, and a few items,
+ * so that requests reach items and indexes. Findings: crashes, leaks, undefined behaviour, and
+ * any InternalServerError (DynamoDB answers every malformed request with a 400 of its own). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <glib.h>
+#include <jansson.h>
+
+#include "core/error.h"
+#include "engine/engine.h"
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+/* The engine's operations (engine.c), and one it does not know. */
+static const char *const operations[] = {
+  "BatchGetItem", "BatchWriteItem",     "CreateTable",      "DeleteItem",
+  "DeleteTable",  "DescribeTable",      "DescribeTimeToLive", "GetItem",
+  "ListTables",   "ListTagsOfResource", "PutItem",          "Query",
+  "Scan",         "TagResource",        "TransactGetItems", "TransactWriteItems",
+  "UntagResource", "UpdateItem",        "UpdateTable",      "UpdateTimeToLive",
+  "NoSuchOperation",
+};
+
+static const char *const setup[][2] = {
+  { "CreateTable",
+    "{\"TableName\": \"Blog\", \"BillingMode\": \"PAY_PER_REQUEST\", \"AttributeDefinitions\": "
+    "[{\"AttributeName\": \"PK\", \"AttributeType\": \"S\"}, {\"AttributeName\": \"SK\", "
+    "\"AttributeType\": \"S\"}, {\"AttributeName\": \"authorId\", \"AttributeType\": \"S\"}, "
+    "{\"AttributeName\": \"n\", \"AttributeType\": \"N\"}], \"KeySchema\": [{\"AttributeName\": "
+    "\"PK\", \"KeyType\": \"HASH\"}, {\"AttributeName\": \"SK\", \"KeyType\": \"RANGE\"}], "
+    "\"GlobalSecondaryIndexes\": [{\"IndexName\": \"ByAuthor\", \"KeySchema\": "
+    "[{\"AttributeName\": \"authorId\", \"KeyType\": \"HASH\"}], \"Projection\": "
+    "{\"ProjectionType\": \"KEYS_ONLY\"}}], \"LocalSecondaryIndexes\": [{\"IndexName\": "
+    "\"ByN\", \"KeySchema\": [{\"AttributeName\": \"PK\", \"KeyType\": \"HASH\"}, "
+    "{\"AttributeName\": \"n\", \"KeyType\": \"RANGE\"}], \"Projection\": {\"ProjectionType\": "
+    "\"INCLUDE\", \"NonKeyAttributes\": [\"name\"]}}]}" },
+  { "PutItem",
+    "{\"TableName\": \"Blog\", \"Item\": {\"PK\": {\"S\": \"USER#1\"}, \"SK\": {\"S\": "
+    "\"META\"}, \"name\": {\"S\": \"Mara\"}, \"n\": {\"N\": \"1\"}, \"tags\": {\"SS\": [\"a\", "
+    "\"b\"]}, \"m\": {\"M\": {\"l\": {\"L\": [{\"N\": \"1\"}, {\"BOOL\": true}]}}}}}" },
+  { "PutItem",
+    "{\"TableName\": \"Blog\", \"Item\": {\"PK\": {\"S\": \"USER#1\"}, \"SK\": {\"S\": "
+    "\"POST#1\"}, \"authorId\": {\"S\": \"USER#1\"}, \"authorName\": {\"S\": \"Mara\"}, \"n\": "
+    "{\"N\": \"12345678901234567890123456789012345678\"}, \"b\": {\"B\": \"AAEC\"}}}" },
+  { "PutItem",
+    "{\"TableName\": \"Blog\", \"Item\": {\"PK\": {\"S\": \"USER#2\"}, \"SK\": {\"S\": "
+    "\"META\"}, \"name\": {\"S\": \"Jonas\"}, \"ns\": {\"NS\": [\"1\", \"2.5\"]}, \"z\": "
+    "{\"NULL\": true}}}" },
+};
+
+static DdbEngine *
+engine_new (void)
+{
+  GError *error = NULL;
+  DdbEngine *engine = ddb_engine_open (":memory:", &error);
+
+  if (engine == NULL)
+    {
+      fprintf (stderr, "fuzz-requests: %s\n", error->message);
+      abort ();
+    }
+  for (size_t i = 0; i < G_N_ELEMENTS (setup); i++)
+    {
+      json_t *request = json_loads (setup[i][1], 0, NULL);
+      json_t *response = NULL;
+
+      if (request == NULL || !ddb_engine_call (engine, setup[i][0], request, &response, &error))
+        {
+          fprintf (stderr, "fuzz-requests: setup %s: %s\n", setup[i][0],
+                   error != NULL ? error->message : "not JSON");
+          abort ();
+        }
+      json_decref (response);
+      json_decref (request);
+    }
+  return engine;
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  DdbEngine *engine;
+  const char *operation;
+  json_t *request, *response = NULL;
+  GError *error = NULL;
+
+  if (size < 1)
+    return 0;
+  operation = operations[data[0] % G_N_ELEMENTS (operations)];
+  request = json_loadb ((const char *) data + 1, size - 1,
+                        JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, NULL);
+  if (!json_is_object (request))
+    {
+      json_decref (request);
+      return 0;
+    }
+  engine = engine_new ();
+  if (!ddb_engine_call (engine, operation, request, &response, &error)
+      && error->domain == DDB_ERROR && error->code == DDB_ERROR_INTERNAL)
+    {
+      char *text = json_dumps (request, JSON_COMPACT);
+
+      fprintf (stderr, "fuzz-requests: %s %s: InternalServerError: %s\n", operation, text,
+               error->message);
+      abort ();
+    }
+  g_clear_error (&error);
+  json_decref (response);
+  json_decref (request);
+  ddb_engine_free (engine);
+  return 0;
+}
