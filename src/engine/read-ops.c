@@ -12,7 +12,6 @@ static const char *const select_names[]
     = { "SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", NULL };
 static const char *const conditional_operators[] = { "OR", "AND", NULL };
 
-
 static void
 read_request_clear (ReadRequest *r)
 {
