@@ -45,6 +45,8 @@ static const struct {
   [DDB_ERROR_IDEMPOTENT_PARAMETER_MISMATCH]
   = { "IdempotentParameterMismatchException",
       "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException" },
+  [DDB_ERROR_DUPLICATE_ITEM]
+  = { "DuplicateItemException", "com.amazonaws.dynamodb.v20120810#DuplicateItemException" },
 };
 
 const char *

@@ -26,6 +26,7 @@ typedef enum {
   DDB_ERROR_INVALID_SIGNATURE,          /* InvalidSignatureException */
   DDB_ERROR_INCOMPLETE_SIGNATURE,       /* IncompleteSignatureException */
   DDB_ERROR_IDEMPOTENT_PARAMETER_MISMATCH, /* IdempotentParameterMismatchException */
+  DDB_ERROR_DUPLICATE_ITEM,             /* DuplicateItemException (PartiQL INSERT) */
 } DdbErrorCode;
 
 GQuark ddb_error_quark (void);

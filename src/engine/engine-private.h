@@ -71,4 +71,10 @@ json_t *ddb_op_batch_write_item (DdbEngine *e, json_t *req, json_t **extra, GErr
 json_t *ddb_op_transact_write_items (DdbEngine *e, json_t *req, json_t **extra, GError **error);
 json_t *ddb_op_transact_get_items (DdbEngine *e, json_t *req, json_t **extra, GError **error);
 
+/* partiql-ops.c, partiql-batch.c */
+json_t *ddb_op_execute_statement (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_batch_execute_statement (DdbEngine *e, json_t *req, json_t **extra,
+                                        GError **error);
+json_t *ddb_op_execute_transaction (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/partiql.h"
 
 typedef struct {
   const char *name;
@@ -14,10 +15,41 @@ typedef struct {
   /* Reads only: runs on a read connection of its own, concurrently with writes and other
    * reads, in one read transaction (one snapshot for the whole call). */
   gboolean read_only;
+  /* When not read_only: whether this request only reads (then it runs as a read-only one). */
+  gboolean (*reads) (json_t *request);
 } OperationEntry;
+
+/* A PartiQL request all of whose statements are SELECTs. */
+static gboolean
+pql_reads_only (json_t *request)
+{
+  const char *members[] = { "Statements", "TransactStatements" };
+  json_t *single = json_object_get (request, "Statement");
+  gboolean any = FALSE;
+
+  if (single != NULL)
+    return json_is_string (single) && ddb_pql_is_select (json_string_value (single));
+  for (guint m = 0; m < G_N_ELEMENTS (members); m++)
+    {
+      json_t *list = json_object_get (request, members[m]);
+      size_t i;
+      json_t *stmt;
+
+      json_array_foreach (list, i, stmt)
+        {
+          json_t *text = json_object_get (stmt, "Statement");
+
+          if (!json_is_string (text) || !ddb_pql_is_select (json_string_value (text)))
+            return FALSE;
+          any = TRUE;
+        }
+    }
+  return any;
+}
 
 /* Sorted by name (strcmp) for bsearch. */
 static const OperationEntry operations[] = {
+  { "BatchExecuteStatement", ddb_op_batch_execute_statement, FALSE, pql_reads_only },
   { "BatchGetItem", ddb_op_batch_get_item, TRUE },
   { "BatchWriteItem", ddb_op_batch_write_item },
   { "CreateTable", ddb_op_create_table },
@@ -25,6 +57,8 @@ static const OperationEntry operations[] = {
   { "DeleteTable", ddb_op_delete_table },
   { "DescribeTable", ddb_op_describe_table, TRUE },
   { "DescribeTimeToLive", ddb_op_describe_time_to_live, TRUE },
+  { "ExecuteStatement", ddb_op_execute_statement, FALSE, pql_reads_only },
+  { "ExecuteTransaction", ddb_op_execute_transaction, FALSE, pql_reads_only },
   { "GetItem", ddb_op_get_item, TRUE },
   { "ListTables", ddb_op_list_tables, TRUE },
   { "ListTagsOfResource", ddb_op_list_tags_of_resource, TRUE },
@@ -245,6 +279,7 @@ ddb_engine_call (DdbEngine *engine, const char *operation, json_t *request, json
   json_t *extra = NULL;
   json_t *result = NULL;
   GError *local = NULL;
+  gboolean read_only;
 
   g_return_val_if_fail (engine != NULL, FALSE);
   g_return_val_if_fail (response != NULL, FALSE);
@@ -265,7 +300,8 @@ ddb_engine_call (DdbEngine *engine, const char *operation, json_t *request, json
       return FALSE;
     }
 
-  if (!entry->read_only && ddb_store_has_readers (engine->store))
+  read_only = entry->read_only || (entry->reads != NULL && entry->reads (request));
+  if (!read_only && ddb_store_has_readers (engine->store))
     {
       QueuedCall call = { func, request, NULL, NULL, NULL, FALSE };
 
@@ -274,7 +310,7 @@ ddb_engine_call (DdbEngine *engine, const char *operation, json_t *request, json
       extra = call.extra;
       local = call.error;
     }
-  else if (!entry->read_only || !call_reader (engine, func, request, &result, &extra, &local))
+  else if (!read_only || !call_reader (engine, func, request, &result, &extra, &local))
     {
       g_mutex_lock (&engine->lock);
       result = func (engine, request, &extra, &local);

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/keycodec.h"
 #include "engine/legacy.h"
+#include "engine/partiql-private.h"
 #include "engine/read-private.h"
 
 /* DynamoDB lists the allowed values in this order in its enum message. */
@@ -593,7 +594,8 @@ needs_fetch (const ReadRequest *r)
 }
 
 static gboolean
-resolve_table (ReadRequest *r, DdbEngine *e, json_t *req, GError **error)
+resolve_table (ReadRequest *r, DdbEngine *e, json_t *req, gboolean filter_on_keys,
+               GError **error)
 {
   json_t *start_json = json_object_get (req, "ExclusiveStartKey");
   gboolean has_start = start_json != NULL && !json_is_null (start_json);
@@ -642,7 +644,7 @@ resolve_table (ReadRequest *r, DdbEngine *e, json_t *req, GError **error)
 
   if (!check_projection_key_paths (r, error))
     return FALSE;
-  if (r->is_query && r->filter != NULL && !check_filter_not_on_key (r, error))
+  if (r->is_query && r->filter != NULL && !filter_on_keys && !check_filter_not_on_key (r, error))
     return FALSE;
   if (r->index != NULL && r->index->global && r->index->projection != DDB_PROJECTION_ALL)
     {
@@ -675,8 +677,9 @@ resolve_table (ReadRequest *r, DdbEngine *e, json_t *req, GError **error)
   return TRUE;
 }
 
+/* `filter_on_keys`: the filter may test key attributes (a PartiQL WHERE does). */
 static json_t *
-read_op (DdbEngine *e, json_t *req, gboolean is_query, GError **error)
+read_op (DdbEngine *e, json_t *req, gboolean is_query, gboolean filter_on_keys, GError **error)
 {
   ReadRequest r = { 0 };
   json_t *response = NULL;
@@ -697,7 +700,7 @@ read_op (DdbEngine *e, json_t *req, gboolean is_query, GError **error)
     goto out;
   if (!parse_expressions (&r, req, error))
     goto out;
-  if (!resolve_table (&r, e, req, error))
+  if (!resolve_table (&r, e, req, filter_on_keys, error))
     goto out;
   response = read_run_page (&r, e, error);
 
@@ -710,12 +713,18 @@ json_t *
 ddb_op_query (DdbEngine *e, json_t *req, json_t **extra, GError **error)
 {
   (void) extra;
-  return read_op (e, req, TRUE, error);
+  return read_op (e, req, TRUE, FALSE, error);
 }
 
 json_t *
 ddb_op_scan (DdbEngine *e, json_t *req, json_t **extra, GError **error)
 {
   (void) extra;
-  return read_op (e, req, FALSE, error);
+  return read_op (e, req, FALSE, FALSE, error);
+}
+
+json_t *
+ddb_read_partiql (DdbEngine *e, json_t *req, gboolean is_query, GError **error)
+{
+  return read_op (e, req, is_query, TRUE, error);
 }

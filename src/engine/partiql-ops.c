@@ -1,0 +1,400 @@
+/* partiql-ops.c: ExecuteStatement. A SELECT whose WHERE fixes the partition key (by `=` or
+ * `IN`) is a Query per key value, with a sort-key condition when there is one; any other
+ * SELECT is a Scan; the rest of the WHERE is the filter. INSERT, UPDATE and DELETE are the
+ * single-item writes they stand for. */
+#include <string.h>
+
+#include "core/ddbjson.h"
+#include "core/error.h"
+#include "engine/partiql-private.h"
+#include "engine/request.h"
+
+#define MAX_STATEMENT 8192
+
+/* The members ExecuteStatement shares with the statements of a batch or a transaction. */
+typedef struct {
+  const char *statement;
+  GPtrArray *params; /* DdbValue* */
+  gboolean consistent;
+  gint64 limit;
+  gboolean has_limit;
+  const char *next_token;
+  const char *rcc;  /* ReturnConsumedCapacity as given, or NULL */
+  const char *rvcf; /* ReturnValuesOnConditionCheckFailure, or NULL */
+} Request;
+
+static void
+request_clear (Request *r)
+{
+  g_clear_pointer (&r->params, g_ptr_array_unref);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Request, request_clear)
+
+static gboolean
+read_request (json_t *req, Request *r, GError **error)
+{
+  static const char *const rvcf_values[] = { "ALL_OLD", "NONE", NULL };
+  DdbReturnCapacity rcc;
+  DdbViolations v;
+
+  r->statement = ddb_req_string (req, "Statement", TRUE, error);
+  if (r->statement == NULL)
+    return FALSE;
+  ddb_violations_init (&v);
+  if (strlen (r->statement) > MAX_STATEMENT)
+    ddb_violation_add (&v, "statement", NULL,
+                       "Member must have length less than or equal to 8192");
+  if (!ddb_violations_finish (&v, error))
+    return FALSE;
+  if (!pql_parameters (json_object_get (req, "Parameters"), &r->params, error)
+      || !ddb_req_bool (req, "ConsistentRead", FALSE, &r->consistent, error)
+      || !ddb_req_int (req, "Limit", 1, G_MAXINT32, &r->limit, &r->has_limit, error)
+      || !ddb_req_return_capacity (req, &rcc, error)
+      || ddb_req_enum (req, "ReturnValuesOnConditionCheckFailure", rvcf_values, 1, error) < 0)
+    return FALSE;
+  r->next_token = ddb_req_string (req, "NextToken", FALSE, error);
+  if (r->next_token == NULL && error != NULL && *error != NULL)
+    return FALSE;
+  r->rcc = json_string_value (json_object_get (req, "ReturnConsumedCapacity"));
+  r->rvcf = json_string_value (json_object_get (req, "ReturnValuesOnConditionCheckFailure"));
+  return TRUE;
+}
+
+/* ---- SELECT ---- */
+
+typedef struct {
+  DdbPqlStatement *s;
+  DdbTableDef *def;
+  const DdbIndexDef *index;
+  const DdbKeyDef *key; /* the index's or the table's */
+  GPtrArray *pk_values; /* borrowed DdbValue*: one Query each; NULL: a Scan */
+  DdbNode *pk_cond;     /* borrowed */
+  DdbNode *sk_cond;     /* borrowed, or NULL */
+  GPtrArray *filter;    /* borrowed conjuncts */
+} Select;
+
+static void
+select_clear (Select *q)
+{
+  g_clear_pointer (&q->def, ddb_table_def_free);
+  g_clear_pointer (&q->pk_values, g_ptr_array_unref);
+  g_clear_pointer (&q->filter, g_ptr_array_unref);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Select, select_clear)
+
+static gboolean
+is_key_attribute (const DdbNode *n, const char *name)
+{
+  return name != NULL && n->kind == DDB_NODE_PATH && n->path.n == 1
+         && strcmp (n->path.elems[0].name, name) == 0;
+}
+
+static gboolean
+all_values_of (DdbNode *const *args, guint n, DdbType type)
+{
+  for (guint i = 0; i < n; i++)
+    if (args[i]->kind != DDB_NODE_VALUE || args[i]->value->type != type)
+      return FALSE;
+  return TRUE;
+}
+
+/* The partition-key values of `c` (`pk = v`, `pk IN [v, ...]`), or FALSE. */
+static gboolean
+pk_values (const Select *q, DdbNode *c, GPtrArray **out, GError **error)
+{
+  const char *pk = q->key->hash_name;
+  DdbNode *const *values;
+  guint n;
+
+  if (c->kind == DDB_NODE_EQ && is_key_attribute (c->args[0], pk)
+      && c->args[1]->kind == DDB_NODE_VALUE)
+    values = &c->args[1], n = 1;
+  else if (c->kind == DDB_NODE_EQ && is_key_attribute (c->args[1], pk)
+           && c->args[0]->kind == DDB_NODE_VALUE)
+    values = &c->args[0], n = 1;
+  else if (c->kind == DDB_NODE_IN && is_key_attribute (c->args[0], pk)
+           && all_values_of (c->args + 1, c->n_args - 1, c->args[1]->kind == DDB_NODE_VALUE
+                                                             ? c->args[1]->value->type
+                                                             : DDB_TYPE_NULL))
+    values = c->args + 1, n = c->n_args - 1;
+  else
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (values[i]->value->type != q->key->hash_type)
+      return ddb_set_validation_error (error, "Key attribute's data type should match its data "
+                                              "type in table's schema: Key %s",
+                                       pk);
+  *out = g_ptr_array_new ();
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (*out, values[i]->value);
+  return TRUE;
+}
+
+/* A condition a Query can take on the sort key. */
+static gboolean
+is_sk_condition (const Select *q, const DdbNode *c)
+{
+  const char *sk = q->key->range_name;
+  DdbType type = q->key->range_type;
+
+  switch (c->kind)
+    {
+    case DDB_NODE_EQ:
+    case DDB_NODE_LT:
+    case DDB_NODE_LE:
+    case DDB_NODE_GT:
+    case DDB_NODE_GE:
+      return is_key_attribute (c->args[0], sk) && all_values_of (c->args + 1, 1, type);
+    case DDB_NODE_BETWEEN:
+      return is_key_attribute (c->args[0], sk) && all_values_of (c->args + 1, 2, type);
+    case DDB_NODE_BEGINS_WITH:
+      return type != DDB_TYPE_N && is_key_attribute (c->args[0], sk)
+             && all_values_of (c->args + 1, 1, type);
+    default:
+      return FALSE;
+    }
+}
+
+static void
+collect_conjuncts (DdbNode *n, GPtrArray *out)
+{
+  if (n == NULL)
+    return;
+  if (n->kind == DDB_NODE_AND)
+    {
+      collect_conjuncts (n->args[0], out);
+      collect_conjuncts (n->args[1], out);
+    }
+  else
+    g_ptr_array_add (out, n);
+}
+
+static gboolean
+plan_select (DdbEngine *e, DdbPqlStatement *s, Select *q, GError **error)
+{
+  g_autoptr (GPtrArray) all = g_ptr_array_new ();
+
+  q->s = s;
+  q->def = pql_table (e, s, &q->index, error);
+  if (q->def == NULL)
+    return FALSE;
+  q->key = q->index != NULL ? &q->index->key : &q->def->key;
+  q->filter = g_ptr_array_new ();
+  collect_conjuncts (s->where, all);
+  for (guint i = 0; i < all->len; i++)
+    {
+      DdbNode *c = all->pdata[i];
+
+      if (q->pk_cond == NULL && pk_values (q, c, &q->pk_values, error))
+        q->pk_cond = c;
+      else if (error != NULL && *error != NULL)
+        return FALSE;
+    }
+  for (guint i = 0; i < all->len; i++)
+    {
+      DdbNode *c = all->pdata[i];
+
+      if (c == q->pk_cond)
+        continue;
+      if (q->pk_cond != NULL && q->sk_cond == NULL && is_sk_condition (q, c))
+        q->sk_cond = c;
+      else
+        g_ptr_array_add (q->filter, c);
+    }
+  if (s->order_by != NULL)
+    {
+      if (s->where == NULL)
+        return ddb_set_validation_error (
+            error, "Must have WHERE clause in the statement when using ORDER BY clause.");
+      if (q->pk_cond == NULL)
+        return ddb_set_validation_error (error, "Must have at least one non-optional hash key "
+                                                "condition in WHERE clause when using ORDER BY "
+                                                "clause.");
+      for (guint i = 0; i < s->order_by->len; i++)
+        {
+          const char *name = s->order_by->pdata[i];
+
+          if (g_strcmp0 (name, q->key->hash_name) != 0
+              && g_strcmp0 (name, q->key->range_name) != 0)
+            return ddb_set_validation_error (
+                error, "Variable reference %s in ORDER BY clause must be part of the primary key",
+                name);
+        }
+    }
+  return TRUE;
+}
+
+/* The Query (for the partition-key value `pk`) or Scan (`pk` NULL) of one page. */
+static json_t *
+page_request (const Select *q, const Request *r, const DdbValue *pk, gint64 limit, json_t *start)
+{
+  json_t *req = json_pack ("{ss}", "TableName", q->def->name);
+  g_autofree char *filter = NULL;
+  PqlExpr x;
+
+  pql_expr_init (&x);
+  if (q->index != NULL)
+    json_object_set_new (req, "IndexName", json_string (q->index->name));
+  if (pk != NULL)
+    {
+      g_autofree char *name = pql_expr_name (&x, q->key->hash_name);
+      g_autofree char *value = pql_expr_value (&x, pk);
+      g_autofree char *sk = q->sk_cond != NULL ? pql_print_conjuncts (&x, &q->sk_cond, 1) : NULL;
+      g_autofree char *kc = g_strdup_printf ("%s = %s%s%s", name, value, sk != NULL ? " AND " : "",
+                                             sk != NULL ? sk : "");
+
+      json_object_set_new (req, "KeyConditionExpression", json_string (kc));
+      if (q->s->descending)
+        json_object_set_new (req, "ScanIndexForward", json_false ());
+    }
+  filter = pql_print_conjuncts (&x, (DdbNode *const *) q->filter->pdata, q->filter->len);
+  if (filter != NULL)
+    json_object_set_new (req, "FilterExpression", json_string (filter));
+  pql_expr_attach (&x, req);
+  pql_expr_clear (&x);
+  if (limit > 0)
+    json_object_set_new (req, "Limit", json_integer (limit));
+  if (r->consistent)
+    json_object_set_new (req, "ConsistentRead", json_true ());
+  if (r->rcc != NULL)
+    json_object_set_new (req, "ReturnConsumedCapacity", json_string (r->rcc));
+  if (start != NULL)
+    json_object_set (req, "ExclusiveStartKey", start);
+  return req;
+}
+
+/* NextToken: which partition-key value of the statement the next page starts at, and the
+ * key after which it starts (null: at its beginning). */
+static char *
+token_encode (guint which, json_t *start)
+{
+  json_t *t = json_pack ("{sI sO}", "i", (json_int_t) which, "k", start != NULL ? start : json_null ());
+  g_autofree char *text = json_dumps (t, JSON_COMPACT);
+
+  json_decref (t);
+  return g_base64_encode ((const guchar *) text, strlen (text));
+}
+
+static gboolean
+token_decode (const char *token, guint n_keys, guint *which, json_t **start, GError **error)
+{
+  gsize len = 0;
+  g_autofree guchar *text = token != NULL ? g_base64_decode (token, &len) : NULL;
+  json_t *t = text != NULL ? json_loadb ((const char *) text, len, 0, NULL) : NULL;
+  json_t *i = json_object_get (t, "i");
+  json_t *k = json_object_get (t, "k");
+
+  if (!json_is_integer (i) || json_integer_value (i) < 0
+      || json_integer_value (i) >= (json_int_t) MAX (n_keys, 1)
+      || (k == NULL || (!json_is_object (k) && !json_is_null (k))))
+    {
+      if (t != NULL)
+        json_decref (t);
+      return ddb_set_validation_error (error, "Invalid NextToken");
+    }
+  *which = json_integer_value (i);
+  *start = json_is_object (k) ? json_incref (k) : NULL;
+  json_decref (t);
+  return TRUE;
+}
+
+static json_t *
+run_select (DdbEngine *e, DdbPqlStatement *s, const Request *r, GError **error)
+{
+  g_auto (Select) q = { 0 };
+  g_autoptr (json_t) items = json_array ();
+  json_t *start = NULL, *response, *capacity = NULL, *last = NULL;
+  guint n_keys, which = 0;
+  gint64 scanned = 0;
+
+  if (!plan_select (e, s, &q, error))
+    return NULL;
+  n_keys = q.pk_values != NULL ? q.pk_values->len : 1;
+  if (r->next_token != NULL && !token_decode (r->next_token, n_keys, &which, &start, error))
+    return NULL;
+  while (which < n_keys)
+    {
+      gint64 limit = r->has_limit ? r->limit - scanned : 0;
+      g_autoptr (json_t) req
+          = page_request (&q, r, q.pk_values != NULL ? q.pk_values->pdata[which] : NULL, limit,
+                          start);
+      g_autoptr (json_t) page = NULL;
+      json_t *item, *lek;
+      size_t i;
+
+      g_clear_pointer (&start, json_decref);
+      page = ddb_read_partiql (e, req, q.pk_values != NULL, error);
+      if (page == NULL)
+        {
+          if (capacity != NULL)
+            json_decref (capacity);
+          return NULL;
+        }
+      json_array_foreach (json_object_get (page, "Items"), i, item)
+        json_array_append_new (items, pql_project (s, item));
+      scanned += json_integer_value (json_object_get (page, "ScannedCount"));
+      if (json_object_get (page, "ConsumedCapacity") != NULL)
+        {
+          if (capacity == NULL)
+            capacity = json_deep_copy (json_object_get (page, "ConsumedCapacity"));
+          else
+            pql_capacity_add (capacity, json_object_get (page, "ConsumedCapacity"));
+        }
+      lek = json_object_get (page, "LastEvaluatedKey");
+      if (lek != NULL)
+        {
+          last = json_incref (lek);
+          break;
+        }
+      which++;
+      if (r->has_limit && scanned >= r->limit)
+        break;
+    }
+  response = json_pack ("{sO}", "Items", items);
+  if (last != NULL || which < n_keys)
+    {
+      g_autofree char *token = token_encode (which, last);
+
+      json_object_set_new (response, "NextToken", json_string (token));
+      if (last != NULL)
+        json_object_set_new (response, "LastEvaluatedKey", last);
+    }
+  if (capacity != NULL)
+    json_object_set_new (response, "ConsumedCapacity", capacity);
+  return response;
+}
+
+/* ---- ExecuteStatement ---- */
+
+json_t *
+ddb_op_execute_statement (DdbEngine *e, json_t *req, json_t **extra, GError **error)
+{
+  g_auto (Request) r = { 0 };
+  g_autoptr (DdbPqlStatement) s = NULL;
+  g_autoptr (json_t) write = NULL;
+  g_autoptr (json_t) result = NULL;
+  const char *op = NULL;
+  json_t *attributes;
+
+  if (!read_request (req, &r, error))
+    return NULL;
+  s = ddb_pql_parse (r.statement, (DdbValue *const *) r.params->pdata, r.params->len, error);
+  if (s == NULL)
+    return NULL;
+  if (s->kind == DDB_PQL_SELECT)
+    return run_select (e, s, &r, error);
+  if (s->kind == DDB_PQL_EXISTS)
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                         "EXISTS can only be used in ExecuteTransaction write requests.");
+  write = pql_write_request (e, s, r.rvcf, &op, error);
+  if (write == NULL)
+    return NULL;
+  if (r.rcc != NULL)
+    json_object_set_new (write, "ReturnConsumedCapacity", json_string (r.rcc));
+  result = pql_run_write (e, s, op, write, extra, error);
+  if (result == NULL)
+    return NULL;
+  attributes = json_object_get (result, "Attributes");
+  return json_pack ("{s[O*] sO*}", "Items", attributes, "ConsumedCapacity",
+                    json_object_get (result, "ConsumedCapacity"));
+}
