@@ -369,6 +369,18 @@ test_nul_in_answer (void)
   assert_item_s (response, "k", "a\0b", 3);
   assert_item_s (response, "e", "\0", 1);
   json_decref (response);
+  response = NULL;
+
+  /* A name holding U+0000 (DynamoDB takes one through ExpressionAttributeNames) cannot be a
+   * jansson key: the error says so, and is not retried. */
+  script (base, "{\"script\": [], \"answer\": {\"Item\": {\"w\\u0000z\": {\"S\": \"1\"}}}}");
+  g_assert_false (call (client, "GetItem", "{\"TableName\": \"tbl\", \"Key\": {}}", &response,
+                        &info, &error));
+  g_assert_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "holds an attribute name (or map key) with U+0000"));
+  g_assert_cmpuint (info.attempts, ==, 1);
+  g_assert_null (response);
+  g_clear_error (&error);
 }
 
 static void
