@@ -35,4 +35,8 @@ void ddb_server_handle (DdbEngine *engine, const DdbServerRequest *request,
                         DdbServerReply *reply);
 void ddb_server_reply_clear (DdbServerReply *reply);
 
+/* The operation names of DynamoDB's API that serve takes in X-Amz-Target (after
+ * "DynamoDB_20120810."), sorted; *n_operations is set to their number. */
+const char *const *ddb_server_operations (gsize *n_operations);
+
 G_END_DECLS

@@ -113,6 +113,13 @@ static const char *const api_operations[] = {
   "UpdateTimeToLive",
 };
 
+const char *const *
+ddb_server_operations (gsize *n_operations)
+{
+  *n_operations = G_N_ELEMENTS (api_operations);
+  return api_operations;
+}
+
 static int
 compare_name (const void *key, const void *elem)
 {
