@@ -32,8 +32,8 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 #define TARGET_FROM_BODY 255
 
 static const char *const methods[] = {
-  "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST",
-  "GET",  "OPTIONS", "PUT", "DELETE", "HEAD", "PATCH", "post", "",
+  "POST", "POST",    "POST", "POST",   "POST", "POST",  "POST", "POST",
+  "GET",  "OPTIONS", "PUT",  "DELETE", "HEAD", "PATCH", "post", "",
 };
 
 static const char *const content_types[] = {

@@ -484,9 +484,8 @@ static gboolean
 in_operands (GtkEntry *entry, DdbType type, const char *part, GPtrArray *args, char **message)
 {
   g_autoptr (GError) error = NULL;
-  json_auto_t *array
-      = json_loads (gtk_editable_get_text (GTK_EDITABLE (entry)), JSON_DECODE_ANY | JSON_ALLOW_NUL,
-                    NULL);
+  json_auto_t *array = json_loads (gtk_editable_get_text (GTK_EDITABLE (entry)),
+                                   JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
   json_t *element;
   size_t i;
 

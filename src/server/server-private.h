@@ -23,16 +23,15 @@ typedef struct {
 } DdbServerRequest;
 
 typedef struct {
-  guint status;             /* 0: no answer can be made (the connection is closed) */
-  char *body;               /* g_malloc'd; NULL: none at all (no x-amz-crc32 either) */
+  guint status; /* 0: no answer can be made (the connection is closed) */
+  char *body;   /* g_malloc'd; NULL: none at all (no x-amz-crc32 either) */
   gsize body_len;
   const char *content_type; /* static; NULL: none */
   const char *error_type;   /* static x-amzn-ErrorType; NULL: none */
 } DdbServerReply;
 
 /* Fills `reply` (clear it with ddb_server_reply_clear) for `request`, on `engine`. */
-void ddb_server_handle (DdbEngine *engine, const DdbServerRequest *request,
-                        DdbServerReply *reply);
+void ddb_server_handle (DdbEngine *engine, const DdbServerRequest *request, DdbServerReply *reply);
 void ddb_server_reply_clear (DdbServerReply *reply);
 
 /* The operation names of DynamoDB's API that serve takes in X-Amz-Target (after
