@@ -61,7 +61,8 @@ test_row_load (DyExprBuilder *self, CondRow *parent, const DdbNode *node, gboole
   const DdbNode *subject;
   int op = -1;
 
-  if (node->n_args == 0)
+  /* A row's entries would cut a string at U+0000: such a test stays raw, its values exact. */
+  if (node->n_args == 0 || !ddb_eb_node_typeable (node))
     return FALSE;
   subject = node->args[0];
   for (guint i = 0; i < G_N_ELEMENTS (dy_expr_builder_comparison_kinds); i++)
@@ -140,7 +141,12 @@ test_row_load (DyExprBuilder *self, CondRow *parent, const DdbNode *node, gboole
                                ? NULL
                                : json_loads (element, JSON_DECODE_ANY, NULL);
 
-          json_array_append_new (array, parsed != NULL ? parsed : json_string (element));
+          const DdbValue *v = node->args[i]->value;
+
+          json_array_append_new (array, parsed != NULL ? parsed
+                                        : v->type == DDB_TYPE_S
+                                            ? json_stringn (v->bytes.data, v->bytes.len)
+                                            : json_string (element));
         }
       text = json_dumps (array, JSON_COMPACT);
       gtk_editable_set_text (GTK_EDITABLE (row->value), text);

@@ -484,8 +484,8 @@ static gboolean
 in_operands (GtkEntry *entry, DdbType type, const char *part, GPtrArray *args, char **message)
 {
   g_autoptr (GError) error = NULL;
-  json_auto_t *array
-      = json_loads (gtk_editable_get_text (GTK_EDITABLE (entry)), JSON_DECODE_ANY, NULL);
+  json_auto_t *array = json_loads (gtk_editable_get_text (GTK_EDITABLE (entry)),
+                                   JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
   json_t *element;
   size_t i;
 
@@ -501,7 +501,12 @@ in_operands (GtkEntry *entry, DdbType type, const char *part, GPtrArray *args, c
       g_autofree char *text = json_is_string (element)
                                   ? g_strdup (json_string_value (element))
                                   : json_dumps (element, JSON_ENCODE_ANY | JSON_COMPACT);
-      DdbValue *value = ddb_eb_value_from_text (type, text, &error);
+      /* A string of the IN list is JSON text, so it may hold U+0000 (\u0000), which the C text
+       * would cut: it is taken whole (jansson's strings are valid UTF-8). */
+      DdbValue *value = type == DDB_TYPE_S && json_is_string (element)
+                            ? ddb_value_new_s (json_string_value (element),
+                                               (gssize) json_string_length (element))
+                            : ddb_eb_value_from_text (type, text, &error);
 
       if (value == NULL)
         {

@@ -542,7 +542,7 @@ dy_expr_builder_load_text (DyExprBuilder *self, const char *text)
   json_t *forward;
 
   g_return_val_if_fail (DY_IS_EXPR_BUILDER (self), FALSE);
-  request = json_loads (text, 0, &json_error);
+  request = json_loads (text, JSON_ALLOW_NUL, &json_error);
   if (!json_is_object (request))
     {
       g_autofree char *message

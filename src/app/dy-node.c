@@ -145,9 +145,19 @@ dy_node_dup_value_text (DyNode *self)
 {
   const DdbValue *v = self->value;
 
-  /* The inspector is where values are read exactly: nothing cut, binary whole. */
+  /* The inspector is where values are read exactly: nothing cut, binary whole. A label ends at
+   * U+0000, so that one is shown as the escape the grid's cells show. */
   if (v->type == DDB_TYPE_S)
-    return g_strndup (v->bytes.data, v->bytes.len);
+    {
+      GString *out = g_string_sized_new (v->bytes.len);
+
+      for (gsize i = 0; i < v->bytes.len; i++)
+        if (v->bytes.data[i] == '\0')
+          g_string_append (out, "\\u0000");
+        else
+          g_string_append_c (out, v->bytes.data[i]);
+      return g_string_free (out, FALSE);
+    }
   if (v->type == DDB_TYPE_B)
     {
       g_autofree char *b64 = ddb_base64_encode ((const guchar *) v->bytes.data, v->bytes.len);

@@ -59,7 +59,7 @@ load_names (EvalRun *run, GError **error)
   run->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   if (run->names_json == NULL)
     return TRUE;
-  root = json_loads (run->names_json, JSON_REJECT_DUPLICATES, &jerr);
+  root = json_loads (run->names_json, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
   if (root == NULL || !json_is_object (root))
     {
       g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
@@ -74,6 +74,15 @@ load_names (EvalRun *run, GError **error)
         {
           g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
                        _ ("--names: the value of “%s” must be a string"), key);
+          json_decref (root);
+          return FALSE;
+        }
+      /* Names are C strings from here on, and no item can hold a name with U+0000 (JSON object
+       * keys cannot), so such a name is refused rather than cut short at the NUL. */
+      if (strlen (json_string_value (val)) != json_string_length (val))
+        {
+          g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                       _ ("--names: the value of “%s” cannot hold U+0000"), key);
           json_decref (root);
           return FALSE;
         }
@@ -137,10 +146,11 @@ prepare (EvalRun *run, GError **error)
  * first: a bare item whose only attribute is named "Item" cannot also parse as a wrapped item,
  * because its value would be a type descriptor, not a map of attributes. */
 static DdbValue *
-parse_line (const char *line, GError **error)
+parse_line (const char *line, gsize len, GError **error)
 {
   json_error_t jerr;
-  json_t *root = json_loads (line, JSON_REJECT_DUPLICATES, &jerr);
+  /* Strings may hold U+0000, as DynamoDB's may. */
+  json_t *root = json_loadb (line, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
   DdbValue *item = NULL;
 
   if (root == NULL)
@@ -215,7 +225,7 @@ process_stream (EvalRun *run, FILE *in, const char *name, guint64 *n_read, guint
         line[--len] = '\0';
       if (len == 0)
         continue;
-      item = parse_line (line, error);
+      item = parse_line (line, (gsize) len, error);
       if (item == NULL || !process_item (run, item, &matched, error))
         {
           g_prefix_error (error, "%s:%" G_GUINT64_FORMAT ": ", name, lineno);

@@ -125,7 +125,8 @@ cli_export_main (const CliTarget *target, int argc, char **argv)
     {
       json_error_t jerr;
 
-      query = json_loads (query_text, JSON_REJECT_DUPLICATES, &jerr);
+      /* Values in it may hold U+0000, as DynamoDB's strings may. */
+      query = json_loads (query_text, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
       if (query == NULL || !json_is_object (query))
         {
           status = usage_error (_ ("--query must be a JSON object, a Query request"));

@@ -55,49 +55,84 @@ catch_sigint (void)
   g_thread_unref (g_thread_new ("dynoscope-sigint", sigint_thread, &set));
 }
 
-/* A cell as text for the table and CSV formats: TEXT as is, numbers exactly, BLOB as base64,
- * NULL as NULL_TEXT. */
+/* A cell as text for the table and CSV formats: TEXT as is (U+0000 included: *len counts it),
+ * numbers exactly, BLOB as base64, NULL as NULL_TEXT. */
 static char *
-cell_text (DdbSqlQuery *query, guint column, const char *null_text)
+cell_text (DdbSqlQuery *query, guint column, const char *null_text, gsize *len)
 {
-  gsize len;
   const char *data;
+  char *text;
 
   switch (ddb_sql_query_type (query, column))
     {
     case DDB_SQL_NULL:
-      return g_strdup (null_text);
+      text = g_strdup (null_text);
+      break;
     case DDB_SQL_BLOB:
-      data = ddb_sql_query_bytes (query, column, &len);
-      return ddb_base64_encode ((const guchar *) data, len);
+      data = ddb_sql_query_bytes (query, column, len);
+      text = ddb_base64_encode ((const guchar *) data, *len);
+      break;
     case DDB_SQL_REAL:
       {
         g_autoptr (DdbValue) v = ddb_sql_query_value (query, column);
 
         if (v->type == DDB_TYPE_N)
-          return ddb_number_to_string (&v->number);
-        return g_strndup (v->bytes.data, v->bytes.len);
+          text = ddb_number_to_string (&v->number);
+        else
+          text = g_strndup (v->bytes.data, v->bytes.len);
       }
+      break;
     default:
-      data = ddb_sql_query_bytes (query, column, &len);
-      return g_strndup (data, len); /* U+0000 ends it: the terminal cannot show it either */
+      data = ddb_sql_query_bytes (query, column, len);
+      text = g_malloc (*len + 1);
+      memcpy (text, data, *len);
+      text[*len] = '\0';
+      return text;
     }
+  *len = strlen (text);
+  return text;
 }
 
-static void
-print_csv_field (GString *out, const char *text)
+/* The table format is for the terminal, which shows nothing for U+0000: it is written as the
+ * escape the app's cells show, so that "a\u0000b" does not print as "ab" (or, cut, as "a"). */
+static char *
+table_cell_text (DdbSqlQuery *query, guint column)
 {
-  if (strpbrk (text, ",\"\r\n") == NULL)
+  gsize len;
+  char *text = cell_text (query, column, "NULL", &len);
+  GString *out;
+
+  if (memchr (text, '\0', len) == NULL)
+    return text;
+  out = g_string_sized_new (len + 8);
+  for (gsize i = 0; i < len; i++)
+    if (text[i] == '\0')
+      g_string_append (out, "\\u0000");
+    else
+      g_string_append_c (out, text[i]);
+  g_free (text);
+  return g_string_free (out, FALSE);
+}
+
+/* RFC 4180; U+0000 is written as the byte, as `export --format csv` writes it. */
+static void
+print_csv_field (GString *out, const char *text, gsize len)
+{
+  gboolean quote = FALSE;
+
+  for (gsize i = 0; i < len && !quote; i++)
+    quote = strchr (",\"\r\n", text[i]) != NULL && text[i] != '\0';
+  if (!quote)
     {
-      g_string_append (out, text);
+      g_string_append_len (out, text, (gssize) len);
       return;
     }
   g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++)
+  for (gsize i = 0; i < len; i++)
     {
-      if (*p == '"')
+      if (text[i] == '"')
         g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
+      g_string_append_c (out, text[i]);
     }
   g_string_append_c (out, '"');
 }
@@ -239,7 +274,9 @@ print_rows (DdbSqlQuery *query, Format format, GError **error)
             {
               if (i > 0)
                 g_string_append_c (out, ',');
-              print_csv_field (out, g_ptr_array_index (header, i));
+              const char *name = g_ptr_array_index (header, i);
+
+              print_csv_field (out, name, strlen (name));
             }
           g_string_append (out, "\r\n");
         }
@@ -254,11 +291,12 @@ print_rows (DdbSqlQuery *query, Format format, GError **error)
         {
           for (guint i = 0; i < n; i++)
             {
-              g_autofree char *text = cell_text (query, i, "");
+              gsize len;
+              g_autofree char *text = cell_text (query, i, "", &len);
 
               if (i > 0)
                 g_string_append_c (out, ',');
-              print_csv_field (out, text);
+              print_csv_field (out, text, len);
             }
           g_string_append (out, "\r\n");
         }
@@ -267,7 +305,7 @@ print_rows (DdbSqlQuery *query, Format format, GError **error)
           GPtrArray *cells = g_ptr_array_new_with_free_func (g_free);
 
           for (guint i = 0; i < n; i++)
-            g_ptr_array_add (cells, cell_text (query, i, "NULL"));
+            g_ptr_array_add (cells, table_cell_text (query, i));
           g_ptr_array_add (held, cells);
           if (held->len > TABLE_SAMPLE_ROWS || sized)
             flush_table (held, n, widths, &sized);

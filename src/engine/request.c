@@ -841,8 +841,18 @@ read_names (DdbReqExpr *rx, json_t *names, GError **error)
                        key);
           return FALSE;
         }
-      g_hash_table_insert (rx->names, g_strdup (key),
-                           g_strndup (json_string_value (value), json_string_length (value)));
+      /* Names are C strings here, and no item can hold a name with U+0000 (requests go
+       * through jansson, whose object keys cannot): refused, where cutting it at the NUL would
+       * read or write another attribute. DynamoDB takes such names (our wording). */
+      if (strlen (json_string_value (value)) != json_string_length (value))
+        {
+          g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                       "ExpressionAttributeNames contains invalid value: An attribute name "
+                       "holding U+0000 is not supported for key %s",
+                       key);
+          return FALSE;
+        }
+      g_hash_table_insert (rx->names, g_strdup (key), g_strdup (json_string_value (value)));
     }
   return TRUE;
 }

@@ -169,7 +169,7 @@ key_shaped (const DdbNode *n, DdbSortKeyOp *op)
         if (key_name (n->args[0]) == NULL)
           return FALSE;
         for (guint k = 1; k < n->n_args; k++)
-          if (n->args[k]->kind != DDB_NODE_VALUE)
+          if (n->args[k]->kind != DDB_NODE_VALUE || !ddb_eb_value_typeable (n->args[k]->value))
             return FALSE;
         *op = ops[i].op;
         return TRUE;
@@ -281,7 +281,8 @@ fill_update (DdbEbModel *m, const DdbUpdate *u, GError **error)
     {
       const DdbUpdateAction *act = &u->actions[i];
 
-      if (act->kind == DDB_UPDATE_SET && ddb_eb_set_form (act->operand) == DDB_EB_SET_OTHER)
+      if ((act->kind == DDB_UPDATE_SET && ddb_eb_set_form (act->operand) == DDB_EB_SET_OTHER)
+          || !ddb_eb_node_typeable (act->operand))
         {
           DdbEbRaw *raw = raw_action (act, error);
 

@@ -320,3 +320,22 @@ ddb_eb_value_to_text (const DdbValue *value)
     return g_steal_pointer (&plain);
   return ddb_json_format_value (value);
 }
+
+gboolean
+ddb_eb_value_typeable (const DdbValue *value)
+{
+  return value->type != DDB_TYPE_S || memchr (value->bytes.data, '\0', value->bytes.len) == NULL;
+}
+
+gboolean
+ddb_eb_node_typeable (const DdbNode *node)
+{
+  if (node == NULL)
+    return TRUE;
+  if (node->kind == DDB_NODE_VALUE && node->value != NULL && !ddb_eb_value_typeable (node->value))
+    return FALSE;
+  for (guint i = 0; i < node->n_args; i++)
+    if (!ddb_eb_node_typeable (node->args[i]))
+      return FALSE;
+  return TRUE;
+}

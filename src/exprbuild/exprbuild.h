@@ -72,6 +72,11 @@ DdbValue *ddb_eb_value_from_text (DdbType type, const char *text, GError **error
  * JSON when that reads back the same, else as DynamoDB JSON; sets as JSON arrays. An S holding
  * U+0000 is returned whole, but C text ends at the first U+0000. */
 char *ddb_eb_value_to_text (const DdbValue *value);
+/* Whether a text entry can hold VALUE's text: not an S holding U+0000 (every other text escapes
+ * it, as JSON), which an entry would cut short. Such a value is kept in a raw part instead. */
+gboolean ddb_eb_value_typeable (const DdbValue *value);
+/* The same for every value under NODE. */
+gboolean ddb_eb_node_typeable (const DdbNode *node);
 
 /* ---- Paths (eb-path.c) ----------------------------------------------------------------- */
 

@@ -395,6 +395,17 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
       /* TagResource and UntagResource answer with no body at all. */
       json_t *root = len == 0 ? json_object () : json_loadb (data, len, JSON_ALLOW_NUL, &jerr);
 
+      if (root == NULL && json_error_code (&jerr) == json_error_null_byte_in_key)
+        {
+          /* DynamoDB takes attribute names holding U+0000 (through ExpressionAttributeNames);
+           * jansson, which every answer goes through, cannot hold one as a key. */
+          g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED,
+                       "The response from %s holds an attribute name (or map key) with U+0000 "
+                       "in it, which Dynoscope cannot read",
+                       client->endpoint);
+          ddb_http_response_clear (&resp);
+          return ATTEMPT_DONE;
+        }
       if (!json_is_object (root))
         {
           json_decref (root);

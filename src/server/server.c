@@ -4,6 +4,7 @@
  * DynamoDB's JSON 1.0 protocol, answered by the engine with DynamoDB's headers, checks and errors
  * in DynamoDB's order (method and content type, JSON, target, signature, operation). */
 #include "server/server.h"
+#include "server/server-private.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -111,6 +112,13 @@ static const char *const api_operations[] = {
   "UpdateTableReplicaAutoScaling",
   "UpdateTimeToLive",
 };
+
+const char *const *
+ddb_server_operations (gsize *n_operations)
+{
+  *n_operations = G_N_ELEMENTS (api_operations);
+  return api_operations;
+}
 
 static int
 compare_name (const void *key, const void *elem)
@@ -356,52 +364,59 @@ dump_json (GString *out, json_t *json)
     }
 }
 
-static enum MHD_Result
-send_json (struct MHD_Connection *connection, guint status, json_t *json, const char *content_type,
-           const char *error_type)
+static void
+reply_json (DdbServerReply *reply, guint status, json_t *json, const char *content_type,
+            const char *error_type)
 {
   GString *text = g_string_sized_new (256);
-  gsize len;
 
   if (!dump_json (text, json))
     {
       g_string_free (text, TRUE);
-      return MHD_NO;
+      reply->status = 0;
+      return;
     }
-  len = text->len;
-  return send_body (connection, status, g_string_free (text, FALSE), len, content_type,
-                    error_type);
+  reply->status = status;
+  reply->body_len = text->len;
+  reply->body = g_string_free (text, FALSE);
+  reply->content_type = content_type;
+  reply->error_type = error_type;
 }
 
 /* An error DynamoDB sends without a message: {"__type": "..."}. */
-static enum MHD_Result
-send_bare_error (struct MHD_Connection *connection, DdbErrorCode code, const char *content_type)
+static void
+reply_bare_error (DdbServerReply *reply, DdbErrorCode code, const char *content_type)
 {
   json_t *body = json_pack ("{ss}", "__type", ddb_error_type_full (code));
-  enum MHD_Result ret = send_json (connection, MHD_HTTP_BAD_REQUEST, body, content_type,
-                                   ddb_error_type_name (code));
 
+  reply_json (reply, MHD_HTTP_BAD_REQUEST, body, content_type, ddb_error_type_name (code));
   json_decref (body);
-  return ret;
 }
 
-static enum MHD_Result
-send_error (struct MHD_Connection *connection, const GError *error, json_t *extra,
-            const char *content_type)
+static void
+reply_error (DdbServerReply *reply, const GError *error, json_t *extra, const char *content_type)
 {
   DdbErrorCode code = error->domain == DDB_ERROR ? (DdbErrorCode) error->code : DDB_ERROR_INTERNAL;
   json_t *body = ddb_engine_error_body (error, extra);
   guint status = code == DDB_ERROR_INTERNAL ? MHD_HTTP_INTERNAL_SERVER_ERROR : MHD_HTTP_BAD_REQUEST;
-  enum MHD_Result ret = send_json (connection, status, body, content_type, ddb_error_type_name (code));
 
+  reply_json (reply, status, body, content_type, ddb_error_type_name (code));
   json_decref (body);
-  return ret;
 }
 
-static enum MHD_Result
-send_text (struct MHD_Connection *connection, guint status, const char *text)
+static void
+reply_text (DdbServerReply *reply, guint status, const char *text)
 {
-  return send_body (connection, status, g_strdup (text), strlen (text), NULL, NULL);
+  reply->status = status;
+  reply->body = g_strdup (text);
+  reply->body_len = strlen (text);
+}
+
+void
+ddb_server_reply_clear (DdbServerReply *reply)
+{
+  g_clear_pointer (&reply->body, g_free);
+  memset (reply, 0, sizeof *reply);
 }
 
 static enum MHD_Result
@@ -496,31 +511,33 @@ verify_signature (DdbServer *server, struct MHD_Connection *connection, const ch
   return ok;
 }
 
-static enum MHD_Result
-answer (DdbServer *server, struct MHD_Connection *connection, const char *method, Request *req)
+void
+ddb_server_handle (DdbEngine *engine, const DdbServerRequest *in, DdbServerReply *reply)
 {
-  const char *content_type = MHD_lookup_connection_value (connection, MHD_HEADER_KIND,
-                                                          MHD_HTTP_HEADER_CONTENT_TYPE);
-  const char *target;
+  const char *content_type = in->content_type;
+  const char *target = in->target;
   const char *reply_type;
   const char *operation = NULL;
-  gsize body_len = req->body != NULL ? req->body->len : 0;
+  gsize body_len = in->body_len;
   json_t *request = NULL;
   json_t *response = NULL;
   GError *error = NULL;
-  enum MHD_Result ret;
 
-  if (strcmp (method, MHD_HTTP_METHOD_OPTIONS) == 0
-      && MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "Origin") != NULL)
-    return send_cors_preflight (connection);
-  if (strcmp (method, MHD_HTTP_METHOD_GET) == 0)
-    return send_text (connection, MHD_HTTP_OK, HEALTH_BODY);
-  if (strcmp (method, MHD_HTTP_METHOD_POST) != 0
+  memset (reply, 0, sizeof *reply);
+  if (strcmp (in->method, MHD_HTTP_METHOD_GET) == 0)
+    {
+      reply_text (reply, MHD_HTTP_OK, HEALTH_BODY);
+      return;
+    }
+  if (strcmp (in->method, MHD_HTTP_METHOD_POST) != 0
       || (body_len > 0
           && (content_type == NULL
               || (!media_type_is (content_type, "application/json")
                   && !media_type_is (content_type, "application/x-amz-json-1.0")))))
-    return send_text (connection, MHD_HTTP_NOT_FOUND, NOT_FOUND_BODY);
+    {
+      reply_text (reply, MHD_HTTP_NOT_FOUND, NOT_FOUND_BODY);
+      return;
+    }
 
   /* Answers come in the flavour of JSON asked in. */
   reply_type = content_type != NULL && media_type_is (content_type, "application/x-amz-json-1.0")
@@ -531,50 +548,100 @@ answer (DdbServer *server, struct MHD_Connection *connection, const char *method
     {
       json_error_t jerr;
 
-      request = json_loadb ((const char *) req->body->data, body_len,
+      request = json_loadb ((const char *) in->body, body_len,
                             JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
       if (request == NULL)
-        return send_bare_error (connection, DDB_ERROR_SERIALIZATION, reply_type);
+        {
+          reply_bare_error (reply, DDB_ERROR_SERIALIZATION, reply_type);
+          return;
+        }
     }
 
-  target = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "X-Amz-Target");
   if (target != NULL && g_str_has_prefix (target, API_VERSION ".")
       && is_api_operation (target + strlen (API_VERSION ".")))
     operation = target + strlen (API_VERSION ".");
   if (operation == NULL)
     {
-      ret = send_bare_error (connection, DDB_ERROR_UNKNOWN_OPERATION, reply_type);
+      reply_bare_error (reply, DDB_ERROR_UNKNOWN_OPERATION, reply_type);
       goto out;
     }
 
-  if (g_hash_table_size (server->keys) > 0
-      && !verify_signature (server, connection, method, req, &error))
+  if (in->verify != NULL && !in->verify (in->verify_data, &error))
     {
-      ret = send_error (connection, error, NULL, reply_type);
+      reply_error (reply, error, NULL, reply_type);
       goto out;
     }
 
   if (request == NULL)
     {
-      ret = send_bare_error (connection, DDB_ERROR_SERIALIZATION, reply_type);
+      reply_bare_error (reply, DDB_ERROR_SERIALIZATION, reply_type);
       goto out;
     }
 
-  if (ddb_engine_call (server->engine, operation, request, &response, &error))
+  if (ddb_engine_call (engine, operation, request, &response, &error))
     {
       /* As AWS answers them: 200 and no body at all. */
       if (strcmp (operation, "TagResource") == 0 || strcmp (operation, "UntagResource") == 0)
-        ret = send_body (connection, MHD_HTTP_OK, g_strdup (""), 0, reply_type, NULL);
+        {
+          reply->status = MHD_HTTP_OK;
+          reply->body = g_strdup ("");
+          reply->content_type = reply_type;
+        }
       else
-        ret = send_json (connection, MHD_HTTP_OK, response, reply_type, NULL);
+        reply_json (reply, MHD_HTTP_OK, response, reply_type, NULL);
     }
   else
-    ret = send_error (connection, error, response, reply_type);
+    reply_error (reply, error, response, reply_type);
 
 out:
   g_clear_error (&error);
   g_clear_pointer (&response, json_decref);
   g_clear_pointer (&request, json_decref);
+}
+
+typedef struct {
+  DdbServer *server;
+  struct MHD_Connection *connection;
+  const char *method;
+  Request *req;
+} Signed;
+
+static gboolean
+verify_connection (gpointer user_data, GError **error)
+{
+  Signed *s = user_data;
+
+  return verify_signature (s->server, s->connection, s->method, s->req, error);
+}
+
+static enum MHD_Result
+answer (DdbServer *server, struct MHD_Connection *connection, const char *method, Request *req)
+{
+  Signed signed_by = { server, connection, method, req };
+  DdbServerRequest in = { 0 };
+  DdbServerReply reply;
+  enum MHD_Result ret;
+
+  if (strcmp (method, MHD_HTTP_METHOD_OPTIONS) == 0
+      && MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "Origin") != NULL)
+    return send_cors_preflight (connection);
+  in.method = method;
+  in.content_type
+      = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+  in.target = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "X-Amz-Target");
+  in.body = req->body != NULL ? req->body->data : NULL;
+  in.body_len = req->body != NULL ? req->body->len : 0;
+  if (g_hash_table_size (server->keys) > 0)
+    {
+      in.verify = verify_connection;
+      in.verify_data = &signed_by;
+    }
+  ddb_server_handle (server->engine, &in, &reply);
+  if (reply.status == 0)
+    return MHD_NO;
+  ret = send_body (connection, reply.status, g_steal_pointer (&reply.body), reply.body_len,
+                   reply.content_type, reply.error_type);
+  ddb_server_reply_clear (&reply);
   return ret;
 }
 

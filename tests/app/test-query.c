@@ -6,6 +6,7 @@
 #include "app/dy-describe.h"
 #include "app/dy-format.h"
 #include "app/dy-group.h"
+#include "app/dy-node.h"
 #include "app/dy-query.h"
 #include "core/ddbjson.h"
 
@@ -134,6 +135,8 @@ test_cells (void)
     { "{\"BOOL\":false}", "false" },
     { "{\"NULL\":true}", "null" },
     { "{\"S\":\"two\\nlines\"}", "two\\nlines" },
+    { "{\"S\":\"a\\u0000b\"}", "a\\u0000b" },
+    { "{\"SS\":[\"\\u0000\"]}", "{\"\\u0000\"}" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -141,6 +144,26 @@ test_cells (void)
       g_autofree char *text = cell (cases[i].json);
 
       g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
+/* The inspector's tree shows a string whole: U+0000 (where a label would end) as its escape. */
+static void
+test_node_text (void)
+{
+  g_autoptr (DdbValue) value = ddb_json_parse_item (
+      "{\"s\":{\"S\":\"a\\u0000b\\u0000\"},\"t\":{\"S\":\"x\\ny\"},\"n\":{\"N\":\"1.50\"}}", -1, NULL);
+  g_autoptr (DyItem) item = dy_item_new (g_steal_pointer (&value));
+  g_autoptr (GListModel) nodes = dy_node_list_for_item (item);
+  const char *want[] = { "a\\u0000b\\u0000", "x\ny", "1.5" };
+
+  g_assert_cmpuint (g_list_model_get_n_items (nodes), ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      g_autoptr (DyNode) node = g_list_model_get_item (nodes, i);
+      g_autofree char *text = dy_node_dup_value_text (node);
+
+      g_assert_cmpstr (text, ==, want[i]);
     }
 }
 
@@ -396,6 +419,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/query/bad-values", test_bad_values);
   g_test_add_func ("/app/format/cells", test_cells);
   g_test_add_func ("/app/describe-rows", test_describe_rows);
+  g_test_add_func ("/app/node/text", test_node_text);
   g_test_add_func ("/app/query/several-filters", test_several_filters);
   g_test_add_func ("/app/format/compare-cells", test_compare_cells);
   g_test_add_func ("/app/group/shard-split", test_shard_split);

@@ -60,6 +60,28 @@ class Call(unittest.TestCase):
         item = {"EntityRef": {"S": "WS#acme"}, "Detail": {"S": detail}, **attrs}
         return self.ok("PutItem", {"TableName": "Workspaces", "Item": item})
 
+    def test_nul_in_strings(self):
+        # U+0000 is a valid DynamoDB string character, in keys and values, in and out whole.
+        self.create()
+        item = {"EntityRef": {"S": "WS#\u0000"}, "Detail": {"S": "a\u0000b"},
+                "v": {"S": "x\u0000y"}, "ss": {"SS": ["\u0000"]}, "m": {"M": {"k": {"S": "\u0000"}}}}
+        self.ok("PutItem", {"TableName": "Workspaces", "Item": item})
+        got = self.ok("GetItem", {"TableName": "Workspaces",
+                                  "Key": {"EntityRef": item["EntityRef"], "Detail": item["Detail"]}})
+        self.assertEqual(got, {"Item": item})
+        # The request from standard input, and the raw text on the way out.
+        r = self.call("Query", stdin=json.dumps({
+            "TableName": "Workspaces", "KeyConditionExpression": "EntityRef = :e",
+            "FilterExpression": "v = :v",
+            "ExpressionAttributeValues": {":e": {"S": "WS#\u0000"}, ":v": {"S": "x\u0000y"}}}))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('"Detail":{"S":"a\\u0000b"}', r.stdout)
+        self.assertEqual(json.loads(r.stdout)["Count"], 1)
+        # A key that differs only after the NUL is another item.
+        got = self.ok("GetItem", {"TableName": "Workspaces",
+                                  "Key": {"EntityRef": item["EntityRef"], "Detail": {"S": "a"}}})
+        self.assertEqual(got, {})
+
     def test_help(self):
         r = run("--help")
         self.assertEqual(r.returncode, 0)

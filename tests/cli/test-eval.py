@@ -50,6 +50,26 @@ class Eval(unittest.TestCase):
         self.assertIn('"N":"12345678901234567890123456789012345678"', r.stdout)
         self.assertIn('"NS":["1","2.5","-0.0000003"]', r.stdout)
 
+    def test_nul_in_strings(self):
+        # U+0000 is a valid DynamoDB string character: in the items, the values and the output.
+        lines = '{"k":{"S":"a\\u0000b"},"v":{"S":"x"}}\n{"Item":{"k":{"S":"a"},"v":{"S":"\\u0000"}}}\n'
+        r = run("eval", "--condition", "k = :k", "--update", "SET w = :w",
+                "--values", '{":k": {"S": "a\\u0000b"}, ":w": {"S": "\\u0000z"}}', stdin=lines)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, '{"k":{"S":"a\\u0000b"},"v":{"S":"x"},"w":{"S":"\\u0000z"}}\n')
+        self.assertIn("2 items read, 1 matched", r.stderr)
+        r = run("eval", "--plain", "--condition", "v = :v", "--values", '{":v": {"S": "\\u0000"}}',
+                stdin=lines)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout), {"k": "a", "v": "\u0000"})
+        # No attribute name can hold U+0000 (a JSON object key cannot), so a name that does is
+        # refused, not cut short into another attribute's name.
+        r = run("eval", "--condition", "attribute_exists(#v)", "--names", '{"#v": "v\\u0000x"}',
+                stdin=lines)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, "")
+        self.assertIn("cannot hold U+0000", r.stderr)
+
     def test_fan_out_rename_guarded(self):
         r = run("eval", os.path.join(DEMO, "posts.jsonl"),
                 "--condition", "authorName = :old",

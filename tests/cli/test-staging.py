@@ -213,6 +213,39 @@ class Base:
                                      "ConsistentRead": True})["Item"]
         self.assertEqual(item["likes"], {"N": "30"})
 
+    def test_nul_in_strings(self):
+        # U+0000 is a valid DynamoDB string character: staged, journaled, listed and committed
+        # whole, in the key, the index key, the old value and the new one.
+        self.create_posts(0)
+        for i, name in ((1, "Mara\u0000Vance"), (2, "Mara\u0000Vance"), (3, "Mara")):
+            self.call("PutItem", {"TableName": self.table, "Item": {
+                "id": {"S": f"P\u0000{i}"}, "author_id": {"S": "U\u0000"},
+                "author_name": {"S": name}}})
+        r = self.cli("fanout", "--table", self.table, "--index", "by_author",
+                     "--key-json", '{"S": "U\\u0000"}', "--set", "author_name",
+                     "--from-json", '{"S": "Mara\\u0000Vance"}', "--to-json", '{"S": "M\\u0000V"}')
+        self.assertEqual(r.stdout.splitlines()[1], "staged=2")
+        changes = sorted(self.staged(), key=lambda c: c["key"]["id"]["S"])
+        self.assertEqual([c["key"] for c in changes],
+                         [{"id": {"S": "P\u00001"}}, {"id": {"S": "P\u00002"}}])
+        self.assertEqual(changes[0]["changes"], [{"path": "author_name",
+                                                  "old": {"S": "Mara\u0000Vance"},
+                                                  "new": {"S": "M\u0000V"}}])
+        self.assertIn('  author_name: {"S":"Mara\\u0000Vance"} -> {"S":"M\\u0000V"}\n',
+                      self.cli("staged").stdout)
+        # one changed behind our back to a value equal to the old one up to the NUL
+        self.call("UpdateItem", {"TableName": self.table, "Key": {"id": {"S": "P\u00002"}},
+                                 "UpdateExpression": "SET author_name = :n",
+                                 "ExpressionAttributeValues": {":n": {"S": "Mara\u0000"}}})
+        r = self.cli("commit", "--single")
+        self.assertEqual(self.summary(r), (1, 1, 0))
+        self.assertIn('author_name: expected {"S":"Mara\\u0000Vance"}, found {"S":"Mara\\u0000"}',
+                      r.stderr)
+        left = self.staged()
+        self.assertEqual([c["current"]["author_name"] for c in left], [{"S": "Mara\u0000"}])
+        self.assertEqual(self.names(), {"P\u00001": "M\u0000V", "P\u00002": "Mara\u0000",
+                                        "P\u00003": "Mara", "OTHER": "Mara Vance"})
+
     def test_failed_exit_status(self):
         self.create_posts(3)
         # a fan-out over the table's key would change a key attribute: that write fails

@@ -12,7 +12,7 @@ json_v (const char *fmt, va_list ap)
   g_autofree char *text = g_strdup_vprintf (fmt, ap);
   g_autofree char *dq = tu_dq (text);
   json_error_t jerr;
-  json_t *j = json_loads (dq, JSON_DECODE_ANY, &jerr);
+  json_t *j = json_loads (dq, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
 
   if (j == NULL)
     g_error ("bad test JSON %s: %s", dq, jerr.text);

@@ -273,6 +273,46 @@ test_put_get_roundtrip (void)
              " 'n': {'N': '123456789012345678901234567890123456789'}}}");
 }
 
+/* U+0000 is a valid string character: in keys, values and expression values, there and back.
+ * A name holding one cannot be stored (jansson's keys cannot hold it), so one given through
+ * ExpressionAttributeNames is refused, where cutting it short would read or write another
+ * attribute. */
+static void
+test_nul_in_strings (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+  static const char *const item
+      = "{'pk': {'S': 'a\\u0000b'}, 'v': {'S': 'x\\u0000'}, 'ss': {'SS': ['\\u0000', 'z']}}";
+
+  etu_put (e, "simple", item);
+  assert_item (e, "simple", "{'pk': {'S': 'a\\u0000b'}}", item);
+  assert_item (e, "simple", "{'pk': {'S': 'a'}}", NULL);
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'a\\u0000b'}},"
+               " 'UpdateExpression': 'SET w = :w', 'ConditionExpression': 'v = :v',"
+               " 'ExpressionAttributeValues': {':v': {'S': 'x\\u0000'}, ':w': {'S': '\\u0000'}},"
+               " 'ReturnValues': 'UPDATED_NEW'}",
+               "{'Attributes': {'w': {'S': '\\u0000'}}}");
+  etu_fails (e, "UpdateItem", DDB_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'a\\u0000b'}},"
+             " 'UpdateExpression': 'SET w = :w', 'ConditionExpression': 'v = :v',"
+             " 'ExpressionAttributeValues': {':v': {'S': 'x'}, ':w': {'S': 'y'}}}");
+  etu_fails (e, "UpdateItem", DDB_ERROR_VALIDATION,
+             "ExpressionAttributeNames contains invalid value: An attribute name holding U+0000 "
+             "is not supported for key #n",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'a\\u0000b'}},"
+             " 'UpdateExpression': 'SET #n = :w', 'ExpressionAttributeNames': {'#n': 'v\\u0000z'},"
+             " 'ExpressionAttributeValues': {':w': {'S': 'y'}}}");
+  etu_fails (e, "GetItem", DDB_ERROR_VALIDATION,
+             "ExpressionAttributeNames contains invalid value: An attribute name holding U+0000 "
+             "is not supported for key #n",
+             "{'TableName': 'simple', 'Key': {'pk': {'S': 'a\\u0000b'}},"
+             " 'ProjectionExpression': '#n', 'ExpressionAttributeNames': {'#n': 'v\\u0000z'}}");
+  assert_item (e, "simple", "{'pk': {'S': 'a\\u0000b'}}",
+               "{'pk': {'S': 'a\\u0000b'}, 'v': {'S': 'x\\u0000'}, 'ss': {'SS': ['\\u0000', 'z']},"
+               " 'w': {'S': '\\u0000'}}");
+}
+
 /* DynamoDB refuses an empty attribute name anywhere a request carries attributes, nested maps
  * included, in document order with the values' own problems; messages never carry the
  * attribute path the core adds for people. */
@@ -1136,6 +1176,7 @@ main (int argc, char **argv)
   g_test_add_func ("/item-ops/request/readers", test_readers);
   g_test_add_func ("/item-ops/request/capacity-units", test_capacity_units);
   g_test_add_func ("/item-ops/put/roundtrip", test_put_get_roundtrip);
+  g_test_add_func ("/item-ops/put/nul-in-strings", test_nul_in_strings);
   g_test_add_func ("/item-ops/put/checks", test_put_item_checks);
   g_test_add_func ("/item-ops/request/empty-attribute-name", test_empty_attribute_name);
   g_test_add_func ("/item-ops/key/checks", test_key_checks);

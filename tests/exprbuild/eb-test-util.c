@@ -11,7 +11,7 @@ ebt_json (const char *single_quoted)
 {
   g_autofree char *text = tu_dq (single_quoted);
   json_error_t err;
-  json_t *j = json_loads (text, JSON_DECODE_ANY, &err);
+  json_t *j = json_loads (text, JSON_DECODE_ANY | JSON_ALLOW_NUL, &err);
 
   if (j == NULL)
     g_error ("bad test JSON %s: %s", text, err.text);

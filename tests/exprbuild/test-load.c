@@ -262,6 +262,68 @@ test_kept_as_text (void)
   json_decref (again);
 }
 
+/* The length of value PLACEHOLDER's S in a rendered request. */
+static gsize
+rendered_s_len (json_t *request, const char *placeholder)
+{
+  json_t *s = json_object_get (
+      json_object_get (json_object_get (request, "ExpressionAttributeValues"), placeholder), "S");
+
+  g_assert_true (json_is_string (s));
+  return json_string_length (s);
+}
+
+/* A string holding U+0000 cannot sit in a row's text entry (it would be cut there): the part
+ * that holds one is kept raw, its values whole. */
+static void
+test_nul_kept_raw (void)
+{
+  static const char *const pk_request
+      = "{'TableName': 'T', 'KeyConditionExpression': 'EntityRef = :e AND Detail > :d',"
+        " 'ExpressionAttributeValues': {':e': {'S': 'WS\\u0000acme'}, ':d': {'S': 'P'}}}";
+  static const char *const sk_request
+      = "{'TableName': 'T', 'KeyConditionExpression': 'EntityRef = :e AND begins_with(Detail, :d)',"
+        " 'ExpressionAttributeValues': {':e': {'S': 'WS#acme'}, ':d': {'S': 'P\\u0000'}}}";
+  static const char *const update_request
+      = "{'TableName': 'T', 'Key': {'id': {'S': '1'}}, 'UpdateExpression': 'SET a = :a, b = :b',"
+        " 'ExpressionAttributeValues': {':a': {'S': 'x\\u0000y'}, ':b': {'S': 'xy'}}}";
+  g_autoptr (DdbEbModel) pk = load_ok (DDB_EB_QUERY, pk_request);
+  g_autoptr (DdbEbModel) sk = load_ok (DDB_EB_QUERY, sk_request);
+  g_autoptr (DdbEbModel) u = load_ok (DDB_EB_UPDATE_ITEM, update_request);
+  g_autoptr (DdbValue) nul = ddb_value_new_s ("a\0b", 3);
+  g_autoptr (DdbValue) plain = ddb_value_new_s ("ab", 2);
+  g_autoptr (DdbValue) set = ddb_value_new_set (DDB_TYPE_SS);
+  g_autoptr (DdbNode) node = NULL;
+  json_t *again;
+
+  ddb_value_set_add (set, ddb_value_new_s ("\0", 1));
+  g_assert_false (ddb_eb_value_typeable (nul));
+  g_assert_true (ddb_eb_value_typeable (plain));
+  /* a set's text is JSON, which escapes it */
+  g_assert_true (ddb_eb_value_typeable (set));
+  node = ddb_eb_node_new (DDB_NODE_EQ, 2, ebt_p ("a"), ddb_eb_node_value (ddb_value_copy (nul)));
+  g_assert_false (ddb_eb_node_typeable (node));
+
+  g_assert_nonnull (pk->key_raw);
+  g_assert_null (pk->pk_name);
+  again = round_trip (DDB_EB_QUERY, pk_request, TRUE, items);
+  g_assert_cmpuint (rendered_s_len (again, ":e"), ==, 7);
+  json_decref (again);
+
+  g_assert_nonnull (sk->key_raw);
+  g_assert_null (sk->pk_name);
+  again = round_trip (DDB_EB_QUERY, sk_request, TRUE, items);
+  g_assert_cmpuint (rendered_s_len (again, ":d"), ==, 2);
+  json_decref (again);
+
+  g_assert_cmpuint (u->actions->len, ==, 2);
+  g_assert_nonnull (((DdbEbAction *) g_ptr_array_index (u->actions, 0))->raw);
+  g_assert_null (((DdbEbAction *) g_ptr_array_index (u->actions, 1))->raw);
+  again = round_trip (DDB_EB_UPDATE_ITEM, update_request, TRUE, items);
+  g_assert_cmpuint (rendered_s_len (again, ":a"), ==, 3);
+  json_decref (again);
+}
+
 static void
 test_corpus (void)
 {
@@ -416,6 +478,7 @@ main (int argc, char **argv)
   g_test_add_func ("/exprbuild/load/foreign-placeholders", test_foreign_placeholders);
   g_test_add_func ("/exprbuild/load/key-condition-order", test_key_condition_order);
   g_test_add_func ("/exprbuild/load/kept-as-text", test_kept_as_text);
+  g_test_add_func ("/exprbuild/load/nul-kept-raw", test_nul_kept_raw);
   g_test_add_func ("/exprbuild/load/corpus", test_corpus);
   g_test_add_func ("/exprbuild/load/refused", test_refused);
   g_test_add_func ("/exprbuild/load/load-expression", test_load_expression);

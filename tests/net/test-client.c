@@ -56,7 +56,7 @@ static json_t *
 parse (const char *text)
 {
   json_error_t jerr;
-  json_t *json = json_loads (text, 0, &jerr);
+  json_t *json = json_loads (text, JSON_ALLOW_NUL, &jerr);
 
   if (json == NULL)
     g_error ("bad test JSON: %s: %s", jerr.text, text);
@@ -334,6 +334,53 @@ test_empty_answer (void)
   g_assert_true (json_is_object (response));
   g_assert_cmpuint (json_object_size (response), ==, 0);
   json_decref (response);
+}
+
+/* The S member of attribute `name` of the answer's Item, which must hold exactly `len` bytes. */
+static void
+assert_item_s (json_t *response, const char *name, const char *want, gsize len)
+{
+  json_t *s = json_object_get (json_object_get (json_object_get (response, "Item"), name), "S");
+
+  g_assert_true (json_is_string (s));
+  g_assert_cmpmem (json_string_value (s), json_string_length (s), want, len);
+}
+
+/* U+0000 is a valid DynamoDB string character: an answer holding one is taken whole. */
+static void
+test_nul_in_answer (void)
+{
+  const char *base = server ("DYNOSCOPE_FAULT_URL");
+  g_autoptr (DdbClient) client = NULL;
+  DdbClientCallInfo info;
+  json_t *response = NULL;
+  GError *error = NULL;
+
+  if (base == NULL)
+    return;
+  script (base, "{\"script\": [], \"answer\": {\"Item\": {\"k\": {\"S\": \"a\\u0000b\"}, "
+                "\"e\": {\"S\": \"\\u0000\"}}}}");
+  client = client_for (base, 0, 1);
+  g_assert_true (call (client, "GetItem",
+                       "{\"TableName\": \"tbl\", \"Key\": {\"k\": {\"S\": \"a\\u0000b\"}}}",
+                       &response, &info, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (info.attempts, ==, 1);
+  assert_item_s (response, "k", "a\0b", 3);
+  assert_item_s (response, "e", "\0", 1);
+  json_decref (response);
+  response = NULL;
+
+  /* A name holding U+0000 (DynamoDB takes one through ExpressionAttributeNames) cannot be a
+   * jansson key: the error says so, and is not retried. */
+  script (base, "{\"script\": [], \"answer\": {\"Item\": {\"w\\u0000z\": {\"S\": \"1\"}}}}");
+  g_assert_false (call (client, "GetItem", "{\"TableName\": \"tbl\", \"Key\": {}}", &response,
+                        &info, &error));
+  g_assert_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "holds an attribute name (or map key) with U+0000"));
+  g_assert_cmpuint (info.attempts, ==, 1);
+  g_assert_null (response);
+  g_clear_error (&error);
 }
 
 static void
@@ -791,6 +838,21 @@ test_live (void)
                    ==, "4");
   json_decref (response);
 
+  /* U+0000 in a key and a value, there and back. */
+  g_free (req);
+  req = g_strdup_printf ("{\"TableName\": \"%s\", \"Item\": {\"pk\": {\"S\": \"n\\u0000\"}, "
+                         "\"sk\": {\"N\": \"1\"}, \"txt\": {\"S\": \"x\\u0000y\\u0000\"}}}",
+                         table);
+  expect_ok (client, "PutItem", req, NULL);
+  g_free (req);
+  req = g_strdup_printf ("{\"TableName\": \"%s\", \"Key\": {\"pk\": {\"S\": \"n\\u0000\"}, "
+                         "\"sk\": {\"N\": \"1\"}}}",
+                         table);
+  expect_ok (client, "GetItem", req, &response);
+  assert_item_s (response, "pk", "n\0", 2);
+  assert_item_s (response, "txt", "x\0y\0", 4);
+  json_decref (response);
+
   /* Errors, mapped. */
   g_assert_false (call (client, "GetItem",
                         "{\"TableName\": \"client_test_missing\", \"Key\": {\"pk\": {\"S\": \"a\"}}}",
@@ -853,6 +915,7 @@ main (int argc, char **argv)
   g_test_add_func ("/client/fault/cancel-during-request", test_cancel_during_request);
   g_test_add_func ("/client/fault/cancel-during-backoff", test_cancel_during_backoff);
   g_test_add_func ("/client/fault/timeout", test_timeout);
+  g_test_add_func ("/client/fault/nul-in-answer", test_nul_in_answer);
 
   g_test_add_func ("/client/tls/verified", test_tls_verified);
 

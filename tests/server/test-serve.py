@@ -251,6 +251,27 @@ class Protocol(ServeTestCase):
         self.assertIn("Member must have value greater than or equal to 1", doc["message"])
         self.assertEqual(headers["x-amzn-errortype"], "ValidationException")
 
+    def test_nul_in_strings(self):
+        # U+0000 is a valid DynamoDB string character: taken whole, answered as \u0000.
+        def call(op, req):
+            status, headers, body = self.server.raw(json.dumps(req).encode(), json_headers(op))
+            self.assertEqual(status, 200, body)
+            self.assert_answer_headers(headers, body)
+            return body
+
+        call("CreateTable", {"TableName": "Nuls", "BillingMode": "PAY_PER_REQUEST",
+                             "AttributeDefinitions": [{"AttributeName": "k", "AttributeType": "S"}],
+                             "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}]})
+        item = {"k": {"S": "a\u0000b"}, "v": {"SS": ["\u0000", "x\u0000"]}}
+        call("PutItem", {"TableName": "Nuls", "Item": item})
+        body = call("GetItem", {"TableName": "Nuls", "Key": {"k": {"S": "a\u0000b"}}})
+        self.assertIn(b'"k":{"S":"a\\u0000b"}', body)
+        got = json.loads(body)["Item"]
+        self.assertEqual(got["k"], item["k"])
+        self.assertEqual(sorted(got["v"]["SS"]), sorted(item["v"]["SS"]))
+        self.assertEqual(json.loads(call("GetItem", {"TableName": "Nuls",
+                                                     "Key": {"k": {"S": "a"}}})), {})
+
     def test_without_auth_any_signature_is_accepted(self):
         headers = json_headers("ListTables")
         status, _, _ = self.server.raw(b"{}", headers)

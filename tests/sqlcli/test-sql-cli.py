@@ -524,6 +524,33 @@ class Base:
         r = self.sql("SELECT PK FROM Blog WHERE PK = 'nobody'")
         self.assertEqual(r.stdout, "")
 
+    def test_nul_in_strings(self):
+        # U+0000 is a valid DynamoDB string character: it reaches SQL whole (a key lookup on it
+        # is one Query), and each format writes it whole: jsonl as \u0000, csv as the byte (as
+        # `export --format csv` does), the table as the escape the app's cells show.
+        self.call("CreateTable", {
+            "TableName": "Nuls", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})
+        # test_refused counts the tables
+        self.addCleanup(self.call, "DeleteTable", {"TableName": "Nuls"})
+        for pk, v in (("a\u0000b", "x\u0000y"), ("a", "x"), ("\u0000", "")):
+            self.call("PutItem", {"TableName": "Nuls",
+                                  "Item": {"pk": {"S": pk}, "v": {"S": v}}})
+        rows = self.rows("SELECT pk, v, hex(v) AS h FROM Nuls WHERE v = 'x' || char(0) || 'y'")
+        self.assertEqual(rows, [{"pk": "a\u0000b", "v": "x\u0000y", "h": "780079"}])
+        r, s = self.stats("SELECT v FROM Nuls WHERE pk = CAST(X'610062' AS TEXT)")
+        self.assertEqual(jsonl_rows(r.stdout), [{"v": "x\u0000y"}])
+        if self.remote:
+            self.assertEqual(s["requests"], 1)
+        raw = subprocess.run([CLI, *self.conn, "sql", "--format", "csv",
+                              "SELECT pk, v, 'q,' || v AS q FROM Nuls WHERE pk <> 'a' ORDER BY pk"],
+                             capture_output=True, timeout=120, env=lib.client_env())
+        self.assertEqual(raw.returncode, 0, raw.stderr)
+        self.assertEqual(raw.stdout, b'pk,v,q\r\n\x00,,"q,"\r\na\x00b,x\x00y,"q,x\x00y"\r\n')
+        r = self.sql("SELECT pk, v FROM Nuls WHERE pk = 'a' || char(0) || 'b'", fmt="table")
+        self.assertIn("a\\u0000b | x\\u0000y\n", r.stdout)
+
     # -- safety -------------------------------------------------------------------------------
 
     def test_refused(self):

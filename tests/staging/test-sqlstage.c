@@ -3,6 +3,8 @@
  * conflicts, rows that cannot name one item of the table are failures, the rest is staged as
  * one change per item (merged with what is staged there already), read through BatchGetItem in
  * requests of 100 keys, and committed with the commit's own guard. */
+#include <glib/gstdio.h>
+
 #include "backend/backend.h"
 #include "core/ddbjson.h"
 #include "core/itemsize.h"
@@ -237,6 +239,56 @@ test_rename (void)
   g_clear_pointer (&changes, g_ptr_array_unref);
   changes = open_changes (st);
   g_assert_cmpuint (changes->len, ==, 0);
+}
+
+/* U+0000 is a valid string character: a key, a shown value and a new value holding one are
+ * staged, kept in the staging database (reopened here) and committed whole; a row that showed
+ * the value only up to the NUL is a conflict. */
+static void
+test_nul_in_strings (void)
+{
+  g_autoptr (DdbBackend) be = blog_backend ();
+  g_autofree char *dir = g_dir_make_tmp ("dynoscope-sqlstage-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "staging.db", NULL);
+  g_autoptr (DdbStaging) st = ddb_staging_open (path, NULL);
+  g_autoptr (GPtrArray) rows = rows_new ();
+  g_autoptr (GPtrArray) changes = NULL;
+  g_autoptr (DdbValue) item = NULL;
+  const DdbValue *name;
+  DdbSqlStageReport report;
+
+  put (be, "{'PK': {'S': 'POST#\\u0000'}, 'SK': {'S': 'META'}, 'authorName': {'S': 'Mara\\u0000Vance'}}");
+  put (be, "{'PK': {'S': 'POST#\\u00001'}, 'SK': {'S': 'META'}, 'authorName': {'S': 'Mara\\u0000Vance'}}");
+  g_ptr_array_add (rows, post_row ("POST#\\u0000", "{'S': 'Mara\\u0000Vance'}", "{'S': 'M\\u0000V'}"));
+  g_ptr_array_add (rows, post_row ("POST#\\u00001", "{'S': 'Mara\\u0000'}", "{'S': 'M\\u0000V'}"));
+  stage (st, be, "authorName", rows, &report);
+  g_assert_cmpuint (report.n_staged, ==, 1);
+  g_assert_cmpuint (report.n_conflicts, ==, 1);
+  assert_failure (&report, 0, "{'PK': {'S': 'POST#\\u00001'}, 'SK': {'S': 'META'}}",
+                  "The item's authorName is now {\"S\":\"Mara\\u0000Vance\"}");
+  ddb_sql_stage_report_clear (&report);
+
+  g_clear_pointer (&st, ddb_staging_free);
+  st = ddb_staging_open (path, NULL);
+  g_assert_nonnull (st);
+  changes = open_changes (st);
+  g_assert_cmpuint (changes->len, ==, 1);
+  tu_assert_item (((DdbChange *) g_ptr_array_index (changes, 0))->key,
+                  "{'PK': {'S': 'POST#\\u0000'}, 'SK': {'S': 'META'}}");
+  tu_assert_item (((DdbChange *) g_ptr_array_index (changes, 0))->target,
+                  "{'PK': {'S': 'POST#\\u0000'}, 'SK': {'S': 'META'}, 'authorName': {'S': 'M\\u0000V'}}");
+  commit (st, be, DDB_COMMIT_SINGLE, 1, 0);
+  item = get_item (be, "POST#\\u0000", "META");
+  name = ddb_value_map_get (item, "authorName");
+  g_assert_cmpmem (name->bytes.data, name->bytes.len, "M\0V", 3);
+  g_clear_pointer (&item, ddb_value_free);
+  item = get_item (be, "POST#\\u00001", "META");
+  name = ddb_value_map_get (item, "authorName");
+  g_assert_cmpmem (name->bytes.data, name->bytes.len, "Mara\0Vance", 10);
+
+  g_clear_pointer (&st, ddb_staging_free);
+  g_remove (path);
+  g_rmdir (dir);
 }
 
 static void
@@ -806,6 +858,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/staging/sqlstage/rename", test_rename);
+  g_test_add_func ("/staging/sqlstage/nul-in-strings", test_nul_in_strings);
   g_test_add_func ("/staging/sqlstage/conflicts", test_conflicts);
   g_test_add_func ("/staging/sqlstage/conflict-long-value", test_conflict_long_value);
   g_test_add_func ("/staging/sqlstage/unchanged-and-remove", test_unchanged_and_remove);
