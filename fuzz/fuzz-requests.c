@@ -19,7 +19,8 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
-/* The engine's operations (engine.c), and one it does not know. */
+/* The engine's operations (engine.c), and one it does not know (PartiQL's after it, so that
+ * the corpus's first bytes keep their meaning). */
 static const char *const operations[] = {
   "BatchGetItem", "BatchWriteItem",     "CreateTable",      "DeleteItem",
   "DeleteTable",  "DescribeTable",      "DescribeTimeToLive", "GetItem",
@@ -27,6 +28,7 @@ static const char *const operations[] = {
   "Scan",         "TagResource",        "TransactGetItems", "TransactWriteItems",
   "UntagResource", "UpdateItem",        "UpdateTable",      "UpdateTimeToLive",
   "NoSuchOperation",
+  "ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction",
 };
 
 int
