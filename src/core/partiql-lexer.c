@@ -147,12 +147,12 @@ pql_lex (const char *s, gsize n, gsize *pos, PqlToken *out)
         const char *text;
         PqlTokenKind kind;
       } punct[] = {
-        { "<<", T_LBAG }, { ">>", T_RBAG },     { "<>", T_NE },       { "!=", T_NE },
-        { "<=", T_LE },   { ">=", T_GE },       { "<", T_LT },        { ">", T_GT },
-        { "=", T_EQ },    { "(", T_LPAREN },    { ")", T_RPAREN },    { "[", T_LBRACKET },
+        { "<<", T_LBAG },    { ">>", T_RBAG },  { "<>", T_NE },       { "!=", T_NE },
+        { "<=", T_LE },      { ">=", T_GE },    { "<", T_LT },        { ">", T_GT },
+        { "=", T_EQ },       { "(", T_LPAREN }, { ")", T_RPAREN },    { "[", T_LBRACKET },
         { "]", T_RBRACKET }, { "{", T_LBRACE }, { "}", T_RBRACE },    { ",", T_COMMA },
-        { ".", T_DOT },   { ":", T_COLON },     { ";", T_SEMICOLON }, { "*", T_STAR },
-        { "+", T_PLUS },  { "-", T_MINUS },     { "?", T_QMARK },
+        { ".", T_DOT },      { ":", T_COLON },  { ";", T_SEMICOLON }, { "*", T_STAR },
+        { "+", T_PLUS },     { "-", T_MINUS },  { "?", T_QMARK },
       };
 
       out->kind = T_BAD;

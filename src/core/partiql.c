@@ -155,8 +155,8 @@ static DdbValue *parse_literal (Parser *p);
 static DdbValue *
 parse_number (Parser *p, gboolean negative)
 {
-  g_autofree char *text = g_strdup_printf ("%s%.*s", negative ? "-" : "", (int) p->tok.len,
-                                           p->tok.start);
+  g_autofree char *text
+      = g_strdup_printf ("%s%.*s", negative ? "-" : "", (int) p->tok.len, p->tok.start);
   DdbNumber n;
   GError *local = NULL;
 
@@ -635,8 +635,7 @@ parse_predicate (Parser *p)
       {
         DdbNode *right = parse_operand (p);
 
-        return right != NULL ? binary (comparisons[i].kind, g_steal_pointer (&left), right)
-                             : NULL;
+        return right != NULL ? binary (comparisons[i].kind, g_steal_pointer (&left), right) : NULL;
       }
   if (accept_word (p, "BETWEEN"))
     {
@@ -658,8 +657,8 @@ parse_predicate (Parser *p)
         }
       if (accept_word (p, "MISSING"))
         {
-          DdbNode *n = node_new (negated ? DDB_NODE_ATTRIBUTE_EXISTS : DDB_NODE_ATTRIBUTE_NOT_EXISTS,
-                                 1);
+          DdbNode *n
+              = node_new (negated ? DDB_NODE_ATTRIBUTE_EXISTS : DDB_NODE_ATTRIBUTE_NOT_EXISTS, 1);
 
           n->args[0] = g_steal_pointer (&left);
           return n;
@@ -1051,9 +1050,10 @@ parse_statement (Parser *p)
 }
 
 DdbPqlStatement *
-ddb_pql_parse (const char *text, DdbValue *const *params, guint n_params, GError **error)
+ddb_pql_parse (const char *text, gssize len, DdbValue *const *params, guint n_params,
+               GError **error)
 {
-  Parser p = { text, strlen (text), 0, { 0 }, params, n_params, 0, NULL };
+  Parser p = { text, len < 0 ? strlen (text) : (gsize) len, 0, { 0 }, params, n_params, 0, NULL };
   DdbPqlStatement *s;
 
   advance (&p);

@@ -48,12 +48,13 @@ typedef struct {
 void ddb_pql_statement_free (DdbPqlStatement *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbPqlStatement, ddb_pql_statement_free)
 
-/* Parses `text` with `params` (n_params values, borrowed, copied into the tree) for its `?`s.
- * Errors are DDB_ERROR_VALIDATION with DynamoDB's messages: "Statement wasn't well formed,
- * can't be processed: <text>" for a syntax error, "Number of parameters in request and
- * statement don't match.", "Empty bags are not supported", ... */
-DdbPqlStatement *ddb_pql_parse (const char *text, DdbValue *const *params, guint n_params,
-                                GError **error);
+/* Parses `text` (`len` bytes, -1: NUL-terminated; a string literal may hold U+0000) with `params`
+ * (n_params values, borrowed, copied into the tree) for its `?`s. Errors are DDB_ERROR_VALIDATION
+ * with DynamoDB's messages: "Statement wasn't well formed, can't be processed: <text>" for a syntax
+ * error, "Number of parameters in request and statement don't match.", "Empty bags are not
+ * supported", ... */
+DdbPqlStatement *ddb_pql_parse (const char *text, gssize len, DdbValue *const *params,
+                                guint n_params, GError **error);
 
 /* The first keyword of `text` is SELECT (any case, after blanks and comments): a read. */
 gboolean ddb_pql_is_select (const char *text);

@@ -32,8 +32,8 @@ planned_clear (Planned *p)
 
 /* The statements member `member` of `req`: a list of 1..max objects. */
 static json_t *
-statements_member (json_t *req, const char *member, const char *path, guint max,
-                   const char *empty, GError **error)
+statements_member (json_t *req, const char *member, const char *path, guint max, const char *empty,
+                   GError **error)
 {
   json_t *list = json_object_get (req, member);
   DdbViolations v;
@@ -49,7 +49,8 @@ statements_member (json_t *req, const char *member, const char *path, guint max,
     }
   else if (json_array_size (list) > max)
     {
-      g_autofree char *c = g_strdup_printf ("Member must have length less than or equal to %u", max);
+      g_autofree char *c
+          = g_strdup_printf ("Member must have length less than or equal to %u", max);
 
       ddb_violation_add (&v, path, "[...]", c);
     }
@@ -74,7 +75,8 @@ parse_one (json_t *j, Planned *p, GError **error)
   text = ddb_req_string (j, "Statement", TRUE, error);
   if (text == NULL || !pql_parameters (json_object_get (j, "Parameters"), &p->params, error))
     return FALSE;
-  p->s = ddb_pql_parse (text, (DdbValue *const *) p->params->pdata, p->params->len, &local);
+  p->s = ddb_pql_parse (text, json_string_length (json_object_get (j, "Statement")),
+                        (DdbValue *const *) p->params->pdata, p->params->len, &local);
   if (p->s == NULL)
     p->error = local;
   return TRUE;
@@ -121,10 +123,10 @@ batch_error (const GError *e, json_t *item)
 static char *
 key_identity (const Planned *p)
 {
-  g_autofree char *key
-      = json_dumps (json_object_get (p->request, "Key") != NULL ? json_object_get (p->request, "Key")
-                                                                : json_object_get (p->request, "Item"),
-                    JSON_COMPACT | JSON_SORT_KEYS);
+  g_autofree char *key = json_dumps (json_object_get (p->request, "Key") != NULL
+                                         ? json_object_get (p->request, "Key")
+                                         : json_object_get (p->request, "Item"),
+                                     JSON_COMPACT | JSON_SORT_KEYS);
 
   return g_strdup_printf ("%s\n%s", json_string_value (json_object_get (p->request, "TableName")),
                           key);
@@ -261,8 +263,8 @@ ddb_op_batch_execute_statement (DdbEngine *e, json_t *req, json_t **extra, GErro
     }
   if (reads && writes)
     {
-      ddb_set_validation_error (error,
-                                "Read and write requests together in the same batch is not supported.");
+      ddb_set_validation_error (
+          error, "Read and write requests together in the same batch is not supported.");
       goto out;
     }
   for (guint i = 0; i < n; i++)
@@ -357,9 +359,9 @@ transact_reads (DdbEngine *e, Planned *plans, guint n, const char *rcc, GError *
       json_t *got = json_array_get (json_object_get (result, "Responses"), i);
       json_t *item = json_object_get (got, "Item");
 
-      json_array_append_new (responses, item != NULL
-                                            ? json_pack ("{so}", "Item", pql_project (plans[i].s, item))
-                                            : json_object ());
+      json_array_append_new (
+          responses, item != NULL ? json_pack ("{so}", "Item", pql_project (plans[i].s, item))
+                                  : json_object ());
     }
   response = json_pack ("{so}", "Responses", responses);
   if (json_object_get (result, "ConsumedCapacity") != NULL)
@@ -397,8 +399,7 @@ rewrite_reasons (Planned *plans, guint n, json_t *extra, GError *error)
 }
 
 static json_t *
-transact_writes (DdbEngine *e, Planned *plans, guint n, json_t *req, json_t **extra,
-                 GError **error)
+transact_writes (DdbEngine *e, Planned *plans, guint n, json_t *req, json_t **extra, GError **error)
 {
   static const struct {
     const char *op, *member;
@@ -516,9 +517,8 @@ ddb_op_execute_transaction (DdbEngine *e, json_t *req, json_t **extra, GError **
         }
     }
   if (reads)
-    response = transact_reads (e, plans, n,
-                               json_string_value (json_object_get (req, "ReturnConsumedCapacity")),
-                               error);
+    response = transact_reads (
+        e, plans, n, json_string_value (json_object_get (req, "ReturnConsumedCapacity")), error);
   else
     response = transact_writes (e, plans, n, req, extra, error);
 

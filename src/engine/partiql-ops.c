@@ -14,6 +14,7 @@
 /* The members ExecuteStatement shares with the statements of a batch or a transaction. */
 typedef struct {
   const char *statement;
+  gsize statement_len;
   GPtrArray *params; /* DdbValue* */
   gboolean consistent;
   gint64 limit;
@@ -40,10 +41,10 @@ read_request (json_t *req, Request *r, GError **error)
   r->statement = ddb_req_string (req, "Statement", TRUE, error);
   if (r->statement == NULL)
     return FALSE;
+  r->statement_len = json_string_length (json_object_get (req, "Statement"));
   ddb_violations_init (&v);
-  if (strlen (r->statement) > MAX_STATEMENT)
-    ddb_violation_add (&v, "statement", NULL,
-                       "Member must have length less than or equal to 8192");
+  if (r->statement_len > MAX_STATEMENT)
+    ddb_violation_add (&v, "statement", NULL, "Member must have length less than or equal to 8192");
   if (!ddb_violations_finish (&v, error))
     return FALSE;
   if (!pql_parameters (json_object_get (req, "Parameters"), &r->params, error)
@@ -113,16 +114,17 @@ pk_values (const Select *q, DdbNode *c, GPtrArray **out, GError **error)
            && c->args[0]->kind == DDB_NODE_VALUE)
     values = &c->args[0], n = 1;
   else if (c->kind == DDB_NODE_IN && is_key_attribute (c->args[0], pk)
-           && all_values_of (c->args + 1, c->n_args - 1, c->args[1]->kind == DDB_NODE_VALUE
-                                                             ? c->args[1]->value->type
-                                                             : DDB_TYPE_NULL))
+           && all_values_of (c->args + 1, c->n_args - 1,
+                             c->args[1]->kind == DDB_NODE_VALUE ? c->args[1]->value->type
+                                                                : DDB_TYPE_NULL))
     values = c->args + 1, n = c->n_args - 1;
   else
     return FALSE;
   for (guint i = 0; i < n; i++)
     if (values[i]->value->type != q->key->hash_type)
-      return ddb_set_validation_error (error, "Key attribute's data type should match its data "
-                                              "type in table's schema: Key %s",
+      return ddb_set_validation_error (error,
+                                       "Key attribute's data type should match its data "
+                                       "type in table's schema: Key %s",
                                        pk);
   *out = g_ptr_array_new ();
   for (guint i = 0; i < n; i++)
@@ -214,8 +216,7 @@ plan_select (DdbEngine *e, DdbPqlStatement *s, Select *q, GError **error)
         {
           const char *name = s->order_by->pdata[i];
 
-          if (g_strcmp0 (name, q->key->hash_name) != 0
-              && g_strcmp0 (name, q->key->range_name) != 0)
+          if (g_strcmp0 (name, q->key->hash_name) != 0 && g_strcmp0 (name, q->key->range_name) != 0)
             return ddb_set_validation_error (
                 error, "Variable reference %s in ORDER BY clause must be part of the primary key",
                 name);
@@ -268,7 +269,8 @@ page_request (const Select *q, const Request *r, const DdbValue *pk, gint64 limi
 static char *
 token_encode (guint which, json_t *start)
 {
-  json_t *t = json_pack ("{sI sO}", "i", (json_int_t) which, "k", start != NULL ? start : json_null ());
+  json_t *t
+      = json_pack ("{sI sO}", "i", (json_int_t) which, "k", start != NULL ? start : json_null ());
   g_autofree char *text = json_dumps (t, JSON_COMPACT);
 
   json_decref (t);
@@ -301,8 +303,7 @@ token_decode (const char *token, guint n_keys, guint *which, json_t **start, GEr
 /* A SELECT of the table by its full key and nothing else: the GetItem it stands for (a Query
  * would find the same item at more cost). *handled is FALSE when it is not one. */
 static json_t *
-select_one (DdbEngine *e, DdbPqlStatement *s, const Request *r, gboolean *handled,
-            GError **error)
+select_one (DdbEngine *e, DdbPqlStatement *s, const Request *r, gboolean *handled, GError **error)
 {
   g_autoptr (json_t) req = NULL;
   g_autoptr (json_t) got = NULL;
@@ -347,9 +348,8 @@ run_select (DdbEngine *e, DdbPqlStatement *s, const Request *r, GError **error)
   while (which < n_keys)
     {
       gint64 limit = r->has_limit ? r->limit - scanned : 0;
-      g_autoptr (json_t) req
-          = page_request (&q, r, q.pk_values != NULL ? q.pk_values->pdata[which] : NULL, limit,
-                          start);
+      g_autoptr (json_t) req = page_request (
+          &q, r, q.pk_values != NULL ? q.pk_values->pdata[which] : NULL, limit, start);
       g_autoptr (json_t) page = NULL;
       json_t *item, *lek;
       size_t i;
@@ -410,7 +410,8 @@ ddb_op_execute_statement (DdbEngine *e, json_t *req, json_t **extra, GError **er
 
   if (!read_request (req, &r, error))
     return NULL;
-  s = ddb_pql_parse (r.statement, (DdbValue *const *) r.params->pdata, r.params->len, error);
+  s = ddb_pql_parse (r.statement, r.statement_len, (DdbValue *const *) r.params->pdata,
+                     r.params->len, error);
   if (s == NULL)
     return NULL;
   if (s->kind == DDB_PQL_SELECT)

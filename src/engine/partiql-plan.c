@@ -99,8 +99,7 @@ print_node (PqlExpr *x, GString *out, const DdbNode *n)
     case DDB_NODE_PATH:
       print_path (x, out, &n->path);
       return;
-    case DDB_NODE_VALUE:
-      {
+      case DDB_NODE_VALUE: {
         g_autofree char *id = pql_expr_value (x, n->value);
 
         g_string_append (out, id);
@@ -306,8 +305,8 @@ pql_key_type_ok (const char *name, DdbType want, const DdbValue *v, GError **err
 }
 
 gboolean
-pql_split_key (const DdbPqlStatement *s, const DdbTableDef *def, DdbValue **key,
-               GPtrArray *rest, GError **error)
+pql_split_key (const DdbPqlStatement *s, const DdbTableDef *def, DdbValue **key, GPtrArray *rest,
+               GError **error)
 {
   g_autoptr (GPtrArray) all = g_ptr_array_new ();
   const DdbValue *pk = NULL, *sk = NULL;
@@ -434,7 +433,8 @@ pql_write_request (DdbEngine *e, const DdbPqlStatement *s, const char *rvcf, con
   if (def == NULL)
     return NULL;
   if (index != NULL)
-    return ddb_req_fail (error, DDB_ERROR_VALIDATION, "This operation is not supported on an index");
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION,
+                         "This operation is not supported on an index");
   pql_expr_init (&x);
   if (s->kind == DDB_PQL_INSERT)
     {
@@ -467,8 +467,9 @@ pql_write_request (DdbEngine *e, const DdbPqlStatement *s, const char *rvcf, con
   if (s->kind == DDB_PQL_DELETE && s->returning != DDB_PQL_RETURN_NONE
       && s->returning != DDB_PQL_RETURN_ALL_OLD)
     {
-      ddb_set_validation_error (error, "Invalid returning clause: RETURNING %s %s *. Only "
-                                       "RETURNING ALL OLD * is allowed in DELETE statements.",
+      ddb_set_validation_error (error,
+                                "Invalid returning clause: RETURNING %s %s *. Only "
+                                "RETURNING ALL OLD * is allowed in DELETE statements.",
                                 s->returning == DDB_PQL_RETURN_MODIFIED_OLD
                                         || s->returning == DDB_PQL_RETURN_MODIFIED_NEW
                                     ? "MODIFIED"
@@ -605,7 +606,8 @@ pql_run_write (DdbEngine *e, const DdbPqlStatement *s, const char *op, json_t *r
     {
       g_clear_error (&local);
       g_clear_pointer (extra, json_decref);
-      return ddb_req_fail (error, DDB_ERROR_DUPLICATE_ITEM, "Duplicate primary key exists in table");
+      return ddb_req_fail (error, DDB_ERROR_DUPLICATE_ITEM,
+                           "Duplicate primary key exists in table");
     }
   if (local != NULL)
     g_propagate_error (error, local);
@@ -625,7 +627,8 @@ pql_capacity_add (json_t *into, json_t *add)
       if (have == NULL)
         json_object_set (into, key, v);
       else if (json_is_number (have) && json_is_number (v))
-        json_object_set_new (into, key, json_real (json_number_value (have) + json_number_value (v)));
+        json_object_set_new (into, key,
+                             json_real (json_number_value (have) + json_number_value (v)));
       else if (json_is_object (have) && json_is_object (v))
         pql_capacity_add (have, v);
     }

@@ -48,8 +48,7 @@ json_t *pql_write_request (DdbEngine *e, const DdbPqlStatement *s, const char *r
                            const char **op, GError **error);
 /* A SELECT of one item (full key in WHERE, nothing else) as a GetItem request. `what` is the
  * message when it is not one. */
-json_t *pql_get_request (DdbEngine *e, const DdbPqlStatement *s, const char *what,
-                         GError **error);
+json_t *pql_get_request (DdbEngine *e, const DdbPqlStatement *s, const char *what, GError **error);
 
 /* An item of a SELECT as the statement projects it: the projected paths under their result
  * names (ddb_pql_result_name), or the whole item for `*`. New reference. */

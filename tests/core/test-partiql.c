@@ -29,7 +29,7 @@ static DdbPqlStatement *
 parse_ok (const char *text, DdbValue **params, guint n)
 {
   GError *error = NULL;
-  DdbPqlStatement *s = ddb_pql_parse (text, params, n, &error);
+  DdbPqlStatement *s = ddb_pql_parse (text, -1, params, n, &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (s);
@@ -40,7 +40,7 @@ static void
 assert_fails (const char *text, DdbValue **params, guint n, const char *message)
 {
   GError *error = NULL;
-  DdbPqlStatement *s = ddb_pql_parse (text, params, n, &error);
+  DdbPqlStatement *s = ddb_pql_parse (text, -1, params, n, &error);
 
   g_assert_null (s);
   tu_assert_error (error, DDB_ERROR_VALIDATION, message);
@@ -81,18 +81,19 @@ test_literals_and_parameters (void)
       params, 2);
 
   g_assert_cmpint (s->kind, ==, DDB_PQL_INSERT);
-  tu_assert_item (s->item, "{'pk': {'S': 'it\\u0027s'}, 'n': {'N': '12345678901234567890123456789012345678'},"
-                           " 'ss': {'SS': ['a', 'b']}, 'ns': {'NS': ['1', '2']}, 'b': {'B': 'AP8='},"
-                           " 'm': {'M': {'l': {'L': [{'N': '7'}, {'BOOL': true}, {'NULL': true}]}}}}");
+  tu_assert_item (
+      s->item, "{'pk': {'S': 'it\\u0027s'}, 'n': {'N': '12345678901234567890123456789012345678'},"
+               " 'ss': {'SS': ['a', 'b']}, 'ns': {'NS': ['1', '2']}, 'b': {'B': 'AP8='},"
+               " 'm': {'M': {'l': {'L': [{'N': '7'}, {'BOOL': true}, {'NULL': true}]}}}}");
 }
 
 static void
 test_update (void)
 {
-  g_autoptr (DdbPqlStatement) s = parse_ok (
-      "UPDATE t SET a.b[2] = a.b[2] + 1, s = set_add(s, <<'x'>>) REMOVE old SET l = "
-      "list_append(l, [1]) WHERE pk = 'k' RETURNING MODIFIED OLD *",
-      NULL, 0);
+  g_autoptr (DdbPqlStatement) s
+      = parse_ok ("UPDATE t SET a.b[2] = a.b[2] + 1, s = set_add(s, <<'x'>>) REMOVE old SET l = "
+                  "list_append(l, [1]) WHERE pk = 'k' RETURNING MODIFIED OLD *",
+                  NULL, 0);
 
   g_assert_cmpint (s->kind, ==, DDB_PQL_UPDATE);
   g_assert_cmpuint (s->update->n_actions, ==, 4);
@@ -140,14 +141,17 @@ test_errors (void)
                 "Statement wasn't well formed, can't be processed: SELEC * FROM t");
   assert_fails ("SELECT * FROM t WHERE", NULL, 0,
                 "Statement wasn't well formed, can't be processed: SELECT * FROM t WHERE");
-  assert_fails ("SELECT * FROM t WHERE 'unterminated", NULL, 0,
-                "Statement wasn't well formed, can't be processed: SELECT * FROM t WHERE 'unterminated");
+  assert_fails (
+      "SELECT * FROM t WHERE 'unterminated", NULL, 0,
+      "Statement wasn't well formed, can't be processed: SELECT * FROM t WHERE 'unterminated");
   assert_fails ("SELECT * FROM t WHERE pk = ? AND sk = ?", params, 1,
                 "Number of parameters in request and statement don't match.");
   assert_fails ("INSERT INTO t VALUE {'a': <<>>}", NULL, 0, "Empty bags are not supported");
-  assert_fails ("INSERT INTO t VALUE {'a': <<1, 'x'>>}", NULL, 0,
-                "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags");
-  assert_fails ("INSERT INTO t VALUE {'a': <<1, 1.0>>}", NULL, 0, "Input collection contains duplicates");
+  assert_fails (
+      "INSERT INTO t VALUE {'a': <<1, 'x'>>}", NULL, 0,
+      "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags");
+  assert_fails ("INSERT INTO t VALUE {'a': <<1, 1.0>>}", NULL, 0,
+                "Input collection contains duplicates");
   assert_fails ("INSERT INTO t VALUE {'a': 123456789012345678901234567890123456789}", NULL, 0,
                 "DynamoDB only supports precision up to 38 digits");
   assert_fails ("INSERT INTO t VALUE ?", params, 1,
@@ -160,6 +164,14 @@ test_errors (void)
   /* More parameters than placeholders are ignored, as DynamoDB does. */
   g_autoptr (DdbPqlStatement) s = parse_ok ("SELECT * FROM t", params, 1);
   g_assert_true (ddb_pql_is_select ("  /* c */ select 1"));
+  /* A string literal may hold U+0000; the statement is its bytes, not a C string. */
+  {
+    static const char text[] = "INSERT INTO t VALUE {'a': 'x\0y'}";
+    g_autoptr (DdbPqlStatement) nul = ddb_pql_parse (text, sizeof text - 1, NULL, 0, NULL);
+
+    g_assert_nonnull (nul);
+    g_assert_cmpuint (ddb_value_map_get (nul->item, "a")->bytes.len, ==, 3);
+  }
   g_assert_false (ddb_pql_is_select ("UPDATE t SET a = 1"));
 }
 
