@@ -99,11 +99,30 @@ all_values_of (DdbNode *const *args, guint n, DdbType type)
   return TRUE;
 }
 
-/* The partition-key values of `c` (`pk = v`, `pk IN [v, ...]`), or FALSE. */
+/* The leaves of an OR tree that are all `pk = value` (in either order), as value nodes. */
+static gboolean
+or_of_equalities (DdbNode *c, const char *pk, GPtrArray *values)
+{
+  if (c->kind == DDB_NODE_OR)
+    return or_of_equalities (c->args[0], pk, values) && or_of_equalities (c->args[1], pk, values);
+  if (c->kind != DDB_NODE_EQ)
+    return FALSE;
+  if (is_key_attribute (c->args[0], pk) && c->args[1]->kind == DDB_NODE_VALUE)
+    g_ptr_array_add (values, c->args[1]);
+  else if (is_key_attribute (c->args[1], pk) && c->args[0]->kind == DDB_NODE_VALUE)
+    g_ptr_array_add (values, c->args[0]);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The partition-key values of `c` (`pk = v`, `pk IN [v, ...]`, `pk = v OR pk = w`: the
+ * documentation's forms that are no full table scan), or FALSE. */
 static gboolean
 pk_values (const Select *q, DdbNode *c, GPtrArray **out, GError **error)
 {
   const char *pk = q->key->hash_name;
+  g_autoptr (GPtrArray) ors = g_ptr_array_new ();
   DdbNode *const *values;
   guint n;
 
@@ -118,6 +137,8 @@ pk_values (const Select *q, DdbNode *c, GPtrArray **out, GError **error)
                              c->args[1]->kind == DDB_NODE_VALUE ? c->args[1]->value->type
                                                                 : DDB_TYPE_NULL))
     values = c->args + 1, n = c->n_args - 1;
+  else if (c->kind == DDB_NODE_OR && or_of_equalities (c, pk, ors))
+    values = (DdbNode *const *) ors->pdata, n = ors->len;
   else
     return FALSE;
   for (guint i = 0; i < n; i++)
@@ -128,7 +149,15 @@ pk_values (const Select *q, DdbNode *c, GPtrArray **out, GError **error)
                                        pk);
   *out = g_ptr_array_new ();
   for (guint i = 0; i < n; i++)
-    g_ptr_array_add (*out, values[i]->value);
+    {
+      gboolean seen = FALSE;
+
+      /* Each partition once, however often the statement names it. */
+      for (guint j = 0; j < (*out)->len && !seen; j++)
+        seen = ddb_value_equal ((*out)->pdata[j], values[i]->value);
+      if (!seen)
+        g_ptr_array_add (*out, values[i]->value);
+    }
   return TRUE;
 }
 

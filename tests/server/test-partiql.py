@@ -90,6 +90,14 @@ class PartiQLTest(unittest.TestCase):
         # A page that stops inside a partition says where, in LastEvaluatedKey too.
         self.assertEqual(pages[0]["LastEvaluatedKey"], {"pk": {"S": "a"}, "sk": {"N": "6"}})
 
+    def test_or_of_keys_reads_each_partition_once(self):
+        _, items = self.run_all("SELECT pk, sk FROM posts WHERE pk = 'c' OR pk = 'a' OR pk = 'c'",
+                                Limit=13)
+        got = [(i["pk"]["S"], int(i["sk"]["N"])) for i in items]
+        self.assertEqual(got, [("c", n) for n in range(30)] + [("a", n) for n in range(30)])
+        _, items = self.run_all("SELECT pk FROM posts WHERE pk IN ['b', 'b']")
+        self.assertEqual(len(items), 30)
+
     def test_order_by_descending(self):
         _, items = self.run_all("SELECT sk FROM posts WHERE pk = 'b' ORDER BY sk DESC")
         self.assertEqual([int(i["sk"]["N"]) for i in items], list(range(29, -1, -1)))
