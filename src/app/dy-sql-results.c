@@ -707,6 +707,10 @@ dy_sql_view_cancel (DySqlView *self)
   self->cancelled = TRUE;
   self->elapsed = g_get_monotonic_time () - self->started;
   g_clear_pointer (&self->status, g_free);
+  /* DynamoDB may already have the request: a write in it may be made all the same */
+  if (self->partiql)
+    self->status = g_strdup (_ ("Cancelled: the page’s answer is dropped (a write in the statement "
+                                "may still be made)"));
   if (self->confirm_dialog != NULL)
     {
       AdwMessageDialog *dialog = g_steal_pointer (&self->confirm_dialog);

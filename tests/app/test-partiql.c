@@ -1,11 +1,15 @@
 /* test-partiql.c: the PartiQL mode's GTK-free parts (no display): a statement's kind and table,
  * the parameters typed for its placeholders (literals and DynamoDB JSON, numbers to the digit,
- * errors naming the parameter), and the columns a page of items adds to the grid. */
+ * errors naming the parameter), the columns a page of items adds to the grid, and the SQL
+ * history keeping each statement's language. */
 #define G_LOG_DOMAIN "test-partiql"
 
 #include <gio/gio.h>
 
+#include <glib/gstdio.h>
+
 #include "app/dy-partiql.h"
+#include "app/dy-sql-history.h"
 
 static void
 assert_kind (const char *statement, DyPartiqlKind expected, const char *table)
@@ -138,6 +142,43 @@ test_columns (void)
   assert_added (dy_partiql_new_columns (none, first, NULL), e4);
 }
 
+/* The history keeps each statement's language, in its file too. */
+static void
+test_history_mode (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-partiql-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "sql-history.json", NULL);
+  g_autoptr (DySqlHistory) history = dy_sql_history_new (path);
+  g_autoptr (DySqlHistory) again = NULL;
+
+  dy_sql_history_add (history, "SELECT * FROM Blog");
+  dy_sql_history_add_in_mode (history, "SELECT * FROM Blog", DY_SQL_MODE_PARTIQL);
+  dy_sql_history_add_in_mode (history, "SELECT * FROM \"Orders\"", DY_SQL_MODE_PARTIQL);
+  /* the same text in the same language moves up, it is not kept twice */
+  dy_sql_history_add (history, "SELECT * FROM Blog");
+  g_assert_cmpuint (dy_sql_history_get_n_statements (history), ==, 3);
+  g_assert_cmpstr (dy_sql_history_get_statement (history, 0), ==, "SELECT * FROM Blog");
+  g_assert_cmpint (dy_sql_history_get_mode (history, 0), ==, DY_SQL_MODE_SQL);
+  g_assert_cmpint (dy_sql_history_get_mode (history, 1), ==, DY_SQL_MODE_PARTIQL);
+  g_assert_cmpstr (dy_sql_history_get_statement (history, 2), ==, "SELECT * FROM Blog");
+  g_assert_cmpint (dy_sql_history_get_mode (history, 2), ==, DY_SQL_MODE_PARTIQL);
+  while (dy_sql_history_get_saving (history))
+    g_main_context_iteration (NULL, TRUE);
+
+  again = dy_sql_history_new (path);
+  g_assert_cmpuint (dy_sql_history_get_n_statements (again), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_cmpstr (dy_sql_history_get_statement (again, i), ==,
+                       dy_sql_history_get_statement (history, i));
+      g_assert_cmpint (dy_sql_history_get_mode (again, i), ==,
+                       dy_sql_history_get_mode (history, i));
+    }
+  g_assert_cmpint (dy_sql_history_get_mode (again, 3), ==, DY_SQL_MODE_SQL);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -145,5 +186,6 @@ main (int argc, char **argv)
   g_test_add_func ("/partiql/kind", test_kind);
   g_test_add_func ("/partiql/parameters", test_parameters);
   g_test_add_func ("/partiql/columns", test_columns);
+  g_test_add_func ("/partiql/history-mode", test_history_mode);
   return g_test_run ();
 }

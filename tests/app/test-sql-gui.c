@@ -668,6 +668,20 @@ test_partiql (void)
   g_assert_cmpuint (n_rows (view), ==, 67);
   g_assert_nonnull (strstr (dy_sql_view_get_status (view), "67 items · 4 pages · the last page"));
 
+  /* Cancel (Esc) drops the answer on its way: the grid stays empty, no error */
+  set_partiql_row (view, "", 0);
+  dy_sql_view_set_text (view, "SELECT * FROM Orders");
+  dy_sql_view_run (view);
+  g_assert_true (dy_sql_view_get_running (view));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.cancel", NULL));
+  g_assert_false (dy_sql_view_get_running (view));
+  g_assert_true (dy_sql_view_get_cancelled (view));
+  gui_settle ();
+  g_assert_cmpuint (n_rows (view), ==, 0);
+  g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
+  g_assert_false (dy_sql_view_get_can_load_more (view));
+  g_assert_nonnull (strstr (dy_sql_view_get_status (view), "Cancelled"));
+
   /* a page with nothing that matched, but a NextToken, is not the end */
   set_partiql_row (view, "", 5);
   run_sql (view, "SELECT * FROM Orders WHERE status = 'no such status'");
