@@ -166,8 +166,8 @@ serialize (DySqlHistory *self)
 
   for (guint i = 0; i < self->statements->len; i++)
     if (g_array_index (self->modes, DySqlMode, i) == DY_SQL_MODE_PARTIQL)
-      json_array_append_new (history, json_pack ("{ssss}", "text", self->statements->pdata[i],
-                                                 "mode", "partiql"));
+      json_array_append_new (
+          history, json_pack ("{ssss}", "text", self->statements->pdata[i], "mode", "partiql"));
     else
       json_array_append_new (history, json_string (self->statements->pdata[i]));
   for (guint i = 0; names[i] != NULL; i++)

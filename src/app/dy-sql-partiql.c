@@ -19,7 +19,8 @@ json_t *
 dy_sql_view_partiql_request (DySqlView *self, GError **error)
 {
   g_autofree char *text = g_strstrip (dy_sql_view_statement_text (self));
-  json_t *parameters = dy_partiql_parse_parameters (gtk_editable_get_text (GTK_EDITABLE (self->params_entry)), error);
+  json_t *parameters = dy_partiql_parse_parameters (
+      gtk_editable_get_text (GTK_EDITABLE (self->params_entry)), error);
   int limit = gtk_spin_button_get_value_as_int (self->limit_spin);
   json_t *request;
 
@@ -202,9 +203,8 @@ page_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->key_names = g_steal_pointer (&p->keys);
     }
   {
-    g_autoptr (GPtrArray) added
-        = dy_partiql_new_columns (dy_sql_view_get_columns (self), p->page->names,
-                                  (const char *const *) self->key_names);
+    g_autoptr (GPtrArray) added = dy_partiql_new_columns (
+        dy_sql_view_get_columns (self), p->page->names, (const char *const *) self->key_names);
 
     if (added->len > 0)
       dy_sql_results_append_columns (self, added);
@@ -337,7 +337,8 @@ dy_sql_partiql_run (DySqlView *self)
     {
       json_decref (request);
       dy_sql_view_show_error (
-          self, _ ("Type a statement first, for example SELECT * FROM \"Blog\" WHERE PK = 'USER#12'"));
+          self,
+          _ ("Type a statement first, for example SELECT * FROM \"Blog\" WHERE PK = 'USER#12'"));
       return;
     }
   dy_sql_history_add_in_mode (dy_sql_history_get_default (), text, DY_SQL_MODE_PARTIQL);
@@ -346,7 +347,8 @@ dy_sql_partiql_run (DySqlView *self)
   self->partiql_request = request;
   kind = dy_partiql_kind (text, &table);
   dy_sql_view_show_error (self, NULL);
-  if (kind != DY_PARTIQL_READ && dy_connection_get_kind (self->connection) != DY_CONNECTION_DATABASE)
+  if (kind != DY_PARTIQL_READ
+      && dy_connection_get_kind (self->connection) != DY_CONNECTION_DATABASE)
     confirm_write (self, kind, table);
   else
     start_statement (self);
@@ -406,8 +408,8 @@ copy_as_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   ddb_lang_from_name (g_variant_get_string (parameter, NULL), &lang);
   g_free (self->status);
   /* TRANSLATORS: the footer after Copy As; %s is a language such as Python */
-  self->status = g_strdup_printf (_ ("Copied the ExecuteStatement request as %s"),
-                                  ddb_lang_title (lang));
+  self->status
+      = g_strdup_printf (_ ("Copied the ExecuteStatement request as %s"), ddb_lang_title (lang));
   dy_sql_view_update_footer (self);
 }
 
@@ -417,7 +419,8 @@ void
 dy_sql_partiql_update_tab (DySqlView *self)
 {
   GtkWidget *tabs = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TAB_VIEW);
-  AdwTabPage *page = tabs != NULL ? adw_tab_view_get_page (ADW_TAB_VIEW (tabs), GTK_WIDGET (self)) : NULL;
+  AdwTabPage *page
+      = tabs != NULL ? adw_tab_view_get_page (ADW_TAB_VIEW (tabs), GTK_WIDGET (self)) : NULL;
   const char *name = dy_connection_get_title (self->connection);
   g_autofree char *title = NULL;
   g_autofree char *tooltip = NULL;
@@ -428,8 +431,7 @@ dy_sql_partiql_update_tab (DySqlView *self)
   title = self->partiql ? g_strdup_printf (_ ("PartiQL · %s"), name)
                         : g_strdup_printf (_ ("SQL · %s"), name);
   /* TRANSLATORS: the SQL tab's tooltip: the connection, then the mode */
-  tooltip = g_strdup_printf (self->partiql ? _ ("%s · PartiQL (ExecuteStatement)")
-                                           : _ ("%s · SQL"),
+  tooltip = g_strdup_printf (self->partiql ? _ ("%s · PartiQL (ExecuteStatement)") : _ ("%s · SQL"),
                              name);
   adw_tab_page_set_title (page, title);
   adw_tab_page_set_tooltip (page, tooltip);

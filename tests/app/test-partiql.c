@@ -75,10 +75,12 @@ test_parameters (void)
   assert_parameters ("", "[]");
   assert_parameters ("  \n ", "[]");
   assert_parameters ("'USER#12'", "[{\"S\": \"USER#12\"}]");
-  assert_parameters ("'it''s, here', 12345678901234567890123456789012345678",
-                     "[{\"S\": \"it's, here\"}, {\"N\": \"12345678901234567890123456789012345678\"}]");
-  assert_parameters ("TRUE\nfalse\nNULL, -0.5e3",
-                     "[{\"BOOL\": true}, {\"BOOL\": false}, {\"NULL\": true}, {\"N\": \"-0.5e3\"}]");
+  assert_parameters (
+      "'it''s, here', 12345678901234567890123456789012345678",
+      "[{\"S\": \"it's, here\"}, {\"N\": \"12345678901234567890123456789012345678\"}]");
+  assert_parameters (
+      "TRUE\nfalse\nNULL, -0.5e3",
+      "[{\"BOOL\": true}, {\"BOOL\": false}, {\"NULL\": true}, {\"N\": \"-0.5e3\"}]");
   assert_parameters ("{\"S\": \"a}b\"}, {\"SS\": [\"x\", \"y\"]}\n{\"B\": \"3q2+7w==\"}",
                      "[{\"S\": \"a}b\"}, {\"SS\": [\"x\", \"y\"]}, {\"B\": \"3q2+7w==\"}]");
   assert_parameters ("{\"M\": {\"k\": {\"L\": [{\"N\": \"1\"}]}}}",

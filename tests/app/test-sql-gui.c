@@ -539,9 +539,8 @@ test_partiql (void)
   AdwTabView *tabs = dy_window_get_tab_view (gui_window);
   AdwTabPage *page = adw_tab_view_get_page (tabs, GTK_WIDGET (view));
   DySqlHistory *history = dy_sql_history_get_default ();
-  const char *const columns[]
-      = { "EntityRef", "Detail", "name", "plan", "createdAt", "seats", "status", "budget", "tags",
-          "owners", "checksum", NULL };
+  const char *const columns[] = { "EntityRef", "Detail", "name", "plan",   "createdAt", "seats",
+                                  "status",    "budget", "tags", "owners", "checksum",  NULL };
   g_autoptr (DyItem) project = NULL;
   g_autofree char *budget = NULL, *checksum = NULL, *tags = NULL, *copied = NULL;
   guint loads = 0;
@@ -693,8 +692,8 @@ test_partiql (void)
   /* SQL again: the history puts a PartiQL statement back in its mode */
   set_partiql_row (view, "", 0);
   dy_sql_view_set_partiql (view, FALSE);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (gtk_widget_get_template_child (
-      GTK_WIDGET (view), DY_TYPE_SQL_VIEW, "load_more_button"))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (
+      gtk_widget_get_template_child (GTK_WIDGET (view), DY_TYPE_SQL_VIEW, "load_more_button"))));
   for (guint i = 0; i < dy_sql_history_get_n_statements (history); i++)
     if (g_str_equal (dy_sql_history_get_statement (history, i), "SELECT * FROM Orders"))
       {
