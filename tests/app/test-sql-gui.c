@@ -65,13 +65,15 @@ run_sql (DySqlView *view, const char *text)
   gui_settle ();
 }
 
-/* Ctrl+Return as the tab catches it before the editor (which would insert a new line). */
+/* ACCEL as the tab catches it before the editor (Ctrl+Return would insert a new line there). */
 static void
-press_ctrl_return (DySqlView *view)
+press_shortcut (DySqlView *view, const char *accel)
 {
   g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (view));
+  g_autoptr (GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accel);
   gboolean pressed = FALSE;
 
+  g_assert_nonnull (wanted);
   for (guint i = 0; i < g_list_model_get_n_items (controllers) && !pressed; i++)
     {
       g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
@@ -82,10 +84,8 @@ press_ctrl_return (DySqlView *view)
       for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (c)) && !pressed; j++)
         {
           g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (c), j);
-          g_autofree char *trigger
-              = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
 
-          if (g_str_equal (trigger, "<Control>Return"))
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
             pressed = gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
                                                     GTK_SHORTCUT_ACTION_EXCLUSIVE,
                                                     GTK_WIDGET (view), NULL);
@@ -207,7 +207,7 @@ test_query (void)
     gtk_text_buffer_get_iter_at_line (buffer, &end, 1);
     gtk_text_buffer_select_range (buffer, &start, &end);
   }
-  press_ctrl_return (view);
+  press_shortcut (view, "<Control>Return");
   gui_wait_for (view_idle, view, "the selected statement");
   g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
   g_assert_cmpuint (g_list_model_get_n_items (dy_sql_view_get_rows (view)), ==, 1);
@@ -551,10 +551,13 @@ test_partiql (void)
   g_assert_true (dy_sql_view_get_partiql (view));
   g_assert_true (g_str_has_prefix (adw_tab_page_get_title (page), "PartiQL · "));
   g_assert_nonnull (strstr (adw_tab_page_get_tooltip (page), "PartiQL"));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.toggle-language", NULL));
+  press_shortcut (view, "<Control><Shift>p");
   g_assert_false (dy_sql_view_get_partiql (view));
   g_assert_true (g_str_has_prefix (adw_tab_page_get_title (page), "SQL · "));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.toggle-language", NULL));
+  /* the parameters row is PartiQL's */
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_template_child (
+      GTK_WIDGET (view), DY_TYPE_SQL_VIEW, "partiql_revealer"))));
+  press_shortcut (view, "<Control><Shift>p");
   g_assert_true (dy_sql_view_get_partiql (view));
   g_object_get (view, "language", &copied, NULL);
   g_assert_cmpstr (copied, ==, "partiql");
