@@ -454,6 +454,8 @@ dy_sql_partiql_init (DySqlView *self)
   GtkEventController *controller = gtk_shortcut_controller_new ();
 
   gtk_menu_button_set_menu_model (self->copy_as_button, menu);
+  /* Enter in the parameters runs, as Ctrl+Return does */
+  g_signal_connect_swapped (self->params_entry, "activate", G_CALLBACK (dy_sql_view_run), self);
   /* before the editor, like Ctrl+Return */
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
   gtk_event_controller_set_name (controller, "dy-sql-language");

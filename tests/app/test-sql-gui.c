@@ -630,7 +630,13 @@ test_partiql (void)
 
   /* parameters: a PartiQL literal and DynamoDB JSON for the two ? */
   set_partiql_row (view, "'USER#12', {\"S\": \"META\"}", 0);
-  run_sql (view, "SELECT name, email FROM Blog WHERE PK = ? AND SK = ?");
+  dy_sql_view_set_text (view, "SELECT name, email FROM Blog WHERE PK = ? AND SK = ?");
+  /* Enter in the parameters runs */
+  g_signal_emit_by_name (
+      gtk_widget_get_template_child (GTK_WIDGET (view), DY_TYPE_SQL_VIEW, "params_entry"),
+      "activate");
+  g_assert_true (dy_sql_view_get_running (view));
+  gui_wait_for (view_idle, view, "the statement");
   g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
   g_assert_cmpuint (n_rows (view), ==, 1);
   {
