@@ -54,10 +54,10 @@ dy_sql_session_unref (DySqlSession *session)
   g_atomic_rc_box_release_full (session, (GDestroyNotify) session_clear);
 }
 
-gboolean
-dy_sql_session_open (DySqlSession *session, GError **error)
+DdbBackend *
+dy_sql_session_backend (DySqlSession *session, GError **error)
 {
-  gboolean ok = TRUE;
+  DdbBackend *backend;
 
   g_mutex_lock (&session->open_lock);
   if (session->backend == NULL)
@@ -67,29 +67,23 @@ dy_sql_session_open (DySqlSession *session, GError **error)
       session->remote = session->backend != NULL
                         && ddb_backend_get_kind (session->backend) == DDB_BACKEND_REMOTE;
     }
-  if (session->backend == NULL)
-    ok = FALSE;
-  else if (session->sql == NULL)
-    ok = (session->sql = ddb_sql_new (session->backend, error)) != NULL;
-  g_mutex_unlock (&session->open_lock);
-  return ok;
-}
-
-DdbBackend *
-dy_sql_session_backend (DySqlSession *session, GError **error)
-{
-  DdbBackend *backend;
-
-  g_mutex_lock (&session->open_lock);
-  if (session->backend == NULL)
-    {
-      session->backend = dy_connection_open_backend (session->connection, 0, error);
-      session->remote = session->backend != NULL
-                        && ddb_backend_get_kind (session->backend) == DDB_BACKEND_REMOTE;
-    }
   backend = session->backend;
   g_mutex_unlock (&session->open_lock);
   return backend;
+}
+
+gboolean
+dy_sql_session_open (DySqlSession *session, GError **error)
+{
+  gboolean ok = TRUE;
+
+  if (dy_sql_session_backend (session, error) == NULL)
+    return FALSE;
+  g_mutex_lock (&session->open_lock);
+  if (session->sql == NULL)
+    ok = (session->sql = ddb_sql_new (session->backend, error)) != NULL;
+  g_mutex_unlock (&session->open_lock);
+  return ok;
 }
 
 DdbSql *
