@@ -14,6 +14,7 @@ struct _DySqlHistory {
 
   char *path;            /* NULL: in memory */
   GPtrArray *statements; /* char*, newest first */
+  GArray *modes;         /* DySqlMode per statement */
   GHashTable *saved;     /* name -> text */
   gboolean saving;       /* a write is under way */
   gboolean dirty;        /* changed since that write began */
@@ -32,6 +33,7 @@ dy_sql_history_finalize (GObject *object)
 
   g_free (self->path);
   g_ptr_array_unref (self->statements);
+  g_array_unref (self->modes);
   g_hash_table_unref (self->saved);
   G_OBJECT_CLASS (dy_sql_history_parent_class)->finalize (object);
 }
@@ -48,6 +50,7 @@ static void
 dy_sql_history_init (DySqlHistory *self)
 {
   self->statements = g_ptr_array_new_with_free_func (g_free);
+  self->modes = g_array_new (FALSE, FALSE, sizeof (DySqlMode));
   self->saved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
@@ -69,9 +72,23 @@ load (DySqlHistory *self)
       g_debug ("%s: not a history file, starting afresh", self->path);
       return;
     }
+  /* a SQL statement is a string, a PartiQL one {"text": …, "mode": "partiql"} */
   json_array_foreach (json_object_get (root, "history"), i, value)
-    if (json_is_string (value) && self->statements->len < DY_SQL_HISTORY_MAX)
-      g_ptr_array_add (self->statements, g_strdup (json_string_value (value)));
+    {
+      const char *text = json_is_string (value)
+                             ? json_string_value (value)
+                             : json_string_value (json_object_get (value, "text"));
+      DySqlMode mode
+          = g_strcmp0 (json_string_value (json_object_get (value, "mode")), "partiql") == 0
+                ? DY_SQL_MODE_PARTIQL
+                : DY_SQL_MODE_SQL;
+
+      if (text != NULL && self->statements->len < DY_SQL_HISTORY_MAX)
+        {
+          g_ptr_array_add (self->statements, g_strdup (text));
+          g_array_append_val (self->modes, mode);
+        }
+    }
   json_array_foreach (json_object_get (root, "saved"), i, value)
     {
       const char *name = json_string_value (json_object_get (value, "name"));
@@ -148,7 +165,11 @@ serialize (DySqlHistory *self)
   g_auto (GStrv) names = dy_sql_history_list_queries (self);
 
   for (guint i = 0; i < self->statements->len; i++)
-    json_array_append_new (history, json_string (self->statements->pdata[i]));
+    if (g_array_index (self->modes, DySqlMode, i) == DY_SQL_MODE_PARTIQL)
+      json_array_append_new (
+          history, json_pack ("{ssss}", "text", self->statements->pdata[i], "mode", "partiql"));
+    else
+      json_array_append_new (history, json_string (self->statements->pdata[i]));
   for (guint i = 0; names[i] != NULL; i++)
     json_array_append_new (saved,
                            json_pack ("{ssss}", "name", names[i], "text",
@@ -218,22 +239,40 @@ changed (DySqlHistory *self)
 void
 dy_sql_history_add (DySqlHistory *self, const char *text)
 {
+  dy_sql_history_add_in_mode (self, text, DY_SQL_MODE_SQL);
+}
+
+void
+dy_sql_history_add_in_mode (DySqlHistory *self, const char *text, DySqlMode mode)
+{
   g_autofree char *stripped = g_strstrip (g_strdup (text));
 
   if (*stripped == '\0')
     return;
   for (guint i = 0; i < self->statements->len; i++)
-    if (g_str_equal (self->statements->pdata[i], stripped))
+    if (g_str_equal (self->statements->pdata[i], stripped)
+        && g_array_index (self->modes, DySqlMode, i) == mode)
       {
         if (i == 0)
           return;
         g_ptr_array_remove_index (self->statements, i);
+        g_array_remove_index (self->modes, i);
         break;
       }
   g_ptr_array_insert (self->statements, 0, g_steal_pointer (&stripped));
+  g_array_prepend_val (self->modes, mode);
   if (self->statements->len > DY_SQL_HISTORY_MAX)
-    g_ptr_array_set_size (self->statements, DY_SQL_HISTORY_MAX);
+    {
+      g_ptr_array_set_size (self->statements, DY_SQL_HISTORY_MAX);
+      g_array_set_size (self->modes, DY_SQL_HISTORY_MAX);
+    }
   changed (self);
+}
+
+DySqlMode
+dy_sql_history_get_mode (DySqlHistory *self, guint i)
+{
+  return i < self->modes->len ? g_array_index (self->modes, DySqlMode, i) : DY_SQL_MODE_SQL;
 }
 
 guint

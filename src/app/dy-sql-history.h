@@ -1,7 +1,7 @@
 /* dy-sql-history.h: the SQL tabs' history (the last statements run, newest first) and saved
  * queries (named), shared by every tab and kept in a small JSON file in the user's data folder
- * (sql-history.json). It holds statements and names only: never a connection's endpoint,
- * profile or credentials. */
+ * (sql-history.json), each statement with the language it was run in (SQL or PartiQL). It
+ * holds statements and names only: never a connection's endpoint, profile or credentials. */
 #pragma once
 
 #include <gio/gio.h>
@@ -10,6 +10,12 @@ G_BEGIN_DECLS
 
 /* How many statements the history keeps. */
 #define DY_SQL_HISTORY_MAX 100
+
+/* The language a statement was run in. */
+typedef enum {
+  DY_SQL_MODE_SQL,
+  DY_SQL_MODE_PARTIQL,
+} DySqlMode;
 
 #define DY_TYPE_SQL_HISTORY (dy_sql_history_get_type ())
 G_DECLARE_FINAL_TYPE (DySqlHistory, dy_sql_history, DY, SQL_HISTORY, GObject)
@@ -26,6 +32,10 @@ const char *dy_sql_history_get_path (DySqlHistory *self);
 /* Puts TEXT (stripped) first, dropping an older copy and what is past DY_SQL_HISTORY_MAX;
  * written to the file in the background. */
 void dy_sql_history_add (DySqlHistory *self, const char *text);
+/* The same for a statement of MODE (the same text in another mode is another entry). */
+void dy_sql_history_add_in_mode (DySqlHistory *self, const char *text, DySqlMode mode);
+/* The I-th statement's mode. */
+DySqlMode dy_sql_history_get_mode (DySqlHistory *self, guint i);
 guint dy_sql_history_get_n_statements (DySqlHistory *self);
 /* The I-th statement, 0 the newest, or NULL. */
 const char *dy_sql_history_get_statement (DySqlHistory *self, guint i);

@@ -164,10 +164,11 @@ remove_columns (DySqlView *self)
     }
 }
 
-static void
-add_columns (DySqlView *self, GPtrArray *names)
+void
+dy_sql_results_append_columns (DySqlView *self, GPtrArray *names)
 {
-  g_ptr_array_set_size (self->columns, 0);
+  /* past the terminating NULL */
+  g_ptr_array_set_size (self->columns, self->columns->len - 1);
   for (guint i = 0; i < names->len; i++)
     {
       g_autoptr (GtkListItemFactory) factory = dy_grid_cell_factory_new (names->pdata[i]);
@@ -182,9 +183,17 @@ add_columns (DySqlView *self, GPtrArray *names)
   g_ptr_array_add (self->columns, NULL);
 }
 
-/* The first rows size the columns to their values. */
 static void
-size_columns (DySqlView *self, DyRowPage *page)
+add_columns (DySqlView *self, GPtrArray *names)
+{
+  g_ptr_array_set_size (self->columns, 0);
+  g_ptr_array_add (self->columns, NULL);
+  dy_sql_results_append_columns (self, names);
+}
+
+/* The first rows size the columns to their values. */
+void
+dy_sql_results_size_columns (DySqlView *self, DyRowPage *page)
 {
   GListModel *columns = gtk_column_view_get_columns (self->column_view);
 
@@ -209,9 +218,19 @@ clear_results (DySqlView *self)
   g_ptr_array_set_size (self->columns, 0);
   g_ptr_array_add (self->columns, NULL);
   g_clear_pointer (&self->target, dy_sql_target_free);
+  /* a PartiQL result's next page is not this one's */
+  g_clear_pointer (&self->next_token, g_free);
   self->widths_set = FALSE;
   memset (&self->stats, 0, sizeof self->stats);
   gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
+}
+
+void
+dy_sql_results_clear (DySqlView *self)
+{
+  clear_results (self);
+  set_plan (self, NULL);
+  dy_sql_view_show_error (self, NULL);
 }
 
 /* The statement, streamed. */
@@ -281,7 +300,7 @@ deliver (gpointer data)
       if (batch->page != NULL)
         {
           if (!self->widths_set)
-            size_columns (self, batch->page);
+            dy_sql_results_size_columns (self, batch->page);
           dy_rows_add_page (self->rows, batch->page);
         }
       self->stats = batch->stats;
@@ -620,8 +639,8 @@ explain_done (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 /* The selected text when there is a selection (one statement among several), else all. */
-static char *
-statement_text (DySqlView *self)
+char *
+dy_sql_view_statement_text (DySqlView *self)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->editor));
   GtkTextIter start, end;
@@ -635,11 +654,17 @@ void
 dy_sql_view_run (DySqlView *self)
 {
   g_autoptr (GTask) task = NULL;
-  g_autofree char *text = statement_text (self);
+  g_autofree char *text = NULL;
   Explain *e;
 
   if (self->running)
     return;
+  if (self->partiql)
+    {
+      dy_sql_partiql_run (self);
+      return;
+    }
+  text = dy_sql_view_statement_text (self);
   g_strstrip (text);
   if (*text == '\0')
     {
@@ -682,6 +707,10 @@ dy_sql_view_cancel (DySqlView *self)
   self->cancelled = TRUE;
   self->elapsed = g_get_monotonic_time () - self->started;
   g_clear_pointer (&self->status, g_free);
+  /* DynamoDB may already have the request: a write in it may be made all the same */
+  if (self->partiql)
+    self->status = g_strdup (_ ("Cancelled: the page’s answer is dropped (a write in the statement "
+                                "may still be made)"));
   if (self->confirm_dialog != NULL)
     {
       AdwMessageDialog *dialog = g_steal_pointer (&self->confirm_dialog);

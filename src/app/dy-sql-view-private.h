@@ -1,6 +1,8 @@
 /* dy-sql-view-private.h: what the parts of the SQL tab share.
  *
  *   dy-sql-view.c        the class: the editor, history and saved queries, the tab
+ *   dy-sql-partiql.c     the PartiQL mode: ExecuteStatement pages, parameters, Load more,
+ *                        the confirmation of a write, Copy as
  *   dy-sql-results.c     Run: plan, confirmation, the rows streamed from a worker, Cancel, the
  *                        grid's columns, the footer and the reads per table
  *   dy-sql-completion.c  completion of table and column names
@@ -38,6 +40,8 @@ DySqlSession *dy_sql_session_ref (DySqlSession *session);
 void dy_sql_session_unref (DySqlSession *session);
 /* Opens the backend and SQL (worker threads only); cheap once done. */
 gboolean dy_sql_session_open (DySqlSession *session, GError **error);
+/* The backend alone, opened if needed (worker threads only). */
+DdbBackend *dy_sql_session_backend (DySqlSession *session, GError **error);
 /* The completion's DdbSql, opened if needed; call with NAMES_LOCK held (workers only). */
 DdbSql *dy_sql_session_names (DySqlSession *session, GError **error);
 /* Stops the statement running on SQL, if any (any thread). */
@@ -116,6 +120,20 @@ struct _DySqlView {
   GSettings *settings; /* where confirm_rcu is kept, or NULL */
   AdwMessageDialog *confirm_dialog;
 
+  /* The PartiQL mode (dy-sql-partiql.c). */
+  gboolean partiql;
+  GtkRevealer *partiql_revealer;
+  GtkEntry *params_entry;
+  GtkSpinButton *limit_spin;
+  GtkMenuButton *copy_as_button;
+  GtkButton *load_more_button;
+  json_t *partiql_request; /* of the last statement, without NextToken */
+  char *next_token;        /* NULL: no more pages */
+  GStrv key_names;         /* the table's key attributes, when known */
+  guint pages;
+  double partiql_rcu;
+  AdwMessageDialog *write_dialog;
+
   /* Export. */
   GCancellable *export_cancellable; /* while exporting */
   guint export_timer;
@@ -127,6 +145,14 @@ void dy_sql_view_set_running (DySqlView *self, gboolean running);
 void dy_sql_view_update_actions (DySqlView *self);
 
 /* dy-sql-results.c */
+/* Empties the grid, the plan and the error before a new result. */
+void dy_sql_results_clear (DySqlView *self);
+/* Adds grid columns NAMES after those shown. */
+void dy_sql_results_append_columns (DySqlView *self, GPtrArray *names);
+/* Sizes the columns to PAGE's values, once per result. */
+void dy_sql_results_size_columns (DySqlView *self, DyRowPage *page);
+/* The selected text when there is a selection, else the editor's. */
+char *dy_sql_view_statement_text (DySqlView *self);
 void dy_sql_results_class_init (GtkWidgetClass *widget_class);
 void dy_sql_results_init (DySqlView *self);
 void dy_sql_results_dispose (DySqlView *self);
@@ -134,6 +160,17 @@ void dy_sql_view_show_error (DySqlView *self, const char *message);
 void dy_sql_view_update_footer (DySqlView *self);
 /* Stops the Run (view.cancel, Escape): the rows read stay. */
 void dy_sql_view_cancel (DySqlView *self);
+
+/* dy-sql-partiql.c */
+void dy_sql_partiql_class_init (GtkWidgetClass *widget_class);
+void dy_sql_partiql_init (DySqlView *self);
+void dy_sql_partiql_dispose (DySqlView *self);
+void dy_sql_partiql_finalize (DySqlView *self);
+/* Run in PartiQL mode: the first page of ExecuteStatement. */
+void dy_sql_partiql_run (DySqlView *self);
+/* The tab's title and tooltip, which say the mode. */
+void dy_sql_partiql_update_tab (DySqlView *self);
+void dy_sql_partiql_update_actions (DySqlView *self);
 
 /* dy-sql-export.c */
 void dy_sql_export_class_init (GtkWidgetClass *widget_class);

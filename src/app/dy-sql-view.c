@@ -11,7 +11,7 @@
 
 G_DEFINE_FINAL_TYPE (DySqlView, dy_sql_view, GTK_TYPE_BOX)
 
-enum { PROP_0, PROP_CONNECTION, PROP_RUNNING, N_PROPS };
+enum { PROP_0, PROP_CONNECTION, PROP_RUNNING, PROP_LANGUAGE, N_PROPS };
 
 static GParamSpec *properties[N_PROPS];
 
@@ -54,10 +54,10 @@ dy_sql_session_unref (DySqlSession *session)
   g_atomic_rc_box_release_full (session, (GDestroyNotify) session_clear);
 }
 
-gboolean
-dy_sql_session_open (DySqlSession *session, GError **error)
+DdbBackend *
+dy_sql_session_backend (DySqlSession *session, GError **error)
 {
-  gboolean ok = TRUE;
+  DdbBackend *backend;
 
   g_mutex_lock (&session->open_lock);
   if (session->backend == NULL)
@@ -67,9 +67,20 @@ dy_sql_session_open (DySqlSession *session, GError **error)
       session->remote = session->backend != NULL
                         && ddb_backend_get_kind (session->backend) == DDB_BACKEND_REMOTE;
     }
-  if (session->backend == NULL)
-    ok = FALSE;
-  else if (session->sql == NULL)
+  backend = session->backend;
+  g_mutex_unlock (&session->open_lock);
+  return backend;
+}
+
+gboolean
+dy_sql_session_open (DySqlSession *session, GError **error)
+{
+  gboolean ok = TRUE;
+
+  if (dy_sql_session_backend (session, error) == NULL)
+    return FALSE;
+  g_mutex_lock (&session->open_lock);
+  if (session->sql == NULL)
     ok = (session->sql = ddb_sql_new (session->backend, error)) != NULL;
   g_mutex_unlock (&session->open_lock);
   return ok;
@@ -154,7 +165,10 @@ dy_sql_view_update_actions (DySqlView *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.cancel", busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.export", !busy && self->columns->len > 1);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.stage-update",
-                                 !busy && self->target != NULL && n > 0);
+                                 !busy && !self->partiql && self->target != NULL && n > 0);
+  /* a JOIN: SQL's alone */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.find-drift", !self->partiql);
+  dy_sql_partiql_update_actions (self);
 }
 
 /* The editor. */
@@ -241,8 +255,12 @@ fill_menus (DySqlView *self)
 
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *label
+      g_autofree char *summary
           = dy_sql_history_summary (dy_sql_history_get_statement (history, i), 60);
+      /* TRANSLATORS: a PartiQL statement in the SQL tab's history menu */
+      g_autofree char *label = dy_sql_history_get_mode (history, i) == DY_SQL_MODE_PARTIQL
+                                   ? g_strdup_printf (_ ("PartiQL: %s"), summary)
+                                   : g_strdup (summary);
       g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
 
       g_menu_item_set_action_and_target_value (item, "view.load-history", g_variant_new_uint32 (i));
@@ -282,11 +300,16 @@ static void
 load_history_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   DySqlView *self = DY_SQL_VIEW (widget);
-  const char *text = dy_sql_history_get_statement (dy_sql_history_get_default (),
-                                                   g_variant_get_uint32 (parameter));
+  DySqlHistory *history = dy_sql_history_get_default ();
+  guint i = g_variant_get_uint32 (parameter);
+  const char *text = dy_sql_history_get_statement (history, i);
 
   if (text != NULL)
-    dy_sql_view_set_text (self, text);
+    {
+      /* the statement comes back in the language it was run in */
+      dy_sql_view_set_partiql (self, dy_sql_history_get_mode (history, i) == DY_SQL_MODE_PARTIQL);
+      dy_sql_view_set_text (self, text);
+    }
   gtk_widget_grab_focus (GTK_WIDGET (self->editor));
 }
 
@@ -385,6 +408,7 @@ dy_sql_view_dispose (GObject *object)
   DySqlView *self = DY_SQL_VIEW (object);
 
   dy_sql_results_dispose (self);
+  dy_sql_partiql_dispose (self);
   dy_sql_export_cancel (self);
   g_clear_signal_handler (&self->history_handler, dy_sql_history_get_default ());
   gtk_widget_dispose_template (GTK_WIDGET (self), DY_TYPE_SQL_VIEW);
@@ -409,6 +433,7 @@ dy_sql_view_finalize (GObject *object)
   g_free (self->plan);
   g_free (self->error);
   g_free (self->status);
+  dy_sql_partiql_finalize (self);
   G_OBJECT_CLASS (dy_sql_view_parent_class)->finalize (object);
 }
 
@@ -425,6 +450,9 @@ dy_sql_view_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_RUNNING:
       g_value_set_boolean (value, self->running);
       break;
+    case PROP_LANGUAGE:
+      g_value_set_string (value, self->partiql ? "partiql" : "sql");
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -439,6 +467,9 @@ dy_sql_view_set_property (GObject *object, guint prop_id, const GValue *value, G
     {
     case PROP_CONNECTION:
       self->connection = g_value_dup_object (value);
+      break;
+    case PROP_LANGUAGE:
+      dy_sql_view_set_partiql (self, g_strcmp0 (g_value_get_string (value), "partiql") == 0);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -469,6 +500,10 @@ dy_sql_view_class_init (DySqlViewClass *klass)
   properties[PROP_RUNNING]
       = g_param_spec_boolean ("running", NULL, NULL, FALSE,
                               G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* "sql" or "partiql": what Run sends (view.language) */
+  properties[PROP_LANGUAGE]
+      = g_param_spec_string ("language", NULL, NULL, "sql",
+                             G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
@@ -487,11 +522,18 @@ dy_sql_view_class_init (DySqlViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DySqlView, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, DySqlView, history_button);
   gtk_widget_class_bind_template_child (widget_class, DySqlView, saved_button);
+  gtk_widget_class_bind_template_child (widget_class, DySqlView, partiql_revealer);
+  gtk_widget_class_bind_template_child (widget_class, DySqlView, params_entry);
+  gtk_widget_class_bind_template_child (widget_class, DySqlView, limit_spin);
+  gtk_widget_class_bind_template_child (widget_class, DySqlView, copy_as_button);
+  gtk_widget_class_bind_template_child (widget_class, DySqlView, load_more_button);
 
   dy_sql_results_class_init (widget_class);
   dy_sql_export_class_init (widget_class);
   dy_sql_drift_class_init (widget_class);
   dy_sql_stage_class_init (widget_class);
+  dy_sql_partiql_class_init (widget_class);
+  gtk_widget_class_install_property_action (widget_class, "view.language", "language");
   gtk_widget_class_install_action (widget_class, "view.load-history", "u", load_history_action);
   gtk_widget_class_install_action (widget_class, "view.load-saved", "s", load_saved_action);
   gtk_widget_class_install_action (widget_class, "view.forget-saved", "s", forget_saved_action);
@@ -519,6 +561,7 @@ dy_sql_view_init (DySqlView *self)
   self->confirm_rcu = DY_SQL_CONFIRM_RCU;
   self->cancellable = g_cancellable_new ();
   dy_sql_results_init (self);
+  dy_sql_partiql_init (self);
   self->history_handler = g_signal_connect_swapped (dy_sql_history_get_default (), "changed",
                                                     G_CALLBACK (fill_menus), self);
   fill_menus (self);
@@ -536,7 +579,6 @@ dy_sql_view_open (DyWindow *window, DyConnection *connection)
   AdwTabView *tabs = dy_window_get_tab_view (window);
   GtkWidget *view;
   AdwTabPage *page;
-  g_autofree char *title = NULL;
   g_autoptr (GIcon) icon = NULL;
 
   for (int i = 0; i < adw_tab_view_get_n_pages (tabs); i++)
@@ -558,10 +600,7 @@ dy_sql_view_open (DyWindow *window, DyConnection *connection)
           = g_settings_get_double (DY_SQL_VIEW (view)->settings, "sql-confirm-rcu");
     }
   page = adw_tab_view_append (tabs, view);
-  /* TRANSLATORS: the title of a SQL tab; %s is the connection's name */
-  title = g_strdup_printf (_ ("SQL · %s"), dy_connection_get_title (connection));
-  adw_tab_page_set_title (page, title);
-  adw_tab_page_set_tooltip (page, dy_connection_get_title (connection));
+  dy_sql_partiql_update_tab (DY_SQL_VIEW (view));
   icon = g_themed_icon_new ("utilities-terminal-symbolic");
   adw_tab_page_set_icon (page, icon);
   g_object_bind_property (view, "running", page, "loading", G_BINDING_SYNC_CREATE);
@@ -593,6 +632,24 @@ DyConnection *
 dy_sql_view_get_connection (DySqlView *self)
 {
   return self->connection;
+}
+
+void
+dy_sql_view_set_partiql (DySqlView *self, gboolean partiql)
+{
+  if (self->partiql == !!partiql)
+    return;
+  self->partiql = !!partiql;
+  gtk_revealer_set_reveal_child (self->partiql_revealer, self->partiql);
+  dy_sql_partiql_update_tab (self);
+  dy_sql_view_update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LANGUAGE]);
+}
+
+gboolean
+dy_sql_view_get_partiql (DySqlView *self)
+{
+  return self->partiql;
 }
 
 gboolean

@@ -4,7 +4,8 @@
  * exact-value grid in batches; Cancel; the plan in words before and the reads per table
  * after; a confirmation before a large Scan of a live table; export of the result (CSV, JSON
  * lines); "Find drift…" (the JOIN of a duplicated attribute against its source) and
- * "Stage update…" (a guarded update per row of a result that carries one table's key). */
+ * "Stage update…" (a guarded update per row of a result that carries one table's key); and a
+ * PartiQL mode sending the statement to DynamoDB itself (ExecuteStatement). */
 #pragma once
 
 #include <adwaita.h>
@@ -39,6 +40,18 @@ void dy_sql_view_set_text (DySqlView *self, const char *text);
 char *dy_sql_view_dup_text (DySqlView *self);
 /* Runs the editor's statement (view.run, Ctrl+Return): the plan first, then the rows. */
 void dy_sql_view_run (DySqlView *self);
+/* The PartiQL mode (view.language "partiql", Ctrl+Shift+P switches): Run sends the statement
+ * as ExecuteStatement to the connection, with the parameters row's values and Limit, and
+ * Load more (view.load-more, Ctrl+L) reads the next page. Per tab; the tab's title says it. */
+void dy_sql_view_set_partiql (DySqlView *self, gboolean partiql);
+gboolean dy_sql_view_get_partiql (DySqlView *self);
+/* The confirmation of a write to a live connection asked now, or NULL ("run", "cancel"). */
+AdwMessageDialog *dy_sql_view_get_write_dialog (DySqlView *self);
+/* PartiQL mode: TRUE when the last page came with a NextToken. */
+gboolean dy_sql_view_get_can_load_more (DySqlView *self);
+/* The ExecuteStatement request Run would send now (the editor's statement, the parameters,
+ * Limit), or NULL with the parameters' error. New reference. */
+json_t *dy_sql_view_partiql_request (DySqlView *self, GError **error);
 /* TRUE from Run until the last row (or the error, or Cancel), confirmation included. */
 gboolean dy_sql_view_get_running (DySqlView *self);
 /* The rows of the last Run, DyItem (result column name -> value; a column NULL in a row is

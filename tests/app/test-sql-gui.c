@@ -2,7 +2,9 @@
  * plan, its rows in the grid and its reads; completion's names; history; Find drift on the
  * demo blog (with a copy drifted through the backend first) and Stage update from its result
  * into the staging area; Cancel of a running statement; export; and the confirmation before a
- * Scan of a live table (a local endpoint served by dynoscope-cli). */
+ * Scan of a live table (a local endpoint served by dynoscope-cli); the PartiQL mode: a Query by
+ * key with exact values, an error in place, parameters, pages followed with Load more, the
+ * history's mode, Copy as, and a write to a live endpoint asked first. */
 #define G_LOG_DOMAIN "test-sql-gui"
 
 #include <glib/gstdio.h>
@@ -10,12 +12,14 @@
 #include <sys/prctl.h>
 #include <signal.h>
 
+#include "app/dy-copy-as.h"
 #include "app/dy-demo.h"
 #include "app/dy-sql-drift.h"
 #include "app/dy-sql-history.h"
 #include "app/dy-sql-stage.h"
 #include "app/dy-sql-view-private.h"
 #include "app/dy-staging.h"
+#include "core/ddbjson.h"
 #include "gui-util.h"
 
 static GSubprocess *server;
@@ -61,13 +65,15 @@ run_sql (DySqlView *view, const char *text)
   gui_settle ();
 }
 
-/* Ctrl+Return as the tab catches it before the editor (which would insert a new line). */
+/* ACCEL as the tab catches it before the editor (Ctrl+Return would insert a new line there). */
 static void
-press_ctrl_return (DySqlView *view)
+press_shortcut (DySqlView *view, const char *accel)
 {
   g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (view));
+  g_autoptr (GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accel);
   gboolean pressed = FALSE;
 
+  g_assert_nonnull (wanted);
   for (guint i = 0; i < g_list_model_get_n_items (controllers) && !pressed; i++)
     {
       g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
@@ -78,10 +84,8 @@ press_ctrl_return (DySqlView *view)
       for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (c)) && !pressed; j++)
         {
           g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (c), j);
-          g_autofree char *trigger
-              = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
 
-          if (g_str_equal (trigger, "<Control>Return"))
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
             pressed = gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
                                                     GTK_SHORTCUT_ACTION_EXCLUSIVE,
                                                     GTK_WIDGET (view), NULL);
@@ -203,7 +207,7 @@ test_query (void)
     gtk_text_buffer_get_iter_at_line (buffer, &end, 1);
     gtk_text_buffer_select_range (buffer, &start, &end);
   }
-  press_ctrl_return (view);
+  press_shortcut (view, "<Control>Return");
   gui_wait_for (view_idle, view, "the selected statement");
   g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
   g_assert_cmpuint (g_list_model_get_n_items (dy_sql_view_get_rows (view)), ==, 1);
@@ -494,6 +498,225 @@ confirm_asked (gpointer data)
   return dy_sql_view_get_confirm_dialog (data) != NULL;
 }
 
+static gboolean
+write_asked (gpointer data)
+{
+  return dy_sql_view_get_write_dialog (data) != NULL;
+}
+
+/* ATTRIBUTE of ITEM as DynamoDB JSON, to compare exactly. */
+static char *
+json_attr (DyItem *item, const char *attribute)
+{
+  const DdbValue *value = dy_item_get_attribute (item, attribute);
+
+  g_assert_nonnull (value);
+  return ddb_json_format_value (value);
+}
+
+static void
+set_partiql_row (DySqlView *view, const char *parameters, int limit)
+{
+  GObject *entry
+      = gtk_widget_get_template_child (GTK_WIDGET (view), DY_TYPE_SQL_VIEW, "params_entry");
+  GObject *spin = gtk_widget_get_template_child (GTK_WIDGET (view), DY_TYPE_SQL_VIEW, "limit_spin");
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), parameters);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), limit);
+}
+
+static guint
+n_rows (DySqlView *view)
+{
+  return g_list_model_get_n_items (dy_sql_view_get_rows (view));
+}
+
+/* The PartiQL mode on the demo database: ExecuteStatement through the backend, page by page. */
+static void
+test_partiql (void)
+{
+  DySqlView *view = open_sql ();
+  AdwTabView *tabs = dy_window_get_tab_view (gui_window);
+  AdwTabPage *page = adw_tab_view_get_page (tabs, GTK_WIDGET (view));
+  DySqlHistory *history = dy_sql_history_get_default ();
+  const char *const columns[] = { "EntityRef", "Detail", "name", "plan",   "createdAt", "seats",
+                                  "status",    "budget", "tags", "owners", "checksum",  NULL };
+  g_autoptr (DyItem) project = NULL;
+  g_autofree char *budget = NULL, *checksum = NULL, *tags = NULL, *copied = NULL;
+  guint loads = 0;
+
+  /* the switch, in the tab's title and tooltip; Ctrl+Shift+P flips it */
+  g_assert_false (dy_sql_view_get_partiql (view));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.language", "s", "partiql"));
+  g_assert_true (dy_sql_view_get_partiql (view));
+  g_assert_true (g_str_has_prefix (adw_tab_page_get_title (page), "PartiQL · "));
+  g_assert_nonnull (strstr (adw_tab_page_get_tooltip (page), "PartiQL"));
+  press_shortcut (view, "<Control><Shift>p");
+  g_assert_false (dy_sql_view_get_partiql (view));
+  g_assert_true (g_str_has_prefix (adw_tab_page_get_title (page), "SQL · "));
+  /* the parameters row is PartiQL's */
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_template_child (
+      GTK_WIDGET (view), DY_TYPE_SQL_VIEW, "partiql_revealer"))));
+  press_shortcut (view, "<Control><Shift>p");
+  g_assert_true (dy_sql_view_get_partiql (view));
+  g_object_get (view, "language", &copied, NULL);
+  g_assert_cmpstr (copied, ==, "partiql");
+  g_clear_pointer (&copied, g_free);
+
+  /* a Query by partition key: the key first, every attribute of the items, values exact */
+  set_partiql_row (view, "", 0);
+  run_sql (view, "SELECT * FROM Workspaces WHERE EntityRef = 'WS#acme'");
+  g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
+  g_assert_cmpuint (n_rows (view), ==, 4);
+  assert_columns (view, columns);
+  project = find_row (view, "Detail", "PROJ#2026-0042");
+  g_assert_nonnull (project);
+  budget = json_attr (project, "budget");
+  g_assert_cmpstr (budget, ==, "{\"N\":\"12345678901234567890123456789012345678\"}");
+  checksum = json_attr (project, "checksum");
+  g_assert_cmpstr (checksum, ==, "{\"B\":\"3q2+7w==\"}");
+  g_clear_object (&project);
+  project = find_row (view, "Detail", "PROJ#2026-0040");
+  tags = json_attr (project, "tags");
+  g_assert_cmpstr (tags, ==, "{\"SS\":[\"billing\",\"q1\"]}");
+  g_assert_nonnull (strstr (dy_sql_view_get_status (view), "4 items · 1 page · the last page"));
+  g_assert_false (dy_sql_view_get_can_load_more (view));
+  /* recorded with its mode */
+  g_assert_cmpstr (dy_sql_history_get_statement (history, 0), ==,
+                   "SELECT * FROM Workspaces WHERE EntityRef = 'WS#acme'");
+  g_assert_cmpint (dy_sql_history_get_mode (history, 0), ==, DY_SQL_MODE_PARTIQL);
+  gui_screenshot ("77-sql-partiql.png");
+
+  /* Copy as: the program codegen writes for the ExecuteStatement request Run sends (until
+   * codegen knows the operation, its refusal shown in place) */
+  {
+    g_autoptr (GError) error = NULL;
+    json_t *request = dy_sql_view_partiql_request (view, &error);
+    g_autofree char *program = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (json_string_value (json_object_get (request, "Statement")), ==,
+                     "SELECT * FROM Workspaces WHERE EntityRef = 'WS#acme'");
+    g_assert_null (json_object_get (request, "Parameters"));
+    program = dy_copy_as_program (gui_demo_connection (), "python", "ExecuteStatement", request,
+                                  &error);
+    json_decref (request);
+    g_assert_true (
+        gtk_widget_activate_action (GTK_WIDGET (view), "view.partiql-copy-as", "s", "python"));
+    if (program != NULL)
+      {
+        g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
+        copied = gui_clipboard_text (GTK_WIDGET (view));
+        g_assert_cmpstr (copied, ==, program);
+        g_assert_nonnull (strstr (copied, "WS#acme"));
+        g_clear_pointer (&copied, g_free);
+        g_assert_nonnull (strstr (dy_sql_view_get_status (view), "as Python"));
+      }
+    else
+      {
+        g_test_message ("codegen: %s", error->message);
+        g_assert_cmpstr (dy_sql_view_get_error (view), ==, error->message);
+      }
+  }
+
+  /* DynamoDB's error in place: the rows before are gone, nothing asked */
+  run_sql (view, "SELEC * FROM Workspaces");
+  g_assert_nonnull (dy_sql_view_get_error (view));
+  g_assert_true (g_str_has_prefix (dy_sql_view_get_error (view),
+                                   "ValidationException: Statement wasn't well formed"));
+  g_assert_cmpuint (n_rows (view), ==, 0);
+  g_assert_nonnull (strstr (dy_sql_view_get_status (view), "Not run"));
+  gui_screenshot ("78-sql-partiql-error.png");
+
+  /* parameters: a PartiQL literal and DynamoDB JSON for the two ? */
+  set_partiql_row (view, "'USER#12', {\"S\": \"META\"}", 0);
+  dy_sql_view_set_text (view, "SELECT name, email FROM Blog WHERE PK = ? AND SK = ?");
+  /* Enter in the parameters runs */
+  g_signal_emit_by_name (
+      gtk_widget_get_template_child (GTK_WIDGET (view), DY_TYPE_SQL_VIEW, "params_entry"),
+      "activate");
+  g_assert_true (dy_sql_view_get_running (view));
+  gui_wait_for (view_idle, view, "the statement");
+  g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
+  g_assert_cmpuint (n_rows (view), ==, 1);
+  {
+    g_autoptr (DyItem) user = row (view, 0);
+    g_autofree char *name = gui_string_attr (user, "name");
+
+    g_assert_cmpstr (name, ==, "Mara Vance");
+  }
+  /* a parameter that is no value is refused before anything is sent */
+  set_partiql_row (view, "'USER#12', META", 0);
+  dy_sql_view_run (view);
+  g_assert_false (dy_sql_view_get_running (view));
+  g_assert_nonnull (strstr (dy_sql_view_get_error (view), "Parameter 2"));
+  /* too few values: DynamoDB's own word */
+  set_partiql_row (view, "'USER#12'", 0);
+  run_sql (view, "SELECT name FROM Blog WHERE PK = ? AND SK = ?");
+  g_assert_true (g_str_has_prefix (dy_sql_view_get_error (view), "ValidationException: "));
+
+  /* pages of a Scan with a small Limit, followed with Load more (Ctrl+L) to the last */
+  set_partiql_row (view, "", 20);
+  run_sql (view, "SELECT * FROM Orders");
+  g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
+  g_assert_cmpuint (n_rows (view), ==, 20);
+  g_assert_true (dy_sql_view_get_can_load_more (view));
+  g_assert_nonnull (strstr (dy_sql_view_get_status (view), "more pages"));
+  g_assert_cmpstr (dy_sql_view_get_columns (view)[0], ==, "TenantShard");
+  g_assert_cmpstr (dy_sql_view_get_columns (view)[1], ==, "CustomerCountryProduct");
+  gui_screenshot ("79-sql-partiql-pages.png");
+  while (dy_sql_view_get_can_load_more (view))
+    {
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.load-more", NULL));
+      g_assert_true (dy_sql_view_get_running (view));
+      gui_wait_for (view_idle, view, "the next page");
+      g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
+      g_assert_cmpuint (++loads, <=, 4);
+    }
+  g_assert_cmpuint (n_rows (view), ==, 67);
+  g_assert_nonnull (strstr (dy_sql_view_get_status (view), "67 items · 4 pages · the last page"));
+
+  /* Cancel (Esc) drops the answer on its way: the grid stays empty, no error */
+  set_partiql_row (view, "", 0);
+  dy_sql_view_set_text (view, "SELECT * FROM Orders");
+  dy_sql_view_run (view);
+  g_assert_true (dy_sql_view_get_running (view));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.cancel", NULL));
+  g_assert_false (dy_sql_view_get_running (view));
+  g_assert_true (dy_sql_view_get_cancelled (view));
+  gui_settle ();
+  g_assert_cmpuint (n_rows (view), ==, 0);
+  g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
+  g_assert_false (dy_sql_view_get_can_load_more (view));
+  g_assert_nonnull (strstr (dy_sql_view_get_status (view), "Cancelled"));
+
+  /* a page with nothing that matched, but a NextToken, is not the end */
+  set_partiql_row (view, "", 5);
+  run_sql (view, "SELECT * FROM Orders WHERE status = 'no such status'");
+  g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
+  g_assert_cmpuint (n_rows (view), ==, 0);
+  g_assert_true (dy_sql_view_get_can_load_more (view));
+  g_assert_nonnull (strstr (dy_sql_view_get_status (view), "this page was empty"));
+
+  /* SQL again: the history puts a PartiQL statement back in its mode */
+  set_partiql_row (view, "", 0);
+  dy_sql_view_set_partiql (view, FALSE);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (
+      gtk_widget_get_template_child (GTK_WIDGET (view), DY_TYPE_SQL_VIEW, "load_more_button"))));
+  for (guint i = 0; i < dy_sql_history_get_n_statements (history); i++)
+    if (g_str_equal (dy_sql_history_get_statement (history, i), "SELECT * FROM Orders"))
+      {
+        g_assert_cmpint (dy_sql_history_get_mode (history, i), ==, DY_SQL_MODE_PARTIQL);
+        g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.load-history", "u", i));
+        break;
+      }
+  g_assert_true (dy_sql_view_get_partiql (view));
+  copied = dy_sql_view_dup_text (view);
+  g_assert_cmpstr (copied, ==, "SELECT * FROM Orders");
+  g_clear_pointer (&copied, g_free);
+  dy_sql_view_set_partiql (view, FALSE);
+}
+
 /* A live table's Scan over the set amount of read capacity asks first. */
 static void
 test_confirm_live_scan (void)
@@ -579,6 +802,45 @@ test_confirm_live_scan (void)
   gui_wait_for (view_idle, view, "the Query");
   g_assert_null (dy_sql_view_get_confirm_dialog (view));
   g_assert_cmpuint (g_list_model_get_n_items (dy_sql_view_get_rows (view)), ==, 1);
+
+  /* a PartiQL write to it asks first, naming the kind and the table; RETURNING's item shows */
+  dy_sql_view_set_partiql (view, TRUE);
+  dy_sql_view_set_text (view, "UPDATE Blog SET nickname = 'M.' WHERE PK = 'USER#12' AND SK = "
+                              "'META' RETURNING ALL NEW *");
+  dy_sql_view_run (view);
+  gui_wait_for (write_asked, view, "the write's confirmation");
+  dialog = dy_sql_view_get_write_dialog (view);
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Run an UPDATE on Blog?");
+  gui_screenshot ("80-sql-partiql-write.png");
+  adw_message_dialog_response (dialog, "cancel");
+  g_assert_false (dy_sql_view_get_running (view));
+  g_assert_nonnull (strstr (dy_sql_view_get_status (view), "Not sent"));
+  /* nothing was written */
+  dy_sql_view_set_text (view, "SELECT nickname FROM Blog WHERE PK = 'USER#12' AND SK = 'META'");
+  dy_sql_view_run (view);
+  gui_wait_for (view_idle, view, "the read");
+  g_assert_cmpuint (g_list_model_get_n_items (dy_sql_view_get_rows (view)), ==, 1);
+  {
+    g_autoptr (DyItem) item = row (view, 0);
+
+    g_assert_null (dy_item_get_attribute (item, "nickname"));
+  }
+  dy_sql_view_set_text (view, "UPDATE Blog SET nickname = 'M.' WHERE PK = 'USER#12' AND SK = "
+                              "'META' RETURNING ALL NEW *");
+  dy_sql_view_run (view);
+  gui_wait_for (write_asked, view, "the write's confirmation");
+  adw_message_dialog_response (dy_sql_view_get_write_dialog (view), "run");
+  gui_wait_for (view_idle, view, "the write");
+  g_assert_cmpstr (dy_sql_view_get_error (view), ==, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (dy_sql_view_get_rows (view)), ==, 1);
+  {
+    g_autoptr (DyItem) item = row (view, 0);
+    g_autofree char *nickname = gui_string_attr (item, "nickname");
+    g_autofree char *name = gui_string_attr (item, "name");
+
+    g_assert_cmpstr (nickname, ==, "M.");
+    g_assert_cmpstr (name, ==, "Mara Vance");
+  }
   g_subprocess_force_exit (server);
   g_clear_object (&server);
 }
@@ -592,5 +854,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sql-gui/cancel", test_cancel);
   g_test_add_func ("/sql-gui/export", test_export);
   g_test_add_func ("/sql-gui/confirm-live-scan", test_confirm_live_scan);
+  g_test_add_func ("/sql-gui/partiql", test_partiql);
   return gui_run_tests ();
 }
