@@ -45,6 +45,11 @@ static const struct {
   [DDB_ERROR_IDEMPOTENT_PARAMETER_MISMATCH]
   = { "IdempotentParameterMismatchException",
       "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException" },
+  [DDB_ERROR_EXPIRED_ITERATOR]
+  = { "ExpiredIteratorException", "com.amazonaws.dynamodb.v20120810#ExpiredIteratorException" },
+  [DDB_ERROR_TRIMMED_DATA_ACCESS]
+  = { "TrimmedDataAccessException",
+      "com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException" },
 };
 
 const char *
