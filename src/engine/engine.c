@@ -25,6 +25,11 @@ static const OperationEntry operations[] = {
   { "DeleteTable", ddb_op_delete_table },
   { "DescribeTable", ddb_op_describe_table, TRUE },
   { "DescribeTimeToLive", ddb_op_describe_time_to_live, TRUE },
+  /* The Streams API, under its own target prefix (serve passes the whole target). */
+  { "DynamoDBStreams_20120810.DescribeStream", ddb_op_describe_stream, TRUE },
+  { "DynamoDBStreams_20120810.GetRecords", ddb_op_get_records, TRUE },
+  { "DynamoDBStreams_20120810.GetShardIterator", ddb_op_get_shard_iterator, TRUE },
+  { "DynamoDBStreams_20120810.ListStreams", ddb_op_list_streams, TRUE },
   { "GetItem", ddb_op_get_item, TRUE },
   { "ListTables", ddb_op_list_tables, TRUE },
   { "ListTagsOfResource", ddb_op_list_tags_of_resource, TRUE },

@@ -112,6 +112,16 @@ static const char *const api_operations[] = {
   "UpdateTimeToLive",
 };
 
+/* The DynamoDB Streams API (its own target prefix), sorted; the engine knows these under the
+ * whole target ("DynamoDBStreams_20120810.GetRecords"). */
+#define STREAMS_API_VERSION "DynamoDBStreams_20120810"
+static const char *const streams_operations[] = {
+  "DescribeStream",
+  "GetRecords",
+  "GetShardIterator",
+  "ListStreams",
+};
+
 static int
 compare_name (const void *key, const void *elem)
 {
@@ -541,6 +551,11 @@ answer (DdbServer *server, struct MHD_Connection *connection, const char *method
   if (target != NULL && g_str_has_prefix (target, API_VERSION ".")
       && is_api_operation (target + strlen (API_VERSION ".")))
     operation = target + strlen (API_VERSION ".");
+  if (target != NULL && g_str_has_prefix (target, STREAMS_API_VERSION ".")
+      && bsearch (target + strlen (STREAMS_API_VERSION "."), streams_operations,
+                  G_N_ELEMENTS (streams_operations), sizeof streams_operations[0], compare_name)
+             != NULL)
+    operation = target;
   if (operation == NULL)
     {
       ret = send_bare_error (connection, DDB_ERROR_UNKNOWN_OPERATION, reply_type);
