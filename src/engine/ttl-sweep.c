@@ -115,7 +115,8 @@ ddb_engine_expire (DdbEngine *engine, gint64 now, guint *deleted, GError **error
       ok = expire_table (engine, def, json_string_value (json_object_get (ttl, "AttributeName")),
                          now, &count, error);
     }
-  ok = ok && ddb_stream_trim (engine->store, now * 1000, error);
+  /* Retention runs on the clock, whatever time the expiry is asked for. */
+  ok = ok && ddb_stream_trim (engine->store, g_get_real_time () / 1000, error);
   g_mutex_unlock (&engine->lock);
   if (deleted != NULL)
     *deleted = count;
