@@ -210,23 +210,20 @@ ddb_op_get_shard_iterator (DdbEngine *e, json_t *req, json_t **extra, GError **e
                            : "Member must have length less than or equal to 40");
   if (!ddb_violations_finish (&v, error))
     return NULL;
-  if (type >= 2 && seq_text == NULL)
+  /* DynamoDB Local's wording (the documentation gives none). */
+  if (type >= 2 && (seq_text == NULL || !ddb_stream_seq_parse (seq_text, &seq)))
     return ddb_req_fail (error, DDB_ERROR_VALIDATION,
-                         "Must specify a sequence number with %s shard iterator type",
-                         types[type]);
+                         "One or more parameter values were invalid: Invalid SequenceNumber");
   if (type < 2 && seq_text != NULL)
     return ddb_req_fail (error, DDB_ERROR_VALIDATION,
-                         "Sequence number must not be specified with %s shard iterator type",
-                         types[type]);
-  if (type >= 2 && !ddb_stream_seq_parse (seq_text, &seq))
-    return ddb_req_fail (error, DDB_ERROR_VALIDATION, "Invalid SequenceNumber: %s", seq_text);
+                         "One or more parameter values were invalid: SequenceNumber should not "
+                         "be passed for this iterator type");
   info = stream_from_request (e, req, error);
   if (info == NULL)
     return NULL;
   own_shard = shard_id (info);
   if (strcmp (shard, own_shard) != 0)
-    return ddb_req_fail (error, DDB_ERROR_RESOURCE_NOT_FOUND,
-                         "Requested resource not found: Shard does not exist");
+    return ddb_req_fail (error, DDB_ERROR_RESOURCE_NOT_FOUND, "Shard does not exist");
   switch (type)
     {
     case 0:
@@ -244,8 +241,7 @@ ddb_op_get_shard_iterator (DdbEngine *e, json_t *req, json_t **extra, GError **e
                              seq_text);
       if (seq > info->last_seq)
         return ddb_req_fail (error, DDB_ERROR_VALIDATION,
-                             "Invalid SequenceNumber: %s is not in shard %s", seq_text,
-                             own_shard);
+                             "One or more parameter values were invalid: Invalid SequenceNumber");
       break;
     }
   it = iterator_make (info->arn, after);

@@ -4,9 +4,11 @@
 # kill -9 between writes and reads, and TTL expiry as the service's own REMOVE.
 import base64
 import importlib.util
+import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -180,6 +182,17 @@ class Records(StreamsTestCase):
         recs = self.records(arn)
         self.assertEqual(len(recs), 2)
         self.assertNotIn(key(3), [r["dynamodb"]["Keys"] for r in recs])
+
+    def test_cli_call_on_the_endpoint(self):
+        arn = self.create("KEYS_ONLY")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+        env.update(AWS_ACCESS_KEY_ID="k", AWS_SECRET_ACCESS_KEY="s",
+                   AWS_CONFIG_FILE=os.devnull, AWS_SHARED_CREDENTIALS_FILE=os.devnull)
+        r = subprocess.run([serve.CLI, "--endpoint", self.server.url, "--region", "us-east-1",
+                            "call", "DynamoDBStreams_20120810.ListStreams", "{}"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([s["StreamArn"] for s in json.loads(r.stdout)["Streams"]], [arn])
 
     def test_table_without_stream_has_none(self):
         self.ddb.create_table(
