@@ -27,21 +27,50 @@ is_expired (const DdbValue *value, gint64 now)
   return ddb_number_compare (&n, &hi) <= 0 && ddb_number_compare (&n, &lo) >= 0;
 }
 
-/* The expired items of one table: deleted, a REMOVE record each (under the engine's lock). */
+/* The TTL attribute of a table with TTL enabled, or NULL. */
+static const char *
+ttl_attribute (const DdbTableDef *def)
+{
+  json_t *ttl = json_object_get (def->meta, "TimeToLiveDescription");
+
+  if (g_strcmp0 (json_string_value (json_object_get (ttl, "TimeToLiveStatus")), "ENABLED") != 0)
+    return NULL;
+  return json_string_value (json_object_get (ttl, "AttributeName"));
+}
+
+/* A table's expired items found by the scan, to delete under the lock. */
+typedef struct {
+  char *name;
+  gint64 id;
+  char *attr;
+  GPtrArray *keys; /* DdbValue*: key attributes */
+} Pending;
+
+static void
+pending_free (gpointer data)
+{
+  Pending *p = data;
+
+  g_free (p->name);
+  g_free (p->attr);
+  g_ptr_array_unref (p->keys);
+  g_free (p);
+}
+
+/* The keys of up to MAX_PER_PASS expired items of `def`, read from `store`. */
 static gboolean
-expire_table (DdbEngine *engine, DdbTableDef *def, const char *attr, gint64 now, guint *deleted,
-              GError **error)
+collect_expired (DdbStore *store, const DdbTableDef *def, const char *attr, gint64 now,
+                 GPtrArray *keys, GError **error)
 {
   DdbStoreRange range = { 0 };
   g_autoptr (DdbStoreCursor) cursor = NULL;
-  g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_value_free);
   DdbValue *item;
-  gboolean skipped, ok = TRUE;
+  gboolean skipped;
   GError *local = NULL;
 
   range.forward = TRUE;
   range.total_segments = 1;
-  cursor = ddb_store_cursor_open (engine->store, def, &range, error);
+  cursor = ddb_store_cursor_open (store, def, &range, error);
   if (cursor == NULL)
     return FALSE;
   while (keys->len < MAX_PER_PASS
@@ -53,26 +82,45 @@ expire_table (DdbEngine *engine, DdbTableDef *def, const char *attr, gint64 now,
         g_ptr_array_add (keys, ddb_key_def_extract (&def->key, item));
       ddb_value_free (item);
     }
-  g_clear_pointer (&cursor, ddb_store_cursor_free);
   if (local != NULL)
     {
       g_propagate_error (error, local);
       return FALSE;
     }
-  if (keys->len == 0)
+  return TRUE;
+}
+
+/* Under the engine's lock: deletes the items of `p` that are still expired, a REMOVE record of
+ * the service each, in one transaction. A table dropped, created again or given another TTL
+ * attribute since the scan is left alone. */
+static gboolean
+delete_expired (DdbEngine *engine, const Pending *p, gint64 now, guint *deleted, GError **error)
+{
+  g_autoptr (DdbTableDef) def = NULL;
+  GError *local = NULL;
+  gboolean ok = TRUE;
+
+  def = ddb_store_table_get (engine->store, p->name, &local);
+  if (def == NULL)
+    {
+      g_clear_error (&local);
+      return TRUE;
+    }
+  if (def->id != p->id || g_strcmp0 (ttl_attribute (def), p->attr) != 0)
     return TRUE;
   if (!ddb_store_begin (engine->store, error))
     return FALSE;
   ddb_stream_set_service_writes (engine->store, TRUE);
-  for (guint i = 0; ok && i < keys->len; i++)
+  for (guint i = 0; ok && i < p->keys->len; i++)
     {
       g_autoptr (DdbValue) cur = NULL;
 
-      /* Deleted only if still expired: the condition DynamoDB's own deletion carries. */
-      ok = ddb_store_item_get (engine->store, def, keys->pdata[i], &cur, error);
-      if (ok && cur != NULL && is_expired (ddb_value_map_get (cur, attr), now))
+      /* Deleted only if still expired: writes since the scan may have renewed it (the
+       * condition DynamoDB's own deletion carries). */
+      ok = ddb_store_item_get (engine->store, def, p->keys->pdata[i], &cur, error);
+      if (ok && cur != NULL && is_expired (ddb_value_map_get (cur, p->attr), now))
         {
-          ok = ddb_store_item_delete (engine->store, def, keys->pdata[i], error);
+          ok = ddb_store_item_delete (engine->store, def, p->keys->pdata[i], error);
           *deleted += ok ? 1 : 0;
         }
     }
@@ -89,32 +137,51 @@ gboolean
 ddb_engine_expire (DdbEngine *engine, gint64 now, guint *deleted, GError **error)
 {
   g_autoptr (GPtrArray) names = NULL;
+  g_autoptr (GPtrArray) pending = g_ptr_array_new_with_free_func (pending_free);
+  GError *local = NULL;
+  DdbStore *reader, *scan;
   guint count = 0;
-  gboolean ok = TRUE;
+  gboolean ok;
 
-  g_mutex_lock (&engine->lock);
-  names = ddb_store_table_names (engine->store, NULL, 0, error);
+  /* The scan runs on a reader of its own (a file database), so writers do not wait for it;
+   * only the deletions take the writer. */
+  reader = ddb_store_reader_acquire (engine->store, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  if (reader == NULL)
+    g_mutex_lock (&engine->lock);
+  scan = reader != NULL ? reader : engine->store;
+  names = ddb_store_table_names (scan, NULL, 0, error);
   ok = names != NULL;
   for (guint i = 0; ok && i < names->len; i++)
     {
-      g_autoptr (DdbTableDef) def = NULL;
-      json_t *ttl;
-      GError *local = NULL;
+      g_autoptr (DdbTableDef) def = ddb_store_table_get (scan, names->pdata[i], &local);
+      const char *attr;
+      Pending *p;
 
-      def = ddb_store_table_get (engine->store, names->pdata[i], &local);
-      if (def == NULL)
-        {
-          g_clear_error (&local); /* dropped meanwhile */
-          continue;
-        }
-      ttl = json_object_get (def->meta, "TimeToLiveDescription");
-      if (g_strcmp0 (json_string_value (json_object_get (ttl, "TimeToLiveStatus")), "ENABLED")
-              != 0
-          || !json_is_string (json_object_get (ttl, "AttributeName")))
+      g_clear_error (&local);
+      attr = def != NULL ? ttl_attribute (def) : NULL;
+      if (attr == NULL)
         continue;
-      ok = expire_table (engine, def, json_string_value (json_object_get (ttl, "AttributeName")),
-                         now, &count, error);
+      p = g_new0 (Pending, 1);
+      p->name = g_strdup (def->name);
+      p->id = def->id;
+      p->attr = g_strdup (attr);
+      p->keys = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_value_free);
+      g_ptr_array_add (pending, p);
+      ok = collect_expired (scan, def, attr, now, p->keys, error);
     }
+  if (reader != NULL)
+    {
+      ddb_store_reader_release (engine->store, reader);
+      g_mutex_lock (&engine->lock);
+    }
+  for (guint i = 0; ok && i < pending->len; i++)
+    if (((Pending *) pending->pdata[i])->keys->len > 0)
+      ok = delete_expired (engine, pending->pdata[i], now, &count, error);
   /* Retention runs on the clock, whatever time the expiry is asked for. */
   ok = ok && ddb_stream_trim (engine->store, g_get_real_time () / 1000, error);
   g_mutex_unlock (&engine->lock);

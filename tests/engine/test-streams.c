@@ -274,9 +274,8 @@ test_seq_format (void)
 }
 
 static void
-test_ttl_expiry (void)
+ttl_expiry_on (DdbEngine *e)
 {
-  g_autoptr (DdbEngine) e = etu_engine_new ();
   g_autofree char *arn = create_streamed (e, "Tab", "OLD_IMAGE");
   gint64 now = 2000000000;
   guint deleted = 0;
@@ -316,6 +315,29 @@ test_ttl_expiry (void)
   recs = records (e, arn);
   g_assert_null (json_object_get (json_array_get (recs, 8), "userIdentity"));
   json_decref (recs);
+}
+
+static void
+test_ttl_expiry (void)
+{
+  g_autoptr (DdbEngine) e = etu_engine_new ();
+
+  ttl_expiry_on (e);
+}
+
+/* On a file, the scan runs on a reader and the deletions on the writer. */
+static void
+test_ttl_expiry_file (void)
+{
+  g_autofree char *dir = etu_tmp_dir ("streams-ttl-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "db", NULL);
+  GError *error = NULL;
+  DdbEngine *e = ddb_engine_open (path, &error);
+
+  g_assert_no_error (error);
+  ttl_expiry_on (e);
+  ddb_engine_free (e);
+  etu_remove_tree (dir);
 }
 
 typedef struct {
@@ -423,6 +445,7 @@ main (int argc, char **argv)
   g_test_add_func ("/streams/iterator-checks", test_iterator_checks);
   g_test_add_func ("/streams/seq-format", test_seq_format);
   g_test_add_func ("/streams/ttl-expiry", test_ttl_expiry);
+  g_test_add_func ("/streams/ttl-expiry-file", test_ttl_expiry_file);
   g_test_add_func ("/streams/group-commit-and-restart", test_group_commit_and_restart);
   return g_test_run ();
 }
