@@ -78,8 +78,10 @@ ddb_op_list_streams (DdbEngine *e, json_t *req, json_t **extra, GError **error)
   start = ddb_req_string (req, "ExclusiveStartStreamArn", FALSE, error);
   if (start == NULL && error != NULL && *error != NULL)
     return NULL;
-  if (!ddb_req_int (req, "Limit", 1, 100, &limit, &present, error))
+  /* Limit's range has no maximum; at most 100 streams come back whatever it says. */
+  if (!ddb_req_int (req, "Limit", 1, G_MAXINT32, &limit, &present, error))
     return NULL;
+  limit = MIN (limit, 100);
   streams = ddb_stream_list (e->store, table, start, (guint) limit + 1, now_ms (), error);
   if (streams == NULL)
     return NULL;
@@ -109,7 +111,8 @@ ddb_op_describe_stream (DdbEngine *e, json_t *req, json_t **extra, GError **erro
   json_t *range, *shards, *d;
 
   (void) extra;
-  if (!ddb_req_int (req, "Limit", 1, 100, &limit, &present, error))
+  /* As for ListStreams: no maximum, and the one shard fits any limit. */
+  if (!ddb_req_int (req, "Limit", 1, G_MAXINT32, &limit, &present, error))
     return NULL;
   start = ddb_req_string (req, "ExclusiveStartShardId", FALSE, error);
   if (start == NULL && error != NULL && *error != NULL)

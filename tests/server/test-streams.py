@@ -296,6 +296,7 @@ class Iterators(StreamsTestCase):
         page = self.streams.list_streams(Limit=1)
         self.assertEqual([s["StreamArn"] for s in page["Streams"]], [arn])
         self.assertEqual(page["LastEvaluatedStreamArn"], arn)
+        self.assertEqual(len(self.streams.list_streams(Limit=1000)["Streams"]), 2)
         page = self.streams.list_streams(Limit=1, ExclusiveStartStreamArn=arn)
         self.assertEqual([s["StreamArn"] for s in page["Streams"]], [new])
         self.assertEqual(page["Streams"][0]["TableName"], TABLE)
