@@ -28,9 +28,6 @@ static const char stream_schema_sql[]
 /* Sequence numbers are "1" and 20 digits: 21 digits as AWS's, and in string order too. */
 #define SEQ_DIGITS 20
 
-/* Set while the TTL sweeper deletes; one writer at a time holds the store, so a flag will do. */
-static gboolean service_writes;
-
 gboolean
 ddb_stream_store_init (DdbStore *store, GError **error)
 {
@@ -49,8 +46,7 @@ ddb_stream_store_init (DdbStore *store, GError **error)
 void
 ddb_stream_set_service_writes (DdbStore *store, gboolean on)
 {
-  (void) store;
-  service_writes = on;
+  store->service_writes = on;
 }
 
 char *
@@ -182,7 +178,7 @@ ddb_stream_record (DdbStore *store, const DdbTableDef *def, const DdbValue *old_
   record = json_pack ("{ss ss ss ss ss so}", "eventID", eid, "eventName", name, "eventVersion",
                       "1.1", "eventSource", "aws:dynamodb", "awsRegion", "ddblocal", "dynamodb",
                       ddb);
-  if (service_writes && new_item == NULL)
+  if (store->service_writes && new_item == NULL)
     json_object_set_new (record, "userIdentity",
                          json_pack ("{ss ss}", "Type", "Service", "PrincipalId",
                                     "dynamodb.amazonaws.com"));
