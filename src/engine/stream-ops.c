@@ -129,8 +129,8 @@ ddb_op_describe_stream (DdbEngine *e, json_t *req, json_t **extra, GError **erro
                          seq_json (info->first_seq != 0 ? info->last_seq : info->last_seq + 1));
   shards = json_array ();
   if (start == NULL || strcmp (start, shard) < 0)
-    json_array_append_new (shards, json_pack ("{ss so}", "ShardId", shard, "SequenceNumberRange",
-                                              range));
+    json_array_append_new (shards,
+                           json_pack ("{ss so}", "ShardId", shard, "SequenceNumberRange", range));
   else
     json_decref (range);
   d = json_pack ("{ss ss ss ss sf ss sO so}", "StreamArn", info->arn, "StreamLabel", info->label,
@@ -143,8 +143,8 @@ ddb_op_describe_stream (DdbEngine *e, json_t *req, json_t **extra, GError **erro
 static char *
 iterator_make (const char *arn, gint64 after)
 {
-  g_autofree char *raw = g_strdup_printf ("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT, arn,
-                                          after, now_ms ());
+  g_autofree char *raw
+      = g_strdup_printf ("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT, arn, after, now_ms ());
 
   return g_base64_encode ((const guchar *) raw, strlen (raw));
 }
@@ -271,9 +271,11 @@ ddb_op_get_records (DdbEngine *e, json_t *req, json_t **extra, GError **error)
   if (text == NULL)
     ddb_violation_add (&v, "shardIterator", NULL, "Member must not be null");
   else if (strlen (text) < 1)
-    ddb_violation_add (&v, "shardIterator", text, "Member must have length greater than or equal to 1");
+    ddb_violation_add (&v, "shardIterator", text,
+                       "Member must have length greater than or equal to 1");
   else if (strlen (text) > 2048)
-    ddb_violation_add (&v, "shardIterator", text, "Member must have length less than or equal to 2048");
+    ddb_violation_add (&v, "shardIterator", text,
+                       "Member must have length less than or equal to 2048");
   if (!ddb_violations_finish (&v, error))
     return NULL;
   if (!iterator_parse (text, &arn, &after, &issued))

@@ -14,16 +14,16 @@
 #include "engine/store-private.h"
 
 static const char stream_schema_sql[]
-  = "CREATE TABLE IF NOT EXISTS dy_streams ("
-    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
-    " arn TEXT UNIQUE NOT NULL, table_name TEXT NOT NULL, label TEXT NOT NULL,"
-    " view_type TEXT NOT NULL, key_schema TEXT NOT NULL, status TEXT NOT NULL,"
-    " created INTEGER NOT NULL, disabled INTEGER NOT NULL DEFAULT 0,"
-    " trimmed INTEGER NOT NULL DEFAULT 0);"
-    "CREATE TABLE IF NOT EXISTS dy_stream_records ("
-    " seq INTEGER PRIMARY KEY AUTOINCREMENT, sid INTEGER NOT NULL, created INTEGER NOT NULL,"
-    " record TEXT NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS dy_stream_records_by_sid ON dy_stream_records (sid, seq);";
+    = "CREATE TABLE IF NOT EXISTS dy_streams ("
+      " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+      " arn TEXT UNIQUE NOT NULL, table_name TEXT NOT NULL, label TEXT NOT NULL,"
+      " view_type TEXT NOT NULL, key_schema TEXT NOT NULL, status TEXT NOT NULL,"
+      " created INTEGER NOT NULL, disabled INTEGER NOT NULL DEFAULT 0,"
+      " trimmed INTEGER NOT NULL DEFAULT 0);"
+      "CREATE TABLE IF NOT EXISTS dy_stream_records ("
+      " seq INTEGER PRIMARY KEY AUTOINCREMENT, sid INTEGER NOT NULL, created INTEGER NOT NULL,"
+      " record TEXT NOT NULL);"
+      "CREATE INDEX IF NOT EXISTS dy_stream_records_by_sid ON dy_stream_records (sid, seq);";
 
 /* Sequence numbers are "1" and 20 digits: 21 digits as AWS's, and in string order too. */
 #define SEQ_DIGITS 20
@@ -98,8 +98,8 @@ run (DdbStore *store, sqlite3_stmt *stmt, GError **error)
 static gboolean
 stream_id (DdbStore *store, const char *arn, gint64 *id, GError **error)
 {
-  sqlite3_stmt *stmt = store_stmt_acquire (store, "SELECT id FROM dy_streams WHERE arn = ?1",
-                                           error);
+  sqlite3_stmt *stmt
+      = store_stmt_acquire (store, "SELECT id FROM dy_streams WHERE arn = ?1", error);
   int rc;
 
   *id = 0;
@@ -175,13 +175,13 @@ ddb_stream_record (DdbStore *store, const DdbTableDef *def, const DdbValue *old_
   json_object_set_new (ddb, "SequenceNumber", json_string (""));
   json_object_set_new (ddb, "SizeBytes", json_integer (size));
   json_object_set_new (ddb, "StreamViewType", json_string (view));
-  record = json_pack ("{ss ss ss ss ss so}", "eventID", eid, "eventName", name, "eventVersion",
-                      "1.1", "eventSource", "aws:dynamodb", "awsRegion", "ddblocal", "dynamodb",
-                      ddb);
+  record
+      = json_pack ("{ss ss ss ss ss so}", "eventID", eid, "eventName", name, "eventVersion", "1.1",
+                   "eventSource", "aws:dynamodb", "awsRegion", "ddblocal", "dynamodb", ddb);
   if (store->service_writes && new_item == NULL)
-    json_object_set_new (record, "userIdentity",
-                         json_pack ("{ss ss}", "Type", "Service", "PrincipalId",
-                                    "dynamodb.amazonaws.com"));
+    json_object_set_new (
+        record, "userIdentity",
+        json_pack ("{ss ss}", "Type", "Service", "PrincipalId", "dynamodb.amazonaws.com"));
   text = json_dumps (record, JSON_COMPACT | JSON_PRESERVE_ORDER);
   json_decref (record);
 
@@ -203,8 +203,8 @@ key_schema_json (const DdbKeyDef *key)
   json_t *out = json_pack ("[{ss ss}]", "AttributeName", key->hash_name, "KeyType", "HASH");
 
   if (key->range_name != NULL)
-    json_array_append_new (out, json_pack ("{ss ss}", "AttributeName", key->range_name, "KeyType",
-                                           "RANGE"));
+    json_array_append_new (
+        out, json_pack ("{ss ss}", "AttributeName", key->range_name, "KeyType", "RANGE"));
   return out;
 }
 
@@ -345,8 +345,8 @@ ddb_stream_get (DdbStore *store, const char *arn, gint64 now_ms, DdbStreamInfo *
   int rc;
 
   *info = NULL;
-  stmt = store_stmt_acquire (store, "SELECT " INFO_COLUMNS " FROM dy_streams WHERE arn = ?1",
-                             error);
+  stmt
+      = store_stmt_acquire (store, "SELECT " INFO_COLUMNS " FROM dy_streams WHERE arn = ?1", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, arn, -1, SQLITE_STATIC);
@@ -390,10 +390,11 @@ ddb_stream_get (DdbStore *store, const char *arn, gint64 now_ms, DdbStreamInfo *
 }
 
 GPtrArray *
-ddb_stream_list (DdbStore *store, const char *table_name, const char *exclusive_start,
-                 guint limit, gint64 now_ms, GError **error)
+ddb_stream_list (DdbStore *store, const char *table_name, const char *exclusive_start, guint limit,
+                 gint64 now_ms, GError **error)
 {
-  g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_stream_info_free);
+  g_autoptr (GPtrArray) out
+      = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_stream_info_free);
   sqlite3_stmt *stmt;
   int rc;
 
@@ -428,8 +429,8 @@ ddb_stream_list (DdbStore *store, const char *table_name, const char *exclusive_
 }
 
 gboolean
-ddb_stream_read (DdbStore *store, gint64 id, gint64 after, guint limit, gint64 now_ms,
-                 json_t *out, gint64 *last, GError **error)
+ddb_stream_read (DdbStore *store, gint64 id, gint64 after, guint limit, gint64 now_ms, json_t *out,
+                 gint64 *last, GError **error)
 {
   sqlite3_stmt *stmt;
   int rc;
@@ -457,8 +458,8 @@ ddb_stream_read (DdbStore *store, gint64 id, gint64 after, guint limit, gint64 n
           if (record != NULL)
             json_decref (record);
           store_stmt_release (store, stmt);
-          g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL, "Stream record %" G_GINT64_FORMAT
-                       " cannot be read", seq);
+          g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                       "Stream record %" G_GINT64_FORMAT " cannot be read", seq);
           return FALSE;
         }
       g_autofree char *text = ddb_stream_seq_format (seq);

@@ -42,12 +42,12 @@ typedef struct {
   char *table_name;
   char *label;
   char *view_type;
-  char *status;        /* ENABLED or DISABLED */
-  json_t *key_schema;  /* KeySchema as DescribeTable has it */
+  char *status;       /* ENABLED or DISABLED */
+  json_t *key_schema; /* KeySchema as DescribeTable has it */
   gint64 created_ms;
-  gint64 first_seq;    /* first retained record, 0 if none */
-  gint64 last_seq;     /* last record ever written (retained or not), 0 if none */
-  gint64 horizon_seq;  /* records up to this one are trimmed */
+  gint64 first_seq;   /* first retained record, 0 if none */
+  gint64 last_seq;    /* last record ever written (retained or not), 0 if none */
+  gint64 horizon_seq; /* records up to this one are trimmed */
 } DdbStreamInfo;
 
 void ddb_stream_info_free (DdbStreamInfo *info);

@@ -217,8 +217,7 @@ sweep_thread (gpointer data)
       {
         GError *error = NULL;
 
-        if (!ddb_engine_expire (sweeper->engine, g_get_real_time () / G_USEC_PER_SEC, NULL,
-                                &error))
+        if (!ddb_engine_expire (sweeper->engine, g_get_real_time () / G_USEC_PER_SEC, NULL, &error))
           {
             g_warning ("TTL expiry: %s", error->message);
             g_clear_error (&error);

@@ -21,8 +21,8 @@ create_streamed (DdbEngine *e, const char *table, const char *view)
                       " 'StreamSpecification': {'StreamEnabled': true, 'StreamViewType': '%s'}}",
                       table, view);
 
-  g_string_append (arn, json_string_value (json_object_get (
-                            json_object_get (r, "TableDescription"), "LatestStreamArn")));
+  g_string_append (arn, json_string_value (json_object_get (json_object_get (r, "TableDescription"),
+                                                            "LatestStreamArn")));
   json_decref (r);
   return g_strdup (arn->str);
 }
@@ -34,8 +34,8 @@ iterator (DdbEngine *e, const char *arn, const char *type, const char *seq)
   json_t *d = etu_ok (e, STREAMS "DescribeStream", "{'StreamArn': '%s'}", arn);
   json_t *shards = json_object_get (json_object_get (d, "StreamDescription"), "Shards");
   const char *shard = json_string_value (json_object_get (json_array_get (shards, 0), "ShardId"));
-  json_t *req = json_pack ("{ss ss ss}", "StreamArn", arn, "ShardId", shard, "ShardIteratorType",
-                           type);
+  json_t *req
+      = json_pack ("{ss ss ss}", "StreamArn", arn, "ShardId", shard, "ShardIteratorType", type);
   json_t *r;
   char *it;
 
@@ -147,18 +147,18 @@ test_transaction_all_or_none (void)
   json_t *recs;
 
   etu_put (e, "Tab", "{'pk': {'S': 'a'}}");
-  json_decref (etu_fails (
-      e, "TransactWriteItems", DDB_ERROR_TRANSACTION_CANCELED, NULL,
-      "{'TransactItems': [{'Put': {'TableName': 'Tab', 'Item': {'pk': {'S': 'b'}}}},"
-      " {'Put': {'TableName': 'Tab', 'Item': {'pk': {'S': 'a'}, 'x': {'S': '1'}},"
-      "  'ConditionExpression': 'attribute_not_exists(pk)'}}]}"));
+  json_decref (
+      etu_fails (e, "TransactWriteItems", DDB_ERROR_TRANSACTION_CANCELED, NULL,
+                 "{'TransactItems': [{'Put': {'TableName': 'Tab', 'Item': {'pk': {'S': 'b'}}}},"
+                 " {'Put': {'TableName': 'Tab', 'Item': {'pk': {'S': 'a'}, 'x': {'S': '1'}},"
+                 "  'ConditionExpression': 'attribute_not_exists(pk)'}}]}"));
   recs = records (e, arn);
   g_assert_cmpuint (json_array_size (recs), ==, 1);
   json_decref (recs);
-  json_decref (etu_ok (
-      e, "TransactWriteItems",
-      "{'TransactItems': [{'Put': {'TableName': 'Tab', 'Item': {'pk': {'S': 'b'}}}},"
-      " {'Delete': {'TableName': 'Tab', 'Key': {'pk': {'S': 'a'}}}}]}"));
+  json_decref (
+      etu_ok (e, "TransactWriteItems",
+              "{'TransactItems': [{'Put': {'TableName': 'Tab', 'Item': {'pk': {'S': 'b'}}}},"
+              " {'Delete': {'TableName': 'Tab', 'Key': {'pk': {'S': 'a'}}}}]}"));
   recs = records (e, arn);
   g_assert_cmpuint (json_array_size (recs), ==, 3);
   json_decref (recs);
@@ -174,8 +174,8 @@ test_disable_and_delete_table (void)
   etu_put (e, "Tab", "{'pk': {'S': 'a'}}");
   json_decref (etu_ok (e, "DeleteTable", "{'TableName': 'Tab'}"));
   d = etu_ok (e, STREAMS "DescribeStream", "{'StreamArn': '%s'}", arn);
-  g_assert_cmpstr (json_string_value (json_object_get (json_object_get (d, "StreamDescription"),
-                                                       "StreamStatus")),
+  g_assert_cmpstr (json_string_value (
+                       json_object_get (json_object_get (d, "StreamDescription"), "StreamStatus")),
                    ==, "DISABLED");
   json_decref (d);
   l = etu_ok (e, STREAMS "ListStreams", "{'TableName': 'Tab'}");
@@ -217,14 +217,14 @@ test_trimmed_after_24_hours (void)
                           "{'ShardIterator': '%s'}", it));
   {
     json_t *d = etu_ok (e, STREAMS "DescribeStream", "{'StreamArn': '%s'}", arn);
-    json_t *shard = json_array_get (
-        json_object_get (json_object_get (d, "StreamDescription"), "Shards"), 0);
+    json_t *shard
+        = json_array_get (json_object_get (json_object_get (d, "StreamDescription"), "Shards"), 0);
     json_t *req = json_pack ("{ss sO ss ss}", "StreamArn", arn, "ShardId",
                              json_object_get (shard, "ShardId"), "ShardIteratorType",
                              "AT_SEQUENCE_NUMBER", "SequenceNumber", seq);
 
-    json_decref (etu_call_fails (e, STREAMS "GetShardIterator", req,
-                                 DDB_ERROR_TRIMMED_DATA_ACCESS, NULL));
+    json_decref (
+        etu_call_fails (e, STREAMS "GetShardIterator", req, DDB_ERROR_TRIMMED_DATA_ACCESS, NULL));
     json_decref (req);
     json_decref (d);
   }
@@ -415,8 +415,8 @@ test_group_commit_and_restart (void)
         g_assert_cmpstr (json_string_value (rec_ddb (recs, i - 1, "SequenceNumber")), <,
                          json_string_value (rec_ddb (recs, i, "SequenceNumber")));
     }
-  last = g_strdup (json_string_value (rec_ddb (recs, json_array_size (recs) - 1,
-                                               "SequenceNumber")));
+  last
+      = g_strdup (json_string_value (rec_ddb (recs, json_array_size (recs) - 1, "SequenceNumber")));
   json_decref (recs);
   ddb_engine_free (e);
 
@@ -426,8 +426,7 @@ test_group_commit_and_restart (void)
   etu_put (e, "Tab", "{'pk': {'S': 'after'}}");
   recs = records (e, arn);
   g_assert_cmpuint (json_array_size (recs), ==, WRITERS * ROUNDS + 1);
-  g_assert_cmpstr (json_string_value (rec_ddb (recs, WRITERS * ROUNDS, "SequenceNumber")), >,
-                   last);
+  g_assert_cmpstr (json_string_value (rec_ddb (recs, WRITERS * ROUNDS, "SequenceNumber")), >, last);
   json_decref (recs);
   ddb_engine_free (e);
   etu_remove_tree (dir);
