@@ -25,6 +25,9 @@ static const char stream_schema_sql[]
       " record TEXT NOT NULL);"
       "CREATE INDEX IF NOT EXISTS dy_stream_records_by_sid ON dy_stream_records (sid, seq);";
 
+/* What one GetRecords answer holds at most (AWS: 1 MB). */
+#define MAX_READ_BYTES (1024 * 1024)
+
 /* Sequence numbers are "1" and 20 digits: 21 digits as AWS's, and in string order too. */
 #define SEQ_DIGITS 20
 
@@ -433,6 +436,7 @@ ddb_stream_read (DdbStore *store, gint64 id, gint64 after, guint limit, gint64 n
                  gint64 *last, GError **error)
 {
   sqlite3_stmt *stmt;
+  gsize bytes = 0;
   int rc;
 
   *last = after;
@@ -450,9 +454,18 @@ ddb_stream_read (DdbStore *store, gint64 id, gint64 after, guint limit, gint64 n
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       gint64 seq = sqlite3_column_int64 (stmt, 0);
-      json_t *record = json_loads ((const char *) sqlite3_column_text (stmt, 1), 0, NULL);
-      json_t *ddb = json_object_get (record, "dynamodb");
+      json_t *record;
+      json_t *ddb;
 
+      /* AWS: a GetRecords answer holds at most 1 MB of records (and always one). */
+      bytes += sqlite3_column_bytes (stmt, 1);
+      if (bytes > MAX_READ_BYTES && json_array_size (out) > 0)
+        {
+          rc = SQLITE_DONE;
+          break;
+        }
+      record = json_loads ((const char *) sqlite3_column_text (stmt, 1), 0, NULL);
+      ddb = json_object_get (record, "dynamodb");
       if (!json_is_object (ddb))
         {
           if (record != NULL)

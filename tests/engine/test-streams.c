@@ -257,6 +257,39 @@ test_iterator_checks (void)
                           "{'StreamArn': 'arn:short'}"));
 }
 
+/* A page holds at most 1 MB of records, whatever the Limit. */
+static void
+test_page_size (void)
+{
+  g_autoptr (DdbEngine) e = etu_engine_new ();
+  g_autofree char *arn = create_streamed (e, "Tab", "NEW_IMAGE");
+  g_autofree char *big = g_strnfill (350 * 1024, 'x');
+  g_autofree char *it = NULL;
+  guint pages[3] = { 0 };
+
+  for (guint i = 0; i < 4; i++)
+    {
+      json_t *req = etu_json ("{'TableName': 'Tab', 'Item': {'pk': {'S': 'k%u'}}}", i);
+
+      json_object_set_new (json_object_get (req, "Item"), "v", json_pack ("{ss}", "S", big));
+      json_decref (etu_call_ok (e, "PutItem", req));
+      json_decref (req);
+    }
+  it = iterator (e, arn, "TRIM_HORIZON", NULL);
+  for (guint p = 0; p < 3; p++)
+    {
+      json_t *r = etu_ok (e, STREAMS "GetRecords", "{'ShardIterator': '%s'}", it);
+
+      pages[p] = json_array_size (json_object_get (r, "Records"));
+      g_free (it);
+      it = g_strdup (json_string_value (json_object_get (r, "NextShardIterator")));
+      json_decref (r);
+    }
+  g_assert_cmpuint (pages[0], ==, 2);
+  g_assert_cmpuint (pages[1], ==, 2);
+  g_assert_cmpuint (pages[2], ==, 0);
+}
+
 static void
 test_seq_format (void)
 {
@@ -443,6 +476,7 @@ main (int argc, char **argv)
   g_test_add_func ("/streams/trimmed-after-24-hours", test_trimmed_after_24_hours);
   g_test_add_func ("/streams/iterator-checks", test_iterator_checks);
   g_test_add_func ("/streams/seq-format", test_seq_format);
+  g_test_add_func ("/streams/page-size", test_page_size);
   g_test_add_func ("/streams/ttl-expiry", test_ttl_expiry);
   g_test_add_func ("/streams/ttl-expiry-file", test_ttl_expiry_file);
   g_test_add_func ("/streams/group-commit-and-restart", test_group_commit_and_restart);
