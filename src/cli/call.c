@@ -156,7 +156,10 @@ cli_call_main (const CliTarget *target, int argc, char **argv)
       _ ("Send one DynamoDB API request (OPERATION is PutItem, Query, CreateTable, …) to the "
          "database given with --db, or to a DynamoDB endpoint (--endpoint URL, or else the "
          "profile's endpoint or its region's standard endpoint; --profile and --region choose), "
-         "and print the response JSON on standard output."),
+         "and print the response JSON on standard output. The DynamoDB Streams API is there "
+         "too, under its whole target name: DynamoDBStreams_20120810.ListStreams, "
+         "DynamoDBStreams_20120810.DescribeStream, DynamoDBStreams_20120810.GetShardIterator, "
+         "DynamoDBStreams_20120810.GetRecords."),
       _ ("The request is DynamoDB JSON, as in the DynamoDB API reference. It is read from "
          "REQUEST_JSON, or from standard input when REQUEST_JSON is “-” or absent; empty input "
          "is the empty request {}. With no REQUEST_JSON and a terminal on standard input, the "

@@ -16,6 +16,8 @@
 #define SERVE_PREFIX "dynoscope-cli serve: "
 #define SERVE_USAGE "Usage: dynoscope-cli --db PATH serve [--host HOST] [--port PORT] " \
                     "[--auth KEYID:SECRET …]"
+/* Seconds between Time to Live sweeps (DYNOSCOPE_TTL_INTERVAL overrides). */
+#define TTL_INTERVAL_DEFAULT 60
 /* How long requests in flight get to finish once a shutdown is asked for. */
 #define SHUTDOWN_WAIT_MS 10000
 
@@ -36,6 +38,9 @@ cli_serve_run (const char *db_path, int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (DdbEngine) engine = NULL;
   g_autoptr (DdbServer) server = NULL;
+  DdbTtlSweeper *sweeper = NULL;
+  const char *ttl_env = g_getenv ("DYNOSCOPE_TTL_INTERVAL");
+  guint64 ttl_interval = TTL_INTERVAL_DEFAULT;
   g_autofree char *summary = NULL;
   g_autofree char *url_host = NULL;
   sigset_t stop_signals;
@@ -63,7 +68,9 @@ cli_serve_run (const char *db_path, int argc, char **argv)
          "does. With --auth, every request must carry a valid Signature Version 4 from one of the "
          "keys given."),
       _ ("SIGINT or SIGTERM stops it: requests in flight are answered, the database is closed, "
-         "and the exit status is 0."));
+         "and the exit status is 0. It also answers the DynamoDB Streams API (targets "
+         "DynamoDBStreams_20120810.*), and deletes items past their Time to Live every "
+         "DYNOSCOPE_TTL_INTERVAL seconds (default 60)."));
   g_option_context_set_summary (octx, summary);
   g_option_context_add_main_entries (octx, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (octx, &argc, &argv, &error))
@@ -129,6 +136,14 @@ cli_serve_run (const char *db_path, int argc, char **argv)
   pthread_sigmask (SIG_BLOCK, &stop_signals, NULL);
   signal (SIGPIPE, SIG_IGN);
 
+  if (ttl_env != NULL
+      && (!g_ascii_string_to_unsigned (ttl_env, 10, 1, 86400, &ttl_interval, NULL)))
+    {
+      fprintf (stderr, SERVE_PREFIX "%s\n",
+               _ ("DYNOSCOPE_TTL_INTERVAL must be a number of seconds from 1 to 86400"));
+      status = 2;
+      goto out;
+    }
   if (!ddb_server_start (server, host, (guint16) port, &error))
     {
       fprintf (stderr, SERVE_PREFIX "%s\n", error->message);
@@ -141,6 +156,7 @@ cli_serve_run (const char *db_path, int argc, char **argv)
     url_host = g_strdup_printf ("[%s]", host);
   else
     url_host = g_strdup (host);
+  sweeper = ddb_ttl_sweeper_start (engine, (guint) ttl_interval);
   printf ("Listening on http://%s:%u\n", url_host, (guint) ddb_server_get_port (server));
   fflush (stdout);
 
@@ -152,7 +168,8 @@ out:
   wipe_strv (auth);
   g_strfreev (auth);
   g_free (host);
-  /* The server goes before the engine it answers with. */
+  /* The server and the sweeper go before the engine they use. */
+  ddb_ttl_sweeper_stop (sweeper);
   g_clear_pointer (&server, ddb_server_free);
   g_clear_pointer (&engine, ddb_engine_free);
   return status;

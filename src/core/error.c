@@ -47,6 +47,11 @@ static const struct {
       "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException" },
   [DDB_ERROR_DUPLICATE_ITEM]
   = { "DuplicateItemException", "com.amazonaws.dynamodb.v20120810#DuplicateItemException" },
+  [DDB_ERROR_EXPIRED_ITERATOR]
+  = { "ExpiredIteratorException", "com.amazonaws.dynamodb.v20120810#ExpiredIteratorException" },
+  [DDB_ERROR_TRIMMED_DATA_ACCESS]
+  = { "TrimmedDataAccessException",
+      "com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException" },
 };
 
 const char *

@@ -27,6 +27,8 @@ typedef enum {
   DDB_ERROR_INCOMPLETE_SIGNATURE,       /* IncompleteSignatureException */
   DDB_ERROR_IDEMPOTENT_PARAMETER_MISMATCH, /* IdempotentParameterMismatchException */
   DDB_ERROR_DUPLICATE_ITEM,             /* DuplicateItemException (PartiQL INSERT) */
+  DDB_ERROR_EXPIRED_ITERATOR,           /* ExpiredIteratorException (Streams) */
+  DDB_ERROR_TRIMMED_DATA_ACCESS,        /* TrimmedDataAccessException (Streams) */
 } DdbErrorCode;
 
 GQuark ddb_error_quark (void);

@@ -48,6 +48,12 @@ json_t *ddb_op_list_tags_of_resource (DdbEngine *e, json_t *req, json_t **extra,
 json_t *ddb_op_update_time_to_live (DdbEngine *e, json_t *req, json_t **extra, GError **error);
 json_t *ddb_op_describe_time_to_live (DdbEngine *e, json_t *req, json_t **extra, GError **error);
 
+/* stream-ops.c: the DynamoDBStreams_20120810 API */
+json_t *ddb_op_list_streams (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_describe_stream (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_get_shard_iterator (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_get_records (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+
 /* item-ops.c */
 json_t *ddb_op_put_item (DdbEngine *e, json_t *req, json_t **extra, GError **error);
 json_t *ddb_op_get_item (DdbEngine *e, json_t *req, json_t **extra, GError **error);

@@ -57,6 +57,11 @@ static const OperationEntry operations[] = {
   { "DeleteTable", ddb_op_delete_table },
   { "DescribeTable", ddb_op_describe_table, TRUE },
   { "DescribeTimeToLive", ddb_op_describe_time_to_live, TRUE },
+  /* The Streams API, under its own target prefix (serve passes the whole target). */
+  { "DynamoDBStreams_20120810.DescribeStream", ddb_op_describe_stream, TRUE },
+  { "DynamoDBStreams_20120810.GetRecords", ddb_op_get_records, TRUE },
+  { "DynamoDBStreams_20120810.GetShardIterator", ddb_op_get_shard_iterator, TRUE },
+  { "DynamoDBStreams_20120810.ListStreams", ddb_op_list_streams, TRUE },
   { "ExecuteStatement", ddb_op_execute_statement, FALSE, pql_reads_only },
   { "ExecuteTransaction", ddb_op_execute_transaction, FALSE, pql_reads_only },
   { "GetItem", ddb_op_get_item, TRUE },

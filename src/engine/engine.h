@@ -43,6 +43,18 @@ gboolean ddb_engine_read (DdbEngine *engine, const char *operation, json_t *requ
                           DdbItemFunc each, gpointer user_data, json_t **response,
                           GError **error);
 
+/* Time to Live: deletes the items of every table with TTL enabled whose TTL attribute is a
+ * Number of epoch seconds at or before `now` (and not more than five years before: AWS takes
+ * those for mistakes), each deletion a REMOVE stream record of the service; and drops stream
+ * records older than 24 hours. *deleted (may be NULL) counts the items deleted. */
+gboolean ddb_engine_expire (DdbEngine *engine, gint64 now, guint *deleted, GError **error);
+
+/* A thread that runs ddb_engine_expire every `interval_seconds` (at least 1) until stopped;
+ * stop it before freeing the engine. */
+typedef struct _DdbTtlSweeper DdbTtlSweeper;
+DdbTtlSweeper *ddb_ttl_sweeper_start (DdbEngine *engine, guint interval_seconds);
+void ddb_ttl_sweeper_stop (DdbTtlSweeper *sweeper);
+
 /* The error body DynamoDB would send for `error` (+ extra members): {"__type": ..., "message": ...}. */
 json_t *ddb_engine_error_body (const GError *error, json_t *extra);
 

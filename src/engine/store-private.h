@@ -30,6 +30,8 @@ struct _DdbStore {
   /* Table name -> CachedDef: definitions this connection parsed, reused while the stored text
    * is the same (every call reads a definition; parsing its JSON was a third of a GetItem). */
   GHashTable *defs;
+  /* Removals are the service's own (TTL expiry): their stream records say so. */
+  gboolean service_writes;
 };
 
 /* The key attributes kept out of stored item blobs: the table's hash and range key, then (index

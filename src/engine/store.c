@@ -45,6 +45,7 @@
 
 #include "core/error.h"
 #include "engine/store-private.h"
+#include "engine/stream-store.h"
 #include "core/itemsize.h"
 #include "core/keycodec.h"
 
@@ -652,6 +653,8 @@ ddb_store_open (const char *path, GError **error)
           goto fail;
         }
     }
+  if (!ddb_stream_store_init (store, error))
+    goto fail;
   if (path_is_shareable (path))
     {
       store->path = g_strdup (path);
@@ -1027,6 +1030,7 @@ ddb_store_table_create (DdbStore *store, DdbTableDef *def, GError **error)
         }
       for (guint i = 0; ok && def->indexes != NULL && i < def->indexes->len; i++)
         ok = stats_create (store, def->id, ((DdbIndexDef *) def->indexes->pdata[i])->id, error);
+      ok = ok && ddb_stream_sync_table (store, def, FALSE, error);
     }
   return auto_end (store, own, ok, error);
 }
@@ -1224,6 +1228,7 @@ ddb_store_table_update (DdbStore *store, DdbTableDef *def, GError **error)
           sqlite3_bind_text (stmt, 2, text, -1, SQLITE_STATIC);
           ok = stmt_run (store, stmt, error);
         }
+      ok = ok && ddb_stream_sync_table (store, def, FALSE, error);
     }
   return auto_end (store, own, ok, error);
 }
@@ -1255,6 +1260,7 @@ ddb_store_table_delete (DdbStore *store, const DdbTableDef *def, GError **error)
     }
   if (ok)
     stats_forget (store, def->id, -1);
+  ok = ok && ddb_stream_sync_table (store, def, TRUE, error);
   return auto_end (store, own, ok, error);
 }
 
@@ -1489,11 +1495,16 @@ ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *ite
   gboolean own, ok, inserted = FALSE;
   gint64 size = (gint64) ddb_item_size (item), old_size = 0;
   KeySlots ks;
+  g_autoptr (DdbValue) old = NULL;
+  gboolean streamed = ddb_stream_enabled (def);
 
-  if (!store_encode_key (&def->key, item, store->pk, store->sk, error))
-    return FALSE;
   if (!auto_begin (store, &own, error))
     return FALSE;
+  /* The stream's record wants the image replaced (this fills pk and sk too). */
+  if (streamed && !ddb_store_item_get (store, def, item, &old, error))
+    return auto_end (store, own, FALSE, error);
+  if (!store_encode_key (&def->key, item, store->pk, store->sk, error))
+    return auto_end (store, own, FALSE, error);
   store_key_slots (def, NULL, &ks);
   encode_keyless (&ks, item, store->item);
   /* Insert first: an import's items are new, and a new item has no index entries to remove, so
@@ -1521,6 +1532,8 @@ ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *ite
       ok = (inserted || delete_index_entries (store, def, store->tk, error))
            && put_index_entries (store, def, NULL, item, store->tk, error);
     }
+  if (ok && streamed)
+    ok = ddb_stream_record (store, def, old, item, error);
   return auto_end (store, own, ok, error);
 }
 
@@ -1557,12 +1570,16 @@ ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *
 {
   sqlite3_stmt *stmt;
   gboolean own, ok, existed = FALSE;
+  g_autoptr (DdbValue) old = NULL;
+  gboolean streamed = ddb_stream_enabled (def);
   int rc;
 
-  if (!store_encode_key (&def->key, key, store->pk, store->sk, error))
-    return FALSE;
   if (!auto_begin (store, &own, error))
     return FALSE;
+  if (streamed && !ddb_store_item_get (store, def, key, &old, error))
+    return auto_end (store, own, FALSE, error);
+  if (!store_encode_key (&def->key, key, store->pk, store->sk, error))
+    return auto_end (store, own, FALSE, error);
   stmt
       = store_stmt_acquire (store,
                             "DELETE FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3 AND sk = ?4"
@@ -1586,6 +1603,8 @@ ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *
       store_concat_key (store->tk, store->pk, store->sk);
       ok = delete_index_entries (store, def, store->tk, error);
     }
+  if (ok && old != NULL)
+    ok = ddb_stream_record (store, def, old, NULL, error);
   return auto_end (store, own, ok, error);
 }
 

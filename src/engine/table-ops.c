@@ -171,8 +171,20 @@ ddb_table_now_seconds (void)
 static char *
 stream_label (void)
 {
-  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  /* Labels name streams (ARNs), so two enabled within one millisecond (a table dropped and
+   * created again at once) must still differ: each is at least a millisecond after the last. */
+  static gint64 last_ms;
+  G_LOCK_DEFINE_STATIC (last_ms);
+  gint64 ms;
+  g_autoptr (GDateTime) secs = NULL;
+  g_autoptr (GDateTime) now = NULL;
 
+  G_LOCK (last_ms);
+  ms = MAX (g_get_real_time () / 1000, last_ms + 1);
+  last_ms = ms;
+  G_UNLOCK (last_ms);
+  secs = g_date_time_new_from_unix_utc (ms / 1000);
+  now = g_date_time_add (secs, (ms % 1000) * 1000);
   return g_date_time_format (now, "%Y-%m-%dT%H:%M:%S.%f");
 }
 

@@ -435,7 +435,10 @@ ddb_client_call (DdbClient *client, const char *operation, json_t *request,
                  GCancellable *cancellable, json_t **response, DdbClientCallInfo *info,
                  GError **error)
 {
-  g_autofree char *target = g_strconcat (TARGET_PREFIX, operation, NULL);
+  /* A name with its API ("DynamoDBStreams_20120810.GetRecords") is the whole target. */
+  g_autofree char *target = strchr (operation, '.') != NULL
+                                ? g_strdup (operation)
+                                : g_strconcat (TARGET_PREFIX, operation, NULL);
   DdbClientCallInfo local_info = { 0 };
   char *body;
   gsize body_len;

@@ -120,6 +120,16 @@ ddb_server_operations (gsize *n_operations)
   return api_operations;
 }
 
+/* The DynamoDB Streams API (its own target prefix), sorted; the engine knows these under the
+ * whole target ("DynamoDBStreams_20120810.GetRecords"). */
+#define STREAMS_API_VERSION "DynamoDBStreams_20120810"
+static const char *const streams_operations[] = {
+  "DescribeStream",
+  "GetRecords",
+  "GetShardIterator",
+  "ListStreams",
+};
+
 static int
 compare_name (const void *key, const void *elem)
 {
@@ -560,6 +570,11 @@ ddb_server_handle (DdbEngine *engine, const DdbServerRequest *in, DdbServerReply
   if (target != NULL && g_str_has_prefix (target, API_VERSION ".")
       && is_api_operation (target + strlen (API_VERSION ".")))
     operation = target + strlen (API_VERSION ".");
+  if (target != NULL && g_str_has_prefix (target, STREAMS_API_VERSION ".")
+      && bsearch (target + strlen (STREAMS_API_VERSION "."), streams_operations,
+                  G_N_ELEMENTS (streams_operations), sizeof streams_operations[0], compare_name)
+             != NULL)
+    operation = target;
   if (operation == NULL)
     {
       reply_bare_error (reply, DDB_ERROR_UNKNOWN_OPERATION, reply_type);

@@ -118,6 +118,26 @@ class Call(unittest.TestCase):
         # Numbers keep every digit.
         self.assertEqual(q["Items"][0]["budget"], {"N": "12345678901234567890123456789012345678"})
 
+    def test_streams_api_by_its_target_name(self):
+        desc = self.ok("CreateTable", dict(TABLE, StreamSpecification={
+            "StreamEnabled": True, "StreamViewType": "NEW_IMAGE"}))["TableDescription"]
+        self.put("META", name={"S": "Acme Corp"})
+        streams = self.ok("DynamoDBStreams_20120810.ListStreams", {})["Streams"]
+        self.assertEqual([s["StreamArn"] for s in streams], [desc["LatestStreamArn"]])
+        d = self.ok("DynamoDBStreams_20120810.DescribeStream",
+                    {"StreamArn": desc["LatestStreamArn"]})["StreamDescription"]
+        it = self.ok("DynamoDBStreams_20120810.GetShardIterator", {
+            "StreamArn": d["StreamArn"], "ShardId": d["Shards"][0]["ShardId"],
+            "ShardIteratorType": "TRIM_HORIZON"})["ShardIterator"]
+        recs = self.ok("DynamoDBStreams_20120810.GetRecords", {"ShardIterator": it})["Records"]
+        self.assertEqual([r["eventName"] for r in recs], ["INSERT"])
+        self.assertEqual(recs[0]["dynamodb"]["NewImage"]["name"], {"S": "Acme Corp"})
+        r = self.call("DynamoDBStreams_20120810.GetRecords", {"ShardIterator": "x"})
+        self.assertEqual(r.returncode, 1)
+        self.assertTrue(r.stderr.startswith("ValidationException: "), r.stderr)
+        r = run("call", "--help")
+        self.assertIn("DynamoDBStreams_20120810.GetRecords", r.stdout)
+
     def test_database_persists_between_runs(self):
         self.create()
         self.assertEqual(self.ok("ListTables"), {"TableNames": ["Workspaces"]})
