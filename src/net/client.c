@@ -6,6 +6,7 @@
 #include "net/client.h"
 
 #define TARGET_PREFIX "DynamoDB_20120810."
+#define STREAMS_TARGET_PREFIX "DynamoDBStreams_20120810."
 #define CONTENT_TYPE "application/x-amz-json-1.0"
 
 struct _DdbClient {
@@ -15,6 +16,9 @@ struct _DdbClient {
   char *signing_region;
   char *host;
   char *path;
+  /* Where the DynamoDB Streams API is (AWS: a host of its own; else the same URL). */
+  char *streams_endpoint;
+  char *streams_host;
   guint max_attempts;
   guint base_delay_ms;
   guint max_delay_ms;
@@ -63,6 +67,10 @@ ddb_client_new (const DdbClientOptions *options, GError **error)
   uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
   client->path
       = g_strdup (uri != NULL && *g_uri_get_path (uri) != '\0' ? g_uri_get_path (uri) : "/");
+  client->streams_endpoint = ddb_aws_streams_endpoint (url, region);
+  client->streams_host = ddb_http_host_header (client->streams_endpoint, error);
+  if (client->streams_host == NULL)
+    return NULL;
 
   /* The AWS CLI's order: --ca-bundle, AWS_CA_BUNDLE, the profile's ca_bundle. */
   ca = nonempty (options->ca_bundle);
@@ -104,6 +112,8 @@ ddb_client_free (DdbClient *client)
   g_free (client->signing_region);
   g_free (client->host);
   g_free (client->path);
+  g_free (client->streams_endpoint);
+  g_free (client->streams_host);
   g_free (client);
 }
 
@@ -335,7 +345,7 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
   gsize len = 0;
   const char *data;
   guint n = 0;
-  gboolean sent;
+  gboolean sent, streams;
 
   *ok = FALSE;
   creds = ddb_aws_session_get_credentials (client->session, g_get_real_time () / G_USEC_PER_SEC,
@@ -343,7 +353,8 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
   if (creds == NULL)
     return ATTEMPT_DONE;
 
-  headers[n++] = (DdbHttpHeader){ "Host", client->host };
+  streams = g_str_has_prefix (target, STREAMS_TARGET_PREFIX);
+  headers[n++] = (DdbHttpHeader){ "Host", streams ? client->streams_host : client->host };
   headers[n++] = (DdbHttpHeader){ "Content-Type", CONTENT_TYPE };
   headers[n++] = (DdbHttpHeader){ "X-Amz-Target", target };
   req.method = "POST";
@@ -364,7 +375,8 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
     headers[n++] = (DdbHttpHeader){ sig.add_headers[i], sig.add_headers[i + 1] };
 
   info->attempts++;
-  sent = ddb_http_post (client->http, client->endpoint, headers, n, req.body, req.body_len,
+  sent = ddb_http_post (client->http, streams ? client->streams_endpoint : client->endpoint,
+                        headers, n, req.body, req.body_len,
                         cancellable, &resp, error);
   ddb_signature_clear (&sig);
   if (!sent)

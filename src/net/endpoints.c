@@ -74,6 +74,22 @@ ddb_aws_standard_endpoint (const char *service, const char *region)
   return g_strdup_printf ("https://%s.%s.%s", service, region, ddb_aws_region_dns_suffix (region));
 }
 
+char *
+ddb_aws_streams_endpoint (const char *dynamodb_url, const char *region)
+{
+  g_autofree char *standard = NULL;
+  gsize len = strlen (dynamodb_url);
+
+  if (region == NULL || strcmp (region, "local") == 0)
+    return g_strdup (dynamodb_url);
+  standard = ddb_aws_standard_endpoint ("dynamodb", region);
+  if (len > 0 && dynamodb_url[len - 1] == '/')
+    len--;
+  if (len == strlen (standard) && g_ascii_strncasecmp (dynamodb_url, standard, len) == 0)
+    return ddb_aws_standard_endpoint ("streams.dynamodb", region);
+  return g_strdup (dynamodb_url);
+}
+
 const char *
 ddb_aws_signing_region (const char *service, const char *region)
 {

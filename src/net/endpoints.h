@@ -24,6 +24,12 @@ char *ddb_aws_standard_endpoint (const char *service, const char *region);
  * "local", which signs as us-east-1. */
 const char *ddb_aws_signing_region (const char *service, const char *region);
 
+/* Where the DynamoDB Streams API of a client talking to DYNAMODB_URL is: the region's
+ * streams.dynamodb endpoint when DYNAMODB_URL is the region's standard DynamoDB endpoint (AWS
+ * answers Streams on a host of its own), else DYNAMODB_URL itself (DynamoDB Local, serve and
+ * other local endpoints answer both APIs on one URL). */
+char *ddb_aws_streams_endpoint (const char *dynamodb_url, const char *region);
+
 /* STS's regional endpoint (the CLI v2 default), or the global https://sts.amazonaws.com when
  * REGION is NULL. */
 char *ddb_aws_sts_endpoint (const char *region);
