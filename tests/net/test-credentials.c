@@ -1283,6 +1283,33 @@ test_standard_endpoints (void)
   }
 }
 
+/* AWS answers the Streams API on a host of its own; any other endpoint answers both. */
+static void
+test_streams_endpoints (void)
+{
+  static const struct {
+    const char *url, *region, *streams;
+  } cases[] = {
+    { "https://dynamodb.us-east-1.amazonaws.com", "us-east-1",
+      "https://streams.dynamodb.us-east-1.amazonaws.com" },
+    { "https://dynamodb.cn-north-1.amazonaws.com.cn/", "cn-north-1",
+      "https://streams.dynamodb.cn-north-1.amazonaws.com.cn" },
+    { "https://dynamodb.eu-west-1.amazonaws.com", "us-east-1",
+      "https://dynamodb.eu-west-1.amazonaws.com" },
+    { "http://127.0.0.1:8000", "us-east-1", "http://127.0.0.1:8000" },
+    { "http://localhost:8000", "local", "http://localhost:8000" },
+    { "https://vpce-1.dynamodb.us-east-1.vpce.amazonaws.com", "us-east-1",
+      "https://vpce-1.dynamodb.us-east-1.vpce.amazonaws.com" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *url = ddb_aws_streams_endpoint (cases[i].url, cases[i].region);
+
+      g_assert_cmpstr (url, ==, cases[i].streams);
+    }
+}
+
 static void
 test_endpoint_precedence (Fixture *fx, gconstpointer data)
 {
@@ -1469,6 +1496,7 @@ main (int argc, char **argv)
   ADD ("/net/credentials/assume-role-errors", test_assume_role_errors);
   ADD ("/net/endpoints/region", test_region);
   g_test_add_func ("/net/endpoints/standard", test_standard_endpoints);
+  g_test_add_func ("/net/endpoints/streams", test_streams_endpoints);
   ADD ("/net/endpoints/precedence", test_endpoint_precedence);
   g_test_add_func ("/net/credentials/process-environment", test_process_environment);
 #undef ADD
