@@ -8,7 +8,8 @@
 
 static const char *const setup[][2] = {
   { "CreateTable",
-    "{\"TableName\": \"Blog\", \"BillingMode\": \"PAY_PER_REQUEST\", \"AttributeDefinitions\": "
+    "{\"TableName\": \"Blog\", \"BillingMode\": \"PAY_PER_REQUEST\", \"StreamSpecification\": "
+    "{\"StreamEnabled\": true, \"StreamViewType\": \"NEW_AND_OLD_IMAGES\"}, \"AttributeDefinitions\": "
     "[{\"AttributeName\": \"PK\", \"AttributeType\": \"S\"}, {\"AttributeName\": \"SK\", "
     "\"AttributeType\": \"S\"}, {\"AttributeName\": \"authorId\", \"AttributeType\": \"S\"}, "
     "{\"AttributeName\": \"n\", \"AttributeType\": \"N\"}], \"KeySchema\": [{\"AttributeName\": "

@@ -19,8 +19,8 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
-/* The engine's operations (engine.c), and one it does not know (PartiQL's after it, so that
- * the corpus's first bytes keep their meaning). */
+/* The engine's operations (engine.c), and one it does not know (PartiQL's and the Streams
+ * API's after it, so that the corpus's first bytes keep their meaning). */
 static const char *const operations[] = {
   "BatchGetItem", "BatchWriteItem",     "CreateTable",      "DeleteItem",
   "DeleteTable",  "DescribeTable",      "DescribeTimeToLive", "GetItem",
@@ -29,6 +29,8 @@ static const char *const operations[] = {
   "UntagResource", "UpdateItem",        "UpdateTable",      "UpdateTimeToLive",
   "NoSuchOperation",
   "ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction",
+  "DynamoDBStreams_20120810.ListStreams", "DynamoDBStreams_20120810.DescribeStream",
+  "DynamoDBStreams_20120810.GetShardIterator", "DynamoDBStreams_20120810.GetRecords",
 };
 
 int

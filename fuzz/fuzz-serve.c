@@ -67,6 +67,10 @@ static const char *const odd_targets[] = {
   "GetItem",
   "DynamoDBStreams_20120810.GetRecords",
   "DynamoDB_20120810.BatchGetItem\t",
+  "DynamoDBStreams_20120810.ListStreams",
+  "DynamoDBStreams_20120810.DescribeStream",
+  "DynamoDBStreams_20120810.GetShardIterator",
+  "DynamoDBStreams_20120810.NoSuchOperation",
 };
 
 static gboolean
