@@ -168,9 +168,16 @@ def partiql_steps():
         ("ExecuteStatement", {"Statement": f'UPDATE "{TABLE}" SET v = ? WHERE pk = ? AND sk = ?',
                               "Parameters": [s(NASTY), s("p#1"), n("1")],
                               "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}, "write"),
+        # DynamoDB refuses reads and writes together in one batch.
         ("BatchExecuteStatement", {"Statements": [
             {"Statement": f'SELECT * FROM "{TABLE}" WHERE pk = ? AND sk = ?',
              "Parameters": [s("p#1"), n("1")], "ConsistentRead": True},
+            {"Statement": f'SELECT v FROM "{TABLE}" WHERE pk = ? AND sk = ?',
+             "Parameters": [s("p#1"), n(BIG_N)]},
+        ]}, "read"),
+        ("BatchExecuteStatement", {"Statements": [
+            {"Statement": f'UPDATE "{TABLE}" SET w = ? WHERE pk = ? AND sk = ?',
+             "Parameters": [n(TINY_N), s("p#1"), n("1")]},
             {"Statement": f'INSERT INTO "{OTHER}" VALUE {{\'id\': ?, \'v\': ?}}',
              "Parameters": [{"B": ALL_BYTES}, {"SS": ["a", NASTY]}],
              "ReturnValuesOnConditionCheckFailure": "NONE"},
