@@ -353,6 +353,26 @@ cg_write_go (const CgJob *job)
                               op);
       if (strcmp (op, "TransactWriteItems") == 0)
         g_string_append (body, "\tfmt.Printf(\"%+v\\n\", out.ConsumedCapacity)\n");
+      else if (strcmp (op, "ExecuteStatement") == 0)
+        g_string_append (body, "\tfor _, item := range out.Items {\n"
+                               "\t\tfmt.Println(show(item))\n"
+                               "\t}\n"
+                               "\tif out.NextToken != nil {\n"
+                               "\t\tfmt.Println(\"NextToken:\", *out.NextToken)\n"
+                               "\t}\n");
+      else if (strcmp (op, "BatchExecuteStatement") == 0)
+        g_string_append (body, "\t// Each statement succeeds or fails on its own.\n"
+                               "\tfor _, entry := range out.Responses {\n"
+                               "\t\tif entry.Error != nil {\n"
+                               "\t\t\tfmt.Println(entry.Error.Code, aws.ToString(entry.Error.Message))\n"
+                               "\t\t} else {\n"
+                               "\t\t\tfmt.Println(show(entry.Item))\n"
+                               "\t\t}\n"
+                               "\t}\n");
+      else if (strcmp (op, "ExecuteTransaction") == 0)
+        g_string_append (body, "\tfor _, entry := range out.Responses {\n"
+                               "\t\tfmt.Println(show(entry.Item))\n"
+                               "\t}\n");
       else
         g_string_append (body, "\tfmt.Println(show(out.Attributes))\n");
       break;

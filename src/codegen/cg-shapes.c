@@ -162,6 +162,36 @@ static const CgMember transact_get_members[] = {
   { "TransactItems", CG_STRUCT_LIST, &transact_get_item_shape, NULL }, RCC, END,
 };
 
+/* PartiQL. ReturnValuesOnConditionCheckFailure is in the SDKs' current models of all three
+ * statement shapes (botocore before 1.29.150 or so, as Debian's, lacks it). */
+#define PARAMETERS { "Parameters", CG_VALUES, NULL, NULL }
+
+static const CgMember execute_statement_members[] = {
+  STR ("Statement"), PARAMETERS, BOOL ("ConsistentRead"), STR ("NextToken"), RCC,
+  INT ("Limit"), RVOCCF, END,
+};
+
+static const CgMember batch_statement_members[] = {
+  STR ("Statement"), PARAMETERS, BOOL ("ConsistentRead"), RVOCCF, END,
+};
+static const CgShape batch_statement_shape
+    = { "BatchStatementRequest", TRUE, batch_statement_members };
+
+static const CgMember batch_execute_members[] = {
+  { "Statements", CG_STRUCT_LIST, &batch_statement_shape, NULL }, RCC, END,
+};
+
+static const CgMember parameterized_statement_members[] = {
+  STR ("Statement"), PARAMETERS, RVOCCF, END,
+};
+static const CgShape parameterized_statement_shape
+    = { "ParameterizedStatement", TRUE, parameterized_statement_members };
+
+static const CgMember execute_transaction_members[] = {
+  { "TransactStatements", CG_STRUCT_LIST, &parameterized_statement_shape, NULL },
+  STR ("ClientRequestToken"), RCC, END,
+};
+
 static const struct {
   CgShape shape;
   CgFlow flow;
@@ -176,11 +206,15 @@ static const struct {
   { { "BatchWriteItem", TRUE, batch_write_members }, CG_WRITE_BATCH },
   { { "TransactWriteItems", TRUE, transact_write_members }, CG_WRITE },
   { { "TransactGetItems", TRUE, transact_get_members }, CG_READ_TRANSACT },
+  { { "ExecuteStatement", TRUE, execute_statement_members }, CG_WRITE },
+  { { "BatchExecuteStatement", TRUE, batch_execute_members }, CG_WRITE },
+  { { "ExecuteTransaction", TRUE, execute_transaction_members }, CG_WRITE },
 };
 
 static const char *const operation_names[] = {
   "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
-  "BatchWriteItem", "TransactWriteItems", "TransactGetItems", NULL,
+  "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "ExecuteStatement",
+  "BatchExecuteStatement", "ExecuteTransaction", NULL,
 };
 
 const char *const *

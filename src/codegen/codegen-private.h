@@ -61,7 +61,9 @@ typedef enum {
   CG_READ_BATCH,  /* BatchGetItem: prints Responses, sends UnprocessedKeys again */
   CG_WRITE_BATCH, /* BatchWriteItem: sends UnprocessedItems again, prints each response */
   CG_READ_TRANSACT, /* TransactGetItems: prints Responses */
-  CG_WRITE,       /* PutItem, UpdateItem, DeleteItem, TransactWriteItems: prints the response */
+  CG_WRITE,       /* PutItem, UpdateItem, DeleteItem, TransactWriteItems, and the PartiQL
+                   * ExecuteStatement, BatchExecuteStatement, ExecuteTransaction: prints the
+                   * response */
 } CgFlow;
 
 CgFlow cg_operation_flow (const char *operation);

@@ -520,3 +520,79 @@ ddb_update_apply (const DdbUpdate *u, DdbValue *item, GError **error)
     g_array_unref (ap.appends);
   return ok;
 }
+
+static gboolean
+same_prefix (const DdbPath *a, const DdbPath *b, guint k)
+{
+  for (guint i = 0; i < k; i++)
+    {
+      const DdbPathElem *x = &a->elems[i], *y = &b->elems[i];
+
+      if ((x->name == NULL) != (y->name == NULL))
+        return FALSE;
+      if (x->name != NULL ? strcmp (x->name, y->name) != 0 : x->index != y->index)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Where the list element at step `j` of `p` (an index into `list`, as in the old item) sits
+ * once `u` is applied: removals from the same list close up the gaps below it, and an index
+ * past the end lands after the survivors, in the order of the indices written (as
+ * apply_list_ops does). */
+static guint32
+landed_index (const DdbUpdate *u, const DdbPath *p, guint j, const DdbValue *list)
+{
+  guint32 idx = p->elems[j].index, len = list->elems->len;
+  guint removed = 0, removed_below = 0, appended_below = 0;
+
+  for (guint i = 0; i < u->n_actions; i++)
+    {
+      const DdbPath *q = &u->actions[i].path;
+      guint32 qi;
+
+      if (q->n != j + 1 || q->elems[j].name != NULL || !same_prefix (p, q, j))
+        continue;
+      qi = q->elems[j].index;
+      if (u->actions[i].kind == DDB_UPDATE_REMOVE)
+        {
+          removed += qi < len;
+          removed_below += qi < len && qi < idx;
+        }
+      else
+        appended_below += qi >= len && qi < idx;
+    }
+  if (idx < len)
+    return idx - removed_below;
+  return len - removed + appended_below;
+}
+
+DdbProjection *
+ddb_update_touched_paths (const DdbUpdate *u, const DdbValue *old_item, gboolean after)
+{
+  DdbProjection *p = g_new0 (DdbProjection, 1);
+
+  p->paths = g_new0 (DdbPath, u->n_actions);
+  for (guint i = 0; i < u->n_actions; i++)
+    {
+      const DdbPath *src = &u->actions[i].path;
+      DdbPath *dst;
+
+      if (after && u->actions[i].kind == DDB_UPDATE_REMOVE)
+        continue;
+      dst = &p->paths[p->n_paths++];
+      ddb_path_copy (dst, src);
+      for (guint j = 1; after && old_item != NULL && j < src->n; j++)
+        {
+          DdbPath prefix = { j, src->elems };
+          const DdbValue *list;
+
+          if (src->elems[j].name != NULL)
+            continue;
+          list = ddb_path_lookup (old_item, &prefix);
+          if (list != NULL && list->type == DDB_TYPE_L)
+            dst->elems[j].index = landed_index (u, src, j, list);
+        }
+    }
+  return p;
+}

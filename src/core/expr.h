@@ -177,6 +177,14 @@ DdbValue *ddb_projection_apply (const DdbProjection *p, const DdbValue *item);
  * "The document path provided in the update expression is invalid for update". */
 gboolean ddb_update_apply (const DdbUpdate *u, DdbValue *item, GError **error);
 
+/* The paths `u` touches, as a projection for ReturnValues UPDATED_OLD (`after` FALSE: the paths
+ * as written, to pick from the old item) or UPDATED_NEW (`after` TRUE: REMOVEd paths left out,
+ * and a list index moved to where the element sits in the new item, given `old_item` (NULL for
+ * an item that did not exist): a SET past a list's end lands at its end, so that is where it is
+ * returned from, and a REMOVE of an earlier element shifts it down). */
+DdbProjection *ddb_update_touched_paths (const DdbUpdate *u, const DdbValue *old_item,
+                                         gboolean after);
+
 /* ---- Key conditions (keycond.c) -------------------------------------------------------- */
 
 typedef enum {

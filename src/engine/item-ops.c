@@ -613,27 +613,24 @@ ddb_item_collection_metrics (DdbStore *store, const DdbTableDef *def, const DdbV
   return out;
 }
 
-/* The top-level attributes of `item` that the update touched: DynamoDB returns whole
- * top-level attributes for UPDATED_OLD / UPDATED_NEW, even when a nested path changed. */
+/* The paths the update touched, picked from `item` (the old item for UPDATED_OLD, the new one
+ * for UPDATED_NEW) as a ProjectionExpression of them would: DynamoDB returns only those paths,
+ * e.g. {"info": {"M": {"rating": ...}}} for SET info.rating = :r (the getting-started
+ * tutorial's MoviesItemOps, UpdateExpression "set info.rating=:r, info.plot=:p, info.actors=:a"
+ * with UPDATED_NEW, shows only those three members of info). DynamoDB Local returns whole
+ * top-level attributes instead; the documentation wins. */
 static DdbValue *
-updated_attributes (const DdbUpdate *u, const DdbValue *item)
+updated_attributes (const DdbUpdate *u, const DdbValue *old_item, const DdbValue *item,
+                    gboolean after)
 {
-  DdbValue *out = ddb_value_new_m ();
+  g_autoptr (DdbProjection) paths = NULL;
 
   if (item == NULL || u == NULL)
-    return out;
-  for (guint i = 0; i < u->n_actions; i++)
-    {
-      const char *name = u->actions[i].path.elems[0].name;
-      DdbValue *v;
-
-      if (name == NULL || ddb_value_map_get (out, name) != NULL)
-        continue;
-      v = ddb_value_map_get (item, name);
-      if (v != NULL)
-        ddb_value_map_set (out, name, ddb_value_copy (v));
-    }
-  return out;
+    return NULL;
+  paths = ddb_update_touched_paths (u, old_item, after);
+  if (paths->n_paths == 0)
+    return NULL;
+  return ddb_projection_apply (paths, item);
 }
 
 gboolean
@@ -655,10 +652,10 @@ ddb_write_add_response (DdbStore *store, const DdbPreparedWrite *w, json_t *resp
         attrs = ddb_value_copy (w->new_item);
       break;
     case DDB_RV_UPDATED_OLD:
-      attrs = updated_attributes (w->update, w->old_item);
+      attrs = updated_attributes (w->update, w->old_item, w->old_item, FALSE);
       break;
     case DDB_RV_UPDATED_NEW:
-      attrs = updated_attributes (w->update, w->new_item);
+      attrs = updated_attributes (w->update, w->old_item, w->new_item, TRUE);
       break;
     }
   if (attrs != NULL && ddb_value_map_size (attrs) > 0)

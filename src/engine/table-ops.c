@@ -428,6 +428,18 @@ ddb_op_delete_table (DdbEngine *e, json_t *req, json_t **extra, GError **error)
   d = ddb_table_describe (e->store, def, "DELETING", error);
   if (d == NULL)
     return NULL;
+  /* A deleting table's description tells what goes, not what the table was: the DeleteTable
+   * examples (API reference, AWS CLI, botocore's examples-1.json) show TableName, TableStatus
+   * DELETING, ItemCount, TableSizeBytes and ProvisionedThroughput only, and the service adds
+   * the table's identity and settings (TableArn, TableId, BillingModeSummary, the stream's
+   * members, SSEDescription, TableClassSummary, DeletionProtectionEnabled) but no schema: no
+   * KeySchema, AttributeDefinitions, CreationDateTime or indexes (which go with the table).
+   * DynamoDB Local sends the whole ACTIVE description; the documentation wins. */
+  json_object_del (d, "KeySchema");
+  json_object_del (d, "AttributeDefinitions");
+  json_object_del (d, "CreationDateTime");
+  json_object_del (d, "LocalSecondaryIndexes");
+  json_object_del (d, "GlobalSecondaryIndexes");
   if (!ddb_store_table_delete (e->store, def, error))
     {
       json_decref (d);

@@ -156,3 +156,36 @@ def steps():
             {"Get": {"TableName": TABLE, "Key": {"pk": s("gone"), "sk": n("1")}}},
         ]}, "read"),
     ]
+
+
+def partiql_steps():
+    """The PartiQL operations, after steps() (their programs are checked for syntax and against
+    golden files; `replay` leaves them out until the engine answers PartiQL)."""
+    return [
+        ("ExecuteStatement", {"Statement": f'SELECT * FROM "{TABLE}" WHERE pk = ? AND sk = ?',
+                              "Parameters": [s("p#1"), n(BIG_N)], "ConsistentRead": True,
+                              "Limit": 5, "ReturnConsumedCapacity": "TOTAL"}, "read"),
+        ("ExecuteStatement", {"Statement": f'UPDATE "{TABLE}" SET v = ? WHERE pk = ? AND sk = ?',
+                              "Parameters": [s(NASTY), s("p#1"), n("1")],
+                              "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}, "write"),
+        # DynamoDB refuses reads and writes together in one batch.
+        ("BatchExecuteStatement", {"Statements": [
+            {"Statement": f'SELECT * FROM "{TABLE}" WHERE pk = ? AND sk = ?',
+             "Parameters": [s("p#1"), n("1")], "ConsistentRead": True},
+            {"Statement": f'SELECT v FROM "{TABLE}" WHERE pk = ? AND sk = ?',
+             "Parameters": [s("p#1"), n(BIG_N)]},
+        ]}, "read"),
+        ("BatchExecuteStatement", {"Statements": [
+            {"Statement": f'UPDATE "{TABLE}" SET w = ? WHERE pk = ? AND sk = ?',
+             "Parameters": [n(TINY_N), s("p#1"), n("1")]},
+            {"Statement": f'INSERT INTO "{OTHER}" VALUE {{\'id\': ?, \'v\': ?}}',
+             "Parameters": [{"B": ALL_BYTES}, {"SS": ["a", NASTY]}],
+             "ReturnValuesOnConditionCheckFailure": "NONE"},
+        ], "ReturnConsumedCapacity": "INDEXES"}, "write"),
+        ("ExecuteTransaction", {"TransactStatements": [
+            {"Statement": f'UPDATE "{TABLE}" SET n = ? WHERE pk = ? AND sk = ?',
+             "Parameters": [n(HUGE_N), s("p#1"), n("1")],
+             "ReturnValuesOnConditionCheckFailure": "ALL_OLD"},
+            {"Statement": f'DELETE FROM "{OTHER}" WHERE id = ?', "Parameters": [b(b"\x00")]},
+        ], "ClientRequestToken": "codegen-token-1", "ReturnConsumedCapacity": "TOTAL"}, "write"),
+    ]

@@ -48,7 +48,7 @@ class SyntaxTest(unittest.TestCase):
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def programs(self, lang, target=TARGET):
-        for n, (op, request, _) in enumerate(corpus.steps()):
+        for n, (op, request, _) in enumerate(corpus.steps() + corpus.partiql_steps()):
             r = codegen(lang, op, request, target)
             self.assertEqual(r.returncode, 0, r.stderr)
             yield n, op, r.stdout
@@ -143,6 +143,24 @@ class SyntaxTest(unittest.TestCase):
              "ValidationException: 1 validation error detected: Value '0' at 'limit'"),
             ("Scan", {"TableName": "Codegen", "Bogus": 1}, "ValidationException: Scan has no member Bogus"),
             ("CreateTable", {"TableName": "Codegen"}, "UnknownOperationException"),
+            ("ExecuteStatement", {"Limit": 0},
+             "ValidationException: 2 validation errors detected: Value null at 'statement' "
+             "failed to satisfy constraint: Member must not be null; Value '0' at 'limit'"),
+            ("ExecuteStatement", {"Statement": "SELECT * FROM t", "Parameters": []},
+             "ValidationException: 1 validation error detected: Value '[]' at 'parameters'"),
+            ("ExecuteStatement", {"Statement": "SELECT * FROM t", "Bogus": 1},
+             "ValidationException: ExecuteStatement has no member Bogus"),
+            ("BatchExecuteStatement", {"Statements": []},
+             "ValidationException: 1 validation error detected: Value '[]' at 'statements'"),
+            ("BatchExecuteStatement", {"Statements": [{"Statement": "SELECT * FROM t",
+                                                       "ClientRequestToken": "x"}]},
+             "ValidationException: BatchExecuteStatement[0] has no member ClientRequestToken"),
+            ("ExecuteTransaction", {"TransactStatements": [{"Parameters": [{"S": "x"}]}]},
+             "ValidationException: 1 validation error detected: Value null at "
+             "'transactStatements.1.member.statement'"),
+            ("ExecuteTransaction", {"TransactStatements": [{"Statement": "x",
+                                                            "ConsistentRead": True}]},
+             "ValidationException: ExecuteTransaction[0] has no member ConsistentRead"),
         ]
         for op, request, expected in cases:
             with self.subTest(op=op, expected=expected):

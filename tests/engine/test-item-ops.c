@@ -795,6 +795,79 @@ test_update_key_and_index_rules (void)
   assert_item (e, "simple", "{'pk': {'S': 'big'}}", NULL);
 }
 
+/* UPDATED_OLD / UPDATED_NEW on list elements, sets, functions and AttributeUpdates: the touched
+ * paths only, list elements at their position as a projection gives them. */
+static void
+test_return_values_paths (void)
+{
+  g_autoptr (DdbEngine) e = engine_new ();
+
+  call_expect (e, "PutItem",
+               "{'TableName': 'simple', 'Item': {'pk': {'S': 'r'}, 'info': {'M': {'rating': "
+               "{'N': '5'}, 'plot': {'S': 'p'}, 'yr': {'N': '2015'}, 'c': {'L': [{'S': 'x'}, "
+               "{'S': 'y'}, {'S': 'z'}]}}}, 's': {'SS': ['a', 'b']}, 'n': {'N': '1'}}}",
+               "{}");
+  /* The tutorial's update: only the members set, not yr or c. */
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}},"
+               " 'UpdateExpression': 'set info.rating=:r, info.plot=:p',"
+               " 'ExpressionAttributeValues': {':r': {'N': '5.5'}, ':p': {'S': 'q'}},"
+               " 'ReturnValues': 'UPDATED_NEW'}",
+               "{'Attributes': {'info': {'M': {'rating': {'N': '5.5'}, 'plot': {'S': 'q'}}}}}");
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}},"
+               " 'UpdateExpression': 'SET info.c[2] = :v', 'ExpressionAttributeValues': "
+               "{':v': {'S': 'Z'}}, 'ReturnValues': 'UPDATED_OLD'}",
+               "{'Attributes': {'info': {'M': {'c': {'L': [{'S': 'z'}]}}}}}");
+  /* Past the end: the element lands at the list's end (index 3) and is returned from there;
+   * the REMOVE of c[0] moves c[2] down to index 1. */
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}},"
+               " 'UpdateExpression': 'SET info.c[9] = :v, info.c[2] = :w REMOVE info.c[0]',"
+               " 'ExpressionAttributeValues': {':v': {'S': 'end'}, ':w': {'S': 'two'}},"
+               " 'ReturnValues': 'UPDATED_NEW'}",
+               "{'Attributes': {'info': {'M': {'c': {'L': [{'S': 'two'}, {'S': 'end'}]}}}}}");
+  assert_item (e, "simple", "{'pk': {'S': 'r'}}",
+               "{'pk': {'S': 'r'}, 'info': {'M': {'rating': {'N': '5.5'}, 'plot': {'S': 'q'}, "
+               "'yr': {'N': '2015'}, 'c': {'L': [{'S': 'y'}, {'S': 'two'}, {'S': 'end'}]}}}, "
+               "'s': {'SS': ['a', 'b']}, 'n': {'N': '1'}}");
+  /* A path past the end did not exist before: nothing, so no Attributes. */
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}},"
+               " 'UpdateExpression': 'SET info.c[7] = :v, info.nope = :v',"
+               " 'ExpressionAttributeValues': {':v': {'S': 'x'}}, 'ReturnValues': 'UPDATED_OLD'}",
+               "{}");
+  /* REMOVE gives nothing new; ADD and DELETE on sets return the whole set. */
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}},"
+               " 'UpdateExpression': 'REMOVE info.yr ADD s :a', "
+               "'ExpressionAttributeValues': {':a': {'SS': ['c']}}, 'ReturnValues': 'UPDATED_NEW'}",
+               "{'Attributes': {'s': {'SS': ['a', 'b', 'c']}}}");
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}},"
+               " 'UpdateExpression': 'DELETE s :a', "
+               "'ExpressionAttributeValues': {':a': {'SS': ['a']}}, 'ReturnValues': 'UPDATED_OLD'}",
+               "{'Attributes': {'s': {'SS': ['a', 'b', 'c']}}}");
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}},"
+               " 'UpdateExpression': 'SET info.c = list_append(info.c, :l), info.k = "
+               "if_not_exists(info.k, :k)',"
+               " 'ExpressionAttributeValues': {':l': {'L': [{'N': '1'}]}, ':k': {'N': '0'}},"
+               " 'ReturnValues': 'UPDATED_NEW'}",
+               "{'Attributes': {'info': {'M': {'c': {'L': [{'S': 'y'}, {'S': 'two'}, {'S': "
+               "'end'}, {'S': 'x'}, {'N': '1'}]}, 'k': {'N': '0'}}}}}");
+  /* AttributeUpdates: top-level attributes. */
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}},"
+               " 'AttributeUpdates': {'n': {'Action': 'ADD', 'Value': {'N': '2'}},"
+               " 'fresh': {'Action': 'PUT', 'Value': {'S': 'f'}}}, 'ReturnValues': 'UPDATED_OLD'}",
+               "{'Attributes': {'n': {'N': '1'}}}");
+  call_expect (e, "UpdateItem",
+               "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}},"
+               " 'AttributeUpdates': {'n': {'Action': 'DELETE'}}, 'ReturnValues': 'UPDATED_NEW'}",
+               "{}");
+}
+
 static void
 test_return_values (void)
 {
@@ -814,19 +887,19 @@ test_return_values (void)
              "satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, "
              "ALL_OLD, NONE, UPDATED_NEW]",
              "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}}, 'ReturnValues': 'EVERYTHING'}");
-  /* UPDATED_* return whole top-level attributes, even for a nested change. */
+  /* UPDATED_* return only the paths updated, not the whole top-level attribute. */
   call_expect (e, "UpdateItem",
                "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}},"
                " 'UpdateExpression': 'SET m.a = :v, z = :v REMOVE gone', "
                "'ExpressionAttributeValues': {':v': {'N': '5'}},"
                " 'ReturnValues': 'UPDATED_NEW'}",
-               "{'Attributes': {'m': {'M': {'a': {'N': '5'}, 'b': {'N': '2'}}}, 'z': {'N': '5'}}}");
+               "{'Attributes': {'m': {'M': {'a': {'N': '5'}}}, 'z': {'N': '5'}}}");
   call_expect (e, "UpdateItem",
                "{'TableName': 'simple', 'Key': {'pk': {'S': 'r'}},"
                " 'UpdateExpression': 'SET m.a = :v, gone = :v', 'ExpressionAttributeValues': "
                "{':v': {'N': '6'}},"
                " 'ReturnValues': 'UPDATED_OLD'}",
-               "{'Attributes': {'m': {'M': {'a': {'N': '5'}, 'b': {'N': '2'}}}}}");
+               "{'Attributes': {'m': {'M': {'a': {'N': '5'}}}}}");
   call_expect (e, "UpdateItem",
                "{'TableName': 'simple', 'Key': {'pk': {'S': 'new'}},"
                " 'UpdateExpression': 'SET a = :v', 'ExpressionAttributeValues': {':v': {'N': '6'}},"
@@ -1187,6 +1260,7 @@ main (int argc, char **argv)
   g_test_add_func ("/item-ops/update/new-item", test_update_new_item);
   g_test_add_func ("/item-ops/update/key-and-index-rules", test_update_key_and_index_rules);
   g_test_add_func ("/item-ops/return-values", test_return_values);
+  g_test_add_func ("/item-ops/return-values-paths", test_return_values_paths);
   g_test_add_func ("/item-ops/get", test_get_item);
   g_test_add_func ("/item-ops/capacity/write", test_write_capacity);
   g_test_add_func ("/item-ops/item-collection-metrics", test_item_collection_metrics);

@@ -414,9 +414,39 @@ test_delete_table (void)
   check (r, "TableDescription.TableStatus", "'DELETING'");
   check (r, "TableDescription.TableName", "'gone'");
   check (r, "TableDescription.ItemCount", "1");
+  check (r, "TableDescription.TableSizeBytes", "3");
+  check (r, "TableDescription.ProvisionedThroughput.NumberOfDecreasesToday", "0");
+  check (r, "TableDescription.TableArn", "'arn:aws:dynamodb:ddblocal:000000000000:table/gone'");
+  check (r, "TableDescription.DeletionProtectionEnabled", "false");
+  /* No schema: the documented DeleteTable answers leave it out. */
+  check (r, "TableDescription.KeySchema", NULL);
+  check (r, "TableDescription.AttributeDefinitions", NULL);
+  check (r, "TableDescription.CreationDateTime", NULL);
   json_decref (r);
   etu_fails (e, "DescribeTable", DDB_ERROR_RESOURCE_NOT_FOUND,
              "Requested resource not found: Table: gone not found", "{'TableName': 'gone'}");
+
+  /* Nor the indexes, which go with the table; the stream's members stay. */
+  json_decref (etu_ok (e, "CreateTable",
+                       "{'TableName': 'indexed', 'AttributeDefinitions': [{'AttributeName': 'pk', "
+                       "'AttributeType': 'S'}, {'AttributeName': 'g', 'AttributeType': 'S'}, "
+                       "{'AttributeName': 'sk', 'AttributeType': 'S'}, {'AttributeName': 'l', "
+                       "'AttributeType': 'S'}], 'KeySchema': [{'AttributeName': 'pk', 'KeyType': "
+                       "'HASH'}, {'AttributeName': 'sk', 'KeyType': 'RANGE'}], 'BillingMode': "
+                       "'PAY_PER_REQUEST', 'GlobalSecondaryIndexes': [{'IndexName': 'gix', "
+                       "'KeySchema': [{'AttributeName': 'g', 'KeyType': 'HASH'}], 'Projection': "
+                       "{'ProjectionType': 'ALL'}}], 'LocalSecondaryIndexes': [{'IndexName': "
+                       "'lix', 'KeySchema': [{'AttributeName': 'pk', 'KeyType': 'HASH'}, "
+                       "{'AttributeName': 'l', 'KeyType': 'RANGE'}], 'Projection': "
+                       "{'ProjectionType': 'KEYS_ONLY'}}], 'StreamSpecification': "
+                       "{'StreamEnabled': true, 'StreamViewType': 'KEYS_ONLY'}}"));
+  r = etu_ok (e, "DeleteTable", "{'TableName': 'indexed'}");
+  check (r, "TableDescription.GlobalSecondaryIndexes", NULL);
+  check (r, "TableDescription.LocalSecondaryIndexes", NULL);
+  check (r, "TableDescription.BillingModeSummary.BillingMode", "'PAY_PER_REQUEST'");
+  check (r, "TableDescription.StreamSpecification.StreamViewType", "'KEYS_ONLY'");
+  check (r, "TableDescription.TableStatus", "'DELETING'");
+  json_decref (r);
   etu_fails (e, "DeleteTable", DDB_ERROR_RESOURCE_NOT_FOUND,
              "Requested resource not found: Table: gone not found", "{'TableName': 'gone'}");
   /* Recreated: empty. */
