@@ -160,7 +160,7 @@ def steps():
 
 def partiql_steps():
     """The PartiQL operations, after steps() (their programs are checked for syntax and against
-    golden files; `replay` leaves them out until the engine answers PartiQL)."""
+    golden files, and run against serve and DynamoDB Local by test-codegen-clients.py)."""
     return [
         ("ExecuteStatement", {"Statement": f'SELECT * FROM "{TABLE}" WHERE pk = ? AND sk = ?',
                               "Parameters": [s("p#1"), n(BIG_N)], "ConsistentRead": True,
