@@ -242,85 +242,6 @@ check_struct (const CgShape *shape, json_t *j, const char *where, GError **error
   return g_steal_pointer (&out);
 }
 
-static void
-empty_parameters (DdbViolations *v, json_t *s, const char *path)
-{
-  json_t *p = json_object_get (s, "Parameters");
-
-  if (json_is_array (p) && json_array_size (p) == 0)
-    ddb_violation_add (v, path, "[]", "Member must have length greater than or equal to 1");
-}
-
-/* What DynamoDB checks in a PartiQL request before it reads the statement, for as long as the
- * engine does not answer PartiQL (once it does, its own check answers instead): the required
- * members, empty lists and statements, and Limit. A list past its maximum (25 statements, 100 in a
- * transaction) is left to DynamoDB, whose message quotes the whole list as Java prints it. */
-static gboolean
-check_partiql (const char *operation, json_t *request, GError **error)
-{
-  static const struct {
-    const char *operation, *list, *path;
-  } lists[] = {
-    { "ExecuteStatement", NULL, NULL },
-    { "BatchExecuteStatement", "Statements", "statements" },
-    { "ExecuteTransaction", "TransactStatements", "transactStatements" },
-  };
-  DdbViolations v;
-  json_t *limit;
-
-  ddb_violations_init (&v);
-  for (gsize i = 0; i < G_N_ELEMENTS (lists); i++)
-    {
-      json_t *list, *entry;
-      gsize n;
-
-      if (strcmp (operation, lists[i].operation) != 0)
-        continue;
-      if (lists[i].list == NULL)
-        {
-          json_t *st = json_object_get (request, "Statement");
-
-          if (st == NULL || json_is_null (st))
-            ddb_violation_add (&v, "statement", NULL, "Member must not be null");
-          else if (json_is_string (st) && json_string_length (st) == 0)
-            ddb_violation_add (&v, "statement", "",
-                               "Member must have length greater than or equal to 1");
-          empty_parameters (&v, request, "parameters");
-          continue;
-        }
-      list = json_object_get (request, lists[i].list);
-      if (list == NULL || json_is_null (list))
-        ddb_violation_add (&v, lists[i].path, NULL, "Member must not be null");
-      else if (json_is_array (list) && json_array_size (list) == 0)
-        ddb_violation_add (&v, lists[i].path, "[]",
-                           "Member must have length greater than or equal to 1");
-      json_array_foreach (list, n, entry)
-        {
-          json_t *st = json_object_get (entry, "Statement");
-          g_autofree char *path = g_strdup_printf ("%s.%zu.member.statement", lists[i].path, n + 1);
-
-          if (json_is_object (entry) && (st == NULL || json_is_null (st)))
-            ddb_violation_add (&v, path, NULL, "Member must not be null");
-          else if (json_is_string (st) && json_string_length (st) == 0)
-            ddb_violation_add (&v, path, "", "Member must have length greater than or equal to 1");
-          if (json_is_object (entry))
-            {
-              g_autofree char *ppath
-                  = g_strdup_printf ("%s.%zu.member.parameters", lists[i].path, n + 1);
-              empty_parameters (&v, entry, ppath);
-            }
-        }
-    }
-  limit = json_object_get (request, "Limit");
-  if (strcmp (operation, "ExecuteStatement") == 0 && json_is_integer (limit)
-      && json_integer_value (limit) < 1)
-    {
-      g_autofree char *text = g_strdup_printf ("%" JSON_INTEGER_FORMAT, json_integer_value (limit));
-      ddb_violation_add (&v, "limit", text, "Member must have value greater than or equal to 1");
-    }
-  return ddb_violations_finish (&v, error);
-}
-
 json_t *
 cg_check (const char *operation, json_t *request, GError **error)
 {
@@ -356,13 +277,7 @@ cg_check (const char *operation, json_t *request, GError **error)
   else
     {
       json_decref (response);
-      /* An engine without PartiQL yet: its requests are checked here instead. */
-      if (g_error_matches (local, DDB_ERROR, DDB_ERROR_UNKNOWN_OPERATION))
-        {
-          if (!check_partiql (operation, request, error))
-            return NULL;
-        }
-      else if (!g_error_matches (local, DDB_ERROR, DDB_ERROR_RESOURCE_NOT_FOUND))
+      if (!g_error_matches (local, DDB_ERROR, DDB_ERROR_RESOURCE_NOT_FOUND))
         {
           g_propagate_error (error, g_steal_pointer (&local));
           return NULL;

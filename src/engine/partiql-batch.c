@@ -30,23 +30,26 @@ planned_clear (Planned *p)
   g_clear_error (&p->error);
 }
 
-/* The statements member `member` of `req`: a list of 1..max objects. */
+/* The statements member `member` of `req`: a list of 1..max objects, each with its Statement;
+ * every constraint broken in one message, as DynamoDB lists them. */
 static json_t *
-statements_member (json_t *req, const char *member, const char *path, guint max, const char *empty,
-                   GError **error)
+statements_member (json_t *req, const char *member, const char *path, guint max, GError **error)
 {
   json_t *list = json_object_get (req, member);
   DdbViolations v;
+  size_t i;
+  json_t *stmt;
 
-  ddb_violations_init (&v);
-  if (list == NULL || json_is_null (list))
-    ddb_violation_add (&v, path, NULL, "Member must not be null");
-  else if (!json_is_array (list))
+  if (list != NULL && !json_is_null (list) && !json_is_array (list))
     {
-      ddb_violations_finish (&v, NULL);
       ddb_req_type_error (list, "List", error);
       return NULL;
     }
+  ddb_violations_init (&v);
+  if (list == NULL || json_is_null (list))
+    ddb_violation_add (&v, path, NULL, "Member must not be null");
+  else if (json_array_size (list) == 0)
+    ddb_violation_add (&v, path, "[]", "Member must have length greater than or equal to 1");
   else if (json_array_size (list) > max)
     {
       g_autofree char *c
@@ -54,10 +57,15 @@ statements_member (json_t *req, const char *member, const char *path, guint max,
 
       ddb_violation_add (&v, path, "[...]", c);
     }
+  json_array_foreach (list, i, stmt)
+    {
+      g_autofree char *prefix = g_strdup_printf ("%s.%zu.member.", path, i + 1);
+
+      if (json_is_object (stmt))
+        pql_statement_violations (&v, stmt, prefix);
+    }
   if (!ddb_violations_finish (&v, error))
     return NULL;
-  if (json_array_size (list) == 0)
-    return ddb_req_fail (error, DDB_ERROR_VALIDATION, "%s", empty);
   return list;
 }
 
@@ -240,8 +248,7 @@ ddb_op_batch_execute_statement (DdbEngine *e, json_t *req, json_t **extra, GErro
   guint n;
 
   (void) extra;
-  list = statements_member (req, "Statements", "statements", MAX_BATCH, "The statement was empty.",
-                            error);
+  list = statements_member (req, "Statements", "statements", MAX_BATCH, error);
   if (list == NULL || !ddb_req_return_capacity (req, &rcc_mode, error))
     return NULL;
   rcc = json_string_value (json_object_get (req, "ReturnConsumedCapacity"));
@@ -452,8 +459,8 @@ ddb_op_execute_transaction (DdbEngine *e, json_t *req, json_t **extra, GError **
   gboolean reads = FALSE, writes = FALSE;
   guint n;
 
-  list = statements_member (req, "TransactStatements", "transactStatements", MAX_TRANSACTION,
-                            "ExecutePartiQLTransaction can not have empty statement.", error);
+  list
+      = statements_member (req, "TransactStatements", "transactStatements", MAX_TRANSACTION, error);
   if (list == NULL || !ddb_req_return_capacity (req, &rcc_mode, error))
     return NULL;
   if (json_object_get (req, "ClientRequestToken") != NULL

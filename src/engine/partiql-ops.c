@@ -9,8 +9,6 @@
 #include "engine/partiql-private.h"
 #include "engine/request.h"
 
-#define MAX_STATEMENT 8192
-
 /* The members ExecuteStatement shares with the statements of a batch or a transaction. */
 typedef struct {
   const char *statement;
@@ -35,18 +33,25 @@ static gboolean
 read_request (json_t *req, Request *r, GError **error)
 {
   static const char *const rvcf_values[] = { "ALL_OLD", "NONE", NULL };
+  json_t *limit = json_object_get (req, "Limit");
   DdbReturnCapacity rcc;
   DdbViolations v;
 
+  /* The constraints first, all in one message, as DynamoDB lists them. */
+  ddb_violations_init (&v);
+  pql_statement_violations (&v, req, "");
+  if (json_is_integer (limit) && json_integer_value (limit) < 1)
+    {
+      g_autofree char *text = g_strdup_printf ("%" JSON_INTEGER_FORMAT, json_integer_value (limit));
+
+      ddb_violation_add (&v, "limit", text, "Member must have value greater than or equal to 1");
+    }
+  if (!ddb_violations_finish (&v, error))
+    return FALSE;
   r->statement = ddb_req_string (req, "Statement", TRUE, error);
   if (r->statement == NULL)
     return FALSE;
   r->statement_len = json_string_length (json_object_get (req, "Statement"));
-  ddb_violations_init (&v);
-  if (r->statement_len > MAX_STATEMENT)
-    ddb_violation_add (&v, "statement", NULL, "Member must have length less than or equal to 8192");
-  if (!ddb_violations_finish (&v, error))
-    return FALSE;
   if (!pql_parameters (json_object_get (req, "Parameters"), &r->params, error)
       || !ddb_req_bool (req, "ConsistentRead", FALSE, &r->consistent, error)
       || !ddb_req_int (req, "Limit", 1, G_MAXINT32, &r->limit, &r->has_limit, error)

@@ -566,6 +566,25 @@ pql_project (const DdbPqlStatement *s, json_t *item)
   return out;
 }
 
+void
+pql_statement_violations (DdbViolations *v, json_t *stmt, const char *prefix)
+{
+  json_t *text = json_object_get (stmt, "Statement");
+  json_t *params = json_object_get (stmt, "Parameters");
+  g_autofree char *statement = g_strconcat (prefix, "statement", NULL);
+  g_autofree char *parameters = g_strconcat (prefix, "parameters", NULL);
+
+  if (text == NULL || json_is_null (text))
+    ddb_violation_add (v, statement, NULL, "Member must not be null");
+  else if (json_is_string (text) && json_string_length (text) == 0)
+    ddb_violation_add (v, statement, "", "Member must have length greater than or equal to 1");
+  else if (json_is_string (text) && g_utf8_strlen (json_string_value (text), -1) > 8192)
+    ddb_violation_add (v, statement, json_string_value (text),
+                       "Member must have length less than or equal to 8192");
+  if (json_is_array (params) && json_array_size (params) == 0)
+    ddb_violation_add (v, parameters, "[]", "Member must have length greater than or equal to 1");
+}
+
 gboolean
 pql_parameters (json_t *params, GPtrArray **out, GError **error)
 {

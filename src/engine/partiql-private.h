@@ -6,6 +6,7 @@
 
 #include "core/partiql.h"
 #include "engine/engine-private.h"
+#include "engine/request.h"
 #include "engine/table.h"
 
 G_BEGIN_DECLS
@@ -53,6 +54,11 @@ json_t *pql_get_request (DdbEngine *e, const DdbPqlStatement *s, const char *wha
 /* An item of a SELECT as the statement projects it: the projected paths under their result
  * names (ddb_pql_result_name), or the whole item for `*`. New reference. */
 json_t *pql_project (const DdbPqlStatement *s, json_t *item);
+
+/* DynamoDB's constraints on a statement's members (Statement: present, 1..8192 characters;
+ * Parameters: not an empty list), added to `v` under `prefix` ("" or
+ * "statements.1.member."). */
+void pql_statement_violations (DdbViolations *v, json_t *stmt, const char *prefix);
 
 /* The parameters of a statement (Parameters member, NULL when absent) as values. */
 gboolean pql_parameters (json_t *params, GPtrArray **out, GError **error);

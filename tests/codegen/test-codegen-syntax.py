@@ -158,8 +158,8 @@ class SyntaxTest(unittest.TestCase):
             ("ExecuteTransaction", {"TransactStatements": [{"Parameters": [{"S": "x"}]}]},
              "ValidationException: 1 validation error detected: Value null at "
              "'transactStatements.1.member.statement'"),
-            ("ExecuteTransaction", {"TransactStatements": [{"Statement": "x",
-                                                            "ConsistentRead": True}]},
+            ("ExecuteTransaction", {"TransactStatements": [{
+                "Statement": "SELECT * FROM t WHERE pk = 'a'", "ConsistentRead": True}]},
              "ValidationException: ExecuteTransaction[0] has no member ConsistentRead"),
         ]
         for op, request, expected in cases:
