@@ -66,4 +66,43 @@ void store_key_slots (const DdbTableDef *def, const DdbIndexDef *index, KeySlots
 DdbValue *store_row_decode (const KeySlots *ks, sqlite3_stmt *stmt, const char *const *wanted,
                             guint n_wanted, GError **error);
 
+/* A table definition as a connection caches it (store->defs, by name). */
+typedef struct {
+  gint64 id;
+  gint64 next_index_id;
+  char *text;
+  DdbTableDef *def;
+} CachedDef;
+
+/* A change to a table's or index's figures, held until the commit writes dy_stats. */
+typedef struct {
+  gint64 tid, iid, count, size;
+} StatsDelta;
+
+/* Shared by store.c, store-catalog.c and store-items.c. */
+/* The dy_stats row of a new table (iid 0) or index; forgetting drops the held deltas of a
+ * table (iid -1: and all its indexes). */
+gboolean store_stats_create (DdbStore *store, gint64 tid, gint64 iid, GError **error);
+void store_stats_forget (DdbStore *store, gint64 tid, gint64 iid);
+gboolean store_exec_sql (DdbStore *store, const char *sql, GError **error);
+gboolean store_stmt_run (DdbStore *store, sqlite3_stmt *stmt, GError **error);
+/* A statement held apart from the pool (in `idle`) for a bulk import's many runs. */
+sqlite3_stmt *store_stmt_acquire_held (DdbStore *store, GPtrArray **idle, const char *sql,
+                                       GError **error);
+gboolean store_stmt_run_held (DdbStore *store, GPtrArray *idle, sqlite3_stmt *stmt,
+                              GError **error);
+void store_bind_bytes (sqlite3_stmt *stmt, int i, const GByteArray *b);
+/* The item without its key attributes, as the item column holds it. */
+void store_encode_keyless (const KeySlots *ks, const DdbValue *item, GByteArray *out);
+/* A transaction of its own unless one is open (*own tells); store_auto_end commits or rolls
+ * back what store_auto_begin began, and returns `ok`. */
+gboolean store_auto_begin (DdbStore *store, gboolean *own, GError **error);
+gboolean store_auto_end (DdbStore *store, gboolean own, gboolean ok, GError **error);
+/* Counts `count` items of `size` bytes more (or less) for a table (iid 0) or an index. */
+void store_stats_add (DdbStore *store, gint64 tid, gint64 iid, gint64 count, gint64 size);
+/* The index entries of `item` (at table key `tk`) in every index, or only in `only`. */
+gboolean store_put_index_entries (DdbStore *store, const DdbTableDef *def,
+                                  const DdbIndexDef *only, const DdbValue *item,
+                                  const GByteArray *tk, GError **error);
+
 G_END_DECLS

@@ -1,4 +1,5 @@
-/* store.c: the engine's SQLite storage: catalog, items, index entries and cursors.
+/* store.c: the engine's SQLite storage: opening, connections, transactions and statistics (the
+ * catalog is store-catalog.c, the items store-items.c, the cursors store-cursor.c).
  *
  * Schema (PRAGMA user_version 2; older formats are refused, nothing has shipped with them):
  *   dy_tables(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, def TEXT)
@@ -52,21 +53,6 @@
 #define SCHEMA_VERSION 2
 /* Page cache during a bulk load (negative: KiB), so that a big import's pages are not spilled to
  * the WAL and written again each time they change. */
-#define BULK_CACHE_KIB (-262144)
-
-typedef struct {
-  gint64 id;
-  gint64 next_index_id;
-  char *text;
-  DdbTableDef *def;
-} CachedDef;
-
-/* Beyond this many tables the cache starts over: a few tables take most calls. */
-#define MAX_CACHED_DEFS 64
-
-typedef struct {
-  gint64 tid, iid, count, size;
-} StatsDelta;
 
 static const char schema_sql[]
   = "CREATE TABLE IF NOT EXISTS dy_tables ("
@@ -164,8 +150,8 @@ pool_list (DdbStore *store, const char *sql)
 }
 
 /* store_stmt_acquire() through a held idle list (*idle is filled on first use). */
-static sqlite3_stmt *
-stmt_acquire_held (DdbStore *store, GPtrArray **idle, const char *sql, GError **error)
+sqlite3_stmt *
+store_stmt_acquire_held (DdbStore *store, GPtrArray **idle, const char *sql, GError **error)
 {
   if (*idle == NULL)
     *idle = pool_list (store, sql);
@@ -174,9 +160,9 @@ stmt_acquire_held (DdbStore *store, GPtrArray **idle, const char *sql, GError **
   return store_stmt_acquire (store, sql, error);
 }
 
-/* stmt_run() releasing to a held idle list. */
-static gboolean
-stmt_run_held (DdbStore *store, GPtrArray *idle, sqlite3_stmt *stmt, GError **error)
+/* store_stmt_run() releasing to a held idle list. */
+gboolean
+store_stmt_run_held (DdbStore *store, GPtrArray *idle, sqlite3_stmt *stmt, GError **error)
 {
   int rc = sqlite3_step (stmt);
   gboolean ok = rc == SQLITE_DONE || rc == SQLITE_ROW;
@@ -189,8 +175,8 @@ stmt_run_held (DdbStore *store, GPtrArray *idle, sqlite3_stmt *stmt, GError **er
   return ok;
 }
 
-static gboolean
-exec_sql (DdbStore *store, const char *sql, GError **error)
+gboolean
+store_exec_sql (DdbStore *store, const char *sql, GError **error)
 {
   char *msg = NULL;
 
@@ -205,8 +191,8 @@ exec_sql (DdbStore *store, const char *sql, GError **error)
 }
 
 /* Steps a statement that returns no row (or whose rows are not wanted), then releases it. */
-static gboolean
-stmt_run (DdbStore *store, sqlite3_stmt *stmt, GError **error)
+gboolean
+store_stmt_run (DdbStore *store, sqlite3_stmt *stmt, GError **error)
 {
   int rc = sqlite3_step (stmt);
   gboolean ok = rc == SQLITE_DONE || rc == SQLITE_ROW;
@@ -223,11 +209,11 @@ run_cached (DdbStore *store, const char *sql, GError **error)
 {
   sqlite3_stmt *stmt = store_stmt_acquire (store, sql, error);
 
-  return stmt != NULL && stmt_run (store, stmt, error);
+  return stmt != NULL && store_stmt_run (store, stmt, error);
 }
 
-static void
-bind_bytes (sqlite3_stmt *stmt, int i, const GByteArray *b)
+void
+store_bind_bytes (sqlite3_stmt *stmt, int i, const GByteArray *b)
 {
   /* A zero-length blob must stay a blob (not NULL) to compare equal to the stored x''. */
   sqlite3_bind_blob (stmt, i, b->len > 0 ? (const void *) b->data : "", (int) b->len,
@@ -322,8 +308,8 @@ store_key_slots (const DdbTableDef *def, const DdbIndexDef *index, KeySlots *ks)
     }
 }
 
-static void
-encode_keyless (const KeySlots *ks, const DdbValue *item, GByteArray *out)
+void
+store_encode_keyless (const KeySlots *ks, const DdbValue *item, GByteArray *out)
 {
   g_byte_array_set_size (out, 0);
   ddb_item_encode_keyless (item, ks->names, DDB_ITEM_MAX_KEY_SLOTS, out);
@@ -394,158 +380,6 @@ store_row_decode (const KeySlots *ks, sqlite3_stmt *stmt, const char *const *wan
                                      DDB_ITEM_MAX_KEY_SLOTS, wanted, n_wanted, error);
 }
 
-/* ---- Definitions as JSON ---- */
-
-static json_t *
-key_to_json (const DdbKeyDef *key)
-{
-  json_t *o = json_object ();
-
-  json_object_set_new (o, "hash", json_string (key->hash_name));
-  json_object_set_new (o, "hash_type", json_string (ddb_type_name (key->hash_type)));
-  if (key->range_name != NULL)
-    {
-      json_object_set_new (o, "range", json_string (key->range_name));
-      json_object_set_new (o, "range_type", json_string (ddb_type_name (key->range_type)));
-    }
-  return o;
-}
-
-static gboolean
-key_from_json (json_t *o, DdbKeyDef *key)
-{
-  const char *hash = json_string_value (json_object_get (o, "hash"));
-  const char *range = json_string_value (json_object_get (o, "range"));
-
-  if (hash == NULL
-      || !ddb_type_from_name (json_string_value (json_object_get (o, "hash_type")) ?: "",
-                              &key->hash_type))
-    return FALSE;
-  key->hash_name = g_strdup (hash);
-  if (range != NULL)
-    {
-      if (!ddb_type_from_name (json_string_value (json_object_get (o, "range_type")) ?: "",
-                               &key->range_type))
-        return FALSE;
-      key->range_name = g_strdup (range);
-    }
-  return TRUE;
-}
-
-static const char *const projection_names[] = {
-  [DDB_PROJECTION_ALL] = "ALL",
-  [DDB_PROJECTION_KEYS_ONLY] = "KEYS_ONLY",
-  [DDB_PROJECTION_INCLUDE] = "INCLUDE",
-};
-
-static char *
-def_to_text (const DdbTableDef *def, gint64 next_index_id)
-{
-  json_t *o = json_object ();
-  json_t *indexes = json_array ();
-  char *text;
-
-  json_object_set_new (o, "key", key_to_json (&def->key));
-  for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
-    {
-      const DdbIndexDef *index = def->indexes->pdata[i];
-      json_t *io = json_object ();
-
-      json_object_set_new (io, "name", json_string (index->name));
-      json_object_set_new (io, "global", json_boolean (index->global));
-      json_object_set_new (io, "key", key_to_json (&index->key));
-      json_object_set_new (io, "projection", json_string (projection_names[index->projection]));
-      if (index->non_key_attributes != NULL)
-        {
-          json_t *names = json_array ();
-
-          for (char **p = index->non_key_attributes; *p != NULL; p++)
-            json_array_append_new (names, json_string (*p));
-          json_object_set_new (io, "non_key_attributes", names);
-        }
-      json_object_set_new (io, "id", json_integer (index->id));
-      if (index->provisioned != NULL)
-        json_object_set (io, "provisioned", index->provisioned);
-      json_array_append_new (indexes, io);
-    }
-  json_object_set_new (o, "indexes", indexes);
-  json_object_set_new (o, "next_index_id", json_integer (next_index_id));
-  if (def->meta != NULL)
-    json_object_set (o, "meta", def->meta);
-  else
-    json_object_set_new (o, "meta", json_object ());
-  text = json_dumps (o, JSON_COMPACT | JSON_ENSURE_ASCII);
-  json_decref (o);
-  return text;
-}
-
-static DdbTableDef *
-def_from_text (gint64 id, const char *name, const char *text, gint64 *next_index_id,
-               GError **error)
-{
-  json_error_t jerr;
-  json_t *o = json_loads (text, 0, &jerr);
-  DdbTableDef *def = g_new0 (DdbTableDef, 1);
-  json_t *indexes;
-  gboolean ok;
-  size_t i;
-  json_t *io;
-
-  def->id = id;
-  def->name = g_strdup (name);
-  def->indexes = g_ptr_array_new ();
-  ok = o != NULL && key_from_json (json_object_get (o, "key"), &def->key);
-  indexes = ok ? json_object_get (o, "indexes") : NULL;
-  json_array_foreach (indexes, i, io)
-    {
-      DdbIndexDef *index = g_new0 (DdbIndexDef, 1);
-      const char *proj = json_string_value (json_object_get (io, "projection"));
-      json_t *names = json_object_get (io, "non_key_attributes");
-
-      g_ptr_array_add (def->indexes, index);
-      index->name = g_strdup (json_string_value (json_object_get (io, "name")));
-      index->global = json_is_true (json_object_get (io, "global"));
-      index->id = json_integer_value (json_object_get (io, "id"));
-      if (index->name == NULL || !key_from_json (json_object_get (io, "key"), &index->key))
-        {
-          ok = FALSE;
-          break;
-        }
-      index->projection = DDB_PROJECTION_ALL;
-      for (guint p = 0; proj != NULL && p < G_N_ELEMENTS (projection_names); p++)
-        if (strcmp (proj, projection_names[p]) == 0)
-          index->projection = p;
-      if (json_is_array (names))
-        {
-          size_t n = json_array_size (names);
-
-          index->non_key_attributes = g_new0 (char *, n + 1);
-          for (size_t k = 0; k < n; k++)
-            index->non_key_attributes[k]
-              = g_strdup (json_string_value (json_array_get (names, k)) ?: "");
-        }
-      if (json_object_get (io, "provisioned") != NULL)
-        index->provisioned = json_incref (json_object_get (io, "provisioned"));
-    }
-  if (ok)
-    {
-      json_t *meta = json_object_get (o, "meta");
-
-      def->meta = json_is_object (meta) ? json_incref (meta) : json_object ();
-      *next_index_id = json_integer_value (json_object_get (o, "next_index_id"));
-    }
-  if (o != NULL)
-    json_decref (o);
-  if (!ok)
-    {
-      ddb_table_def_free (def);
-      g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL,
-                   "Malformed stored definition of table %s", name);
-      return NULL;
-    }
-  return def;
-}
-
 /* ---- Open, close, transactions ---- */
 
 static void
@@ -611,7 +445,7 @@ ddb_store_open (const char *path, GError **error)
 
   /* WAL: readers in other processes go on while we write. synchronous=FULL: a commit is
    * fsynced before it returns, so an acknowledged write survives kill -9 and power loss. */
-  if (!exec_sql (store, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+  if (!store_exec_sql (store, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
                         " PRAGMA foreign_keys=OFF; PRAGMA cache_size=-32768;"
                         " PRAGMA temp_store=MEMORY;", error))
     goto fail;
@@ -647,9 +481,9 @@ ddb_store_open (const char *path, GError **error)
       g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; COMMIT;",
                                               schema_sql, SCHEMA_VERSION);
 
-      if (!exec_sql (store, sql, error))
+      if (!store_exec_sql (store, sql, error))
         {
-          exec_sql (store, "ROLLBACK", NULL);
+          store_exec_sql (store, "ROLLBACK", NULL);
           goto fail;
         }
     }
@@ -675,7 +509,7 @@ ddb_store_free (DdbStore *store)
   if (store->parent == NULL)
     ddb_store_rollback (store);
   else if (store->in_txn)
-    exec_sql (store, "ROLLBACK", NULL);
+    store_exec_sql (store, "ROLLBACK", NULL);
   /* Readers first: the database file must outlive none of its connections' statements. */
   g_clear_pointer (&store->idle_readers, g_ptr_array_unref);
   g_clear_pointer (&store->pool, g_hash_table_unref);
@@ -715,7 +549,7 @@ ddb_store_reader_acquire (DdbStore *store, GError **error)
        * NOMUTEX: a reader serves one call, on one thread, at a time, so SQLite's own lock on
        * every step and column read would only cost. */
       if (!store_connect (reader, store->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, error)
-          || !exec_sql (reader, "PRAGMA query_only=1; PRAGMA cache_size=-8192;", error))
+          || !store_exec_sql (reader, "PRAGMA query_only=1; PRAGMA cache_size=-8192;", error))
         {
           ddb_store_free (reader);
           return NULL;
@@ -812,11 +646,11 @@ ddb_store_rollback (DdbStore *store)
   if (sqlite3_get_autocommit (store->db) == 0)
     {
       if (!store->in_group)
-        exec_sql (store, "ROLLBACK", NULL);
+        store_exec_sql (store, "ROLLBACK", NULL);
       /* Only this call's writes go; the group's earlier calls stay. */
       else if (!run_cached (store, "ROLLBACK TO call", NULL)
                || !run_cached (store, "RELEASE call", NULL))
-        exec_sql (store, "ROLLBACK", NULL);
+        store_exec_sql (store, "ROLLBACK", NULL);
     }
   store->in_txn = FALSE;
 }
@@ -851,7 +685,7 @@ ddb_store_group_end (DdbStore *store, GError **error)
   if (!run_cached (store, "COMMIT", error))
     {
       if (sqlite3_get_autocommit (store->db) == 0)
-        exec_sql (store, "ROLLBACK", NULL);
+        store_exec_sql (store, "ROLLBACK", NULL);
       return FALSE;
     }
   return TRUE;
@@ -865,15 +699,15 @@ ddb_store_has_readers (DdbStore *store)
 
 /* Writes made outside an explicit transaction get their own, so an item and its index entries
  * are always written together. */
-static gboolean
-auto_begin (DdbStore *store, gboolean *own, GError **error)
+gboolean
+store_auto_begin (DdbStore *store, gboolean *own, GError **error)
 {
   *own = !store->in_txn;
   return !*own || ddb_store_begin (store, error);
 }
 
-static gboolean
-auto_end (DdbStore *store, gboolean own, gboolean ok, GError **error)
+gboolean
+store_auto_end (DdbStore *store, gboolean own, gboolean ok, GError **error)
 {
   if (!own)
     return ok;
@@ -887,8 +721,8 @@ auto_end (DdbStore *store, gboolean own, gboolean ok, GError **error)
 
 /* ---- Statistics ---- */
 
-static void
-stats_add (DdbStore *store, gint64 tid, gint64 iid, gint64 count, gint64 size)
+void
+store_stats_add (DdbStore *store, gint64 tid, gint64 iid, gint64 count, gint64 size)
 {
   StatsDelta d = { tid, iid, count, size };
 
@@ -908,8 +742,8 @@ stats_add (DdbStore *store, gint64 tid, gint64 iid, gint64 count, gint64 size)
 }
 
 /* Drops the pending changes of a table (iid < 0: and of all its indexes) being dropped. */
-static void
-stats_forget (DdbStore *store, gint64 tid, gint64 iid)
+void
+store_stats_forget (DdbStore *store, gint64 tid, gint64 iid)
 {
   for (guint i = store->deltas->len; i-- > 0;)
     {
@@ -940,7 +774,7 @@ stats_flush (DdbStore *store, GError **error)
       sqlite3_bind_int64 (stmt, 2, d->iid);
       sqlite3_bind_int64 (stmt, 3, d->count);
       sqlite3_bind_int64 (stmt, 4, d->size);
-      if (!stmt_run (store, stmt, error))
+      if (!store_stmt_run (store, stmt, error))
         return FALSE;
     }
   g_array_set_size (store->deltas, 0);
@@ -948,8 +782,8 @@ stats_flush (DdbStore *store, GError **error)
 }
 
 /* Adds the zero statistics row of a new table (iid 0) or index. */
-static gboolean
-stats_create (DdbStore *store, gint64 tid, gint64 iid, GError **error)
+gboolean
+store_stats_create (DdbStore *store, gint64 tid, gint64 iid, GError **error)
 {
   sqlite3_stmt *stmt = store_stmt_acquire (store,
                                            "INSERT OR REPLACE INTO dy_stats (tid, iid, count, size)"
@@ -960,722 +794,5 @@ stats_create (DdbStore *store, gint64 tid, gint64 iid, GError **error)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, tid);
   sqlite3_bind_int64 (stmt, 2, iid);
-  return stmt_run (store, stmt, error);
-}
-
-/* ---- Catalog ---- */
-
-static gint64
-max_index_id (const DdbTableDef *def)
-{
-  gint64 max = 0;
-
-  for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
-    max = MAX (max, ((DdbIndexDef *) def->indexes->pdata[i])->id);
-  return max;
-}
-
-static gboolean
-table_exists (DdbStore *store, const char *name, gboolean *exists, GError **error)
-{
-  sqlite3_stmt *stmt = store_stmt_acquire (store, "SELECT 1 FROM dy_tables WHERE name = ?1", error);
-  int rc;
-
-  if (stmt == NULL)
-    return FALSE;
-  sqlite3_bind_text (stmt, 1, name, -1, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  *exists = rc == SQLITE_ROW;
-  store_stmt_release (store, stmt);
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return store_sql_error (store, error, "catalog");
-  return TRUE;
-}
-
-gboolean
-ddb_store_table_create (DdbStore *store, DdbTableDef *def, GError **error)
-{
-  gboolean own, exists = FALSE, ok;
-  g_autofree char *text = NULL;
-  sqlite3_stmt *stmt;
-
-  if (!auto_begin (store, &own, error))
-    return FALSE;
-  ok = table_exists (store, def->name, &exists, error);
-  if (ok && exists)
-    {
-      g_set_error (error, DDB_ERROR, DDB_ERROR_RESOURCE_IN_USE, "Table already exists: %s",
-                   def->name);
-      ok = FALSE;
-    }
-  if (ok)
-    {
-      gint64 next = 1;
-
-      for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
-        ((DdbIndexDef *) def->indexes->pdata[i])->id = next++;
-      text = def_to_text (def, next);
-      stmt = store_stmt_acquire (store, "INSERT INTO dy_tables (name, def) VALUES (?1, ?2)", error);
-      ok = stmt != NULL;
-      if (ok)
-        {
-          sqlite3_bind_text (stmt, 1, def->name, -1, SQLITE_STATIC);
-          sqlite3_bind_text (stmt, 2, text, -1, SQLITE_STATIC);
-          ok = stmt_run (store, stmt, error);
-        }
-      if (ok)
-        {
-          def->id = sqlite3_last_insert_rowid (store->db);
-          ok = stats_create (store, def->id, 0, error);
-        }
-      for (guint i = 0; ok && def->indexes != NULL && i < def->indexes->len; i++)
-        ok = stats_create (store, def->id, ((DdbIndexDef *) def->indexes->pdata[i])->id, error);
-      ok = ok && ddb_stream_sync_table (store, def, FALSE, error);
-    }
-  return auto_end (store, own, ok, error);
-}
-
-/* The stored definition and its next index id; *def NULL if the table does not exist. */
-static gboolean
-table_load (DdbStore *store, const char *name, DdbTableDef **def, gint64 *next_index_id,
-            GError **error)
-{
-  sqlite3_stmt *stmt
-      = store_stmt_acquire (store, "SELECT id, def FROM dy_tables WHERE name = ?1", error);
-  int rc;
-
-  *def = NULL;
-  if (stmt == NULL)
-    return FALSE;
-  sqlite3_bind_text (stmt, 1, name, -1, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    {
-      gint64 id = sqlite3_column_int64 (stmt, 0);
-      const char *text = (const char *) sqlite3_column_text (stmt, 1);
-      CachedDef *cached = g_hash_table_lookup (store->defs, name);
-
-      /* The stored text decides, so a call always sees the definition of its own snapshot. */
-      if (cached != NULL && cached->id == id && text != NULL && strcmp (cached->text, text) == 0)
-        {
-          json_t *meta = cached->def->meta;
-
-          /* On a reader the calls only read the definition, so its description (the largest
-           * part) is shared rather than copied; the writer's calls change theirs. */
-          if (store->parent != NULL)
-            cached->def->meta = NULL;
-          *def = ddb_table_def_copy (cached->def);
-          if (store->parent != NULL)
-            {
-              cached->def->meta = meta;
-              json_decref ((*def)->meta);
-              (*def)->meta = json_incref (meta);
-            }
-          *next_index_id = cached->next_index_id;
-        }
-      else
-        {
-          *def = def_from_text (id, name, text, next_index_id, error);
-          if (*def != NULL)
-            {
-              if (g_hash_table_size (store->defs) >= MAX_CACHED_DEFS)
-                g_hash_table_remove_all (store->defs);
-              cached = g_new0 (CachedDef, 1);
-              cached->id = id;
-              cached->next_index_id = *next_index_id;
-              cached->text = g_strdup (text);
-              cached->def = ddb_table_def_copy (*def);
-              g_hash_table_replace (store->defs, g_strdup (name), cached);
-            }
-        }
-    }
-  store_stmt_release (store, stmt);
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return store_sql_error (store, error, "catalog");
-  return rc == SQLITE_DONE || *def != NULL;
-}
-
-DdbTableDef *
-ddb_store_table_get (DdbStore *store, const char *name, GError **error)
-{
-  DdbTableDef *def = NULL;
-  gint64 next;
-
-  if (!table_load (store, name, &def, &next, error))
-    return NULL;
-  if (def == NULL)
-    g_set_error_literal (error, DDB_ERROR, DDB_ERROR_RESOURCE_NOT_FOUND,
-                         "Requested resource not found");
-  return def;
-}
-
-static gboolean put_index_entries (DdbStore *store, const DdbTableDef *def,
-                                   const DdbIndexDef *only, const DdbValue *item,
-                                   const GByteArray *tk, GError **error);
-
-/* Fills new indexes from the table's items. */
-static gboolean
-backfill (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index, GError **error)
-{
-  sqlite3_stmt *stmt
-      = store_stmt_acquire (store, "SELECT item, pk, sk FROM dy_items WHERE tid = ?1", error);
-  GByteArray *tk = g_byte_array_new ();
-  gboolean ok = stmt != NULL;
-  int rc = SQLITE_DONE;
-  KeySlots ks;
-
-  store_key_slots (def, NULL, &ks);
-  if (ok)
-    {
-      sqlite3_bind_int64 (stmt, 1, def->id);
-      while (ok && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
-        {
-          g_autoptr (DdbValue) item = NULL;
-
-          g_byte_array_set_size (tk, 0);
-          g_byte_array_append (tk, sqlite3_column_blob (stmt, 1),
-                               (guint) sqlite3_column_bytes (stmt, 1));
-          g_byte_array_append (tk, sqlite3_column_blob (stmt, 2),
-                               (guint) sqlite3_column_bytes (stmt, 2));
-          item = store_row_decode (&ks, stmt, NULL, 0, error);
-          ok = item != NULL && put_index_entries (store, def, index, item, tk, error);
-        }
-      if (ok && rc != SQLITE_DONE)
-        ok = store_sql_error (store, error, "backfill");
-      store_stmt_release (store, stmt);
-    }
-  g_byte_array_unref (tk);
-  return ok;
-}
-
-gboolean
-ddb_store_table_update (DdbStore *store, DdbTableDef *def, GError **error)
-{
-  g_autoptr (DdbTableDef) old = NULL;
-  g_autofree char *text = NULL;
-  gint64 next = 0;
-  gboolean own, ok;
-  sqlite3_stmt *stmt;
-
-  if (!auto_begin (store, &own, error))
-    return FALSE;
-  ok = table_load (store, def->name, &old, &next, error);
-  if (ok && (old == NULL || old->id != def->id))
-    {
-      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_RESOURCE_NOT_FOUND,
-                           "Requested resource not found");
-      ok = FALSE;
-    }
-  if (ok)
-    {
-      next = MAX (next, max_index_id (old) + 1);
-      next = MAX (next, max_index_id (def) + 1);
-      for (guint i = 0; def->indexes != NULL && i < def->indexes->len; i++)
-        {
-          DdbIndexDef *index = def->indexes->pdata[i];
-
-          if (index->id == 0)
-            index->id = next++;
-        }
-      /* Dropped indexes lose their entries. */
-      for (guint i = 0; ok && i < old->indexes->len; i++)
-        {
-          const DdbIndexDef *o = old->indexes->pdata[i];
-          gboolean kept = FALSE;
-
-          for (guint j = 0; def->indexes != NULL && j < def->indexes->len; j++)
-            kept = kept || ((DdbIndexDef *) def->indexes->pdata[j])->id == o->id;
-          if (kept)
-            continue;
-          for (guint k = 0; ok && k < 2; k++)
-            {
-              stmt
-                  = store_stmt_acquire (store,
-                                        k == 0 ? "DELETE FROM dy_index WHERE tid = ?1 AND iid = ?2"
-                                               : "DELETE FROM dy_stats WHERE tid = ?1 AND iid = ?2",
-                                        error);
-              ok = stmt != NULL;
-              if (ok)
-                {
-                  sqlite3_bind_int64 (stmt, 1, def->id);
-                  sqlite3_bind_int64 (stmt, 2, o->id);
-                  ok = stmt_run (store, stmt, error);
-                }
-            }
-          stats_forget (store, def->id, o->id);
-        }
-      /* New indexes are filled from the items. */
-      for (guint i = 0; ok && def->indexes != NULL && i < def->indexes->len; i++)
-        {
-          const DdbIndexDef *index = def->indexes->pdata[i];
-          gboolean existed = FALSE;
-
-          for (guint j = 0; j < old->indexes->len; j++)
-            existed = existed || ((DdbIndexDef *) old->indexes->pdata[j])->id == index->id;
-          if (!existed)
-            ok = stats_create (store, def->id, index->id, error)
-                 && backfill (store, def, index, error);
-        }
-    }
-  if (ok)
-    {
-      text = def_to_text (def, next);
-      stmt = store_stmt_acquire (store, "UPDATE dy_tables SET def = ?2 WHERE id = ?1", error);
-      ok = stmt != NULL;
-      if (ok)
-        {
-          sqlite3_bind_int64 (stmt, 1, def->id);
-          sqlite3_bind_text (stmt, 2, text, -1, SQLITE_STATIC);
-          ok = stmt_run (store, stmt, error);
-        }
-      ok = ok && ddb_stream_sync_table (store, def, FALSE, error);
-    }
-  return auto_end (store, own, ok, error);
-}
-
-gboolean
-ddb_store_table_delete (DdbStore *store, const DdbTableDef *def, GError **error)
-{
-  static const char *const sqls[] = {
-    "DELETE FROM dy_index WHERE tid = ?1",
-    "DELETE FROM dy_items WHERE tid = ?1",
-    "DELETE FROM dy_tables WHERE id = ?1",
-    "DELETE FROM dy_stats WHERE tid = ?1",
-  };
-  gboolean own, ok;
-
-  if (!auto_begin (store, &own, error))
-    return FALSE;
-  ok = TRUE;
-  for (guint i = 0; ok && i < G_N_ELEMENTS (sqls); i++)
-    {
-      sqlite3_stmt *stmt = store_stmt_acquire (store, sqls[i], error);
-
-      ok = stmt != NULL;
-      if (ok)
-        {
-          sqlite3_bind_int64 (stmt, 1, def->id);
-          ok = stmt_run (store, stmt, error);
-        }
-    }
-  if (ok)
-    stats_forget (store, def->id, -1);
-  ok = ok && ddb_stream_sync_table (store, def, TRUE, error);
-  return auto_end (store, own, ok, error);
-}
-
-GPtrArray *
-ddb_store_table_names (DdbStore *store, const char *exclusive_start, guint limit,
-                       GError **error)
-{
-  /* Names are TEXT compared with the BINARY collation: memcmp of UTF-8, DynamoDB's order. */
-  sqlite3_stmt *stmt = store_stmt_acquire (store,
-                                           "SELECT name FROM dy_tables WHERE name > ?1"
-                                           " ORDER BY name LIMIT ?2",
-                                           error);
-  GPtrArray *names;
-  int rc;
-
-  if (stmt == NULL)
-    return NULL;
-  sqlite3_bind_text (stmt, 1, exclusive_start != NULL ? exclusive_start : "", -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 2, limit > 0 ? (gint64) limit : -1);
-  names = g_ptr_array_new_with_free_func (g_free);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    g_ptr_array_add (names, g_strdup ((const char *) sqlite3_column_text (stmt, 0)));
-  store_stmt_release (store, stmt);
-  if (rc != SQLITE_DONE)
-    {
-      store_sql_error (store, error, "catalog");
-      g_ptr_array_unref (names);
-      return NULL;
-    }
-  return names;
-}
-
-gboolean
-ddb_store_table_stats (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *index,
-                       gint64 *item_count, gint64 *size_bytes, GError **error)
-{
-  sqlite3_stmt *stmt = store_stmt_acquire (
-      store, "SELECT count, size FROM dy_stats WHERE tid = ?1 AND iid = ?2", error);
-  gint64 iid = index != NULL ? index->id : 0;
-  int rc;
-
-  if (stmt == NULL)
-    return FALSE;
-  *item_count = 0;
-  *size_bytes = 0;
-  sqlite3_bind_int64 (stmt, 1, def->id);
-  sqlite3_bind_int64 (stmt, 2, iid);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    {
-      *item_count = sqlite3_column_int64 (stmt, 0);
-      *size_bytes = sqlite3_column_int64 (stmt, 1);
-    }
-  store_stmt_release (store, stmt);
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return store_sql_error (store, error, "statistics");
-  /* What the open transaction changed is counted too (an import checks its count). */
-  for (guint i = 0; i < store->deltas->len; i++)
-    {
-      const StatsDelta *d = &g_array_index (store->deltas, StatsDelta, i);
-
-      if (d->tid == def->id && d->iid == iid)
-        {
-          *item_count += d->count;
-          *size_bytes += d->size;
-        }
-    }
-  return TRUE;
-}
-
-/* ---- Items ---- */
-
-gboolean
-ddb_store_item_get (DdbStore *store, const DdbTableDef *def, const DdbValue *key,
-                    DdbValue **item, GError **error)
-{
-  sqlite3_stmt *stmt;
-  KeySlots ks;
-  int rc;
-
-  *item = NULL;
-  if (!store_encode_key (&def->key, key, store->pk, store->sk, error))
-    return FALSE;
-  store_key_slots (def, NULL, &ks);
-  stmt = store_stmt_acquire (
-      store,
-      "SELECT item, pk, sk FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3"
-      " AND sk = ?4",
-      error);
-  if (stmt == NULL)
-    return FALSE;
-  sqlite3_bind_int64 (stmt, 1, def->id);
-  sqlite3_bind_int64 (stmt, 2, store_key_hash (store->pk->data, store->pk->len));
-  bind_bytes (stmt, 3, store->pk);
-  bind_bytes (stmt, 4, store->sk);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    *item = store_row_decode (&ks, stmt, NULL, 0, error);
-  store_stmt_release (store, stmt);
-  if (rc == SQLITE_DONE)
-    return TRUE;
-  if (rc != SQLITE_ROW)
-    return store_sql_error (store, error, "read");
-  return *item != NULL;
-}
-
-/* Writes the entries of `item` (whose table key encoding is `tk`) in every index of the table,
- * or only in `only`. */
-static gboolean
-put_index_entries (DdbStore *store, const DdbTableDef *def, const DdbIndexDef *only,
-                   const DdbValue *item, const GByteArray *tk, GError **error)
-{
-  for (guint i = 0; i < def->indexes->len; i++)
-    {
-      const DdbIndexDef *index = def->indexes->pdata[i];
-      g_autoptr (DdbValue) projected = NULL;
-      sqlite3_stmt *stmt;
-      gint64 size;
-      KeySlots ks;
-
-      if (only != NULL && only != index)
-        continue;
-      projected = ddb_index_project (def, index, item);
-      if (projected == NULL)
-        continue; /* sparse */
-      if (!store_encode_key (&index->key, projected, store->ipk, store->isk, error))
-        return FALSE;
-      store_key_slots (def, index, &ks);
-      encode_keyless (&ks, projected, store->item);
-      size = (gint64) ddb_item_size (projected);
-      /* The item's entries were deleted first, so an entry is always new. */
-      stmt = stmt_acquire_held (store, &store->put_index_idle,
-                                "INSERT INTO dy_index"
-                                " (tid, iid, h, ipk, isk, tk, size, item)"
-                                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                                error);
-      if (stmt == NULL)
-        return FALSE;
-      sqlite3_bind_int64 (stmt, 1, def->id);
-      sqlite3_bind_int64 (stmt, 2, index->id);
-      sqlite3_bind_int64 (stmt, 3, store_key_hash (store->ipk->data, store->ipk->len));
-      bind_bytes (stmt, 4, store->ipk);
-      bind_bytes (stmt, 5, store->isk);
-      bind_bytes (stmt, 6, tk);
-      sqlite3_bind_int64 (stmt, 7, size);
-      bind_bytes (stmt, 8, store->item);
-      if (!stmt_run_held (store, store->put_index_idle, stmt, error))
-        return FALSE;
-      stats_add (store, def->id, index->id, 1, size);
-    }
-  return TRUE;
-}
-
-static gboolean
-delete_index_entries (DdbStore *store, const DdbTableDef *def, const GByteArray *tk,
-                      GError **error)
-{
-  sqlite3_stmt *stmt = stmt_acquire_held (store, &store->delete_index_idle,
-                                          "DELETE FROM dy_index WHERE tid = ?1 AND tk = ?2"
-                                          " RETURNING iid, size",
-                                          error);
-  int rc;
-
-  if (stmt == NULL)
-    return FALSE;
-  sqlite3_bind_int64 (stmt, 1, def->id);
-  bind_bytes (stmt, 2, tk);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    stats_add (store, def->id, sqlite3_column_int64 (stmt, 0), -1,
-               -sqlite3_column_int64 (stmt, 1));
-  if (rc != SQLITE_DONE)
-    store_sql_error (store, error, "write");
-  sqlite3_reset (stmt);
-  sqlite3_clear_bindings (stmt);
-  g_ptr_array_add (store->delete_index_idle, stmt);
-  return rc == SQLITE_DONE;
-}
-
-static gboolean
-has_indexes (const DdbTableDef *def)
-{
-  return def->indexes != NULL && def->indexes->len > 0;
-}
-
-/* Binds ?1..?4 to the table id and the key in store->pk/sk. */
-static void
-bind_item_key (DdbStore *store, sqlite3_stmt *stmt, const DdbTableDef *def)
-{
-  sqlite3_bind_int64 (stmt, 1, def->id);
-  sqlite3_bind_int64 (stmt, 2, store_key_hash (store->pk->data, store->pk->len));
-  bind_bytes (stmt, 3, store->pk);
-  bind_bytes (stmt, 4, store->sk);
-}
-
-/* Replaces the stored item with key store->pk/sk by store->item of `size`; *old_size is the size
- * of the one replaced. */
-static gboolean
-replace_item (DdbStore *store, const DdbTableDef *def, gint64 size, gint64 *old_size,
-              GError **error)
-{
-  sqlite3_stmt *stmt = store_stmt_acquire (store,
-                                           "SELECT size FROM dy_items WHERE tid = ?1 AND h = ?2"
-                                           " AND pk = ?3 AND sk = ?4",
-                                           error);
-  int rc;
-
-  if (stmt == NULL)
-    return FALSE;
-  bind_item_key (store, stmt, def);
-  rc = sqlite3_step (stmt);
-  *old_size = rc == SQLITE_ROW ? sqlite3_column_int64 (stmt, 0) : 0;
-  store_stmt_release (store, stmt);
-  if (rc != SQLITE_ROW)
-    return store_sql_error (store, error, "write");
-  stmt = store_stmt_acquire (store,
-                             "UPDATE dy_items SET size = ?5, item = ?6 WHERE tid = ?1 AND h = ?2"
-                             " AND pk = ?3 AND sk = ?4",
-                             error);
-  if (stmt == NULL)
-    return FALSE;
-  bind_item_key (store, stmt, def);
-  sqlite3_bind_int64 (stmt, 5, size);
-  bind_bytes (stmt, 6, store->item);
-  return stmt_run (store, stmt, error);
-}
-
-gboolean
-ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *item,
-                    GError **error)
-{
-  sqlite3_stmt *stmt;
-  gboolean own, ok, inserted = FALSE;
-  gint64 size = (gint64) ddb_item_size (item), old_size = 0;
-  KeySlots ks;
-  g_autoptr (DdbValue) old = NULL;
-  gboolean streamed = ddb_stream_enabled (def);
-
-  if (!auto_begin (store, &own, error))
-    return FALSE;
-  /* The stream's record wants the image replaced (this fills pk and sk too). */
-  if (streamed && !ddb_store_item_get (store, def, item, &old, error))
-    return auto_end (store, own, FALSE, error);
-  if (!store_encode_key (&def->key, item, store->pk, store->sk, error))
-    return auto_end (store, own, FALSE, error);
-  store_key_slots (def, NULL, &ks);
-  encode_keyless (&ks, item, store->item);
-  /* Insert first: an import's items are new, and a new item has no index entries to remove, so
-   * the common case is one statement; a replacement learns the old size for the statistics. */
-  stmt = stmt_acquire_held (store, &store->put_item_idle,
-                            "INSERT INTO dy_items (tid, h, pk, sk, size, item)"
-                            " VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING",
-                            error);
-  ok = stmt != NULL;
-  if (ok)
-    {
-      bind_item_key (store, stmt, def);
-      sqlite3_bind_int64 (stmt, 5, size);
-      bind_bytes (stmt, 6, store->item);
-      ok = stmt_run_held (store, store->put_item_idle, stmt, error);
-      inserted = ok && sqlite3_changes (store->db) == 1;
-    }
-  if (ok && !inserted)
-    ok = replace_item (store, def, size, &old_size, error);
-  if (ok)
-    stats_add (store, def->id, 0, inserted ? 1 : 0, size - old_size);
-  if (ok && has_indexes (def))
-    {
-      store_concat_key (store->tk, store->pk, store->sk);
-      ok = (inserted || delete_index_entries (store, def, store->tk, error))
-           && put_index_entries (store, def, NULL, item, store->tk, error);
-    }
-  if (ok && streamed)
-    ok = ddb_stream_record (store, def, old, item, error);
-  return auto_end (store, own, ok, error);
-}
-
-gboolean
-ddb_store_set_bulk (DdbStore *store, gboolean bulk, GError **error)
-{
-  g_autofree char *sql = NULL;
-
-  if (bulk == (store->saved_cache_size != 0))
-    return TRUE;
-  if (bulk)
-    {
-      sqlite3_stmt *stmt = NULL;
-      int rc = sqlite3_prepare_v2 (store->db, "PRAGMA cache_size", -1, &stmt, NULL);
-
-      if (rc == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW)
-        store->saved_cache_size = sqlite3_column_int (stmt, 0);
-      sqlite3_finalize (stmt);
-      if (store->saved_cache_size == 0)
-        return store_sql_error (store, error, "read");
-      sql = g_strdup_printf ("PRAGMA cache_size=%d;", BULK_CACHE_KIB);
-    }
-  else
-    {
-      sql = g_strdup_printf ("PRAGMA cache_size=%d;", store->saved_cache_size);
-      store->saved_cache_size = 0;
-    }
-  return exec_sql (store, sql, error);
-}
-
-gboolean
-ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *key,
-                       GError **error)
-{
-  sqlite3_stmt *stmt;
-  gboolean own, ok, existed = FALSE;
-  g_autoptr (DdbValue) old = NULL;
-  gboolean streamed = ddb_stream_enabled (def);
-  int rc;
-
-  if (!auto_begin (store, &own, error))
-    return FALSE;
-  if (streamed && !ddb_store_item_get (store, def, key, &old, error))
-    return auto_end (store, own, FALSE, error);
-  if (!store_encode_key (&def->key, key, store->pk, store->sk, error))
-    return auto_end (store, own, FALSE, error);
-  stmt
-      = store_stmt_acquire (store,
-                            "DELETE FROM dy_items WHERE tid = ?1 AND h = ?2 AND pk = ?3 AND sk = ?4"
-                            " RETURNING size",
-                            error);
-  ok = stmt != NULL;
-  if (ok)
-    {
-      bind_item_key (store, stmt, def);
-      while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-        {
-          existed = TRUE;
-          stats_add (store, def->id, 0, -1, -sqlite3_column_int64 (stmt, 0));
-        }
-      if (rc != SQLITE_DONE)
-        ok = store_sql_error (store, error, "write");
-      store_stmt_release (store, stmt);
-    }
-  if (ok && existed && has_indexes (def))
-    {
-      store_concat_key (store->tk, store->pk, store->sk);
-      ok = delete_index_entries (store, def, store->tk, error);
-    }
-  if (ok && old != NULL)
-    ok = ddb_stream_record (store, def, old, NULL, error);
-  return auto_end (store, own, ok, error);
-}
-
-/* ---- Idempotency tokens ---- */
-
-gboolean
-ddb_store_token_get (DdbStore *store, const char *token, GBytes **digest, gint64 *created,
-                     GError **error)
-{
-  sqlite3_stmt *stmt;
-  int rc;
-
-  *digest = NULL;
-  *created = 0;
-  stmt
-      = store_stmt_acquire (store, "SELECT digest, created FROM dy_tokens WHERE token = ?1", error);
-  if (stmt == NULL)
-    return FALSE;
-  sqlite3_bind_text (stmt, 1, token, -1, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    {
-      *digest = g_bytes_new (sqlite3_column_blob (stmt, 0), (gsize) sqlite3_column_bytes (stmt, 0));
-      *created = sqlite3_column_int64 (stmt, 1);
-    }
-  store_stmt_release (store, stmt);
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return store_sql_error (store, error, "read");
-  return TRUE;
-}
-
-gboolean
-ddb_store_token_put (DdbStore *store, const char *token, const void *digest, gsize digest_len,
-                     gint64 created, GError **error)
-{
-  sqlite3_stmt *stmt;
-  gboolean own, ok;
-
-  g_return_val_if_fail (digest_len <= G_MAXINT, FALSE);
-  if (!auto_begin (store, &own, error))
-    return FALSE;
-  stmt = store_stmt_acquire (store,
-                             "INSERT OR REPLACE INTO dy_tokens (token, digest, created)"
-                             " VALUES (?1, ?2, ?3)",
-                             error);
-  ok = stmt != NULL;
-  if (ok)
-    {
-      sqlite3_bind_text (stmt, 1, token, -1, SQLITE_STATIC);
-      /* Never NULL (NOT NULL column), even for an empty digest. */
-      sqlite3_bind_blob (stmt, 2, digest_len > 0 ? digest : "", (int) digest_len, SQLITE_STATIC);
-      sqlite3_bind_int64 (stmt, 3, created);
-      ok = stmt_run (store, stmt, error);
-    }
-  return auto_end (store, own, ok, error);
-}
-
-gboolean
-ddb_store_token_purge (DdbStore *store, gint64 before, GError **error)
-{
-  sqlite3_stmt *stmt;
-  gboolean own, ok;
-
-  if (!auto_begin (store, &own, error))
-    return FALSE;
-  stmt = store_stmt_acquire (store, "DELETE FROM dy_tokens WHERE created < ?1", error);
-  ok = stmt != NULL;
-  if (ok)
-    {
-      sqlite3_bind_int64 (stmt, 1, before);
-      ok = stmt_run (store, stmt, error);
-    }
-  return auto_end (store, own, ok, error);
+  return store_stmt_run (store, stmt, error);
 }
