@@ -1,0 +1,232 @@
+/* test-changes-gui.c: the Changes tab in the real app on the demo database (a file in the
+ * test's own cache folder): a table without a stream says so in place; once UpdateTable gives
+ * it a NEW_AND_OLD_IMAGES stream, writes through the backend show as INSERT, MODIFY (the changed
+ * attribute old -> new, numbers whole) and REMOVE rows, newest first; Pause holds new records
+ * and counts them, Resume shows them; the key filter hides the rows whose key does not match;
+ * Clear empties the list. */
+#define G_LOG_DOMAIN "test-changes-gui"
+
+#include <string.h>
+
+#include "app/dy-change.h"
+#include "app/dy-changes-view.h"
+#include "gui-util.h"
+
+#define BIG "98765432109876543210987654321098765432"
+
+static json_t *
+call (const char *op, const char *text)
+{
+  json_error_t jerror;
+  json_t *request = json_loads (text, 0, &jerror);
+  GError *error = NULL;
+  json_t *response;
+
+  g_assert_nonnull (request);
+  response = dy_connection_call_sync (gui_demo_connection (), op, request, NULL, &error);
+  g_assert_no_error (error);
+  json_decref (request);
+  return response;
+}
+
+static void
+put (const char *shard, const char *ccp, const char *status)
+{
+  g_autofree char *text = g_strdup_printf (
+      "{\"TableName\": \"Orders\", \"Item\": {\"TenantShard\": {\"S\": \"%s\"},"
+      " \"CustomerCountryProduct\": {\"S\": \"%s\"}, \"status\": {\"S\": \"%s\"},"
+      " \"total\": {\"N\": \"1\"}}}",
+      shard, ccp, status);
+
+  json_decref (call ("PutItem", text));
+}
+
+static gboolean
+described (gpointer data)
+{
+  return dy_changes_view_get_streaming (data) || dy_changes_view_get_no_stream (data);
+}
+
+static gboolean
+polled (gpointer data)
+{
+  return dy_changes_view_get_streaming (data) && dy_changes_view_get_n_polls (data) > 0;
+}
+
+static guint wanted;
+
+static gboolean
+has_wanted (gpointer data)
+{
+  return dy_changes_view_get_n_changes (data) == wanted;
+}
+
+static guint polls_before;
+
+static gboolean
+two_more_polls (gpointer data)
+{
+  return dy_changes_view_get_n_polls (data) >= polls_before + 2;
+}
+
+static gboolean
+waiting_one (gpointer data)
+{
+  return dy_changes_view_get_n_waiting (data) == 1;
+}
+
+/* The texts of the labels under WIDGET that are drawn, appended to OUT, one a line. */
+static void
+collect_labels (GtkWidget *widget, GString *out)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    collect_labels (c, out);
+}
+
+static char *
+shown_text (DyChangesView *view)
+{
+  GString *out = g_string_new (NULL);
+
+  gui_settle ();
+  collect_labels (GTK_WIDGET (view), out);
+  return g_string_free (out, FALSE);
+}
+
+static const DyChange *
+row (DyChangesView *view, guint i)
+{
+  g_autoptr (DyChangeObject) o = g_list_model_get_item (dy_changes_view_get_rows (view), i);
+
+  g_assert_nonnull (o);
+  /* the model keeps its own reference */
+  return dy_change_object_get (o);
+}
+
+static void
+test_changes (void)
+{
+  DyTableView *table;
+  DyChangesView *view;
+  GtkWidget *child;
+  g_autofree char *text = NULL;
+  const DyChange *c;
+  const DyChangeDiff *d;
+
+  gui_wait_for (gui_demo_tables_listed, NULL, "the demo tables");
+  table = gui_open_table ("Orders");
+  g_assert_nonnull (table);
+  /* Ctrl+Shift+C from the table's tab */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.changes", NULL));
+  child = adw_tab_page_get_child (adw_tab_view_get_selected_page (dy_window_get_tab_view (gui_window)));
+  g_assert_true (DY_IS_CHANGES_VIEW (child));
+  view = DY_CHANGES_VIEW (child);
+  g_assert_cmpstr (dy_changes_view_get_table_name (view), ==, "Orders");
+  gui_wait_for (described, view, "DescribeTable");
+  g_assert_true (dy_changes_view_get_no_stream (view));
+  text = shown_text (view);
+  g_assert_nonnull (strstr (text, "This table has no stream; enable one with UpdateTable "
+                                  "StreamSpecification"));
+  g_clear_pointer (&text, g_free);
+  gui_screenshot ("changes-no-stream.png");
+
+  json_decref (call ("UpdateTable", "{\"TableName\": \"Orders\", \"StreamSpecification\":"
+                                    " {\"StreamEnabled\": true,"
+                                    " \"StreamViewType\": \"NEW_AND_OLD_IMAGES\"}}"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.check-again", NULL));
+  /* the first round takes the LATEST iterator: what is written after it shows */
+  gui_wait_for (polled, view, "the first GetRecords");
+  g_assert_null (dy_changes_view_get_error (view));
+
+  put ("TENANT#gui#01", "C#1#FR#P-NEW", "placed");
+  json_decref (call ("UpdateItem",
+                     "{\"TableName\": \"Orders\", \"Key\": {\"TenantShard\": {\"S\":"
+                     " \"TENANT#gui#01\"}, \"CustomerCountryProduct\": {\"S\": \"C#1#FR#P-NEW\"}},"
+                     " \"UpdateExpression\": \"SET #s = :s, #t = :t\","
+                     " \"ExpressionAttributeNames\": {\"#s\": \"status\", \"#t\": \"total\"},"
+                     " \"ExpressionAttributeValues\": {\":s\": {\"S\": \"shipped\"},"
+                     " \":t\": {\"N\": \"" BIG "\"}}}"));
+  json_decref (call ("DeleteItem",
+                     "{\"TableName\": \"Orders\", \"Key\": {\"TenantShard\": {\"S\":"
+                     " \"TENANT#gui#01\"}, \"CustomerCountryProduct\": {\"S\": \"C#1#FR#P-NEW\"}}}"));
+  wanted = 3;
+  gui_wait_for (has_wanted, view, "three changes");
+  /* newest first */
+  c = row (view, 2);
+  g_assert_cmpint (c->event, ==, DY_CHANGE_INSERT);
+  g_assert_cmpstr (c->key_text, ==, "TenantShard = TENANT#gui#01, CustomerCountryProduct = C#1#FR#P-NEW");
+  c = row (view, 1);
+  g_assert_cmpint (c->event, ==, DY_CHANGE_MODIFY);
+  g_assert_cmpuint (c->diffs->len, ==, 2);
+  d = c->diffs->pdata[0];
+  g_assert_cmpstr (d->path, ==, "status");
+  g_assert_cmpstr (d->old_text, ==, "placed");
+  g_assert_cmpstr (d->new_text, ==, "shipped");
+  c = row (view, 0);
+  g_assert_cmpint (c->event, ==, DY_CHANGE_REMOVE);
+  g_assert_false (c->ttl);
+  /* what is drawn */
+  text = shown_text (view);
+  g_assert_nonnull (strstr (text, "INSERT\n"));
+  g_assert_nonnull (strstr (text, "MODIFY\n"));
+  g_assert_nonnull (strstr (text, "REMOVE\n"));
+  g_assert_nonnull (strstr (text, "status: placed → shipped\ntotal: 1 → " BIG "\n"));
+  g_assert_nonnull (strstr (text, "3 changes\n"));
+  g_clear_pointer (&text, g_free);
+  gui_screenshot ("changes-rows.png");
+
+  /* paused: fetched and held, counted as waiting */
+  dy_changes_view_set_paused (view, TRUE);
+  put ("TENANT#gui#02", "C#2#US#P-HELD", "placed");
+  polls_before = dy_changes_view_get_n_polls (view);
+  gui_wait_for (two_more_polls, view, "two rounds while paused");
+  gui_wait_for (waiting_one, view, "the held record");
+  g_assert_cmpuint (dy_changes_view_get_n_changes (view), ==, 3);
+  text = shown_text (view);
+  g_assert_null (strstr (text, "P-HELD"));
+  g_assert_nonnull (strstr (text, "3 changes, 1 waiting\n"));
+  g_assert_nonnull (strstr (text, "Resume\n"));
+  g_clear_pointer (&text, g_free);
+  gui_screenshot ("changes-paused.png");
+  dy_changes_view_set_paused (view, FALSE);
+  g_assert_cmpuint (dy_changes_view_get_n_changes (view), ==, 4);
+  g_assert_cmpuint (dy_changes_view_get_n_waiting (view), ==, 0);
+  g_assert_cmpint (row (view, 0)->event, ==, DY_CHANGE_INSERT);
+  text = shown_text (view);
+  g_assert_nonnull (strstr (text, "P-HELD"));
+  g_clear_pointer (&text, g_free);
+
+  /* the key filter, ignoring case */
+  dy_changes_view_set_filter (view, "p-held");
+  g_assert_cmpuint (g_list_model_get_n_items (dy_changes_view_get_rows (view)), ==, 1);
+  text = shown_text (view);
+  g_assert_nonnull (strstr (text, "P-HELD"));
+  g_assert_null (strstr (text, "P-NEW"));
+  g_assert_nonnull (strstr (text, "4 changes, 1 shown\n"));
+  g_clear_pointer (&text, g_free);
+  gui_screenshot ("changes-filtered.png");
+  dy_changes_view_set_filter (view, "");
+  g_assert_cmpuint (g_list_model_get_n_items (dy_changes_view_get_rows (view)), ==, 4);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.clear", NULL));
+  g_assert_cmpuint (dy_changes_view_get_n_changes (view), ==, 0);
+  /* the same table's Changes again: the same tab */
+  gui_open_table ("Orders");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.changes", NULL));
+  g_assert_true (adw_tab_page_get_child (adw_tab_view_get_selected_page (
+                     dy_window_get_tab_view (gui_window)))
+                 == GTK_WIDGET (view));
+}
+
+int
+main (int argc, char **argv)
+{
+  gui_init (&argc, &argv);
+  g_test_add_func ("/changes-gui/changes", test_changes);
+  return gui_run_tests ();
+}
