@@ -68,6 +68,17 @@ dy_change_tail_get_n_shards (DyChangeTail *tail)
   return tail->shards->len;
 }
 
+void
+dy_change_tail_set_iterator (DyChangeTail *tail, const char *iterator)
+{
+  Shard *shard;
+
+  g_return_if_fail (tail->shards->len > 0);
+  shard = tail->shards->pdata[0];
+  g_free (shard->iterator);
+  shard->iterator = g_strdup (iterator);
+}
+
 /* A call whose DynamoDB error comes back as "Name: message" with *NAME set. */
 static json_t *
 call (DdbBackend *backend, const char *op, json_t *request, char **name,

@@ -34,5 +34,7 @@ gboolean dy_change_tail_poll (DyChangeTail *tail, DdbBackend *backend, json_t *r
 gboolean dy_change_tail_get_ended (DyChangeTail *tail);
 /* How many shards are being read. */
 guint dy_change_tail_get_n_shards (DyChangeTail *tail);
+/* Tests: the iterator the first shard is read with next (as one that expired would be). */
+void dy_change_tail_set_iterator (DyChangeTail *tail, const char *iterator);
 
 G_END_DECLS

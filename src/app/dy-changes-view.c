@@ -85,6 +85,7 @@ struct _DyChangesView {
   GPtrArray *held;           /* DyChangeObject fetched while paused, oldest first */
 
   GtkStack *stack;
+  GtkWidget *controls;       /* only of use with a stream */
   GtkToggleButton *pause_button;
   GtkCheckButton *oldest_check;
   GtkSearchEntry *filter_entry;
@@ -375,6 +376,7 @@ describe_done (GObject *source, GAsyncResult *result, gpointer user_data)
   self->key_names = g_strv_builder_end (keys);
   self->no_stream = arn == NULL || !json_is_true (json_object_get (spec, "StreamEnabled"));
   self->streaming = !self->no_stream;
+  gtk_widget_set_sensitive (self->controls, self->streaming);
   if (self->streaming)
     {
       gboolean same = g_strcmp0 (self->stream_arn, arn) == 0;
@@ -740,6 +742,8 @@ build (DyChangesView *self)
   gtk_box_append (GTK_BOX (controls), GTK_WIDGET (self->oldest_check));
   gtk_box_append (GTK_BOX (controls), clear);
   gtk_box_append (GTK_BOX (self), controls);
+  self->controls = controls;
+  gtk_widget_set_sensitive (controls, FALSE);
   gtk_box_append (GTK_BOX (self), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
 
   self->notice_bar = bar ("info-bar", &self->notice_label, NULL, NULL);

@@ -8,6 +8,8 @@
 
 #include "app/dy-change-tail.h"
 #include "app/dy-change.h"
+#include "engine/engine-private.h"
+#include "engine/stream-store.h"
 
 static const char *const key_names[] = { "PK", "SK", NULL };
 
@@ -309,6 +311,60 @@ test_tail_errors (void)
   json_decref (records);
 }
 
+/* An iterator that expired (the engine's lasts 15 minutes) is renewed from the last record read;
+ * records trimmed before they were read are said, and reading goes on from TRIM_HORIZON. */
+static void
+test_tail_expired_and_trimmed (void)
+{
+  GError *error = NULL;
+  g_autoptr (DdbBackend) b = ddb_backend_open_database (":memory:", &error);
+  g_autofree char *arn = NULL;
+  g_autofree char *raw = NULL;
+  g_autofree char *old = NULL;
+  g_autoptr (DyChangeTail) tail = NULL;
+  DdbEngine *e;
+  gboolean more;
+  char *notice = NULL;
+  char *got;
+
+  g_assert_no_error (error);
+  arn = create (b);
+  tail = dy_change_tail_new (arn, FALSE);
+  got = poll_once (tail, b, &more, &notice);
+  g_free (got);
+  put (b, "a", "1");
+  got = poll_once (tail, b, &more, &notice);
+  g_assert_cmpstr (got, ==, "INSERT:a");
+  g_free (got);
+  put (b, "b", "1");
+  /* the engine's iterator: ARN, position and when it was made, 16 minutes ago */
+  raw = g_strdup_printf ("%s\n0\n%" G_GINT64_FORMAT, arn, g_get_real_time () / 1000 - 16 * 60 * 1000);
+  old = g_base64_encode ((const guchar *) raw, strlen (raw));
+  dy_change_tail_set_iterator (tail, old);
+  got = poll_once (tail, b, &more, &notice);
+  /* from after a, not from the expired iterator's position */
+  g_assert_cmpstr (got, ==, "INSERT:b");
+  g_assert_null (notice);
+  g_free (got);
+
+  put (b, "c", "1");
+  e = ddb_backend_get_engine (b);
+  /* as the sweeper would a day and an hour later: c is gone before it was read */
+  g_assert_true (ddb_stream_trim (e->store, g_get_real_time () / 1000 + 25 * 3600 * 1000, &error));
+  g_assert_no_error (error);
+  got = poll_once (tail, b, &more, &notice);
+  g_assert_cmpstr (got, ==, "");
+  g_assert_nonnull (notice);
+  g_assert_nonnull (strstr (notice, "trimmed"));
+  g_clear_pointer (&notice, g_free);
+  g_free (got);
+  put (b, "d", "1");
+  got = poll_once (tail, b, &more, &notice);
+  g_assert_cmpstr (got, ==, "INSERT:d");
+  g_assert_null (notice);
+  g_free (got);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -318,5 +374,6 @@ main (int argc, char **argv)
   g_test_add_func ("/change/filter-and-errors", test_filter_and_errors);
   g_test_add_func ("/change/tail", test_tail);
   g_test_add_func ("/change/tail-errors", test_tail_errors);
+  g_test_add_func ("/change/tail-expired-and-trimmed", test_tail_expired_and_trimmed);
   return g_test_run ();
 }

@@ -3,7 +3,7 @@
  * it a NEW_AND_OLD_IMAGES stream, writes through the backend show as INSERT, MODIFY (the changed
  * attribute old -> new, numbers whole) and REMOVE rows, newest first; Pause holds new records
  * and counts them, Resume shows them; the key filter hides the rows whose key does not match;
- * Clear empties the list. */
+ * Clear empties the list; an error shows in place with its name, and Retry asks again. */
 #define G_LOG_DOMAIN "test-changes-gui"
 
 #include <string.h>
@@ -223,10 +223,47 @@ test_changes (void)
                  == GTK_WIDGET (view));
 }
 
+static gboolean
+has_error (gpointer data)
+{
+  return dy_changes_view_get_error (data) != NULL;
+}
+
+/* An error comes in place with its DynamoDB name, and Retry asks again. */
+static void
+test_error (void)
+{
+  DyChangesView *view;
+  g_autofree char *text = NULL;
+
+  gui_wait_for (gui_demo_tables_listed, NULL, "the demo tables");
+  view = dy_changes_view_open (gui_window, gui_demo_connection (), "NoSuchTable");
+  gui_wait_for (has_error, view, "the error");
+  g_assert_true (g_str_has_prefix (dy_changes_view_get_error (view), "ResourceNotFoundException: "));
+  g_assert_false (dy_changes_view_get_streaming (view));
+  text = shown_text (view);
+  g_assert_nonnull (strstr (text, "ResourceNotFoundException: "));
+  g_assert_nonnull (strstr (text, "Retry\n"));
+  g_clear_pointer (&text, g_free);
+  gui_screenshot ("changes-error.png");
+  /* the table made meanwhile: Retry finds it, and that it has no stream */
+  json_decref (call ("CreateTable",
+                     "{\"TableName\": \"NoSuchTable\", \"BillingMode\": \"PAY_PER_REQUEST\","
+                     " \"AttributeDefinitions\": [{\"AttributeName\": \"k\", \"AttributeType\": \"S\"}],"
+                     " \"KeySchema\": [{\"AttributeName\": \"k\", \"KeyType\": \"HASH\"}]}"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.retry", NULL));
+  g_assert_null (dy_changes_view_get_error (view));
+  gui_wait_for (described, view, "DescribeTable");
+  g_assert_true (dy_changes_view_get_no_stream (view));
+  g_assert_null (dy_changes_view_get_error (view));
+  json_decref (call ("DeleteTable", "{\"TableName\": \"NoSuchTable\"}"));
+}
+
 int
 main (int argc, char **argv)
 {
   gui_init (&argc, &argv);
   g_test_add_func ("/changes-gui/changes", test_changes);
+  g_test_add_func ("/changes-gui/error", test_error);
   return gui_run_tests ();
 }
