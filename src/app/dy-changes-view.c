@@ -77,6 +77,7 @@ struct _DyChangesView {
   guint timeout_id;
   guint n_polls;
   guint64 dropped;
+  guint max_rows;
 
   GListStore *store;         /* DyChangeObject, newest first */
   GtkFilterListModel *filtered;
@@ -123,7 +124,7 @@ update_count (DyChangesView *self)
                             self->held->len);
   if (self->dropped > 0)
     /* TRANSLATORS: %u is the most rows the view keeps */
-    g_string_append_printf (text, _(" (the newest %u are kept)"), DY_CHANGES_MAX_ROWS);
+    g_string_append_printf (text, _(" (the newest %u are kept)"), self->max_rows);
   g_free (self->count_text);
   self->count_text = g_string_free (text, FALSE);
   gtk_label_set_text (self->count_label, self->count_text);
@@ -165,10 +166,10 @@ show_changes (DyChangesView *self, GPtrArray *changes)
     g_list_store_splice (self->store, 0, 0, reversed->pdata, reversed->len);
   }
   n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
-  if (n > DY_CHANGES_MAX_ROWS)
+  if (n > self->max_rows)
     {
-      self->dropped += n - DY_CHANGES_MAX_ROWS;
-      g_list_store_splice (self->store, DY_CHANGES_MAX_ROWS, n - DY_CHANGES_MAX_ROWS, NULL, 0);
+      self->dropped += n - self->max_rows;
+      g_list_store_splice (self->store, self->max_rows, n - self->max_rows, NULL, 0);
     }
 }
 
@@ -178,9 +179,9 @@ hold_changes (DyChangesView *self, GPtrArray *changes)
   for (guint i = 0; i < changes->len; i++)
     g_ptr_array_add (self->held, g_object_ref (changes->pdata[i]));
   /* a busy stream paused for long holds no more than the view would show */
-  if (self->held->len > DY_CHANGES_MAX_ROWS)
+  if (self->held->len > self->max_rows)
     {
-      guint extra = self->held->len - DY_CHANGES_MAX_ROWS;
+      guint extra = self->held->len - self->max_rows;
 
       self->dropped += extra;
       g_ptr_array_remove_range (self->held, 0, extra);
@@ -660,6 +661,13 @@ dy_changes_view_get_n_polls (DyChangesView *self)
   return self->n_polls;
 }
 
+void
+dy_changes_view_set_max_rows (DyChangesView *self, guint max_rows)
+{
+  g_return_if_fail (max_rows > 0);
+  self->max_rows = max_rows;
+}
+
 const char *
 dy_changes_view_get_count_text (DyChangesView *self)
 {
@@ -844,6 +852,7 @@ dy_changes_view_init (DyChangesView *self)
   self->filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
                                               GTK_FILTER (self->filter));
   self->held = g_ptr_array_new_with_free_func (g_object_unref);
+  self->max_rows = DY_CHANGES_MAX_ROWS;
   build (self);
   update_count (self);
 }

@@ -41,6 +41,8 @@ GListModel *dy_changes_view_get_rows (DyChangesView *self);
 /* Rows kept (filter or not), and records fetched while paused and not shown yet. */
 guint dy_changes_view_get_n_changes (DyChangesView *self);
 guint dy_changes_view_get_n_waiting (DyChangesView *self);
+/* The most rows kept (DY_CHANGES_MAX_ROWS; tests set fewer). */
+void dy_changes_view_set_max_rows (DyChangesView *self, guint max_rows);
 /* How many GetRecords rounds have come back (tests wait on it). */
 guint dy_changes_view_get_n_polls (DyChangesView *self);
 

@@ -247,6 +247,23 @@ test_changes (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.clear", NULL));
   g_assert_cmpuint (dy_changes_view_get_n_changes (view), ==, 0);
+
+  /* a busy stream: the newest rows kept, the oldest dropped (10,000 in use, 5 here) */
+  dy_changes_view_set_max_rows (view, 5);
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autofree char *ccp = g_strdup_printf ("C#%u#DE#P-BUSY", i);
+
+      put ("TENANT#gui#03", ccp, "placed");
+    }
+  polls_before = dy_changes_view_get_n_polls (view);
+  gui_wait_for (two_more_polls, view, "the busy writes");
+  g_assert_cmpuint (dy_changes_view_get_n_changes (view), ==, 5);
+  g_assert_cmpstr (row (view, 0)->key_text, ==,
+                   "TenantShard = TENANT#gui#03, CustomerCountryProduct = C#7#DE#P-BUSY");
+  g_assert_cmpstr (row (view, 4)->key_text, ==,
+                   "TenantShard = TENANT#gui#03, CustomerCountryProduct = C#3#DE#P-BUSY");
+  g_assert_cmpstr (dy_changes_view_get_count_text (view), ==, "5 changes (the newest 5 are kept)");
   /* the same table's Changes again: the same tab */
   gui_open_table ("Orders");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.changes", NULL));
