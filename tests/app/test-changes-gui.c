@@ -264,12 +264,28 @@ test_changes (void)
   g_assert_cmpstr (row (view, 4)->key_text, ==,
                    "TenantShard = TENANT#gui#03, CustomerCountryProduct = C#3#DE#P-BUSY");
   g_assert_cmpstr (dy_changes_view_get_count_text (view), ==, "5 changes (the newest 5 are kept)");
+
+  /* from the oldest record kept: everything since the stream began, read again */
+  dy_changes_view_set_max_rows (view, DY_CHANGES_MAX_ROWS);
+  dy_changes_view_set_from_oldest (view, TRUE);
+  wanted = 12;
+  gui_wait_for (has_wanted, view, "every record from TRIM_HORIZON");
+  g_assert_cmpint (row (view, 11)->event, ==, DY_CHANGE_INSERT);
+  g_assert_cmpstr (row (view, 11)->key_text, ==,
+                   "TenantShard = TENANT#gui#01, CustomerCountryProduct = C#1#FR#P-NEW");
+  g_assert_cmpint (row (view, 10)->event, ==, DY_CHANGE_MODIFY);
+  g_assert_cmpint (row (view, 9)->event, ==, DY_CHANGE_REMOVE);
+  gui_screenshot ("changes-oldest.png");
+
   /* the same table's Changes again: the same tab */
   gui_open_table ("Orders");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.changes", NULL));
   g_assert_true (adw_tab_page_get_child (adw_tab_view_get_selected_page (
                      dy_window_get_tab_view (gui_window)))
                  == GTK_WIDGET (view));
+  /* closed while it polls: the poll that comes back finds no view to touch */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.close-tab", NULL));
+  gui_settle_for (2500);
 }
 
 static gboolean
