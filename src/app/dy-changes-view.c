@@ -10,6 +10,8 @@
 
 /* Idle, the stream is asked again after this long; while records come, at once. */
 #define POLL_INTERVAL_MS 1000
+/* Once a stream has ended (disabled), the table is asked this often for a new one. */
+#define NEW_STREAM_CHECK_MS 2000
 
 /* The backend of the tab's polls, opened on the first worker thread that needs it: a backend of
  * its own, so that polling never queues the table's browsing behind it. */
@@ -75,6 +77,7 @@ struct _DyChangesView {
   gboolean failed;           /* stopped on an error until Retry */
   gboolean paused;
   guint timeout_id;
+  guint describe_id;         /* the next DescribeTable once the stream ended */
   guint n_polls;
   guint64 dropped;
   guint max_rows;
@@ -104,6 +107,7 @@ struct _DyChangesView {
 G_DEFINE_FINAL_TYPE (DyChangesView, dy_changes_view, GTK_TYPE_BOX)
 
 static void schedule (DyChangesView *self, guint delay_ms);
+static void schedule_describe (DyChangesView *self);
 
 /* What the view shows. */
 
@@ -283,6 +287,8 @@ poll_done (GObject *source, GAsyncResult *result, gpointer user_data)
   update_count (self);
   if (!dy_change_tail_get_ended (self->tail))
     schedule (self, poll->more ? 0 : POLL_INTERVAL_MS);
+  else
+    schedule_describe (self);
 }
 
 static void
@@ -322,9 +328,10 @@ schedule (DyChangesView *self, guint delay_ms)
   self->timeout_id = g_timeout_add (delay_ms, poll_timeout, self);
 }
 
-/* Forgets the tail and any poll running; the next one starts where FROM_OLDEST says. */
+/* Forgets the tail and any poll running; the next one starts from the oldest record kept or
+ * from now. */
 static void
-restart (DyChangesView *self)
+restart_at (DyChangesView *self, gboolean from_oldest)
 {
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -338,9 +345,15 @@ restart (DyChangesView *self)
   set_notice (self, NULL);
   if (self->stream_arn != NULL)
     {
-      self->tail = dy_change_tail_new (self->stream_arn, self->from_oldest);
+      self->tail = dy_change_tail_new (self->stream_arn, from_oldest);
       start_poll (self);
     }
+}
+
+static void
+restart (DyChangesView *self)
+{
+  restart_at (self, self->from_oldest);
 }
 
 /* DescribeTable. */
@@ -355,6 +368,8 @@ describe_done (GObject *source, GAsyncResult *result, gpointer user_data)
   const char *arn;
   g_autoptr (GStrvBuilder) keys = g_strv_builder_new ();
   size_t i;
+  gboolean had_stream = self->stream_arn != NULL;
+  gboolean has_stream;
 
   if (response == NULL)
     {
@@ -375,8 +390,16 @@ describe_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_strv_builder_add (keys, json_string_value (json_object_get (element, "AttributeName")));
   g_strfreev (self->key_names);
   self->key_names = g_strv_builder_end (keys);
-  self->no_stream = arn == NULL || !json_is_true (json_object_get (spec, "StreamEnabled"));
-  self->streaming = !self->no_stream;
+  has_stream = arn != NULL && json_is_true (json_object_get (spec, "StreamEnabled"));
+  if (!has_stream && had_stream)
+    {
+      /* the stream followed was disabled: its rows stay, and a new one is waited for */
+      schedule_describe (self);
+      json_decref (response);
+      return;
+    }
+  self->no_stream = !has_stream;
+  self->streaming = has_stream;
   gtk_widget_set_sensitive (self->controls, self->streaming);
   if (self->streaming)
     {
@@ -385,7 +408,13 @@ describe_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_free (self->stream_arn);
       self->stream_arn = g_strdup (arn);
       gtk_stack_set_visible_child_name (self->stack, "rows");
-      if (!same || (self->tail == NULL && !self->polling))
+      if (!same && had_stream)
+        {
+          /* from its first record, so that nothing written since it began is missed */
+          restart_at (self, TRUE);
+          set_notice (self, _("The table has a new stream: following it from its first record"));
+        }
+      else if (!same || (self->tail == NULL && !self->polling))
         restart (self);
     }
   else
@@ -403,6 +432,23 @@ dy_changes_view_check_again (DyChangesView *self)
   dy_connection_call_async (self->connection, "DescribeTable", request, self->cancellable,
                             describe_done, g_object_ref (self));
   json_decref (request);
+}
+
+static gboolean
+describe_timeout (gpointer data)
+{
+  DyChangesView *self = data;
+
+  self->describe_id = 0;
+  dy_changes_view_check_again (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_describe (DyChangesView *self)
+{
+  g_clear_handle_id (&self->describe_id, g_source_remove);
+  self->describe_id = g_timeout_add (NEW_STREAM_CHECK_MS, describe_timeout, self);
 }
 
 /* Rows. */
@@ -803,6 +849,7 @@ dy_changes_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->timeout_id, g_source_remove);
+  g_clear_handle_id (&self->describe_id, g_source_remove);
   G_OBJECT_CLASS (dy_changes_view_parent_class)->dispose (object);
 }
 

@@ -3,7 +3,7 @@
  * it a NEW_AND_OLD_IMAGES stream, writes through the backend show as INSERT, MODIFY (the changed
  * attribute old -> new, numbers whole) and REMOVE rows, newest first; Pause holds new records
  * and counts them, Resume shows them; the key filter hides the rows whose key does not match;
- * Clear empties the list; an error shows in place with its name, and Retry asks again. */
+ * Clear empties the list; a disabled stream read to its end and a new one followed; an error shows in place with its name, and Retry asks again. */
 #define G_LOG_DOMAIN "test-changes-gui"
 
 #include <string.h>
@@ -59,6 +59,13 @@ static gboolean
 has_wanted (gpointer data)
 {
   return dy_changes_view_get_n_changes (data) == wanted;
+}
+
+static gboolean
+notice_says_disabled (gpointer data)
+{
+  return dy_changes_view_get_notice (data) != NULL
+         && strstr (dy_changes_view_get_notice (data), "disabled") != NULL;
 }
 
 static guint polls_before;
@@ -276,6 +283,23 @@ test_changes (void)
   g_assert_cmpint (row (view, 10)->event, ==, DY_CHANGE_MODIFY);
   g_assert_cmpint (row (view, 9)->event, ==, DY_CHANGE_REMOVE);
   gui_screenshot ("changes-oldest.png");
+
+  /* the stream disabled: read to its end, said so, rows kept; a new stream followed from its
+   * first record, as soon as the table has one */
+  json_decref (call ("UpdateTable", "{\"TableName\": \"Orders\", \"StreamSpecification\":"
+                                    " {\"StreamEnabled\": false}}"));
+  gui_wait_for (notice_says_disabled, view, "the end of the stream");
+  g_assert_cmpuint (dy_changes_view_get_n_changes (view), ==, 12);
+  json_decref (call ("UpdateTable", "{\"TableName\": \"Orders\", \"StreamSpecification\":"
+                                    " {\"StreamEnabled\": true,"
+                                    " \"StreamViewType\": \"NEW_AND_OLD_IMAGES\"}}"));
+  put ("TENANT#gui#04", "C#4#IT#P-AGAIN", "placed");
+  wanted = 13;
+  gui_wait_for (has_wanted, view, "the new stream's record");
+  g_assert_cmpstr (row (view, 0)->key_text, ==,
+                   "TenantShard = TENANT#gui#04, CustomerCountryProduct = C#4#IT#P-AGAIN");
+  g_assert_nonnull (strstr (dy_changes_view_get_notice (view), "new stream"));
+  gui_screenshot ("changes-new-stream.png");
 
   /* the same table's Changes again: the same tab */
   gui_open_table ("Orders");
