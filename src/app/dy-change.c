@@ -289,8 +289,8 @@ dy_change_detail_text (const DyChange *change)
   if (change->event == DY_CHANGE_MODIFY && !change->both_images
       && g_strcmp0 (change->view_type, "KEYS_ONLY") != 0)
     {
+      g_string_append (out, out->len > 0 ? "\n" : "");
       /* TRANSLATORS: after a MODIFY's one image; %s is the stream view type */
-      g_string_append_printf (out, "%s", out->len > 0 ? "\n" : "");
       g_string_append_printf (out, _("No diff: view type %s carries one image"),
                               change->view_type != NULL ? change->view_type : "?");
     }
