@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "app/dy-changes-view.h"
 #include "app/dy-demo.h"
 #include "app/dy-fanout-dialog.h"
 #include "app/dy-staging-panel.h"
@@ -615,6 +616,8 @@ current_connection (DyWindow *self)
 
   if (DY_IS_SQL_VIEW (child))
     return dy_sql_view_get_connection (DY_SQL_VIEW (child));
+  if (DY_IS_CHANGES_VIEW (child))
+    return dy_changes_view_get_connection (DY_CHANGES_VIEW (child));
   return child != NULL ? dy_table_view_get_connection (DY_TABLE_VIEW (child)) : NULL;
 }
 
@@ -632,6 +635,40 @@ sql_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 
   dy_sql_view_open_current (self, current_connection (self),
                             gtk_single_selection_get_selected_item (sidebar));
+}
+
+/* win.changes (Ctrl+Shift+C): the Changes tab of the current tab's table, else of the table
+ * selected in the sidebar. */
+static void
+changes_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyWindow *self = DY_WINDOW (widget);
+  DyTableView *view = dy_window_get_current_view (self);
+  GtkSingleSelection *sidebar = GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->sidebar_list));
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (sidebar);
+
+  if (view != NULL)
+    {
+      dy_changes_view_open (self, dy_table_view_get_connection (view),
+                            dy_table_view_get_table_name (view));
+      return;
+    }
+  if (DY_IS_CHANGES_VIEW (current_child (self)))
+    return;
+  if (row != NULL)
+    {
+      g_autoptr (GObject) item = gtk_tree_list_row_get_item (row);
+      g_autoptr (GtkTreeListRow) parent = gtk_tree_list_row_get_parent (row);
+      g_autoptr (GObject) owner = parent != NULL ? gtk_tree_list_row_get_item (parent) : NULL;
+
+      if (GTK_IS_STRING_OBJECT (item) && DY_IS_CONNECTION (owner))
+        {
+          dy_changes_view_open (self, DY_CONNECTION (owner),
+                                gtk_string_object_get_string (GTK_STRING_OBJECT (item)));
+          return;
+        }
+    }
+  toast (self, _("Open a table first: Changes follows a table’s stream"));
 }
 
 static void
@@ -848,6 +885,7 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.fanout", NULL, fanout_action);
   gtk_widget_class_install_action (widget_class, "win.stage", NULL, stage_action);
   gtk_widget_class_install_action (widget_class, "win.sql", NULL, sql_action);
+  gtk_widget_class_install_action (widget_class, "win.changes", NULL, changes_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
@@ -869,6 +907,8 @@ dy_window_class_init (DyWindowClass *klass)
                                        NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.sql", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.changes", NULL);
 }
 
 static void
