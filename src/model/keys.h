@@ -1,0 +1,88 @@
+/* keys.h: partition-key health of a table or index: items and bytes per partition key value,
+ * read through the backend (a full parallel Scan or a sample), and what they say: cardinality,
+ * a log-scale histogram, the heaviest partitions, item collections against the 10 GB LSI
+ * limit, sharded key families and, for a request rate, the partitions past DynamoDB's
+ * per-partition throughput. GTK-free. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "backend/backend.h"
+
+G_BEGIN_DECLS
+
+/* DynamoDB's documented per-partition ceilings and the LSI item-collection limit. */
+#define DDB_KEYS_PARTITION_RCU 3000.0
+#define DDB_KEYS_PARTITION_WCU 1000.0
+#define DDB_KEYS_COLLECTION_LIMIT ((guint64) 10 * 1024 * 1024 * 1024)
+
+typedef struct {
+  const char *table;
+  const char *index;    /* NULL: the table itself */
+  guint64 sample;       /* 0: read every item */
+  guint segments;       /* parallel Scan segments; 0: a default */
+  double rate_rcu;      /* the whole table's rate; 0 with rate_wcu 0: no rate */
+  double rate_wcu;
+} DdbKeysOptions;
+
+typedef struct {
+  char *key; /* the partition key value as text (N as its digits, B in base64) */
+  guint64 items;
+  guint64 bytes;
+} DdbKeysPartition;
+
+typedef struct {
+  char *prefix; /* "TENANT#bigco#": the shared part, separator included */
+  GPtrArray *shards; /* DdbKeysPartition*, borrowed from the report, in suffix order */
+  guint64 items;
+  guint64 min_items, max_items;
+  const DdbKeysPartition *hottest;
+} DdbKeysFamily;
+
+typedef struct {
+  const DdbKeysPartition *partition;
+  double rcu, wcu; /* its share of the rate */
+  guint suffixes;  /* shards advised so that each stays under both ceilings */
+} DdbKeysHot;
+
+typedef struct {
+  char *table, *index;
+  char *key_name;       /* the partition key attribute */
+  gboolean has_lsi;     /* only then do item collections have a size limit */
+  gboolean sampled;     /* stopped after options.sample items */
+  guint64 items, bytes;
+  GPtrArray *partitions; /* DdbKeysPartition*, heaviest (by items, then bytes) first */
+  /* Histogram: bucket b holds the partitions with 2^b .. 2^(b+1)-1 items. */
+  guint n_buckets;
+  guint64 *buckets;
+  GPtrArray *collections; /* DdbKeysPartition*, borrowed: the largest by bytes, first */
+  GPtrArray *families;   /* DdbKeysFamily*, largest first */
+  gboolean has_rate;
+  double rate_rcu, rate_wcu;
+  GArray *hot;           /* DdbKeysHot, heaviest first */
+  GPtrArray *advice;     /* char*: sentences a user can act on */
+} DdbKeysReport;
+
+/* Called on the calling thread about ten times a second while items are read. */
+typedef void (*DdbKeysProgress) (guint64 items_read, gpointer user_data);
+
+DdbKeysReport *ddb_keys_analyze (DdbBackend *backend, const DdbKeysOptions *options,
+                                 DdbKeysProgress progress, gpointer user_data,
+                                 GCancellable *cancellable, GError **error);
+void ddb_keys_report_free (DdbKeysReport *report);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbKeysReport, ddb_keys_report_free)
+
+/* The share (0..1) of the items and of the bytes of PARTITION. */
+double ddb_keys_share_items (const DdbKeysReport *report, const DdbKeysPartition *partition);
+double ddb_keys_share_bytes (const DdbKeysReport *report, const DdbKeysPartition *partition);
+
+/* The histogram bucket's bounds, as "1", "2-3", "4-7"... New string. */
+char *ddb_keys_bucket_label (guint bucket);
+
+/* N rounded up to a number of suffixes that reads well: 2, 5, 10, 20, 50, 100... */
+guint ddb_keys_round_suffixes (double n);
+
+/* The report as JSON, with the same figures as the text. New reference. */
+json_t *ddb_keys_report_to_json (const DdbKeysReport *report);
+
+G_END_DECLS
