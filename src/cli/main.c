@@ -9,6 +9,7 @@
 #include "cli/eval.h"
 #include "cli/export.h"
 #include "cli/import.h"
+#include "cli/keys-cmd.h"
 #include "cli/serve.h"
 #include "cli/sql-cmd.h"
 #include "cli/staging-cmd.h"
@@ -49,6 +50,12 @@ static const CliCommand commands[] = {
     N_ ("Run SQL (JOIN, GROUP BY, window functions, json1) over the tables and indexes, "
         "reading them with Query where the key allows and Scan otherwise"),
     cli_sql_main, NULL, NULL },
+  { "keys",
+    "[--db PATH | --endpoint URL] keys --table T [--index I] [--sample N] [--rate RCU:WCU] "
+    "[--json]",
+    N_ ("The partition-key health of a table or index: distribution, heaviest partitions, "
+        "sharded families, partitions a rate would overload, and advice"),
+    cli_keys_main, NULL, NULL },
   { "eval", "eval [OPTION…] [FILE…]",
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
     cli_eval_main },

@@ -132,8 +132,8 @@ family_free (DdbKeysFamily *f)
 }
 
 /* Keys that differ only by a numeric suffix whose numbers run without a gap from 0 or 1 (what
- * write sharding makes); ids like ORDER#1 ... ORDER#9317 are left out by the bound on their
- * count. */
+ * write sharding makes; in a sample, any up to 1000); ids like ORDER#1 ... ORDER#9317 are left
+ * out by the bound on their count. */
 static void
 find_families (DdbKeysReport *report)
 {
@@ -174,7 +174,9 @@ find_families (DdbKeysReport *report)
       DdbKeysFamily *f = g_new (DdbKeysFamily, 1);
       guint n = b->family.shards->len;
 
-      gboolean dense = n == b->max_number - b->min_number + 1 && b->min_number <= 1;
+      /* A sample sees some of the shards only: gaps are then expected. */
+      gboolean dense = report->sampled ? b->max_number <= 1000
+                       : n == b->max_number - b->min_number + 1 && b->min_number <= 1;
 
       *f = b->family;
       if (n < 2 || n > 1000 || !dense || b->padded_mixed)
@@ -237,12 +239,62 @@ advise (DdbKeysReport *report)
   GPtrArray *advice = g_ptr_array_new_with_free_func (g_free);
   guint64 cardinality = report->partitions->len;
 
+  g_autoptr (GHashTable) family_of = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) advised = g_hash_table_new (NULL, NULL);
+  guint shown = 0;
+
   report->advice = advice;
-  for (guint i = 0; i < report->hot->len && i < N_HEAVIEST; i++)
+  for (guint i = 0; i < report->families->len; i++)
+    {
+      DdbKeysFamily *f = report->families->pdata[i];
+
+      for (guint s = 0; s < f->shards->len; s++)
+        g_hash_table_insert (family_of, f->shards->pdata[s], f);
+    }
+  for (guint i = 0; i < report->hot->len && shown < N_HEAVIEST; i++)
     {
       const DdbKeysHot *hot = &g_array_index (report->hot, DdbKeysHot, i);
       const char *key = hot->partition->key;
       g_autofree char *share = percent (ddb_keys_share_items (report, hot->partition));
+      const DdbKeysFamily *f = g_hash_table_lookup (family_of, hot->partition);
+
+      if (f != NULL)
+        {
+          /* A shard already: the family needs more suffixes, not shards of shards. */
+          double fshare = (double) f->items / (double) report->items;
+          double need = MAX (fshare * report->rate_rcu / DDB_KEYS_PARTITION_RCU,
+                             fshare * report->rate_wcu / DDB_KEYS_PARTITION_WCU);
+          guint suffixes = ddb_keys_round_suffixes (ceil (need));
+          g_autofree char *fpercent = percent (fshare);
+
+          if (g_hash_table_contains (advised, f))
+            continue;
+          g_hash_table_add (advised, (gpointer) f);
+          shown++;
+          if (suffixes <= f->shards->len)
+            {
+              g_ptr_array_add (advice, g_strdup_printf (
+                "%s* has suffixes enough (%u) for its %s of the items at this rate, were they "
+                "even, but \"%s\" would take %.0f RCU and %.0f WCU, past a partition's %.0f RCU "
+                "/ %.0f WCU: it is the hot shard. Spread the writes evenly over the suffixes "
+                "(chosen at random or from a hash of a high-cardinality attribute).",
+                f->prefix, f->shards->len, fpercent, key, hot->rcu, hot->wcu,
+                DDB_KEYS_PARTITION_RCU, DDB_KEYS_PARTITION_WCU));
+              continue;
+            }
+          g_ptr_array_add (advice, g_strdup_printf (
+            "%s* is sharded with %u suffixes but still too hot: its %s of the items would take "
+            "%.0f RCU and %.0f WCU, and a shard like \"%s\" %.0f RCU and %.0f WCU, past a "
+            "partition's %.0f RCU / %.0f WCU. Shard this key with %u suffixes instead; its "
+            "fan-out Query then issues %u Queries, one per suffix (%s = \"%s1\" … \"%s%u\"), "
+            "run in parallel and their items merged.",
+            f->prefix, f->shards->len, fpercent, fshare * report->rate_rcu,
+            fshare * report->rate_wcu, key, hot->rcu, hot->wcu, DDB_KEYS_PARTITION_RCU,
+            DDB_KEYS_PARTITION_WCU, suffixes, suffixes, report->key_name, f->prefix, f->prefix,
+            suffixes));
+          continue;
+        }
+      shown++;
 
       g_ptr_array_add (
         advice,
@@ -290,7 +342,8 @@ advise (DdbKeysReport *report)
           "random or from a hash of a high-cardinality attribute rather than from a value "
           "that repeats.", f->prefix, f->hottest->key, f->max_items,
           (double) f->max_items / (double) f->min_items, f->min_items));
-      else if (i == 0 && (double) f->items >= 0.25 * (double) report->items)
+      else if (i == 0 && (double) f->items >= 0.25 * (double) report->items
+               && !g_hash_table_contains (advised, f))
         g_ptr_array_add (advice, g_strdup_printf (
           "%s* is a sharded key (%u shards) holding %s of the items, evenly spread "
           "(%" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT " items a shard): its reads are a fan-out "

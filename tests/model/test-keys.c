@@ -187,6 +187,11 @@ test_rate (Fixture *f, gconstpointer data)
   g_assert_true (advice_has (r, "Shard this key with 2 suffixes", "\"TENANT#hot\" holds"));
   g_assert_true (advice_has (r, "2 Queries, one per suffix", "pk = \"TENANT#hot#1\""));
   g_assert_false (advice_has (r, "--rate", NULL));
+  /* #07 is a shard already: 240/352 of the rate is 13,636 RCU, 5 shards' worth, fewer than the
+   * 10 there are: the advice is to even the spread, naming the hot shard. */
+  g_assert_true (advice_has (r, "TENANT#bigco#* has suffixes enough (10)",
+                             "\"TENANT#bigco#07\" would take 3409 RCU"));
+  g_assert_false (advice_has (r, "Shard this key with", "TENANT#bigco#07#"));
 
   json = ddb_keys_report_to_json (r);
   g_assert_cmpint (json_array_size (json_object_get (json, "hotPartitions")), ==, 2);
@@ -215,6 +220,10 @@ test_rate_writes (Fixture *f, gconstpointer data)
   /* 200,000 RCU: TENANT#hot takes 56,818, 19 partitions' worth: rounded up to 20 suffixes. */
   h = analyze (f, &heavy);
   g_assert_cmpuint (g_array_index (h->hot, DdbKeysHot, 0).suffixes, ==, 20);
+  /* The family's 240/352 of it is 136,364 RCU, 46 partitions' worth: 50 suffixes, not 10. */
+  g_assert_true (advice_has (h, "TENANT#bigco#* is sharded with 10 suffixes but still too hot",
+                             "Shard this key with 50 suffixes instead"));
+  g_assert_true (advice_has (h, "50 Queries, one per suffix", "pk = \"TENANT#bigco#1\""));
   g_assert_cmpuint (ddb_keys_round_suffixes (3), ==, 5);
   g_assert_cmpuint (ddb_keys_round_suffixes (11), ==, 20);
   g_assert_cmpuint (ddb_keys_round_suffixes (50), ==, 50);
@@ -244,6 +253,7 @@ test_sample (Fixture *f, gconstpointer data)
   (void) count_progress;
   g_assert_true (r->sampled);
   g_assert_cmpuint (r->items, ==, 50);
+  g_assert_cmpuint (r->partitions->len, <, 19);
   g_assert_cmpstr (json_string_value (json_object_get (json, "read")), ==, "sample");
   /* A sample as large as the table reads it all, and says so. */
   g_assert_false (a->sampled);
