@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """dynoscope-cli keys, run as a user runs it, on the demo database built as
 build-aux/run-demo.sh builds it (data/demo/*.jsonl imported): the issue's check that `keys`
-flags Orders' hot tenant TENANT#bigco and its ten shards, in text and in --json."""
+flags Orders' hot tenant TENANT#bigco and its ten shards, in text and in --json; and the same
+figures read from an endpoint (`dynoscope-cli serve` on that database)."""
 import json
 import os
 import shutil
@@ -100,6 +101,23 @@ class KeysTest(unittest.TestCase):
         r = self.keys("--index", "Nope")
         self.assertEqual(r.returncode, 1)
         self.assertIn("no index named Nope", r.stderr)
+
+    def test_endpoint_same_figures(self):
+        port = lib.free_port()
+        proc = subprocess.Popen([CLI, "--db", self.db, "serve", "--port", str(port)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                start_new_session=True)
+        try:
+            url = "http://127.0.0.1:%d" % port
+            self.assertTrue(lib.wait_http(url, proc, 30), "serve did not start")
+            r = run("--endpoint", url, "keys", "--table", "Orders", "--json", "--rate",
+                    "40000:4000")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            remote = json.loads(r.stdout)
+        finally:
+            lib.stop_process_group(proc)
+        local = json.loads(self.keys("--json", "--rate", "40000:4000").stdout)
+        self.assertEqual(remote, local)
 
     def test_errors(self):
         r = run("--db", self.db, "keys", "--table", "Missing")
