@@ -15,6 +15,7 @@
   N_ ("Usage: dynoscope-cli [--db PATH | --endpoint URL] keys --table T [--index I] "            \
       "[--sample N] [--rate RCU:WCU] [--json]")
 #define BAR_WIDTH 40
+#define MAX_HOT_SHOWN 20
 
 static GCancellable *volatile running;
 
@@ -122,7 +123,8 @@ print_text (const DdbKeysReport *r)
   printf ("\n%s\n", r->has_lsi
           ? _ ("Largest item collections (the table has a local secondary index: 10 GB each "
                "at most):")
-          : _ ("Largest item collections (no local secondary index: no size limit applies):"));
+          : _ ("Largest partitions by size (no local secondary index: item collections have no "
+               "size limit):"));
   for (guint i = 0; i < r->collections->len; i++)
     {
       const DdbKeysPartition *p = r->collections->pdata[i];
@@ -160,6 +162,12 @@ print_text (const DdbKeysReport *r)
       for (guint i = 0; i < r->hot->len; i++)
         {
           const DdbKeysHot *h = &g_array_index (r->hot, DdbKeysHot, i);
+
+          if (i == MAX_HOT_SHOWN)
+            {
+              printf (_ ("  … and %u more (all of them in --json)\n"), r->hot->len - i);
+              break;
+            }
 
           printf (_ ("  %s: %.0f RCU%s, %.0f WCU%s\n"), h->partition->key, h->rcu,
                   h->rcu > DDB_KEYS_PARTITION_RCU ? _ (" (too many)") : "", h->wcu,

@@ -48,7 +48,7 @@ typedef struct {
 typedef struct {
   char *table, *index;
   char *key_name;       /* the partition key attribute */
-  gboolean has_lsi;     /* only then do item collections have a size limit */
+  gboolean has_lsi;     /* the table (or this LSI) has one: item collections have a limit */
   gboolean sampled;     /* stopped after options.sample items */
   guint64 items, bytes;
   GPtrArray *partitions; /* DdbKeysPartition*, heaviest (by items, then bytes) first */

@@ -285,11 +285,25 @@ test_index_and_lsi (Fixture *f, gconstpointer data)
           "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}],"
           " 'LocalSecondaryIndexes': [{'IndexName': 'ByL', 'KeySchema': [{'AttributeName': "
           "'pk', 'KeyType': 'HASH'}, {'AttributeName': 'l', 'KeyType': 'RANGE'}], "
-          "'Projection': {'ProjectionType': 'ALL'}}]}"));
+          "'Projection': {'ProjectionType': 'ALL'}}],"
+          " 'GlobalSecondaryIndexes': [{'IndexName': 'ByS', 'KeySchema': [{'AttributeName': "
+          "'sk', 'KeyType': 'HASH'}], 'Projection': {'ProjectionType': 'ALL'}}]}"));
   etu_put (f->engine, "Local", "{'pk': {'N': '1.50'}, 'sk': {'S': 'a'}}");
   etu_put (f->engine, "Local", "{'pk': {'N': '1.5'}, 'sk': {'S': 'b'}}");
   l = analyze (f, &lsi);
   g_assert_true (l->has_lsi);
+  {
+    DdbKeysOptions by_l = { .table = "Local", .index = "ByL" };
+    DdbKeysOptions by_s = { .table = "Local", .index = "ByS" };
+    g_autoptr (DdbKeysReport) rl = analyze (f, &by_l);
+    g_autoptr (DdbKeysReport) rs = analyze (f, &by_s);
+
+    /* The LSI shares the table's item collections; a GSI's partitions have no size limit. */
+    g_assert_true (rl->has_lsi);
+    g_assert_false (rs->has_lsi);
+    g_assert_cmpstr (rs->key_name, ==, "sk");
+    g_assert_cmpuint (rs->partitions->len, ==, 2);
+  }
   g_assert_cmpuint (l->partitions->len, ==, 1);
   g_assert_cmpstr (((DdbKeysPartition *) l->partitions->pdata[0])->key, ==, "1.5");
   g_assert_cmpuint (((DdbKeysPartition *) l->partitions->pdata[0])->items, ==, 2);
