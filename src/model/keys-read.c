@@ -249,6 +249,10 @@ ddb_keys_read (DdbBackend *backend, const DdbKeysOptions *options, DdbKeysReport
         }
     }
   g_mutex_unlock (&read.lock);
+  if (progress != NULL && !g_cancellable_is_cancelled (read.cancel))
+    progress (MIN (g_atomic_pointer_get (&read.counted),
+                   options->sample > 0 ? options->sample : G_MAXSIZE),
+              user_data);
 
   merged = g_hash_table_new (g_str_hash, g_str_equal);
   partitions = g_ptr_array_new_with_free_func ((GDestroyNotify) partition_free);

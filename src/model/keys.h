@@ -63,7 +63,8 @@ typedef struct {
   GPtrArray *advice;     /* char*: sentences a user can act on */
 } DdbKeysReport;
 
-/* Called on the calling thread about ten times a second while items are read. */
+/* Called on the calling thread about ten times a second while items are read, and once at
+ * the end of a read that was not cancelled with the number of items counted. */
 typedef void (*DdbKeysProgress) (guint64 items_read, gpointer user_data);
 
 DdbKeysReport *ddb_keys_analyze (DdbBackend *backend, const DdbKeysOptions *options,

@@ -230,30 +230,35 @@ test_rate_writes (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ddb_keys_round_suffixes (51), ==, 100);
 }
 
-static guint progress_calls;
-
 static void
 count_progress (guint64 items, gpointer data)
 {
-  (void) items;
-  (void) data;
-  progress_calls++;
+  guint64 *last = data;
+
+  g_assert_cmpuint (items, >=, *last);
+  *last = items;
 }
 
 static void
 test_sample (Fixture *f, gconstpointer data)
 {
   DdbKeysOptions options = { .table = "Orders", .sample = 50, .segments = 4 };
-  g_autoptr (DdbKeysReport) r = analyze (f, &options);
+  g_autoptr (DdbKeysReport) r = NULL;
+  g_autoptr (GError) error = NULL;
+  guint64 last = 0;
   DdbKeysOptions all = { .table = "Orders", .sample = TOTAL };
   g_autoptr (DdbKeysReport) a = analyze (f, &all);
-  json_auto_t *json = ddb_keys_report_to_json (r);
+  json_auto_t *json = NULL;
 
   (void) data;
-  (void) count_progress;
+  r = ddb_keys_analyze (f->backend, &options, count_progress, &last, NULL, &error);
+  g_assert_no_error (error);
+  /* The last progress is the items counted, never more than the sample. */
+  g_assert_cmpuint (last, ==, 50);
   g_assert_true (r->sampled);
   g_assert_cmpuint (r->items, ==, 50);
   g_assert_cmpuint (r->partitions->len, <, 19);
+  json = ddb_keys_report_to_json (r);
   g_assert_cmpstr (json_string_value (json_object_get (json, "read")), ==, "sample");
   /* A sample as large as the table reads it all, and says so. */
   g_assert_false (a->sampled);
@@ -326,12 +331,14 @@ test_cancel (Fixture *f, gconstpointer data)
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   g_autoptr (GError) error = NULL;
   DdbKeysReport *r;
+  guint64 last = 0;
 
   (void) data;
   g_cancellable_cancel (cancellable);
-  r = ddb_keys_analyze (f->backend, &options, count_progress, NULL, cancellable, &error);
+  r = ddb_keys_analyze (f->backend, &options, count_progress, &last, cancellable, &error);
   g_assert_null (r);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (last, ==, 0); /* no final progress for a cancelled read */
 }
 
 int
