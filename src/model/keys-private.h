@@ -9,4 +9,3 @@
 GPtrArray *ddb_keys_read (DdbBackend *backend, const DdbKeysOptions *options,
                           DdbKeysReport *report, DdbKeysProgress progress, gpointer user_data,
                           GCancellable *cancellable, GError **error);
-void ddb_keys_partition_free (DdbKeysPartition *p);

@@ -38,13 +38,6 @@ partition_free (DdbKeysPartition *p)
   g_free (p);
 }
 
-void
-ddb_keys_partition_free (DdbKeysPartition *p)
-{
-  if (p != NULL)
-    partition_free (p);
-}
-
 /* The key value as text; NULL when the item has no such attribute of a key type. */
 static char *
 key_text (const DdbValue *v)
