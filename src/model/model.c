@@ -61,6 +61,7 @@ entity_free (gpointer data)
   g_free (entity->table);
   g_ptr_array_unref (entity->attrs);
   g_ptr_array_unref (entity->keys);
+  g_hash_table_unref (entity->max_lengths);
   json_decref (entity->extra);
   g_free (entity);
 }
@@ -136,6 +137,7 @@ dy_model_entity_new (const char *name, const char *table)
   entity->table = g_strdup (table);
   entity->attrs = g_ptr_array_new_with_free_func (attr_free);
   entity->keys = g_ptr_array_new_with_free_func (key_free);
+  entity->max_lengths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   entity->extra = json_object ();
   return entity;
 }

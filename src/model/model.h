@@ -48,6 +48,7 @@ typedef struct {
   char *table;           /* the table it lives in */
   GPtrArray *attrs;      /* of DyModelAttr* */
   GPtrArray *keys;       /* of DyModelKey*: templates of key attributes (table's and indexes') */
+  GHashTable *max_lengths; /* template field -> GUINT_TO_POINTER (its longest value in bytes) */
   json_t *extra;         /* facet members not read (e.g. KeyAttributeAlias), kept for writing */
 } DyModelEntity;
 
