@@ -452,8 +452,11 @@ dy_workbench_read_file (const char *path, GError **error)
   json_t *json = json_load_file (path, 0, &jerr);
   if (json == NULL)
     {
-      g_set_error (error, DY_WORKBENCH_ERROR, DY_WORKBENCH_ERROR_INVALID,
-                   "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+      if (jerr.line > 0)
+        g_set_error (error, DY_WORKBENCH_ERROR, DY_WORKBENCH_ERROR_INVALID, "%s:%d:%d: %s", path,
+                     jerr.line, jerr.column, jerr.text);
+      else
+        g_set_error (error, DY_WORKBENCH_ERROR, DY_WORKBENCH_ERROR_INVALID, "%s", jerr.text);
       return NULL;
     }
   DyModel *model = dy_workbench_read (json, error);
