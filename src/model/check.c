@@ -303,23 +303,30 @@ resolve (const DyModel *model, const DyModelPattern *p, DyResolution *r)
   return TRUE;
 }
 
-/* TRUE when A and B can render to the same string: one's literal prefix starts the other's and
- * the shorter has a field right after it to absorb the rest, or both are the same constant. */
+/* A template's literal text with each field as \1: two templates of one shape can render to
+ * the same string. Field values are taken to hold none of the separators written around them
+ * (the '#' of "TENANT#{id}#{shard:02}"), so that shape is what tells entities apart. */
+static char *
+shape (const DyTemplate *tpl)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < tpl->parts->len; i++)
+    {
+      const DyTemplatePart *part = g_ptr_array_index (tpl->parts, i);
+      if (part->kind == DY_TEMPLATE_LITERAL)
+        g_string_append (s, part->text);
+      else
+        g_string_append_c (s, '\1');
+    }
+  return g_string_free (s, FALSE);
+}
+
 static gboolean
 can_collide (const DyTemplate *a, const DyTemplate *b)
 {
-  g_autofree char *pa = dy_template_literal_prefix (a);
-  g_autofree char *pb = dy_template_literal_prefix (b);
-  if (dy_template_n_fields (a) == 0 && dy_template_n_fields (b) == 0)
-    return g_str_equal (pa, pb);
-  gsize la = strlen (pa), lb = strlen (pb);
-  const DyTemplate *shorter = la <= lb ? a : b;
-  if (strncmp (pa, pb, MIN (la, lb)) != 0)
-    return FALSE;
-  /* "META" against "META#{x}": the constant cannot grow to meet the other. */
-  if (dy_template_n_fields (shorter) == 0)
-    return la == lb;
-  return TRUE;
+  g_autofree char *sa = shape (a);
+  g_autofree char *sb = shape (b);
+  return g_str_equal (sa, sb);
 }
 
 static void

@@ -25,7 +25,8 @@ typedef struct {
 
 typedef enum {
   DY_FLAG_PATTERN,    /* a pattern that needs more than one request or a Scan */
-  DY_FLAG_COLLISION,  /* two entities' keys can render to the same primary key */
+  DY_FLAG_COLLISION,  /* two entities' keys of one shape (the same literal text around their
+                       * fields, field values holding no separator): one key for both */
   DY_FLAG_UNPADDED,   /* a number in a sort key without zero padding */
   DY_FLAG_TOO_LONG,   /* a key over DynamoDB's size limit */
   DY_FLAG_MIXED_CASE, /* sort key prefixes of one item collection in different cases */

@@ -145,16 +145,21 @@ test_key_flags (void)
 {
   g_autoptr (DyModel) model = model_from (
     "{\"FacetName\": \"User\", \"NonKeyAttributes\": [\"seq\"]}, {\"FacetName\": \"Admin\"}, "
-    "{\"FacetName\": \"Meta\"}, {\"FacetName\": \"Task\"}, {\"FacetName\": \"Big\"}",
+    "{\"FacetName\": \"Meta\"}, {\"FacetName\": \"Task\"}, {\"FacetName\": \"Big\"}, "
+    "{\"FacetName\": \"Tenant\"}, {\"FacetName\": \"HotTenant\"}",
     "\"User\": {\"keys\": {\"PK\": \"USER#{id}\", \"SK\": \"ITEM#{seq}\"}}, "
     "\"Admin\": {\"keys\": {\"PK\": \"USER#{email}\", \"SK\": \"ITEM#{x}\"}}, "
     "\"Meta\": {\"keys\": {\"PK\": \"ORG#{id}\", \"SK\": \"META\"}}, "
     "\"Task\": {\"keys\": {\"PK\": \"ORG#{id}\", \"SK\": \"task#{n:03}\"}}, "
     "\"Big\": {\"keys\": {\"PK\": \"BIG#{blob}\", \"SK\": \"B#{part}\"}, "
-    "  \"maxLengths\": {\"blob\": 2000, \"part\": 1100}}", "");
+    "  \"maxLengths\": {\"blob\": 2000, \"part\": 1100}}, "
+    "\"Tenant\": {\"keys\": {\"PK\": \"TENANT#{t}\", \"SK\": \"C#{c}\"}}, "
+    "\"HotTenant\": {\"keys\": {\"PK\": \"TENANT#{t}#{shard:02}\", \"SK\": \"C#{c}\"}}", "");
   g_autoptr (DyCheckReport) report = dy_model_check (model);
   g_assert_cmpuint (count_kind (report, DY_FLAG_COLLISION, "User"), ==, 1);
   g_assert_cmpuint (count_kind (report, DY_FLAG_COLLISION, "Meta"), ==, 0);
+  /* A shard suffix is text of its own: "TENANT#{t}#{shard:02}" is not "TENANT#{t}". */
+  g_assert_cmpuint (count_kind (report, DY_FLAG_COLLISION, "Tenant"), ==, 0);
   g_assert_cmpuint (count_kind (report, DY_FLAG_UNPADDED, "{seq}"), ==, 1);
   g_assert_cmpuint (count_kind (report, DY_FLAG_MIXED_CASE, "task#"), ==, 1);
   /* BIG# + 2000 = 2004 fits the partition key's 2048; B# + 1100 exceeds the sort key's 1024. */
