@@ -39,6 +39,29 @@ test_round_trip (void)
   json_decref (out2);
 }
 
+/* The seeds' models under data/models round trip as well. */
+static void
+test_seed_models_round_trip (void)
+{
+  const char *names[] = { "workspaces.json", "blog.json", "orders.json" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (MODEL_TEST_DATA, "..", "..", "data", "models",
+                                                names[i], NULL);
+      g_autoptr (GError) error = NULL;
+      json_t *in = json_load_file (path, 0, NULL);
+      g_assert_nonnull (in);
+      g_autoptr (DyModel) model = dy_workbench_read (in, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (model->patterns->len, >, 0);
+      json_t *out = dy_workbench_write (model);
+      if (!json_equal (in, out))
+        g_error ("%s does not round trip", names[i]);
+      json_decref (in);
+      json_decref (out);
+    }
+}
+
 static void
 test_contents (void)
 {
@@ -126,6 +149,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/workbench/round-trip", test_round_trip);
+  g_test_add_func ("/workbench/seed-models-round-trip", test_seed_models_round_trip);
   g_test_add_func ("/workbench/contents", test_contents);
   g_test_add_func ("/workbench/invalid", test_invalid);
   return g_test_run ();
