@@ -141,6 +141,21 @@ missing_fields (const DyTemplate *tpl, GHashTable *inputs)
   return g_string_free (s, FALSE);
 }
 
+/* TRUE when every field of TPL the inputs leave open is zero-padded, as a shard suffix is: its
+ * values can be counted through, one Query each, where any other open field needs a Scan. */
+static gboolean
+only_padded_missing (const DyTemplate *tpl, GHashTable *inputs)
+{
+  for (guint i = 0; i < tpl->parts->len; i++)
+    {
+      const DyTemplatePart *part = g_ptr_array_index (tpl->parts, i);
+      if (part->kind == DY_TEMPLATE_FIELD && part->width == 0
+          && !g_hash_table_contains (inputs, part->text))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 flagged (DyResolution *r, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
 
@@ -197,6 +212,10 @@ resolve (const DyModel *model, const DyModelPattern *p, DyResolution *r)
   if (!dy_template_fixed_by (pk->tpl, inputs))
     {
       g_autofree char *missing = missing_fields (pk->tpl, inputs);
+      if (only_padded_missing (pk->tpl, inputs))
+        return flagged (r, "several round trips: its inputs fix the partition key %s = \"%s\" "
+                        "all but %s, so it takes one Query per value of it (a fan-out); add "
+                        "it to the inputs to read one shard", pk_name, pk->tpl->source, missing);
       return flagged (r, "needs a Scan: its inputs do not fix the partition key %s = \"%s\" "
                       "(no %s)", pk_name, pk->tpl->source, missing);
     }

@@ -531,6 +531,19 @@ write_table (const DyModel *model, const DyModelTable *table)
     json_object_set (obj, "TableData", table->items);
   if (table->billing_mode)
     json_object_set_new (obj, "BillingMode", json_string (table->billing_mode));
+  if (table->rcu > 0 || table->wcu > 0)
+    {
+      /* Auto scaling settings beside the throughput are kept as they were read. */
+      json_t *pcs = json_object_get (obj, "ProvisionedCapacitySettings");
+      if (!json_is_object (pcs))
+        {
+          pcs = json_object ();
+          json_object_set_new (obj, "ProvisionedCapacitySettings", pcs);
+        }
+      json_object_set_new (pcs, "ProvisionedThroughput",
+                           json_pack ("{s:I, s:I}", "ReadCapacityUnits", (json_int_t) table->rcu,
+                                      "WriteCapacityUnits", (json_int_t) table->wcu));
+    }
   return obj;
 }
 

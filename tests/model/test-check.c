@@ -120,16 +120,18 @@ count_kind (DyCheckReport *report, DyFlagKind kind, const char *fragment)
 static void
 test_pattern_flags (void)
 {
-  g_autoptr (DyModel) model = model_from (FACETS, ENTITIES,
+  g_autoptr (DyModel) model = model_from (FACETS ", {\"FacetName\": \"Hot\"}",
+    ENTITIES ", \"Hot\": {\"keys\": {\"PK\": \"HOT#{t}#{shard:02}\", \"SK\": \"X#{x}\"}}",
     "{\"name\": \"all projects\", \"entity\": \"Project\", \"many\": true},"
     "{\"name\": \"active projects\", \"entity\": \"Project\", \"inputs\": [\"workspaceId\"], "
     " \"many\": true, \"filters\": [\"status\"]},"
     "{\"name\": \"one project\", \"entity\": \"Project\", \"inputs\": [\"workspaceId\"]},"
     "{\"name\": \"no such index\", \"entity\": \"Project\", \"index\": \"GSI9\"},"
     "{\"name\": \"workspaces by owner\", \"entity\": \"Workspace\", \"index\": \"GSI1\", "
-    " \"inputs\": [\"owner\"], \"many\": true}");
+    " \"inputs\": [\"owner\"], \"many\": true},"
+    "{\"name\": \"every shard\", \"entity\": \"Hot\", \"inputs\": [\"t\"], \"many\": true}");
   g_autoptr (DyCheckReport) report = dy_model_check (model);
-  for (guint i = 0; i < 5; i++)
+  for (guint i = 0; i < 6; i++)
     g_assert_cmpint (((DyResolution *) g_ptr_array_index (report->resolutions, i))->kind, ==,
                      DY_RESOLVED_FLAGGED);
   g_assert_cmpuint (count_kind (report, DY_FLAG_PATTERN, "needs a Scan"), ==, 1);
@@ -137,7 +139,9 @@ test_pattern_flags (void)
   g_assert_cmpuint (count_kind (report, DY_FLAG_PATTERN, "one item but"), ==, 1);
   g_assert_cmpuint (count_kind (report, DY_FLAG_PATTERN, "no index GSI9"), ==, 1);
   g_assert_cmpuint (count_kind (report, DY_FLAG_PATTERN, "no template for GSI1PK"), ==, 1);
-  g_assert_cmpuint (report->flags->len, ==, 5);
+  g_assert_cmpuint (count_kind (report, DY_FLAG_PATTERN, "\"every shard\": several round trips"),
+                    ==, 1);
+  g_assert_cmpuint (report->flags->len, ==, 6);
 }
 
 static void

@@ -78,6 +78,7 @@ test_contents (void)
   g_assert_cmpstr (songs->sort.name, ==, "Metadata");
   g_assert_cmpstr (songs->billing_mode, ==, "PROVISIONED");
   g_assert_cmpint (songs->rcu, ==, 5);
+  g_assert_cmpint (songs->wcu, ==, 5);
   g_assert_cmpuint (songs->indexes->len, ==, 2);
   DyModelIndex *month = dy_model_table_find_index (songs, "DownloadsByMonth");
   g_assert_cmpstr (month->sort.type, ==, "N");
@@ -106,6 +107,28 @@ test_contents (void)
   g_assert_true (dl->many);
   g_assert_cmpint (dl->order, ==, DY_ORDER_DESCENDING);
   g_assert_cmpstr (g_ptr_array_index (dl->inputs, 0), ==, "songId");
+}
+
+/* Capacity changed in the model is what is written; the auto scaling beside it stays. */
+static void
+test_capacity_written (void)
+{
+  json_t *in = load ("workbench-music.json");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DyModel) model = dy_workbench_read (in, &error);
+  json_decref (in);
+  g_assert_no_error (error);
+  DyModelTable *songs = dy_model_find_table (model, "Songs");
+  songs->rcu = 40;
+  songs->wcu = 12;
+  json_t *out = dy_workbench_write (model);
+  json_t *pcs = json_object_get (json_array_get (json_object_get (out, "DataModel"), 0),
+                                 "ProvisionedCapacitySettings");
+  json_t *pt = json_object_get (pcs, "ProvisionedThroughput");
+  g_assert_cmpint (json_integer_value (json_object_get (pt, "ReadCapacityUnits")), ==, 40);
+  g_assert_cmpint (json_integer_value (json_object_get (pt, "WriteCapacityUnits")), ==, 12);
+  g_assert_nonnull (json_object_get (pcs, "AutoScalingRead"));
+  json_decref (out);
 }
 
 static void
@@ -151,6 +174,7 @@ main (int argc, char **argv)
   g_test_add_func ("/workbench/round-trip", test_round_trip);
   g_test_add_func ("/workbench/seed-models-round-trip", test_seed_models_round_trip);
   g_test_add_func ("/workbench/contents", test_contents);
+  g_test_add_func ("/workbench/capacity-written", test_capacity_written);
   g_test_add_func ("/workbench/invalid", test_invalid);
   return g_test_run ();
 }
