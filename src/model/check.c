@@ -141,6 +141,18 @@ missing_fields (const DyTemplate *tpl, GHashTable *inputs)
   return g_string_free (s, FALSE);
 }
 
+static gboolean
+template_uses (const DyTemplate *tpl, const char *field)
+{
+  for (guint i = 0; i < tpl->parts->len; i++)
+    {
+      const DyTemplatePart *part = g_ptr_array_index (tpl->parts, i);
+      if (part->kind == DY_TEMPLATE_FIELD && g_str_equal (part->text, field))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* TRUE when every field of TPL the inputs leave open is zero-padded, as a shard suffix is: its
  * values can be counted through, one Query each, where any other open field needs a Scan. */
 static gboolean
@@ -206,6 +218,20 @@ resolve (const DyModel *model, const DyModelPattern *p, DyResolution *r)
     g_hash_table_add (inputs, g_ptr_array_index (p->inputs, i));
 
   const DyModelKey *pk = dy_model_entity_find_key (entity, pk_name);
+  const DyModelKey *sk = sk_name ? dy_model_entity_find_key (entity, sk_name) : NULL;
+  /* An input no key uses narrows nothing the key condition reads: it would be a filter. (A
+   * missing template is flagged below, as the reason.) */
+  for (guint i = 0; pk && (sk || !sk_name) && i < p->inputs->len; i++)
+    {
+      const char *in = g_ptr_array_index (p->inputs, i);
+      if ((p->range_from && g_str_equal (in, p->range_from))
+          || (p->range_to && g_str_equal (in, p->range_to))
+          || (pk && template_uses (pk->tpl, in)) || (sk && template_uses (sk->tpl, in)))
+        continue;
+      return flagged (r, "its input %s is in neither key of %s, so the request cannot use it: "
+                      "it would be a filter on items already read; put it into a key", in, where);
+    }
+
   if (pk == NULL)
     return flagged (r, "entity %s has no template for %s, the partition key of %s, so its "
                     "items are not in it", entity->name, pk_name, where);
@@ -222,7 +248,6 @@ resolve (const DyModel *model, const DyModelPattern *p, DyResolution *r)
   g_autofree char *pk_value = render_example (pk->tpl, p->examples);
   const char *pk_type = attr_type (table, index, pk_name);
 
-  const DyModelKey *sk = sk_name ? dy_model_entity_find_key (entity, sk_name) : NULL;
   if (sk_name && sk == NULL)
     return flagged (r, "entity %s has no template for %s, the sort key of %s, so its items "
                     "are not in it", entity->name, sk_name, where);

@@ -129,9 +129,11 @@ test_pattern_flags (void)
     "{\"name\": \"no such index\", \"entity\": \"Project\", \"index\": \"GSI9\"},"
     "{\"name\": \"workspaces by owner\", \"entity\": \"Workspace\", \"index\": \"GSI1\", "
     " \"inputs\": [\"owner\"], \"many\": true},"
-    "{\"name\": \"every shard\", \"entity\": \"Hot\", \"inputs\": [\"t\"], \"many\": true}");
+    "{\"name\": \"every shard\", \"entity\": \"Hot\", \"inputs\": [\"t\"], \"many\": true},"
+    "{\"name\": \"by status\", \"entity\": \"Project\", \"inputs\": [\"workspaceId\", "
+    " \"status\"], \"many\": true}");
   g_autoptr (DyCheckReport) report = dy_model_check (model);
-  for (guint i = 0; i < 6; i++)
+  for (guint i = 0; i < 7; i++)
     g_assert_cmpint (((DyResolution *) g_ptr_array_index (report->resolutions, i))->kind, ==,
                      DY_RESOLVED_FLAGGED);
   g_assert_cmpuint (count_kind (report, DY_FLAG_PATTERN, "needs a Scan"), ==, 1);
@@ -141,7 +143,8 @@ test_pattern_flags (void)
   g_assert_cmpuint (count_kind (report, DY_FLAG_PATTERN, "no template for GSI1PK"), ==, 1);
   g_assert_cmpuint (count_kind (report, DY_FLAG_PATTERN, "\"every shard\": several round trips"),
                     ==, 1);
-  g_assert_cmpuint (report->flags->len, ==, 6);
+  g_assert_cmpuint (count_kind (report, DY_FLAG_PATTERN, "input status is in neither key"), ==, 1);
+  g_assert_cmpuint (report->flags->len, ==, 7);
 }
 
 static void
