@@ -2,6 +2,8 @@
  * members this model does not read in its `extra`, so that writing back loses nothing. */
 #include "model/workbench.h"
 
+#include "core/ddbjson.h"
+
 #include <string.h>
 
 G_DEFINE_QUARK (dy-workbench-error-quark, dy_workbench_error)
@@ -248,8 +250,13 @@ read_table (DyModel *model, json_t *obj, GError **error)
       if (!json_is_array (data))
         return invalid (error, "%s: TableData must be an array of items", where);
       json_array_foreach (data, i, v)
-        if (!json_is_object (v))
-          return invalid (error, "%s: TableData[%zu] must be an item object", where, i);
+        {
+          /* Checked as DynamoDB JSON, but kept as written, so that the file round trips. */
+          g_autoptr (GError) item_error = NULL;
+          g_autoptr (DdbValue) item = ddb_json_to_item (v, &item_error);
+          if (item == NULL)
+            return invalid (error, "%s: TableData[%zu]: %s", where, i, item_error->message);
+        }
       json_decref (table->items);
       table->items = json_deep_copy (data);
     }

@@ -148,6 +148,10 @@ test_invalid (void)
       "\"TableFacets\": [{\"FacetName\": \"E\"}]}], \"x-dynoscope\": {\"entities\": "
       "{\"E\": {\"keys\": {\"pk\": \"E#{id\"}}}}}",
       "is not closed" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [{\"TableName\": \"T\", \"KeyAttributes\": "
+      "{\"PartitionKey\": {\"AttributeName\": \"pk\", \"AttributeType\": \"S\"}}, "
+      "\"TableData\": [{\"pk\": {\"S\": \"a\"}}, {\"pk\": {\"N\": \"x1\"}}]}]}",
+      "Table T: TableData[1]: " },
     { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"entities\": "
       "{\"Nope\": {}}}}", "no facet of that name" },
     { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"patterns\": "
