@@ -74,14 +74,8 @@ render_example (const DyTemplate *tpl, GHashTable *examples)
                       ? g_hash_table_lookup (examples, part->text) : NULL;
       if (part->kind == DY_TEMPLATE_LITERAL)
         g_string_append (out, part->text);
-      else if (v == NULL)
+      else if (v == NULL || !dy_template_render_field (tpl, part, v, out, NULL))
         g_string_append_printf (out, "<%s>", part->text);
-      else
-        {
-          for (gsize n = strlen (v); n < part->width; n++)
-            g_string_append_c (out, '0');
-          g_string_append (out, v);
-        }
     }
   return g_string_free (out, FALSE);
 }
@@ -436,7 +430,7 @@ check_sort_key (const DyModelEntity *e, const DyModelTable *table, const char *s
   for (guint i = 0; i < sk->tpl->parts->len; i++)
     {
       const DyTemplatePart *part = g_ptr_array_index (sk->tpl->parts, i);
-      if (part->kind != DY_TEMPLATE_FIELD || part->width > 0)
+      if (part->kind != DY_TEMPLATE_FIELD || part->width > 0 || part->format)
         continue;
       const DyModelAttr *a = entity_attr (e, table, part->text);
       if (a && a->type && g_str_equal (a->type, "N"))

@@ -10,6 +10,7 @@ part_free (gpointer data)
 {
   DyTemplatePart *part = data;
   g_free (part->text);
+  g_free (part->format);
   g_free (part);
 }
 
@@ -63,6 +64,27 @@ parse_field (const char *text, const char *start, const char *end, GError **erro
         return NULL;
       }
   guint width = 0;
+  if (colon && colon[1] == '%')
+    {
+      for (const char *p = colon + 1; p < end; p++)
+        {
+          if (*p != '%')
+            continue;
+          if (p + 1 >= end || strchr ("YmdHMSj%", p[1]) == NULL)
+            {
+              g_set_error (error, DY_TEMPLATE_ERROR, DY_TEMPLATE_ERROR_SYNTAX,
+                           "Key template \"%s\": the date format at offset %d allows %%Y %%m %%d "
+                           "%%H %%M %%S %%j and %%%%", text, (int) (p - text));
+              return NULL;
+            }
+          p++;
+        }
+      DyTemplatePart *part = g_new0 (DyTemplatePart, 1);
+      part->kind = DY_TEMPLATE_FIELD;
+      part->text = g_strndup (start, name_end - start);
+      part->format = g_strndup (colon + 1, end - colon - 1);
+      return part;
+    }
   if (colon)
     {
       const char *w = colon + 1;
@@ -185,21 +207,70 @@ dy_template_render (const DyTemplate *tpl, GHashTable *inputs, GError **error)
                        "Key template \"%s\": no value for {%s}", tpl->source, part->text);
           return NULL;
         }
-      if (part->width > 0)
-        {
-          if (!all_digits (value))
-            {
-              g_set_error (error, DY_TEMPLATE_ERROR, DY_TEMPLATE_ERROR_BAD_VALUE,
-                           "Key template \"%s\": {%s:0%u} needs a whole number, not \"%s\"",
-                           tpl->source, part->text, part->width, value);
-              return NULL;
-            }
-          for (gsize n = strlen (value); n < part->width; n++)
-            g_string_append_c (out, '0');
-        }
-      g_string_append (out, value);
+      if (!dy_template_render_field (tpl, part, value, out, error))
+        return NULL;
     }
   return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+gboolean
+dy_template_render_field (const DyTemplate *tpl, const DyTemplatePart *part, const char *value,
+                          GString *out, GError **error)
+{
+  if (part->format)
+    {
+      g_autoptr (GTimeZone) utc = g_time_zone_new_utc ();
+      g_autoptr (GDateTime) dt = g_date_time_new_from_iso8601 (value, utc);
+      if (dt == NULL)
+        {
+          /* A bare date ("2026-03-02") is midnight UTC. */
+          g_autofree char *midnight = g_strconcat (value, "T00:00:00Z", NULL);
+          dt = g_date_time_new_from_iso8601 (midnight, utc);
+        }
+      if (dt == NULL)
+        {
+          g_set_error (error, DY_TEMPLATE_ERROR, DY_TEMPLATE_ERROR_BAD_VALUE,
+                       "Key template \"%s\": {%s:%s} needs an ISO 8601 timestamp, not \"%s\"",
+                       tpl->source, part->text, part->format, value);
+          return FALSE;
+        }
+      g_autoptr (GDateTime) in_utc = g_date_time_to_utc (dt);
+      g_autofree char *text = g_date_time_format (in_utc, part->format);
+      g_string_append (out, text);
+      return TRUE;
+    }
+  if (part->width > 0)
+    {
+      if (!all_digits (value))
+        {
+          g_set_error (error, DY_TEMPLATE_ERROR, DY_TEMPLATE_ERROR_BAD_VALUE,
+                       "Key template \"%s\": {%s:0%u} needs a whole number, not \"%s\"",
+                       tpl->source, part->text, part->width, value);
+          return FALSE;
+        }
+      for (gsize n = strlen (value); n < part->width; n++)
+        g_string_append_c (out, '0');
+    }
+  g_string_append (out, value);
+  return TRUE;
+}
+
+/* The length of FORMAT's output: every conversion it allows has a fixed width. */
+static gsize
+format_length (const char *format)
+{
+  gsize n = 0;
+  for (const char *p = format; *p; p++)
+    {
+      if (*p != '%' || p[1] == '\0')
+        {
+          n++;
+          continue;
+        }
+      p++;
+      n += *p == 'Y' ? 4 : *p == 'j' ? 3 : *p == '%' ? 1 : 2;
+    }
+  return n;
 }
 
 char *
@@ -247,6 +318,11 @@ dy_template_max_length (const DyTemplate *tpl, GHashTable *max_lengths, gsize de
       if (part->kind == DY_TEMPLATE_LITERAL)
         {
           total += strlen (part->text);
+          continue;
+        }
+      if (part->format)
+        {
+          total += format_length (part->format);
           continue;
         }
       gpointer v;

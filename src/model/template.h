@@ -26,6 +26,7 @@ typedef struct {
   DyTemplatePartKind kind;
   char *text;  /* the literal text (escapes resolved), or the field's name */
   guint width; /* a field's zero-padded width ("{seq:04}" is 4); 0 when unpadded */
+  char *format; /* a timestamp field's date format ("{createdAt:%Y-%m}" is "%Y-%m"), else NULL */
 } DyTemplatePart;
 
 typedef struct {
@@ -33,8 +34,9 @@ typedef struct {
   GPtrArray *parts; /* of DyTemplatePart*, adjacent literals merged */
 } DyTemplate;
 
-/* Parses TEXT: "{name}" a field, "{name:04}" a field zero-padded to 4 digits, "{{" and "}}" a
- * literal brace, anything else literal. Names are letters, digits, '_', '-' and '.', not empty.
+/* Parses TEXT: "{name}" a field, "{name:04}" a field zero-padded to 4 digits, "{name:%Y-%m}"
+ * the year and month of a field holding an ISO 8601 timestamp (%Y %m %d %H %M %S %j and %%, all
+ * fixed width, in UTC), "{{" and "}}" a literal brace, anything else literal. Names are letters, digits, '_', '-' and '.', not empty.
  * Fails with DY_TEMPLATE_ERROR_SYNTAX naming the offset of the fault. */
 DyTemplate *dy_template_parse (const char *text, GError **error);
 void dy_template_free (DyTemplate *tpl);
@@ -42,8 +44,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DyTemplate, dy_template_free)
 
 /* Renders TPL with INPUTS (field name -> string value). A missing field fails with
  * DY_TEMPLATE_ERROR_MISSING_INPUT naming it; a padded field whose value is not a whole number
- * fails with DY_TEMPLATE_ERROR_BAD_VALUE. Values longer than their width are kept whole. */
+ * fails with DY_TEMPLATE_ERROR_BAD_VALUE, as does a dated field whose value is not an ISO 8601
+ * timestamp. Values longer than their width are kept whole. */
 char *dy_template_render (const DyTemplate *tpl, GHashTable *inputs, GError **error);
+
+/* Appends one field PART of TPL rendered from VALUE to OUT; fails as dy_template_render does. */
+gboolean dy_template_render_field (const DyTemplate *tpl, const DyTemplatePart *part,
+                                   const char *value, GString *out, GError **error);
 
 /* The literal text before the first field ("PROJ#" for "PROJ#{createdAt}"); the whole text when
  * there is no field; "" when the template starts with a field. */

@@ -83,6 +83,35 @@ test_render_padding (void)
 }
 
 static void
+test_render_date (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DyTemplate) tpl = dy_template_parse ("PROJ#{createdAt:%Y}-{seq:04}", &error);
+  g_assert_no_error (error);
+  DyTemplatePart *date = g_ptr_array_index (tpl->parts, 1);
+  g_assert_cmpstr (date->text, ==, "createdAt");
+  g_assert_cmpstr (date->format, ==, "%Y");
+  /* An offset is read as the instant it names: 23:30 at -02:00 is the next day in UTC. */
+  g_autoptr (GHashTable) in = inputs ("createdAt", "2025-12-31T23:30:00-02:00", "seq", "41", NULL);
+  g_autofree char *out = dy_template_render (tpl, in, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (out, ==, "PROJ#2026-0041");
+
+  g_autoptr (DyTemplate) day = dy_template_parse ("D#{at:%Y-%m-%d %%}", &error);
+  g_assert_no_error (error);
+  g_autoptr (GHashTable) bare = inputs ("at", "2026-03-02", NULL);
+  g_autofree char *out2 = dy_template_render (day, bare, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (out2, ==, "D#2026-03-02 %");
+  g_assert_cmpuint (dy_template_max_length (day, NULL, 100), ==, 2 + 12);
+
+  g_autoptr (GHashTable) bad = inputs ("at", "yesterday", NULL);
+  g_autofree char *out3 = dy_template_render (day, bad, &error);
+  g_assert_null (out3);
+  g_assert_error (error, DY_TEMPLATE_ERROR, DY_TEMPLATE_ERROR_BAD_VALUE);
+}
+
+static void
 test_render_missing (void)
 {
   g_autoptr (GError) error = NULL;
@@ -99,7 +128,7 @@ static void
 test_malformed (void)
 {
   const char *bad[] = { "A{", "A{}", "A}", "{a{b}}", "{a b}", "{a:4}", "{a:0x}", "{a:}",
-                        "{a:00}", "{:04}" };
+                        "{a:00}", "{:04}", "{a:%Q}", "{a:%Y%}" };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       g_autoptr (GError) error = NULL;
@@ -129,6 +158,7 @@ main (int argc, char **argv)
   g_test_add_func ("/template/parse-parts", test_parse_parts);
   g_test_add_func ("/template/escapes-and-constants", test_escapes_and_constants);
   g_test_add_func ("/template/render-padding", test_render_padding);
+  g_test_add_func ("/template/render-date", test_render_date);
   g_test_add_func ("/template/render-missing", test_render_missing);
   g_test_add_func ("/template/malformed", test_malformed);
   g_test_add_func ("/template/max-length", test_max_length);
