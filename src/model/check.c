@@ -43,6 +43,7 @@ dy_flag_kind_name (DyFlagKind kind)
     case DY_FLAG_UNPADDED: return "unpadded-number";
     case DY_FLAG_TOO_LONG: return "key-too-long";
     case DY_FLAG_MIXED_CASE: return "mixed-case";
+    case DY_FLAG_UNKNOWN_KEY: return "unknown-key";
     }
   return "unknown";
 }
@@ -441,6 +442,34 @@ check_sort_key (const DyModelEntity *e, const DyModelTable *table, const char *s
     }
 }
 
+static gboolean
+is_key_attr (const DyModelTable *table, const char *name)
+{
+  if (g_strcmp0 (table->partition.name, name) == 0 || g_strcmp0 (table->sort.name, name) == 0)
+    return TRUE;
+  for (guint x = 0; x < table->indexes->len; x++)
+    {
+      const DyModelIndex *index = g_ptr_array_index (table->indexes, x);
+      if (g_strcmp0 (index->partition.name, name) == 0 || g_strcmp0 (index->sort.name, name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A template on an attribute no key reads is most likely a misspelt key name ("Pk"). */
+static void
+check_key_names (const DyModelEntity *e, const DyModelTable *table, DyCheckReport *report)
+{
+  for (guint i = 0; i < e->keys->len; i++)
+    {
+      const DyModelKey *key = g_ptr_array_index (e->keys, i);
+      if (!is_key_attr (table, key->attr))
+        add_flag (report, DY_FLAG_UNKNOWN_KEY,
+                  "entity %s: %s = \"%s\" is a template for %s, which is no key of table %s nor "
+                  "of its indexes", e->name, key->attr, key->tpl->source, key->attr, table->name);
+    }
+}
+
 static void
 check_lengths (const DyModelEntity *e, const DyModelTable *table, DyCheckReport *report)
 {
@@ -551,6 +580,7 @@ dy_model_check (const DyModel *model)
                 check_sort_key (e, table, index->sort.name, report);
             }
           check_lengths (e, table, report);
+          check_key_names (e, table, report);
         }
     }
   return report;

@@ -30,6 +30,7 @@ typedef enum {
   DY_FLAG_UNPADDED,   /* a number in a sort key without zero padding */
   DY_FLAG_TOO_LONG,   /* a key over DynamoDB's size limit */
   DY_FLAG_MIXED_CASE, /* sort key prefixes of one item collection in different cases */
+  DY_FLAG_UNKNOWN_KEY, /* a template for an attribute that is no key of the table or its indexes */
 } DyFlagKind;
 
 typedef struct {

@@ -161,7 +161,8 @@ test_key_flags (void)
     "\"Big\": {\"keys\": {\"PK\": \"BIG#{blob}\", \"SK\": \"B#{part}\"}, "
     "  \"maxLengths\": {\"blob\": 2000, \"part\": 1100}}, "
     "\"Tenant\": {\"keys\": {\"PK\": \"TENANT#{t}\", \"SK\": \"C#{c}\"}}, "
-    "\"HotTenant\": {\"keys\": {\"PK\": \"TENANT#{t}#{shard:02}\", \"SK\": \"C#{c}\"}}", "");
+    "\"HotTenant\": {\"keys\": {\"PK\": \"TENANT#{t}#{shard:02}\", \"SK\": \"C#{c}\", "
+    "  \"Gsi1pk\": \"X#{c}\"}}", "");
   g_autoptr (DyCheckReport) report = dy_model_check (model);
   g_assert_cmpuint (count_kind (report, DY_FLAG_COLLISION, "User"), ==, 1);
   g_assert_cmpuint (count_kind (report, DY_FLAG_COLLISION, "Meta"), ==, 0);
@@ -172,7 +173,8 @@ test_key_flags (void)
   /* BIG# + 2000 = 2004 fits the partition key's 2048; B# + 1100 exceeds the sort key's 1024. */
   g_assert_cmpuint (count_kind (report, DY_FLAG_TOO_LONG, "PK"), ==, 0);
   g_assert_cmpuint (count_kind (report, DY_FLAG_TOO_LONG, "1102 bytes"), ==, 1);
-  g_assert_cmpuint (report->flags->len, ==, 4);
+  g_assert_cmpuint (count_kind (report, DY_FLAG_UNKNOWN_KEY, "template for Gsi1pk"), ==, 1);
+  g_assert_cmpuint (report->flags->len, ==, 5);
 }
 
 int
