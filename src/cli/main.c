@@ -10,6 +10,7 @@
 #include "cli/export.h"
 #include "cli/import.h"
 #include "cli/keys-cmd.h"
+#include "cli/model-cmd.h"
 #include "cli/serve.h"
 #include "cli/sql-cmd.h"
 #include "cli/staging-cmd.h"
@@ -59,6 +60,10 @@ static const CliCommand commands[] = {
   { "eval", "eval [OPTION…] [FILE…]",
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
     cli_eval_main },
+  { "model", "model check MODEL.json",
+    N_ ("Check a key design (a NoSQL Workbench model) against its access patterns: each one "
+        "request, keys that cannot collide, sort and fit; exit 1 when anything is flagged"),
+    NULL, NULL, cli_model_main },
   CLI_STAGING_COMMANDS,
 };
 

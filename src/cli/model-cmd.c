@@ -1,0 +1,92 @@
+/* model-cmd.c: `dynoscope-cli model check`. */
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/model-cmd.h"
+#include "model/check.h"
+#include "model/workbench.h"
+
+static int
+model_check (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DyModel) model = dy_workbench_read_file (path, &error);
+  if (model == NULL)
+    {
+      fprintf (stderr, "dynoscope-cli model check: %s\n", error->message);
+      return 2;
+    }
+  g_autoptr (DyCheckReport) report = dy_model_check (model);
+  printf (_ ("Model “%s”: %u access patterns\n"), model->name, report->resolutions->len);
+  for (guint i = 0; i < report->resolutions->len; i++)
+    {
+      const DyResolution *r = g_ptr_array_index (report->resolutions, i);
+      printf ("\n%s\n", r->pattern->name);
+      if (r->kind == DY_RESOLVED_FLAGGED)
+        {
+          printf ("  %s\n", _ ("FLAGGED: no single request"));
+          continue;
+        }
+      printf ("  %-14s %s\n", _ ("operation"), r->kind == DY_RESOLVED_GET_ITEM ? "GetItem" : "Query");
+      if (r->index)
+        printf ("  %-14s %s, index %s\n", _ ("on"), r->table, r->index);
+      else
+        printf ("  %-14s %s\n", _ ("on"), r->table);
+      printf ("  %-14s %s\n", r->kind == DY_RESOLVED_GET_ITEM ? _ ("key") : _ ("key condition"),
+              r->key_condition);
+      if (r->kind == DY_RESOLVED_QUERY)
+        printf ("  %-14s %s\n", _ ("direction"),
+                r->forward ? _ ("ascending (ScanIndexForward true)")
+                           : _ ("descending (ScanIndexForward false)"));
+      g_autofree char *request = json_dumps (r->request, JSON_COMPACT | JSON_SORT_KEYS);
+      printf ("  %-14s %s\n", _ ("request"), request);
+    }
+  if (report->flags->len > 0)
+    {
+      printf ("\n%s\n", _ ("Flags:"));
+      for (guint i = 0; i < report->flags->len; i++)
+        {
+          const DyFlag *f = g_ptr_array_index (report->flags, i);
+          printf ("  [%s] %s\n", dy_flag_kind_name (f->kind), f->message);
+        }
+    }
+  else
+    printf ("\n%s\n", _ ("No flags: every access pattern is one request."));
+  return report->flags->len > 0 ? 1 : 0;
+}
+
+int
+cli_model_main (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) octx = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) rest = NULL;
+  GOptionEntry entries[] = {
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_ ("check MODEL.json") },
+    { NULL },
+  };
+
+  octx = g_option_context_new (NULL);
+  g_option_context_set_translation_domain (octx, GETTEXT_PACKAGE);
+  g_option_context_set_summary (
+      octx, _ ("check MODEL.json: resolve each access pattern of a NoSQL Workbench model (with "
+               "Dynoscope's x-dynoscope member) to one GetItem or Query, printing its table or "
+               "index, key condition, direction and request, and flag the patterns that need a "
+               "Scan, a filter or several requests, and key templates that can collide, will not "
+               "sort as numbers, mix cases or exceed DynamoDB's key sizes. Exits 1 when anything "
+               "is flagged."));
+  g_option_context_add_main_entries (octx, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (octx, &argc, &argv, &error))
+    {
+      fprintf (stderr, "dynoscope-cli model: %s\n", error->message);
+      return 2;
+    }
+  if (rest == NULL || rest[0] == NULL || strcmp (rest[0], "check") != 0 || rest[1] == NULL
+      || rest[2] != NULL)
+    {
+      fprintf (stderr, "%s\n", _ ("Usage: dynoscope-cli model check MODEL.json"));
+      return 2;
+    }
+  return model_check (rest[1]);
+}

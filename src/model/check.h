@@ -1,0 +1,57 @@
+/* check.h: a model's access patterns resolved to the one GetItem or Query each needs (or flagged
+ * with why not), and its key templates checked for collisions, sort order and size limits. */
+#pragma once
+
+#include "model/model.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  DY_RESOLVED_GET_ITEM,
+  DY_RESOLVED_QUERY,
+  DY_RESOLVED_FLAGGED, /* no single request serves it; `why` says what is missing */
+} DyResolutionKind;
+
+typedef struct {
+  const DyModelPattern *pattern;
+  DyResolutionKind kind;
+  char *table;
+  char *index;         /* NULL: the table */
+  char *key_condition; /* readable: PK = "WS#acme" AND begins_with(SK, "PROJ#") */
+  gboolean forward;    /* a Query's ScanIndexForward */
+  json_t *request;     /* the request in DynamoDB JSON, inputs from the pattern's examples */
+  char *why;
+} DyResolution;
+
+typedef enum {
+  DY_FLAG_PATTERN,    /* a pattern that needs more than one request or a Scan */
+  DY_FLAG_COLLISION,  /* two entities' keys of one shape (the same literal text around their
+                       * fields, field values holding no separator): one key for both */
+  DY_FLAG_UNPADDED,   /* a number in a sort key without zero padding */
+  DY_FLAG_TOO_LONG,   /* a key over DynamoDB's size limit */
+  DY_FLAG_MIXED_CASE, /* sort key prefixes of one item collection in different cases */
+  DY_FLAG_UNKNOWN_KEY, /* a template for an attribute that is no key of the table or its indexes */
+} DyFlagKind;
+
+typedef struct {
+  DyFlagKind kind;
+  char *message;
+} DyFlag;
+
+typedef struct {
+  GPtrArray *resolutions; /* of DyResolution*, one per pattern in order */
+  GPtrArray *flags;       /* of DyFlag*, the patterns' first */
+} DyCheckReport;
+
+DyCheckReport *dy_model_check (const DyModel *model);
+void dy_check_report_free (DyCheckReport *report);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DyCheckReport, dy_check_report_free)
+
+/* "needs-scan" style names of flag kinds, for output. */
+const char *dy_flag_kind_name (DyFlagKind kind);
+
+/* DynamoDB's limits on a key attribute's value, in bytes. */
+#define DY_PARTITION_KEY_MAX 2048
+#define DY_SORT_KEY_MAX 1024
+
+G_END_DECLS
