@@ -61,9 +61,9 @@ static const CliCommand commands[] = {
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
     cli_eval_main },
   { "model", "model check MODEL.json",
-    N_ ("Check a key design (a NoSQL Workbench model) against its access patterns: each one "
-        "request, keys that cannot collide, sort and fit; exit 1 when anything is flagged"),
-    NULL, NULL, cli_model_main },
+    N_ ("Key designs (NoSQL Workbench models): check one against its access patterns (each one "
+        "request, keys that cannot collide, sort and fit; exit 1 when anything is flagged)"),
+    cli_model_main, NULL, NULL },
   CLI_STAGING_COMMANDS,
 };
 

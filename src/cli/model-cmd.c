@@ -1,4 +1,4 @@
-/* model-cmd.c: `dynoscope-cli model check`. */
+/* model-cmd.c: `dynoscope-cli model`: the subcommands' dispatch, and `model check`. */
 #include <glib/gi18n.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,36 +57,70 @@ model_check (const char *path)
 }
 
 int
-cli_model_main (int argc, char **argv)
+cli_model_check_main (const CliTarget *target, int argc, char **argv)
 {
   g_autoptr (GOptionContext) octx = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) rest = NULL;
   GOptionEntry entries[] = {
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_ ("check MODEL.json") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_ ("MODEL.json") },
     { NULL },
   };
 
+  (void) target;
   octx = g_option_context_new (NULL);
   g_option_context_set_translation_domain (octx, GETTEXT_PACKAGE);
   g_option_context_set_summary (
-      octx, _ ("check MODEL.json: resolve each access pattern of a NoSQL Workbench model (with "
-               "Dynoscope's x-dynoscope member) to one GetItem or Query, printing its table or "
-               "index, key condition, direction and request, and flag the patterns that need a "
-               "Scan, a filter or several requests, and key templates that can collide, will not "
-               "sort as numbers, mix cases or exceed DynamoDB's key sizes. Exits 1 when anything "
-               "is flagged."));
+      octx, _ ("Resolve each access pattern of a NoSQL Workbench model (with Dynoscope's "
+               "x-dynoscope member) to one GetItem or Query, printing its table or index, key "
+               "condition, direction and request, and flag the patterns that need a Scan, a "
+               "filter or several requests, and key templates that can collide, will not sort "
+               "as numbers, mix cases or exceed DynamoDB's key sizes. Exits 1 when anything is "
+               "flagged."));
   g_option_context_add_main_entries (octx, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (octx, &argc, &argv, &error))
     {
-      fprintf (stderr, "dynoscope-cli model: %s\n", error->message);
+      fprintf (stderr, "dynoscope-cli model check: %s\n", error->message);
       return 2;
     }
-  if (rest == NULL || rest[0] == NULL || strcmp (rest[0], "check") != 0 || rest[1] == NULL
-      || rest[2] != NULL)
+  if (rest == NULL || rest[0] == NULL || rest[1] != NULL)
     {
       fprintf (stderr, "%s\n", _ ("Usage: dynoscope-cli model check MODEL.json"));
       return 2;
     }
-  return model_check (rest[1]);
+  return model_check (rest[0]);
+}
+
+typedef struct {
+  const char *name;
+  const char *usage; /* after "dynoscope-cli " */
+  int (*run) (const CliTarget *target, int argc, char **argv);
+} ModelCommand;
+
+static const ModelCommand model_commands[] = {
+  { "check", "model check MODEL.json", cli_model_check_main },
+};
+
+static void
+model_usage (FILE *out)
+{
+  fprintf (out, "%s\n", _ ("Usage:"));
+  for (gsize i = 0; i < G_N_ELEMENTS (model_commands); i++)
+    fprintf (out, "  dynoscope-cli %s\n", model_commands[i].usage);
+}
+
+int
+cli_model_main (const CliTarget *target, int argc, char **argv)
+{
+  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      model_usage (argc < 2 ? stderr : stdout);
+      return argc < 2 ? 2 : 0;
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (model_commands); i++)
+    if (strcmp (argv[1], model_commands[i].name) == 0)
+      return model_commands[i].run (target, argc - 1, argv + 1);
+  fprintf (stderr, _ ("dynoscope-cli model: unknown subcommand “%s”\n"), argv[1]);
+  model_usage (stderr);
+  return 2;
 }

@@ -1,8 +1,13 @@
-/* model-cmd.h: `dynoscope-cli model`, key designs (NoSQL Workbench models) checked against their
- * access patterns. */
+/* model-cmd.h: `dynoscope-cli model`, key designs (NoSQL Workbench models): checked against
+ * their access patterns (check), created on a connection (apply), proposed from a table (infer). */
 #pragma once
+
+#include "cli/target.h"
+
+/* `model SUBCOMMAND …`: dispatches to the subcommands below. Exit 2 on an unknown one. */
+int cli_model_main (const CliTarget *target, int argc, char **argv);
 
 /* `model check MODEL.json`: each access pattern's resolution and each flag on standard output.
  * Exit status: 0 when nothing is flagged; 1 when a pattern or a key is; 2 on a usage error or a
- * model that cannot be read. */
-int cli_model_main (int argc, char **argv);
+ * model that cannot be read. ARGV[0] is "check". No connection is used. */
+int cli_model_check_main (const CliTarget *target, int argc, char **argv);
