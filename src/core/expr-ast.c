@@ -94,6 +94,37 @@ ddb_path_lookup (const DdbValue *item, const DdbPath *p)
   return (DdbValue *) cur;
 }
 
+DdbNode *
+ddb_node_new (DdbNodeKind kind, guint n_args)
+{
+  DdbNode *n = g_new0 (DdbNode, 1);
+
+  n->kind = kind;
+  n->n_args = n_args;
+  n->args = g_new0 (DdbNode *, MAX (n_args, 1));
+  return n;
+}
+
+DdbNode *
+ddb_node_new_binary (DdbNodeKind kind, DdbNode *a, DdbNode *b)
+{
+  DdbNode *n = ddb_node_new (kind, 2);
+
+  n->args[0] = a;
+  n->args[1] = b;
+  return n;
+}
+
+DdbNode *
+ddb_node_new_value (DdbValue *v, const char *placeholder)
+{
+  DdbNode *n = ddb_node_new (DDB_NODE_VALUE, 0);
+
+  n->value = v;
+  n->placeholder = g_strdup (placeholder);
+  return n;
+}
+
 void
 ddb_node_free (DdbNode *node)
 {

@@ -87,6 +87,13 @@ struct _DdbNode {
   char *placeholder; /* DDB_NODE_VALUE: ":v" as written, for messages */
 };
 
+/* A node of KIND with N_ARGS empty argument slots (args is never NULL, so filling it needs no
+ * check). */
+DdbNode *ddb_node_new (DdbNodeKind kind, guint n_args);
+/* A node of KIND over A and B, taking ownership of both. */
+DdbNode *ddb_node_new_binary (DdbNodeKind kind, DdbNode *a, DdbNode *b);
+/* A DDB_NODE_VALUE node, taking ownership of V; PLACEHOLDER (may be NULL) is copied. */
+DdbNode *ddb_node_new_value (DdbValue *v, const char *placeholder);
 void ddb_node_free (DdbNode *node);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbNode, ddb_node_free)
 

@@ -150,18 +150,6 @@ get_bool (json_t *obj, const char *member, GError **error)
 
 /* ---- Tree building ------------------------------------------------------------------- */
 
-static DdbNode *
-node_new (DdbNodeKind kind, guint n_args)
-{
-  DdbNode *n = g_new0 (DdbNode, 1);
-
-  n->kind = kind;
-  n->n_args = n_args;
-  /* Never NULL, so that filling args[] needs no check. */
-  n->args = g_new0 (DdbNode *, MAX (n_args, 1));
-  return n;
-}
-
 static void
 path_set_name (DdbPath *p, const char *name)
 {
@@ -173,29 +161,9 @@ path_set_name (DdbPath *p, const char *name)
 static DdbNode *
 path_node (const char *name)
 {
-  DdbNode *n = node_new (DDB_NODE_PATH, 0);
+  DdbNode *n = ddb_node_new (DDB_NODE_PATH, 0);
 
   path_set_name (&n->path, name);
-  return n;
-}
-
-/* Takes ownership of `v`. */
-static DdbNode *
-value_node (DdbValue *v)
-{
-  DdbNode *n = node_new (DDB_NODE_VALUE, 0);
-
-  n->value = v;
-  return n;
-}
-
-static DdbNode *
-binary (DdbNodeKind kind, DdbNode *a, DdbNode *b)
-{
-  DdbNode *n = node_new (kind, 2);
-
-  n->args[0] = a;
-  n->args[1] = b;
   return n;
 }
 
@@ -205,52 +173,52 @@ make_condition (const char *attr, LegacyOp op, GPtrArray *vals)
 {
   DdbNode *n;
 
-#define TAKE(i) value_node (g_steal_pointer (&g_ptr_array_index (vals, (i))))
+#define TAKE(i) ddb_node_new_value (g_steal_pointer (&g_ptr_array_index (vals, (i))), NULL)
   switch (op)
     {
     case OP_EQ:
-      return binary (DDB_NODE_EQ, path_node (attr), TAKE (0));
+      return ddb_node_new_binary (DDB_NODE_EQ, path_node (attr), TAKE (0));
     case OP_NE:
-      return binary (DDB_NODE_NE, path_node (attr), TAKE (0));
+      return ddb_node_new_binary (DDB_NODE_NE, path_node (attr), TAKE (0));
     case OP_LE:
-      return binary (DDB_NODE_LE, path_node (attr), TAKE (0));
+      return ddb_node_new_binary (DDB_NODE_LE, path_node (attr), TAKE (0));
     case OP_LT:
-      return binary (DDB_NODE_LT, path_node (attr), TAKE (0));
+      return ddb_node_new_binary (DDB_NODE_LT, path_node (attr), TAKE (0));
     case OP_GE:
-      return binary (DDB_NODE_GE, path_node (attr), TAKE (0));
+      return ddb_node_new_binary (DDB_NODE_GE, path_node (attr), TAKE (0));
     case OP_GT:
-      return binary (DDB_NODE_GT, path_node (attr), TAKE (0));
+      return ddb_node_new_binary (DDB_NODE_GT, path_node (attr), TAKE (0));
     case OP_NOT_NULL:
-      n = node_new (DDB_NODE_ATTRIBUTE_EXISTS, 1);
+      n = ddb_node_new (DDB_NODE_ATTRIBUTE_EXISTS, 1);
       n->args[0] = path_node (attr);
       return n;
     case OP_NULL:
-      n = node_new (DDB_NODE_ATTRIBUTE_NOT_EXISTS, 1);
+      n = ddb_node_new (DDB_NODE_ATTRIBUTE_NOT_EXISTS, 1);
       n->args[0] = path_node (attr);
       return n;
     case OP_CONTAINS:
-      return binary (DDB_NODE_CONTAINS, path_node (attr), TAKE (0));
+      return ddb_node_new_binary (DDB_NODE_CONTAINS, path_node (attr), TAKE (0));
     case OP_NOT_CONTAINS:
       {
         /* The attribute must be there to not contain the value: on a missing one NOT_CONTAINS
          * fails, as DynamoDB answers. */
-        DdbNode *exists = node_new (DDB_NODE_ATTRIBUTE_EXISTS, 1);
+        DdbNode *exists = ddb_node_new (DDB_NODE_ATTRIBUTE_EXISTS, 1);
 
         exists->args[0] = path_node (attr);
-        n = node_new (DDB_NODE_NOT, 1);
-        n->args[0] = binary (DDB_NODE_CONTAINS, path_node (attr), TAKE (0));
-        return binary (DDB_NODE_AND, exists, n);
+        n = ddb_node_new (DDB_NODE_NOT, 1);
+        n->args[0] = ddb_node_new_binary (DDB_NODE_CONTAINS, path_node (attr), TAKE (0));
+        return ddb_node_new_binary (DDB_NODE_AND, exists, n);
       }
     case OP_BEGINS_WITH:
-      return binary (DDB_NODE_BEGINS_WITH, path_node (attr), TAKE (0));
+      return ddb_node_new_binary (DDB_NODE_BEGINS_WITH, path_node (attr), TAKE (0));
     case OP_IN:
-      n = node_new (DDB_NODE_IN, vals->len + 1);
+      n = ddb_node_new (DDB_NODE_IN, vals->len + 1);
       n->args[0] = path_node (attr);
       for (guint i = 0; i < vals->len; i++)
         n->args[i + 1] = TAKE (i);
       return n;
     case OP_BETWEEN:
-      n = node_new (DDB_NODE_BETWEEN, 3);
+      n = ddb_node_new (DDB_NODE_BETWEEN, 3);
       n->args[0] = path_node (attr);
       n->args[1] = TAKE (0);
       n->args[2] = TAKE (1);
@@ -577,7 +545,7 @@ combine (json_t *map, const char *conditional_operator, EntryFunc func, gpointer
 
       if (c == NULL)
         return NULL;
-      result = result == NULL ? c : binary (join, g_steal_pointer (&result), c);
+      result = result == NULL ? c : ddb_node_new_binary (join, g_steal_pointer (&result), c);
     }
   if (conditional_operator != NULL && n == 0)
     return ddb_req_fail (error, DDB_ERROR_VALIDATION,
@@ -724,7 +692,7 @@ ddb_legacy_attribute_updates (json_t *updates, GError **error)
           add_action (actions, DDB_UPDATE_REMOVE, attr, NULL);
         }
       else if (strcmp (action, "PUT") == 0)
-        add_action (actions, DDB_UPDATE_SET, attr, value_node (g_steal_pointer (&v)));
+        add_action (actions, DDB_UPDATE_SET, attr, ddb_node_new_value (g_steal_pointer (&v), NULL));
       else if (strcmp (action, "DELETE") == 0)
         {
           if (!ddb_type_is_set (v->type))
@@ -732,21 +700,21 @@ ddb_legacy_attribute_updates (json_t *updates, GError **error)
                                  INVALID
                                  "DELETE action with value is not supported for the type %s",
                                  ddb_type_name (v->type));
-          add_action (actions, DDB_UPDATE_DELETE, attr, value_node (g_steal_pointer (&v)));
+          add_action (actions, DDB_UPDATE_DELETE, attr, ddb_node_new_value (g_steal_pointer (&v), NULL));
         }
       else if (v->type == DDB_TYPE_L)
         {
           /* Legacy ADD appends to a list, creating it when missing:
            * SET a = list_append(if_not_exists(a, []), v). */
-          DdbNode *ine = node_new (DDB_NODE_IF_NOT_EXISTS, 2);
+          DdbNode *ine = ddb_node_new (DDB_NODE_IF_NOT_EXISTS, 2);
 
           ine->args[0] = path_node (attr);
-          ine->args[1] = value_node (ddb_value_new_l ());
+          ine->args[1] = ddb_node_new_value (ddb_value_new_l (), NULL);
           add_action (actions, DDB_UPDATE_SET, attr,
-                      binary (DDB_NODE_LIST_APPEND, ine, value_node (g_steal_pointer (&v))));
+                      ddb_node_new_binary (DDB_NODE_LIST_APPEND, ine, ddb_node_new_value (g_steal_pointer (&v), NULL)));
         }
       else if (v->type == DDB_TYPE_N || ddb_type_is_set (v->type))
-        add_action (actions, DDB_UPDATE_ADD, attr, value_node (g_steal_pointer (&v)));
+        add_action (actions, DDB_UPDATE_ADD, attr, ddb_node_new_value (g_steal_pointer (&v), NULL));
       else
         return ddb_req_fail (error, DDB_ERROR_VALIDATION,
                              INVALID "ADD action is not supported for the type %s",
