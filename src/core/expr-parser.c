@@ -1142,6 +1142,8 @@ check_call (Parser *p, PNode *n)
                                    : "{SS,M,DECIMAL,DOUBLESET,HDS,N,B,DICT,INTSET,BOOL,HD,BS,INT,"
                                      "DECIMALSET,NULL,FLOAT,FS,S,L,NS,DOUBLE}");
         v = value_of (p, second);
+        if (v == NULL) /* undefined: reported by the placeholder check */
+          break;
         if (v->type != DDB_TYPE_S)
           return type_problem (p, name, ddb_type_name (v->type));
         if (strlen (v->bytes.data) != v->bytes.len || !ddb_type_from_name (v->bytes.data, &parsed))
@@ -1219,6 +1221,8 @@ check_resolved (Parser *p, PNode *n)
             const DdbValue *a = value_of (p, lo), *b = value_of (p, hi);
             int c;
 
+            if (a == NULL || b == NULL) /* undefined: reported by the placeholder check */
+              return TRUE;
             if (a->type != b->type)
               {
                 fatal (p,
