@@ -38,6 +38,7 @@ cg_write_cli (const CgJob *job)
     case CG_READ_PAGES: query = cg_request_counts (job) ? "Count" : "Items"; break;
     case CG_READ_BATCH:
     case CG_READ_TRANSACT: query = "Responses"; break;
+    case CG_STATEMENT:
     case CG_WRITE_BATCH:
     case CG_WRITE: break;
     }
@@ -63,6 +64,38 @@ cg_write_cli (const CgJob *job)
   g_string_append (s, "set -euo pipefail\n\nIFS= read -r -d '' request <<'JSON' || true\n");
   cg_json_pretty (json, input != NULL ? input : job->request, "  ", 0);
   g_string_append_len (s, json->str, json->len);
+  if (job->flow == CG_STATEMENT)
+    {
+      /* The CLI does not page ExecuteStatement: the loop passes each NextToken back. A token
+       * holding a quote or a backslash would not match the pattern: then it stops loudly. A
+       * string in the JSON holds no raw newline, so no item's text can pass for the member. */
+      g_string_append (s, "\n"
+                          "JSON\n"
+                          "\n"
+                          "# A SELECT reads at most 1 MB (or Limit items) a call: follow NextToken to the end.\n"
+                          "# The response's own members are the ones indented by four spaces.\n"
+                          "next=$'\\n    \"NextToken\": \"([^\"\\\\\\\\]*)\"'\n"
+                          "token=()\n"
+                          "while :; do\n"
+                          "  page=$(aws dynamodb execute-statement \\\n");
+      add_option (s, "  --endpoint-url", t->endpoint_url);
+      add_option (s, "  --profile", t->profile);
+      add_option (s, "  --region", t->region);
+      g_string_append (s, "    --output json \\\n"
+                          "    --no-cli-pager \\\n"
+                          "    --cli-input-json \"$request\" ${token[@]+\"${token[@]}\"})\n"
+                          "  printf '%s\\n' \"$page\"\n"
+                          "  if [[ $page =~ $next ]]; then\n"
+                          "    token=(--next-token \"${BASH_REMATCH[1]}\")\n"
+                          "  elif [[ $page == *$'\\n    \"NextToken\": '* ]]; then\n"
+                          "    echo 'NextToken not understood: stopping here' >&2\n"
+                          "    exit 1\n"
+                          "  else\n"
+                          "    break\n"
+                          "  fi\n"
+                          "done\n");
+      return g_string_free (s, FALSE);
+    }
   g_string_append_printf (s, "\nJSON\n\naws dynamodb %s \\\n", command);
   add_option (s, "--endpoint-url", t->endpoint_url);
   add_option (s, "--profile", t->profile);

@@ -346,6 +346,21 @@ cg_write_go (const CgJob *job)
                               "\t}\n",
                               op);
       break;
+    case CG_STATEMENT:
+      g_string_append_printf (body,
+                              "\t// A SELECT reads at most 1 MB (or Limit items) a call: follow "
+                              "NextToken to the end.\n"
+                              "\tfor {\n"
+                              "\t\tout, err := client.%s(ctx, input)\n"
+                              "\t\tif err != nil {\n\t\t\tlog.Fatal(err)\n\t\t}\n"
+                              "\t\tfor _, item := range out.Items {\n"
+                              "\t\t\tfmt.Println(show(item))\n"
+                              "\t\t}\n"
+                              "\t\tif out.NextToken == nil {\n\t\t\tbreak\n\t\t}\n"
+                              "\t\tinput.NextToken = out.NextToken\n"
+                              "\t}\n",
+                              op);
+      break;
     case CG_WRITE:
       g_string_append_printf (body,
                               "\tout, err := client.%s(ctx, input)\n"
@@ -353,13 +368,6 @@ cg_write_go (const CgJob *job)
                               op);
       if (strcmp (op, "TransactWriteItems") == 0)
         g_string_append (body, "\tfmt.Printf(\"%+v\\n\", out.ConsumedCapacity)\n");
-      else if (strcmp (op, "ExecuteStatement") == 0)
-        g_string_append (body, "\tfor _, item := range out.Items {\n"
-                               "\t\tfmt.Println(show(item))\n"
-                               "\t}\n"
-                               "\tif out.NextToken != nil {\n"
-                               "\t\tfmt.Println(\"NextToken:\", *out.NextToken)\n"
-                               "\t}\n");
       else if (strcmp (op, "BatchExecuteStatement") == 0)
         g_string_append (body, "\t// Each statement succeeds or fails on its own.\n"
                                "\tfor _, entry := range out.Responses {\n"

@@ -339,6 +339,21 @@ cg_write_java (const CgJob *job)
                               "System.out.println(entry.hasItem() ? entry.item().toString() : \"null\"));\n",
                               op, method);
       break;
+    case CG_STATEMENT:
+      g_string_append_printf (s,
+                              "            // A SELECT reads at most 1 MB (or Limit items) a call: "
+                              "follow NextToken to the end.\n"
+                              "            while (true) {\n"
+                              "                %sResponse response = client.%s(request);\n"
+                              "                System.out.println(response);\n"
+                              "                if (response.nextToken() == null) {\n"
+                              "                    break;\n"
+                              "                }\n"
+                              "                request = request.toBuilder()"
+                              ".nextToken(response.nextToken()).build();\n"
+                              "            }\n",
+                              op, method);
+      break;
     case CG_WRITE:
       g_string_append_printf (s,
                               "            %sResponse response = client.%s(request);\n"

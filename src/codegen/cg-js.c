@@ -114,6 +114,19 @@ cg_write_js (const CgJob *job)
                               "console.log(show(entry.Item ?? null));\n",
                               command);
       break;
+    case CG_STATEMENT:
+      g_string_append_printf (s,
+                              "  // A SELECT reads at most 1 MB (or Limit items) a call: follow "
+                              "NextToken to the end.\n"
+                              "  for (;;) {\n"
+                              "    const { $metadata, ...output } = await client.send(new "
+                              "%s(input));\n"
+                              "    console.log(show(output));\n"
+                              "    if (output.NextToken === undefined) break;\n"
+                              "    input.NextToken = output.NextToken;\n"
+                              "  }\n",
+                              command);
+      break;
     case CG_WRITE:
       g_string_append_printf (s,
                               "  const { $metadata, ...output } = await client.send(new "

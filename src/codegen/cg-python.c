@@ -119,6 +119,19 @@ cg_write_python (const CgJob *job)
                               "    print(show(entry.get(\"Item\")))\n",
                               method);
       break;
+    case CG_STATEMENT:
+      g_string_append_printf (s,
+                              "# A SELECT reads at most 1 MB (or Limit items) a call: follow "
+                              "NextToken to the end.\n"
+                              "while True:\n"
+                              "    response = client.%s(**request)\n"
+                              "    response.pop(\"ResponseMetadata\", None)\n"
+                              "    print(show(response))\n"
+                              "    if \"NextToken\" not in response:\n"
+                              "        break\n"
+                              "    request[\"NextToken\"] = response[\"NextToken\"]\n",
+                              method);
+      break;
     case CG_WRITE:
       g_string_append_printf (s,
                               "response = client.%s(**request)\n"

@@ -343,6 +343,19 @@ cg_write_rust (const CgJob *job)
                              "        println!(\"{:?}\", entry.item());\n"
                              "    }\n");
       break;
+    case CG_STATEMENT:
+      g_string_append (body, "    // A SELECT reads at most 1 MB (or Limit items) a call: follow "
+                             "NextToken to the end.\n"
+                             "    let mut next_token = request.get_next_token().clone();\n"
+                             "    loop {\n"
+                             "        let output = request.clone().set_next_token(next_token).send().await?;\n"
+                             "        println!(\"{output:?}\");\n"
+                             "        next_token = output.next_token().map(str::to_string);\n"
+                             "        if next_token.is_none() {\n"
+                             "            break;\n"
+                             "        }\n"
+                             "    }\n");
+      break;
     case CG_WRITE:
       g_string_append (body, "    let output = request.send().await?;\n"
                              "    println!(\"{output:?}\");\n");

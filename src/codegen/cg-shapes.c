@@ -206,7 +206,7 @@ static const struct {
   { { "BatchWriteItem", TRUE, batch_write_members }, CG_WRITE_BATCH },
   { { "TransactWriteItems", TRUE, transact_write_members }, CG_WRITE },
   { { "TransactGetItems", TRUE, transact_get_members }, CG_READ_TRANSACT },
-  { { "ExecuteStatement", TRUE, execute_statement_members }, CG_WRITE },
+  { { "ExecuteStatement", TRUE, execute_statement_members }, CG_STATEMENT },
   { { "BatchExecuteStatement", TRUE, batch_execute_members }, CG_WRITE },
   { { "ExecuteTransaction", TRUE, execute_transaction_members }, CG_WRITE },
 };

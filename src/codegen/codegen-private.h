@@ -61,9 +61,10 @@ typedef enum {
   CG_READ_BATCH,  /* BatchGetItem: prints Responses, sends UnprocessedKeys again */
   CG_WRITE_BATCH, /* BatchWriteItem: sends UnprocessedItems again, prints each response */
   CG_READ_TRANSACT, /* TransactGetItems: prints Responses */
+  CG_STATEMENT,   /* ExecuteStatement: prints each response, page by page through NextToken (a
+                   * SELECT reads at most 1 MB or Limit items a call) */
   CG_WRITE,       /* PutItem, UpdateItem, DeleteItem, TransactWriteItems, and the PartiQL
-                   * ExecuteStatement, BatchExecuteStatement, ExecuteTransaction: prints the
-                   * response */
+                   * BatchExecuteStatement, ExecuteTransaction: prints the response */
 } CgFlow;
 
 CgFlow cg_operation_flow (const char *operation);

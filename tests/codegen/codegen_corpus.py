@@ -165,6 +165,9 @@ def partiql_steps():
         ("ExecuteStatement", {"Statement": f'SELECT * FROM "{TABLE}" WHERE pk = ? AND sk = ?',
                               "Parameters": [s("p#1"), n(BIG_N)], "ConsistentRead": True,
                               "Limit": 5, "ReturnConsumedCapacity": "TOTAL"}, "read"),
+        # One item a call: the program follows NextToken through the partition's two items.
+        ("ExecuteStatement", {"Statement": f'SELECT * FROM "{TABLE}" WHERE pk = ?',
+                              "Parameters": [s("p#1")], "Limit": 1}, "read"),
         ("ExecuteStatement", {"Statement": f'UPDATE "{TABLE}" SET v = ? WHERE pk = ? AND sk = ?',
                               "Parameters": [s(NASTY), s("p#1"), n("1")],
                               "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}, "write"),

@@ -134,6 +134,18 @@ def printed_read(lang, op, request, stdout):
     return [json.loads(line) for line in lines]
 
 
+def json_documents(text):
+    """The JSON documents a program printed one after another (a line each, or pretty)."""
+    decoder, docs, i = json.JSONDecoder(), [], 0
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i == len(text):
+            return docs
+        doc, i = decoder.raw_decode(text, i)
+        docs.append(doc)
+
+
 def without_proto(found):
     """The SDK v3 reads a top-level attribute named "__proto__" into its item object by
     assignment, which sets the object's prototype instead: such an attribute never reaches a
@@ -288,6 +300,11 @@ class ClientsTest(unittest.TestCase):
                         raise
                     if n == 0:
                         self.assertEqual(json.loads(out)["Items"], [seed], out)
+                    if n == 1:
+                        pages = json_documents(out)
+                        self.assertGreaterEqual(len(pages), 2, out)
+                        self.assertEqual([i for p in pages for i in p.get("Items", [])],
+                                         [key, seed], out)
             if skipped:
                 return
             _, got = ddb.call("GetItem", {"TableName": corpus.TABLE, "Key": key})

@@ -27,8 +27,15 @@ public class DynamoDbRequest {
                 .limit(5)
                 .returnConsumedCapacity("TOTAL")
                 .build();
-            ExecuteStatementResponse response = client.executeStatement(request);
-            System.out.println(response);
+            // A SELECT reads at most 1 MB (or Limit items) a call: follow NextToken to the end.
+            while (true) {
+                ExecuteStatementResponse response = client.executeStatement(request);
+                System.out.println(response);
+                if (response.nextToken() == null) {
+                    break;
+                }
+                request = request.toBuilder().nextToken(response.nextToken()).build();
+            }
         }
     }
 }

@@ -18,18 +18,19 @@ public class DynamoDbRequest {
                 .endpointOverride(URI.create("http://127.0.0.1:8000"))
                 .build()) {
             ExecuteStatementRequest request = ExecuteStatementRequest.builder()
-                .statement("UPDATE \"Codegen\" SET v = ? WHERE pk = ? AND sk = ?")
-                .parameters(List.of(
-                    AttributeValue.builder()
-                        .s("q'\"\\ $HOME `id` $(id) ${x} \n\r\t \000 end é 🚀 שלום مرحبا \u202e\u2066 \u2028 {x} %s %% \u007f")
-                        .build(),
-                    AttributeValue.builder().s("p#1").build(),
-                    AttributeValue.builder().n("1").build()
-                ))
-                .returnValuesOnConditionCheckFailure("ALL_OLD")
+                .statement("SELECT * FROM \"Codegen\" WHERE pk = ?")
+                .parameters(List.of(AttributeValue.builder().s("p#1").build()))
+                .limit(1)
                 .build();
-            ExecuteStatementResponse response = client.executeStatement(request);
-            System.out.println(response);
+            // A SELECT reads at most 1 MB (or Limit items) a call: follow NextToken to the end.
+            while (true) {
+                ExecuteStatementResponse response = client.executeStatement(request);
+                System.out.println(response);
+                if (response.nextToken() == null) {
+                    break;
+                }
+                request = request.toBuilder().nextToken(response.nextToken()).build();
+            }
         }
     }
 }
