@@ -1,5 +1,6 @@
-/* dy-staging-private.h: what dy-staging.c (the store, its snapshots, drafts and the inspectors)
- * shares with dy-staging-threads.c (commits, fan-out and expression staging on worker threads). */
+/* dy-staging-private.h: what dy-staging.c (the store and its snapshots) shares with
+ * dy-staging-inspectors.c (the inspectors' edits and drafts) and dy-staging-threads.c (commits,
+ * fan-out and expression staging on worker threads). */
 #pragma once
 
 #include "app/dy-staging.h"
@@ -32,5 +33,13 @@ void dy_staging_emit_changed (DyStaging *self);
 /* Emits "committed" for N_COMMITTED changes of TABLE on CONNECTION. */
 void dy_staging_emit_committed (DyStaging *self, DyConnection *connection, const char *table,
                                 guint n_committed);
+
+/* The key as text: its attributes by NAMES (sorted: a key map from a grid row and one from the
+ * store may list them in another order), each as DynamoDB JSON. */
+char *dy_staging_key_text (const DdbValue *key, char **names);
+/* KEY's attribute names, sorted. */
+char **dy_staging_key_names (const DdbValue *key);
+/* Frees a draft of the drafts table (dy-staging-inspectors.c). */
+void dy_staging_draft_free (gpointer draft);
 
 G_END_DECLS
