@@ -7,61 +7,10 @@
 
 #include "app/dy-fanout-dialog.h"
 #include "app/dy-format.h"
-#include "app/dy-staging-panel.h"
+#include "app/dy-staging-panel-private.h"
 #include "core/expr.h"
 #include "staging/diff.h"
 #include "staging/worddiff.h"
-
-/* Cards are widgets: past this many (a big fan-out) the rest are counted, not drawn. */
-#define MAX_CARDS 200
-/* Cards built per main loop iteration: a card costs about 2 ms to build, so a panel of 200 is
- * built over several frames rather than in one stall. */
-#define CARDS_PER_STEP 16
-/* Paths listed on one card before "and N more". */
-#define MAX_ENTRIES 12
-/* Strings at least this long (in characters) are shown as a word diff; shorter ones read
- * better whole, old -> new. */
-#define LONG_STRING 32
-
-struct _DyStagingPanel {
-  GtkBox parent_instance;
-
-  GtkLabel *summary_label;
-  GtkRevealer *report_revealer;
-  GtkBox *report_box;
-  GtkImage *report_icon;
-  GtkLabel *report_title;
-  GtkLabel *report_label;
-  GtkStack *list_stack;
-  GtkBox *card_box;
-  GtkRevealer *progress_revealer;
-  GtkProgressBar *progress_bar;
-  GtkLabel *progress_label;
-  GtkDropDown *mode_dropdown;
-
-  DyStaging *staging;
-  DyConnection *connection;
-  GHashTable *cards; /* change id -> card widget (borrowed: children of card_box) */
-  guint n_changes;
-  guint refresh_id;
-  /* Building the cards: a card whose change is the same as before is kept, the others are
-   * built a few at a time. Each card owns a copy of its change ("dy-change"): the panel holds
-   * no snapshot of the staging area, whose thousands of changes are freed off the main
-   * thread. */
-  GPtrArray *building;  /* copies of the changes to show (each taken by its card), or NULL */
-  guint building_total; /* how many changes there are in all */
-  guint build_index;
-  GtkWidget *build_prev; /* the card after which the next one goes */
-  guint build_id;
-  GtkWidget *more_label; /* "and N more changes" */
-
-  GCancellable *cancellable; /* while committing */
-  gboolean disposed;         /* a commit may finish after the widgets are gone */
-  gint64 commit_started;
-  gboolean has_report;
-  guint report_counts[3];
-  char *report_text;
-};
 
 G_DEFINE_FINAL_TYPE (DyStagingPanel, dy_staging_panel, GTK_TYPE_BOX)
 
@@ -86,451 +35,6 @@ static void
 toast_error (DyStagingPanel *self, const GError *error)
 {
   toast (self, error->message);
-}
-
-/* Value text. */
-
-static char *
-value_text (const DdbValue *value)
-{
-  if (value == NULL)
-    return NULL;
-  if (value->type == DDB_TYPE_S)
-    return g_strdup_printf ("“%s”", value->bytes.data);
-  return dy_format_value (value);
-}
-
-static gboolean
-is_long_string (const DdbValue *v)
-{
-  return v != NULL && v->type == DDB_TYPE_S && g_utf8_strlen (v->bytes.data, -1) >= LONG_STRING;
-}
-
-/* Removed and added text are marked by colour with an alpha, which reads on light and dark
- * backgrounds alike, and removed text is also struck through for those who cannot tell the
- * colours apart. */
-#define REMOVED_SPAN "<span background=\"#e01b24\" bgalpha=\"22%\" strikethrough=\"true\">"
-#define ADDED_SPAN "<span background=\"#2ec27e\" bgalpha=\"28%\">"
-
-static char *
-word_diff_markup (const char *old_text, const char *new_text)
-{
-  g_autoptr (GPtrArray) spans = ddb_word_diff (old_text, new_text);
-  GString *markup = g_string_new (NULL);
-
-  for (guint i = 0; i < spans->len; i++)
-    {
-      DdbWordSpan *s = g_ptr_array_index (spans, i);
-      g_autofree char *escaped = g_markup_escape_text (s->text, -1);
-
-      if (s->op == DDB_WORD_SAME)
-        g_string_append (markup, escaped);
-      else if (s->op == DDB_WORD_ADDED && i > 0
-               && ((DdbWordSpan *) g_ptr_array_index (spans, i - 1))->op == DDB_WORD_REMOVED)
-        /* a gap between the struck and the new words, so that they do not run together */
-        g_string_append_printf (markup, " %s%s</span>", ADDED_SPAN, escaped);
-      else
-        g_string_append_printf (markup, "%s%s</span>",
-                                s->op == DDB_WORD_REMOVED ? REMOVED_SPAN : ADDED_SPAN, escaped);
-    }
-  return g_string_free (markup, FALSE);
-}
-
-/* "old → new" with absent sides said in words. */
-static char *
-change_markup (const DdbValue *old_value, const DdbValue *new_value)
-{
-  g_autofree char *old_text = value_text (old_value);
-  g_autofree char *new_text = value_text (new_value);
-  g_autofree char *old_escaped = NULL;
-  g_autofree char *new_escaped = NULL;
-
-  if (old_value != NULL && new_value != NULL
-      && (is_long_string (old_value) || is_long_string (new_value))
-      && old_value->type == new_value->type)
-    return word_diff_markup (old_value->bytes.data, new_value->bytes.data);
-  if (old_value == NULL)
-    {
-      new_escaped = g_markup_escape_text (new_text, -1);
-      return g_strdup_printf ("%s%s</span>", ADDED_SPAN, new_escaped);
-    }
-  if (new_value == NULL)
-    {
-      old_escaped = g_markup_escape_text (old_text, -1);
-      /* TRANSLATORS: an attribute removed by a change, after its old value */
-      return g_strdup_printf ("%s%s</span> <i>%s</i>", REMOVED_SPAN, old_escaped, _ ("removed"));
-    }
-  old_escaped = g_markup_escape_text (old_text, -1);
-  new_escaped = g_markup_escape_text (new_text, -1);
-  return g_strdup_printf ("%s%s</span> → %s%s</span>", REMOVED_SPAN, old_escaped, ADDED_SPAN,
-                          new_escaped);
-}
-
-/* Cards. */
-
-static GtkWidget *
-label_new (const char *text, const char *css)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  if (css != NULL)
-    gtk_widget_add_css_class (label, css);
-  return label;
-}
-
-static GtkWidget *
-icon_button (const char *icon, const char *tooltip, const char *action, GVariant *target)
-{
-  GtkWidget *button = gtk_button_new_from_icon_name (icon);
-
-  gtk_widget_set_tooltip_text (button, tooltip);
-  gtk_widget_add_css_class (button, "flat");
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), target);
-  return button;
-}
-
-static char *
-key_title (const DdbValue *key)
-{
-  GString *text = g_string_new (NULL);
-
-  for (guint i = 0; i < ddb_value_map_size (key); i++)
-    {
-      g_autofree char *part = dy_format_key (ddb_value_map_nth (key, i)->value);
-
-      if (i > 0)
-        g_string_append (text, " · ");
-      g_string_append (text, part);
-    }
-  return g_string_free (text, FALSE);
-}
-
-static GtkWidget *
-kind_badge (DdbChangeKind kind)
-{
-  static const char *const css[] = { "staged-create", "staged-update", "staged-delete" };
-  const char *text[]
-      = { C_ ("change", "Create"), C_ ("change", "Update"), C_ ("change", "Delete") };
-  GtkWidget *badge = label_new (text[kind], "staged-badge");
-
-  gtk_widget_add_css_class (badge, css[kind]);
-  gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
-  return badge;
-}
-
-static void
-add_entry_row (GtkGrid *grid, int row, const DdbChange *change, const DdbDiffEntry *e)
-{
-  g_autofree char *path = ddb_path_to_string (&e->path);
-  g_autofree char *markup = change_markup (e->old_value, e->new_value);
-  GtkWidget *path_label = label_new (path, "monospace");
-  GtkWidget *value = label_new (NULL, NULL);
-  gboolean is_key = ddb_value_map_get (change->key, path) != NULL;
-
-  gtk_widget_add_css_class (path_label, "staged-path");
-  /* first lines level with the middle of the Reject button beside them */
-  gtk_widget_set_valign (path_label, GTK_ALIGN_START);
-  gtk_widget_set_margin_top (path_label, 8);
-  gtk_widget_set_valign (value, GTK_ALIGN_START);
-  gtk_widget_set_margin_top (value, 7);
-  gtk_label_set_selectable (GTK_LABEL (path_label), TRUE);
-  gtk_label_set_ellipsize (GTK_LABEL (path_label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (GTK_LABEL (path_label), 16);
-  gtk_widget_set_tooltip_text (path_label, path);
-  gtk_label_set_markup (GTK_LABEL (value), markup);
-  gtk_label_set_wrap (GTK_LABEL (value), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
-  /* wrapped within the panel's width rather than widening it */
-  gtk_label_set_max_width_chars (GTK_LABEL (value), 30);
-  gtk_label_set_selectable (GTK_LABEL (value), TRUE);
-  gtk_widget_set_hexpand (value, TRUE);
-  gtk_grid_attach (grid, path_label, 0, row, 1, 1);
-  gtk_grid_attach (grid, value, 1, row, 1, 1);
-  /* a renamed fact (a top-level string or number changed) is what copies are made of */
-  if (change->kind == DDB_CHANGE_UPDATE && e->path.n == 1 && e->old_value != NULL
-      && e->new_value != NULL && e->old_value->type == e->new_value->type
-      && (e->old_value->type == DDB_TYPE_S || e->old_value->type == DDB_TYPE_N))
-    {
-      GtkWidget *fanout = icon_button ("emblem-shared-symbolic",
-                                       _ ("Fan Out: Stage the Same Change in Its Copies…"),
-                                       "panel.fanout", g_variant_new ("(xs)", change->id, path));
-
-      gtk_widget_add_css_class (fanout, "circular");
-      gtk_widget_set_valign (fanout, GTK_ALIGN_START);
-      gtk_grid_attach (grid, fanout, 3, row, 1, 1);
-    }
-  if (change->kind != DDB_CHANGE_DELETE && !is_key && change->state != DDB_CHANGE_SENDING)
-    {
-      GtkWidget *reject = icon_button ("edit-undo-symbolic", _ ("Reject: Put Back the Old Value"),
-                                       "panel.reject", g_variant_new ("(xs)", change->id, path));
-
-      gtk_widget_add_css_class (reject, "circular");
-      gtk_widget_set_valign (reject, GTK_ALIGN_START);
-      gtk_grid_attach (grid, reject, 2, row, 1, 1);
-    }
-}
-
-static GtkWidget *
-build_card (DyStagingPanel *self, const DdbChange *change)
-{
-  GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  g_autofree char *title = key_title (change->key);
-  GtkWidget *title_label = label_new (title, "heading");
-  GtkWidget *grid = gtk_grid_new ();
-  g_autoptr (GPtrArray) diff = ddb_change_diff (change);
-  gboolean busy = change->state == DDB_CHANGE_SENDING;
-
-  gtk_widget_add_css_class (card, "card");
-  gtk_widget_add_css_class (card, "staged-card");
-  gtk_label_set_ellipsize (GTK_LABEL (title_label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (GTK_LABEL (title_label), 24);
-  gtk_widget_set_tooltip_text (title_label, title);
-  gtk_box_append (GTK_BOX (titles), title_label);
-  gtk_box_append (GTK_BOX (titles), label_new (change->table, "caption"));
-  gtk_widget_add_css_class (gtk_widget_get_last_child (titles), "dim-label");
-  gtk_widget_set_hexpand (titles, TRUE);
-  gtk_box_append (GTK_BOX (header), kind_badge (change->kind));
-  gtk_box_append (GTK_BOX (header), titles);
-  if (!busy)
-    {
-      /* a conflict or a failure is not sent again until it is put back (Compare, Retry) */
-      if (change->state == DDB_CHANGE_STAGED)
-        gtk_box_append (GTK_BOX (header),
-                        icon_button ("document-send-symbolic", _ ("Commit This Change"),
-                                     "panel.commit-one", g_variant_new_int64 (change->id)));
-      gtk_box_append (GTK_BOX (header),
-                      icon_button ("user-trash-symbolic", _ ("Discard This Change"),
-                                   "panel.discard", g_variant_new_int64 (change->id)));
-    }
-  gtk_box_append (GTK_BOX (card), header);
-
-  if (change->state == DDB_CHANGE_CONFLICT || change->state == DDB_CHANGE_FAILED || busy)
-    {
-      GtkWidget *state = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-      GtkWidget *text;
-
-      gtk_widget_add_css_class (state, "staged-state");
-      if (change->state == DDB_CHANGE_CONFLICT)
-        {
-          gtk_widget_add_css_class (state, "conflict");
-          text = label_new (_ ("Conflict: the item changed since it was staged. Nothing was "
-                               "written."),
-                            NULL);
-        }
-      else if (busy)
-        text = label_new (_ ("Sent: its outcome is checked at the next commit"), NULL);
-      else
-        {
-          g_autofree char *message = g_strdup_printf (_ ("Failed: %s"), change->message);
-
-          gtk_widget_add_css_class (state, "failed");
-          text = label_new (message, NULL);
-        }
-      gtk_label_set_wrap (GTK_LABEL (text), TRUE);
-      gtk_label_set_max_width_chars (GTK_LABEL (text), 30);
-      gtk_widget_set_hexpand (text, TRUE);
-      gtk_box_append (GTK_BOX (state), text);
-      if (change->state == DDB_CHANGE_CONFLICT)
-        {
-          GtkWidget *open = gtk_button_new_with_mnemonic (_ ("_Compare…"));
-
-          gtk_widget_set_valign (open, GTK_ALIGN_CENTER);
-          gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "panel.show-conflict");
-          gtk_actionable_set_action_target_value (GTK_ACTIONABLE (open),
-                                                  g_variant_new_int64 (change->id));
-          gtk_box_append (GTK_BOX (state), open);
-        }
-      else if (change->state == DDB_CHANGE_FAILED)
-        {
-          GtkWidget *retry = gtk_button_new_with_mnemonic (_ ("_Retry"));
-
-          gtk_widget_set_valign (retry, GTK_ALIGN_CENTER);
-          gtk_widget_set_tooltip_text (retry, _ ("Send It Again at the Next Commit"));
-          gtk_actionable_set_action_name (GTK_ACTIONABLE (retry), "panel.requeue");
-          gtk_actionable_set_action_target_value (GTK_ACTIONABLE (retry),
-                                                  g_variant_new_int64 (change->id));
-          gtk_box_append (GTK_BOX (state), retry);
-        }
-      gtk_box_append (GTK_BOX (card), state);
-    }
-
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 10);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
-  for (guint i = 0; i < MIN (diff->len, (guint) MAX_ENTRIES); i++)
-    add_entry_row (GTK_GRID (grid), (int) i, change, g_ptr_array_index (diff, i));
-  if (diff->len > MAX_ENTRIES)
-    {
-      g_autofree char *more = g_strdup_printf (
-          g_dngettext (NULL, "and %u more path", "and %u more paths", diff->len - MAX_ENTRIES),
-          diff->len - MAX_ENTRIES);
-
-      gtk_grid_attach (GTK_GRID (grid), label_new (more, "dim-label"), 0, MAX_ENTRIES, 3, 1);
-    }
-  gtk_box_append (GTK_BOX (card), grid);
-  return card;
-}
-
-static void
-clear_cards (DyStagingPanel *self)
-{
-  GtkWidget *child;
-
-  g_clear_handle_id (&self->build_id, g_source_remove);
-  g_clear_pointer (&self->building, g_ptr_array_unref);
-  self->build_prev = NULL;
-  self->more_label = NULL;
-  g_hash_table_remove_all (self->cards);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->card_box))) != NULL)
-    gtk_box_remove (self->card_box, child);
-}
-
-static DdbValue *
-copy_value (const DdbValue *v)
-{
-  return v != NULL ? ddb_value_copy (v) : NULL;
-}
-
-static DdbChange *
-copy_change (const DdbChange *change)
-{
-  DdbChange *copy = g_new0 (DdbChange, 1);
-
-  copy->id = change->id;
-  copy->connection = g_strdup (change->connection);
-  copy->table = g_strdup (change->table);
-  copy->kind = change->kind;
-  copy->state = change->state;
-  copy->key = copy_value (change->key);
-  copy->original = copy_value (change->original);
-  copy->target = copy_value (change->target);
-  copy->current = copy_value (change->current);
-  copy->message = g_strdup (change->message);
-  copy->batch = g_strdup (change->batch);
-  return copy;
-}
-
-static gboolean
-same_value (const DdbValue *a, const DdbValue *b)
-{
-  return a == NULL ? b == NULL : b != NULL && ddb_value_equal (a, b);
-}
-
-/* Whether a card drawn for A shows B as well. */
-static gboolean
-same_change (const DdbChange *a, const DdbChange *b)
-{
-  return a->id == b->id && a->kind == b->kind && a->state == b->state
-         && g_strcmp0 (a->message, b->message) == 0 && same_value (a->target, b->target)
-         && same_value (a->original, b->original) && same_value (a->current, b->current);
-}
-
-/* Builds up to BUDGET new cards in order; TRUE when all are there. */
-static gboolean
-build_step (DyStagingPanel *self, guint budget)
-{
-  guint n = self->building->len;
-
-  while (self->build_index < n && budget > 0)
-    {
-      /* the card takes the copy */
-      DdbChange *change = g_steal_pointer (&self->building->pdata[self->build_index++]);
-      GtkWidget *card = g_hash_table_lookup (self->cards, &change->id);
-
-      if (card == NULL)
-        {
-          card = build_card (self, change);
-          gtk_box_insert_child_after (self->card_box, card, self->build_prev);
-          g_hash_table_insert (self->cards, g_memdup2 (&change->id, sizeof (gint64)), card);
-          budget--;
-        }
-      g_object_set_data_full (G_OBJECT (card), "dy-change", change,
-                              (GDestroyNotify) ddb_change_free);
-      self->build_prev = card;
-    }
-  if (self->build_index < n)
-    return FALSE;
-  if (self->building_total > n)
-    {
-      guint more = self->building_total - n;
-      g_autofree char *text
-          = g_strdup_printf (g_dngettext (NULL, "and %u more change, committed with the others",
-                                          "and %u more changes, committed with the others", more),
-                             more);
-
-      self->more_label = label_new (text, "dim-label");
-      gtk_widget_set_halign (self->more_label, GTK_ALIGN_CENTER);
-      gtk_box_append (self->card_box, self->more_label);
-    }
-  g_clear_pointer (&self->building, g_ptr_array_unref);
-  self->build_prev = NULL;
-  return TRUE;
-}
-
-static gboolean
-build_idle (gpointer data)
-{
-  DyStagingPanel *self = data;
-
-  if (build_step (self, CARDS_PER_STEP))
-    {
-      self->build_id = 0;
-      return G_SOURCE_REMOVE;
-    }
-  return G_SOURCE_CONTINUE;
-}
-
-/* Tests read the cards: those still to come are built now. */
-static void
-finish_cards (DyStagingPanel *self)
-{
-  if (self->building != NULL)
-    build_step (self, G_MAXUINT);
-  g_clear_handle_id (&self->build_id, g_source_remove);
-}
-
-static void
-show_cards (DyStagingPanel *self, GPtrArray *changes)
-{
-  g_autoptr (GHashTable) wanted = g_hash_table_new (g_int64_hash, g_int64_equal);
-  GHashTableIter iter;
-  GtkWidget *card;
-
-  g_clear_handle_id (&self->build_id, g_source_remove);
-  for (guint i = 0; i < changes->len && i < MAX_CARDS; i++)
-    {
-      DdbChange *change = g_ptr_array_index (changes, i);
-
-      g_hash_table_insert (wanted, &change->id, change);
-    }
-  g_hash_table_iter_init (&iter, self->cards);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &card))
-    {
-      const DdbChange *was = g_object_get_data (G_OBJECT (card), "dy-change");
-      const DdbChange *now = g_hash_table_lookup (wanted, &was->id);
-
-      if (now == NULL || !same_change (was, now))
-        {
-          gtk_box_remove (self->card_box, card);
-          g_hash_table_iter_remove (&iter);
-        }
-    }
-  if (self->more_label != NULL)
-    gtk_box_remove (self->card_box, self->more_label);
-  self->more_label = NULL;
-  g_clear_pointer (&self->building, g_ptr_array_unref);
-  self->building = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_change_free);
-  for (guint i = 0; i < changes->len && i < MAX_CARDS; i++)
-    g_ptr_array_add (self->building, copy_change (g_ptr_array_index (changes, i)));
-  self->building_total = changes->len;
-  self->build_index = 0;
-  self->build_prev = NULL;
-  if (!build_step (self, CARDS_PER_STEP))
-    self->build_id = g_idle_add (build_idle, self);
 }
 
 static void
@@ -579,7 +83,7 @@ refresh (DyStagingPanel *self)
     }
   if (changes == NULL)
     {
-      clear_cards (self);
+      dy_staging_panel_clear_cards (self);
       g_autofree char *described
           = error != NULL ? dy_connection_describe_error (self->connection, error, NULL) : NULL;
       g_autofree char *text
@@ -594,7 +98,7 @@ refresh (DyStagingPanel *self)
       return;
     }
   set_n_changes (self, changes->len);
-  show_cards (self, changes);
+  dy_staging_panel_show_cards (self, changes);
   /* TRANSLATORS: "3 changes in 2 tables · Demo" */
   summary = g_strdup_printf (g_dngettext (NULL, "%u change in %u table · %s",
                                           "%u changes in %u tables · %s", changes->len),
@@ -760,7 +264,7 @@ get_change (DyStagingPanel *self, gint64 id, GError **error)
 
   card = g_hash_table_lookup (self->cards, &id);
   shown = card != NULL ? g_object_get_data (G_OBJECT (card), "dy-change") : NULL;
-  return shown != NULL ? copy_change (shown) : dy_staging_get (self->staging, id, error);
+  return shown != NULL ? dy_staging_panel_copy_change (shown) : dy_staging_get (self->staging, id, error);
 }
 
 /* Conflicts. */
@@ -768,7 +272,7 @@ get_change (DyStagingPanel *self, gint64 id, GError **error)
 static void
 grid_cell (GtkGrid *grid, int column, int row, const char *text, const char *css)
 {
-  GtkWidget *label = label_new (text, css);
+  GtkWidget *label = dy_staging_panel_label_new (text, css);
 
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
@@ -812,7 +316,7 @@ dy_staging_panel_show_conflict (DyStagingPanel *self, gint64 id)
   if (change->state != DDB_CHANGE_CONFLICT)
     return NULL;
   diff = ddb_change_diff (change);
-  title = key_title (change->key);
+  title = dy_staging_panel_key_title (change->key);
   dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, title,
                                    change->current == NULL
                                        ? _ ("The item no longer exists. Nothing was written.")
@@ -836,9 +340,9 @@ dy_staging_panel_show_conflict (DyStagingPanel *self, gint64 id)
       g_autofree char *path = ddb_path_to_string (&e->path);
       const DdbValue *now
           = change->current != NULL ? ddb_path_lookup (change->current, &e->path) : NULL;
-      g_autofree char *expected = value_text (e->old_value);
-      g_autofree char *current = value_text (now);
-      g_autofree char *staged = value_text (e->new_value);
+      g_autofree char *expected = dy_staging_panel_value_text (e->old_value);
+      g_autofree char *current = dy_staging_panel_value_text (now);
+      g_autofree char *staged = dy_staging_panel_value_text (e->new_value);
       gboolean differs = (now == NULL) != (e->old_value == NULL)
                          || (now != NULL && !ddb_value_equal (now, e->old_value));
 
@@ -1121,7 +625,7 @@ dy_staging_panel_set_connection (DyStagingPanel *self, DyConnection *connection)
     return;
   g_set_object (&self->connection, connection);
   /* what is shown, and the last report, were another connection's */
-  clear_cards (self);
+  dy_staging_panel_clear_cards (self);
   set_n_changes (self, 0);
   gtk_stack_set_visible_child_name (self->list_stack, "empty");
   gtk_revealer_set_reveal_child (self->report_revealer, FALSE);
@@ -1153,7 +657,7 @@ dy_staging_panel_get_n_cards (DyStagingPanel *self)
 {
   if (self->refresh_id != 0)
     refresh (self);
-  finish_cards (self);
+  dy_staging_panel_finish_cards (self);
   return g_hash_table_size (self->cards);
 }
 
@@ -1178,7 +682,7 @@ dy_staging_panel_dup_card_text (DyStagingPanel *self, gint64 id)
 
   if (self->refresh_id != 0)
     refresh (self);
-  finish_cards (self);
+  dy_staging_panel_finish_cards (self);
   card = g_hash_table_lookup (self->cards, &id);
   if (card == NULL)
     return NULL;
