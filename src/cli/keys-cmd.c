@@ -88,7 +88,9 @@ print_text (const DdbKeysReport *r)
           r->index != NULL ? r->index : "", r->key_name);
   if (r->sampled)
     printf (_ ("Read: a sample of %" G_GUINT64_FORMAT " items (not the whole table: the figures "
-               "are of the sample)\n"), r->items);
+               "are of the sample, whole item collections from a few places in the key space; a "
+               "partition it did not meet is not counted, so read without --sample for exact "
+               "figures)\n"), r->items);
   else
     printf (_ ("Read: all %" G_GUINT64_FORMAT " items\n"), r->items);
   printf (_ ("Items: %" G_GUINT64_FORMAT ", %s; distinct partition key values: %u\n"), r->items,
