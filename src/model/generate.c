@@ -15,6 +15,8 @@ G_DEFINE_QUARK (dy - generate - error - quark, dy_generate_error)
 #define ZIPF_EXPONENT 1.2
 #define MAX_ATTEMPTS 200
 #define PLANTED_ATTEMPTS 5
+#define POOL_ATTEMPTS 10
+#define POOL_ATTEMPTS_PK 50
 #define N_SHARDS 10
 #define DAY_SECONDS (24 * 60 * 60)
 
@@ -500,7 +502,7 @@ counter_next (Gen *g, const GenEntity *e, const GenField *f, const char *partiti
 }
 
 static void
-draw_field (Gen *g, GenEntity *e, GenField *f, guint i, gint64 t, GHashTable *values)
+draw_field (Gen *g, GenEntity *e, GenField *f, guint i, guint attempt, gint64 t, GHashTable *values)
 {
   char *v = NULL;
   switch (f->kind)
@@ -519,6 +521,13 @@ draw_field (Gen *g, GenEntity *e, GenField *f, guint i, gint64 t, GHashTable *va
         break;
       }
       case FIELD_POOL: {
+        /* When the pool's values keep giving keys made already, a new value: a new customer
+         * (a sort-key field) soon, a new tenant late. */
+        if (attempt >= (f->in_pk ? POOL_ATTEMPTS_PK : POOL_ATTEMPTS))
+          {
+            v = shaped_value (g, f, attempt);
+            break;
+          }
         GPtrArray *pool = pool_of (g, f);
         v = g_strdup (g_ptr_array_index (pool, zipf_pick (g, pool->len)));
         break;
@@ -557,7 +566,8 @@ key_json (const char *type, const char *text)
 
 /* Draws one item of E into *OUT (NULL when its table key is taken). FIXED: field values given. */
 static gboolean
-draw_item (Gen *g, GenEntity *e, guint i, GHashTable *fixed, json_t **out, GError **error)
+draw_item (Gen *g, GenEntity *e, guint i, guint attempt, GHashTable *fixed, json_t **out,
+           GError **error)
 {
   g_autoptr (GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   gint64 t = item_time (g, e, i, g->n);
@@ -575,7 +585,7 @@ draw_item (Gen *g, GenEntity *e, guint i, GHashTable *fixed, json_t **out, GErro
     {
       GenField *field = g_ptr_array_index (e->fields, f);
       if (!g_hash_table_contains (values, field->name))
-        draw_field (g, e, field, i, t, values);
+        draw_field (g, e, field, i, attempt, t, values);
     }
   /* Counters in the partition key count over the entity, the others per partition. */
   for (guint f = 0; f < e->fields->len; f++)
@@ -717,7 +727,8 @@ generate_entity (Gen *g, GenEntity *e, GError **error)
       for (guint attempt = 0; item == NULL && attempt < MAX_ATTEMPTS; attempt++)
         {
           g_autoptr (GError) local = NULL;
-          if (!draw_item (g, e, made, attempt < PLANTED_ATTEMPTS ? fixed : NULL, &item, &local))
+          if (!draw_item (g, e, made, attempt, attempt < PLANTED_ATTEMPTS ? fixed : NULL, &item,
+                          &local))
             {
               g_set_error (error, DY_GENERATE_ERROR, DY_GENERATE_ERROR_TEMPLATE, "Entity %s: %s",
                            e->entity->name, local->message);

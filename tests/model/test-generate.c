@@ -337,6 +337,23 @@ test_every_type (void)
     }
 }
 
+/* Tenants and codes from pools: once a pool's values keep colliding, new values come, so that
+ * 500 items get 500 keys from two free fields. */
+static void
+test_pools_grow (void)
+{
+  g_autoptr (DyModel) model = one_entity ("T#{tenant}", "{code}");
+  json_auto_t *items = generate (model, 500, 2);
+  g_assert_cmpuint (json_array_size (items), ==, 500);
+  g_autoptr (GHashTable) tenants = g_hash_table_new (g_str_hash, g_str_equal);
+  json_t *item;
+  gsize i;
+  json_array_foreach (items, i, item)
+    g_hash_table_add (tenants, (gpointer) str_of (item, "PK"));
+  /* Tenants are few next to the items: partitions hold many. */
+  g_assert_cmpuint (g_hash_table_size (tenants), <, 100);
+}
+
 static void
 test_errors (void)
 {
@@ -378,6 +395,7 @@ main (int argc, char **argv)
   g_test_add_func ("/generate/examples-present", test_examples_present);
   g_test_add_func ("/generate/timestamps-in-order", test_timestamps_in_order);
   g_test_add_func ("/generate/every-type", test_every_type);
+  g_test_add_func ("/generate/pools-grow", test_pools_grow);
   g_test_add_func ("/generate/errors", test_errors);
   return g_test_run ();
 }
