@@ -17,6 +17,9 @@
   N_ ("Usage: dynoscope-cli [--db PATH | --endpoint URL] model apply MODEL.json [--items N] " \
       "[--dry-run] [--existing]")
 
+/* Generated items are held in memory before they are written. */
+#define MAX_ITEMS 100000
+
 typedef struct {
   GPtrArray *tables; /* of char*: each table as it starts */
   GArray *totals;    /* of guint64: each table's items */
@@ -109,8 +112,11 @@ cli_model_apply_main (const CliTarget *target, int argc, char **argv)
     return usage_error (error->message);
   if (rest == NULL || rest[0] == NULL || rest[1] != NULL)
     return usage_error (_ ("give one MODEL.json"));
-  if (items < 0)
-    return usage_error (_ ("--items must be 0 or more"));
+  if (items < 0 || items > MAX_ITEMS)
+    {
+      g_autofree char *message = g_strdup_printf (_ ("--items must be from 0 to %d"), MAX_ITEMS);
+      return usage_error (message);
+    }
 
   g_autoptr (DyModel) model = dy_workbench_read_file (rest[0], &error);
   if (model == NULL)

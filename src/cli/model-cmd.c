@@ -99,7 +99,7 @@ typedef struct {
 
 static const ModelCommand model_commands[] = {
   { "check", "model check MODEL.json", cli_model_check_main },
-  { "apply", "[--db PATH | --endpoint URL] model apply MODEL.json [--items N] [--dry-run]",
+  { "apply", "CONNECTION model apply MODEL.json [--items N] [--dry-run]",
     cli_model_apply_main },
 };
 

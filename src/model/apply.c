@@ -144,6 +144,43 @@ item_key (const DyModelTable *table, json_t *item)
   return g_bytes_new_take (text, strlen (text));
 }
 
+/* Sample items that lack a key attribute or repeat a key would fail or silently overwrite. */
+static gboolean
+check_items (const DyModelTable *table, json_t *items, GError **error)
+{
+  g_autoptr (GHashTable) seen
+      = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  json_t *item;
+  gsize i;
+
+  json_array_foreach (items, i, item)
+    {
+      const char *missing = NULL;
+      if (json_object_get (item, table->partition.name) == NULL)
+        missing = table->partition.name;
+      else if (table->sort.name != NULL && json_object_get (item, table->sort.name) == NULL)
+        missing = table->sort.name;
+      if (missing != NULL)
+        {
+          g_set_error (error, DY_APPLY_ERROR, DY_APPLY_ERROR_MODEL,
+                       "Table %s: item %zu has no %s, a key of the table", table->name, i + 1,
+                       missing);
+          return FALSE;
+        }
+      GBytes *key = item_key (table, item);
+      if (!g_hash_table_add (seen, key))
+        {
+          g_autofree char *text = g_strndup (g_bytes_get_data (key, NULL), g_bytes_get_size (key));
+          g_set_error (error, DY_APPLY_ERROR, DY_APPLY_ERROR_MODEL,
+                       "Table %s: item %zu has the key of an earlier item (%s): one would "
+                       "overwrite the other",
+                       table->name, i + 1, text);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 typedef struct {
   const char *table;
   guint64 total;
@@ -233,6 +270,8 @@ dy_model_apply (DdbBackend *backend, const DyModel *model, guint items_per_entit
       if (t == NULL)
         return FALSE;
       g_ptr_array_add (items, t);
+      if (!check_items (table, t, error))
+        return FALSE;
     }
   for (guint i = 0; i < model->tables->len; i++)
     if (!apply_table (backend, model, g_ptr_array_index (model->tables, i),

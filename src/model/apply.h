@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 
 typedef enum {
   DY_APPLY_ERROR_MODEL, /* the model cannot be applied as it is (no tables, a table without a
-                         * partition key); nothing was created */
+                         * partition key, sample items without a key or with one key twice);
+                         * nothing was created */
 } DyApplyErrorCode;
 
 GQuark dy_apply_error_quark (void);
@@ -49,8 +50,10 @@ json_t *dy_model_apply_items (const DyModel *model, const DyModelTable *table,
 
 /* Creates each table of MODEL on BACKEND, waits until it and its indexes are ACTIVE and writes
  * its items (dy_model_apply_items), 25 a BatchWriteItem with UnprocessedItems sent again. Every
- * table's items are made before anything is created, so that a model fault (DY_APPLY_ERROR,
- * DY_GENERATE_ERROR) leaves nothing behind. A DynamoDB error comes back as the backend gave it
+ * table's items are made and checked (each has the table's key attributes, no two the same
+ * key) before anything is created, so that a model fault (DY_APPLY_ERROR, DY_GENERATE_ERROR)
+ * leaves nothing behind. PROGRESS is called in the calling thread; run it in a worker thread
+ * to keep a user interface responsive. A DynamoDB error comes back as the backend gave it
  * (DDB_ERROR, its name from ddb_backend_error_name, its message as DynamoDB sent it); the table
  * it concerns is the last one PROGRESS was called with. A table that exists fails with
  * ResourceInUseException unless FLAGS has DY_APPLY_EXISTING_OK. What was created and written

@@ -208,6 +208,24 @@ test_apply_cancel_and_faults (void)
   json_auto_t *tables = call (fresh, "ListTables", "{}");
   g_assert_cmpuint (json_array_size (json_object_get (tables, "TableNames")), ==, 0);
 
+  /* Sample items with one key twice, or without the sort key. */
+  g_autoptr (DyModel) dup = events_model ();
+  DyModelTable *dt = g_ptr_array_index (dup->tables, 0);
+  json_array_append_new (dt->items, json_pack ("{s:{s:s}, s:{s:s}, s:{s:s}}", "tenant", "S",
+                                               "TENANT#a", "at", "N", "1", "title", "S", "dup"));
+  g_assert_false (dy_model_apply (fresh, dup, 0, DY_APPLY_NONE, NULL, NULL, NULL, &error));
+  g_assert_error (error, DY_APPLY_ERROR, DY_APPLY_ERROR_MODEL);
+  g_assert_nonnull (strstr (error->message, "item 3 has the key of an earlier item"));
+  g_clear_error (&error);
+  json_array_remove (dt->items, 2);
+  json_array_append_new (dt->items, json_pack ("{s:{s:s}}", "tenant", "S", "TENANT#b"));
+  g_assert_false (dy_model_apply (fresh, dup, 0, DY_APPLY_NONE, NULL, NULL, NULL, &error));
+  g_assert_error (error, DY_APPLY_ERROR, DY_APPLY_ERROR_MODEL);
+  g_assert_nonnull (strstr (error->message, "item 3 has no at"));
+  g_clear_error (&error);
+  json_auto_t *none = call (fresh, "ListTables", "{}");
+  g_assert_cmpuint (json_array_size (json_object_get (none, "TableNames")), ==, 0);
+
   /* No tables; a table without a partition key. */
   g_autoptr (DyModel) empty = dy_model_new ("empty");
   g_assert_false (dy_model_apply (fresh, empty, 0, DY_APPLY_NONE, NULL, NULL, NULL, &error));
