@@ -46,6 +46,7 @@ typedef struct {
   gboolean numeric;
   gboolean in_pk;         /* in the table partition key's template */
   gboolean numeric_width; /* zero-padded somewhere: a number ({seq:04}, {shard:02}) */
+  gboolean dated;         /* a dated field somewhere ({createdAt:%Y}): an ISO 8601 value */
   GenEntity *owner;       /* FIELD_PARENT */
 } GenField;
 
@@ -229,7 +230,10 @@ collect_entity (Gen *g, const DyModelEntity *entity, GError **error)
           if (part->width > 0)
             f->numeric_width = TRUE;
           if (part->format)
-            f->kind = FIELD_TIME;
+            {
+              f->kind = FIELD_TIME;
+              f->dated = TRUE;
+            }
         }
     }
   const char *only = NULL;
@@ -238,7 +242,7 @@ collect_entity (Gen *g, const DyModelEntity *entity, GError **error)
   /* An id, not a shard number or a time: those never identify an owner. */
   const GenField *of = only ? find_field (e, only) : NULL;
   if (n_primary == 1 && template_has_field (e->pk->tpl, only) && of->kind != FIELD_TIME
-      && !of->numeric_width)
+      && !dy_gen_is_time_name (only) && !of->numeric_width)
     {
       gboolean taken = FALSE;
       for (guint i = 0; i + 1 < g->entities->len; i++)
@@ -536,7 +540,8 @@ draw_field (Gen *g, GenEntity *e, GenField *f, guint i, guint attempt, gint64 t,
       v = g_strdup_printf ("%d", g_rand_int_range (g->rand, 1, N_SHARDS + 1));
       break;
     case FIELD_TIME:
-      v = dy_gen_iso_time (t);
+      /* A number key holds a time as seconds since the epoch. */
+      v = f->numeric && !f->dated ? g_strdup_printf ("%" G_GINT64_FORMAT, t) : dy_gen_iso_time (t);
       break;
     case FIELD_YEAR:
       v = dy_gen_time_part (t, "%Y");

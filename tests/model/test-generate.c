@@ -354,6 +354,41 @@ test_pools_grow (void)
   g_assert_cmpuint (g_hash_table_size (tenants), <, 100);
 }
 
+/* A time in a number key is seconds since the epoch, in order; a dated field renders from an ISO
+ * timestamp. */
+static void
+test_number_and_dated_times (void)
+{
+  g_autoptr (DyModel) model = one_entity ("DAY#{createdAt:%Y-%m-%d}", "{seq:03}");
+  DyModelTable *table = g_ptr_array_index (model->tables, 0);
+  DyModelIndex *gsi = dy_model_index_new ("ByTime");
+  gsi->partition.name = g_strdup ("kind");
+  gsi->partition.type = g_strdup ("S");
+  gsi->sort.name = g_strdup ("at");
+  gsi->sort.type = g_strdup ("N");
+  g_ptr_array_add (table->indexes, gsi);
+  DyModelEntity *e = g_ptr_array_index (model->entities, 0);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (dy_model_entity_set_key (e, "kind", "EVENT", &error));
+  g_assert_true (dy_model_entity_set_key (e, "at", "{updatedAt}", &error));
+  json_auto_t *items = generate (model, 40, 4);
+  g_assert_cmpuint (json_array_size (items), ==, 40);
+  json_t *item;
+  gsize i;
+  gint64 last = 0;
+  json_array_foreach (items, i, item)
+    {
+      const char *day = str_of (item, "PK");
+      g_assert_cmpuint (strlen (day), ==, strlen ("DAY#2025-01-01"));
+      const char *at = json_string_value (json_object_get (json_object_get (item, "at"), "N"));
+      g_assert_nonnull (at);
+      gint64 t = g_ascii_strtoll (at, NULL, 10);
+      g_assert_cmpint (t, >=, last);
+      last = t;
+    }
+  g_assert_cmpint (last, >, 1700000000);
+}
+
 static void
 test_errors (void)
 {
@@ -396,6 +431,7 @@ main (int argc, char **argv)
   g_test_add_func ("/generate/timestamps-in-order", test_timestamps_in_order);
   g_test_add_func ("/generate/every-type", test_every_type);
   g_test_add_func ("/generate/pools-grow", test_pools_grow);
+  g_test_add_func ("/generate/number-and-dated-times", test_number_and_dated_times);
   g_test_add_func ("/generate/errors", test_errors);
   return g_test_run ();
 }
