@@ -20,11 +20,11 @@ G_DEFINE_QUARK (dy - generate - error - quark, dy_generate_error)
 #define N_SHARDS 10
 #define DAY_SECONDS (24 * 60 * 60)
 
-/* Timelines, fixed so that the output depends on the seed alone: owners (workspaces, users)
- * were created before what they own. */
-#define OWNER_START 1672531200 /* 2023-01-01T00:00:00Z */
-#define CHILD_START 1735689600 /* 2025-01-01T00:00:00Z */
-#define TIMELINE_SPAN (699 * (gint64) DAY_SECONDS)
+/* The timeline, fixed so that the output depends on the seed alone, cut into one window per
+ * depth: owners (users) were created before what they own (posts), and that before what it
+ * owns (comments). */
+#define TIMELINE_START 1672531200                   /* 2023-01-01T00:00:00Z */
+#define TIMELINE_SPAN (1429 * (gint64) DAY_SECONDS) /* to 2026-11-30 */
 
 typedef enum {
   FIELD_OWN_ID,  /* the field the entity owns: unique values */
@@ -56,6 +56,7 @@ struct _GenEntity {
   GPtrArray *fields;       /* of GenField* */
   const char *owned;       /* the field it owns, or NULL */
   gboolean child;          /* it takes a field from an owner */
+  guint depth;             /* 0 without an owner, else one more than its deepest owner's */
   gboolean one_per_owner;  /* its table key is the owner's field alone: one item per owner */
   gboolean constant;       /* its table key has no field: one item */
   GPtrArray *owned_values; /* of char*: the owned field's values, in the order made */
@@ -69,6 +70,7 @@ typedef struct {
   guint n;
   GPtrArray *entities;  /* of GenEntity*, the table's, in model order */
   GPtrArray *order;     /* the same, owners first */
+  guint max_depth;      /* the deepest entity's depth */
   GHashTable *examples; /* field -> GPtrArray of char*: distinct example values, in order */
   GHashTable *pools;    /* field -> GPtrArray of char* */
   GHashTable *zipf;     /* GUINT size -> GArray of double: cumulative weights */
@@ -347,6 +349,8 @@ visit (Gen *g, GenEntity *e)
         }
       visit (g, f->owner);
       e->child = TRUE;
+      e->depth = MAX (e->depth, f->owner->depth + 1);
+      g->max_depth = MAX (g->max_depth, e->depth);
       n_parent += primary;
     }
   e->one_per_owner = n_primary > 0 && n_parent == n_primary;
@@ -491,8 +495,9 @@ new_id (Gen *g, const GenField *f)
 static gint64
 item_time (Gen *g, const GenEntity *e, guint i, guint n)
 {
-  gint64 start = e->owned && !e->child ? OWNER_START : CHILD_START;
-  gint64 step = TIMELINE_SPAN / MAX (n, 1);
+  gint64 window = TIMELINE_SPAN / (g->max_depth + 1);
+  gint64 start = TIMELINE_START + window * e->depth;
+  gint64 step = window / MAX (n, 1);
   return start + step * i + (gint64) (g_rand_double (g->rand) * (double) MAX (step - 1, 0));
 }
 
@@ -569,6 +574,26 @@ key_json (const char *type, const char *text)
   return json_pack ("{s:s}", type && g_str_equal (type, "N") ? "N" : "S", text);
 }
 
+/* The value of the field an attribute repeats: "userId" the field "user" or "userId", "user"
+ * the field "userId". */
+static const char *
+field_value (GHashTable *values, const char *attr)
+{
+  const char *v = g_hash_table_lookup (values, attr);
+  gsize len = strlen (attr);
+  if (v == NULL && len > 2 && g_str_has_suffix (attr, "Id"))
+    {
+      g_autofree char *base = g_strndup (attr, len - 2);
+      v = g_hash_table_lookup (values, base);
+    }
+  if (v == NULL)
+    {
+      g_autofree char *with_id = g_strconcat (attr, "Id", NULL);
+      v = g_hash_table_lookup (values, with_id);
+    }
+  return v;
+}
+
 /* Draws one item of E into *OUT (NULL when its table key is taken). FIXED: field values given. */
 static gboolean
 draw_item (Gen *g, GenEntity *e, guint i, guint attempt, GHashTable *fixed, json_t **out,
@@ -637,9 +662,9 @@ draw_item (Gen *g, GenEntity *e, guint i, guint attempt, GHashTable *fixed, json
       const DyModelAttr *attr = g_ptr_array_index (e->entity->attrs, a);
       if (json_object_get (item, attr->name))
         continue;
-      json_object_set_new (item, attr->name,
-                           dy_gen_attr_value (g->rand, attr->name, attr->type,
-                                              g_hash_table_lookup (values, attr->name), t));
+      json_object_set_new (
+          item, attr->name,
+          dy_gen_attr_value (g->rand, attr->name, attr->type, field_value (values, attr->name), t));
     }
   g_hash_table_add (g->keys, table_key);
   if (e->owned)

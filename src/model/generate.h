@@ -26,9 +26,13 @@ GQuark dy_generate_error_quark (void);
  *   values shared by the table's entities, Zipf-like too;
  * - the values that access patterns give as examples come first (the biggest tenant is the
  *   examples' one), and each pattern's example inputs are one generated item, so that every
- *   pattern's example request finds at least one item;
+ *   pattern's example request finds at least one item (that item keeps the examples' values
+ *   even where they do not follow the orders below);
  * - timestamps (fields and attributes named …At, …date, …time, dated template fields) grow with
- *   each item of an entity; year, month and day fields are the item's timestamp's;
+ *   each item of an entity, in one window of 2023-01-01 to 2026-11-30 per depth (users before
+ *   their posts before the posts' comments); in a number key, as seconds since the epoch; year,
+ *   month and day fields are the item's timestamp's;
+ * - an attribute that repeats a field ("userId" for "{user}") has the field's value;
  * - zero-padded sort-key fields ({seq:04}) and fields named seq or n count up per partition;
  *   a zero-padded partition-key field ({shard:02}) is a shard number from 1 to 10;
  * - non-key attributes get a value of their type (S, N, B, BOOL, NULL, SS, NS, BS, L, M).

@@ -224,6 +224,28 @@ test_timestamps_in_order (void)
       g_hash_table_insert (last, (gpointer) pk, g_strdup (sk));
     }
   g_assert_cmpuint (comments, ==, 200);
+  /* A comment comes after its post, a post after its author's sign-up; a user's userId is the
+   * id in its key. */
+  g_autoptr (GHashTable) published = g_hash_table_new (g_str_hash, g_str_equal);
+  json_array_foreach (items, i, item)
+    if (g_str_equal (str_of (item, "SK"), "META")
+        && g_str_has_prefix (str_of (item, "PK"), "POST#"))
+      g_hash_table_insert (published, (gpointer) str_of (item, "PK"),
+                           (gpointer) str_of (item, "publishedAt"));
+  json_array_foreach (items, i, item)
+    {
+      const char *sk = str_of (item, "SK");
+      if (g_str_has_prefix (sk, "COMMENT#"))
+        {
+          const char *post_time = g_hash_table_lookup (published, str_of (item, "PK"));
+          g_assert_nonnull (post_time);
+          /* Except the post a pattern's example range dates (its value is kept as given). */
+          if (!g_str_equal (post_time, "2026-01-01T12:00:00Z"))
+            g_assert_cmpstr (sk + strlen ("COMMENT#"), >, post_time);
+        }
+      if (g_str_has_prefix (str_of (item, "PK"), "USER#"))
+        g_assert_cmpstr (str_of (item, "userId"), ==, str_of (item, "PK") + strlen ("USER#"));
+    }
   /* Posts spread over the authors of the users generated: each author is a user. */
   g_autoptr (GHashTable) users = g_hash_table_new (g_str_hash, g_str_equal);
   json_array_foreach (items, i, item)
