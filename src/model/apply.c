@@ -266,6 +266,17 @@ dy_model_apply (DdbBackend *backend, const DyModel *model, guint items_per_entit
                        table->name == NULL || *table->name == '\0' ? "name" : "partition key");
           return FALSE;
         }
+      for (guint k = 0; k < table->indexes->len; k++)
+        {
+          const DyModelIndex *ix = g_ptr_array_index (table->indexes, k);
+          if ((!ix->local && ix->partition.name == NULL) || (ix->local && ix->sort.name == NULL))
+            {
+              g_set_error (error, DY_APPLY_ERROR, DY_APPLY_ERROR_MODEL,
+                           "Table %s: index %s has no %s", table->name, ix->name,
+                           ix->local ? "sort key" : "partition key");
+              return FALSE;
+            }
+        }
       json_t *t = dy_model_apply_items (model, table, items_per_entity, error);
       if (t == NULL)
         return FALSE;

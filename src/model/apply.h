@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 
 typedef enum {
   DY_APPLY_ERROR_MODEL, /* the model cannot be applied as it is (no tables, a table without a
-                         * partition key, sample items without a key or with one key twice);
+                         * partition key, an index without its key, sample items without a key
+                         * or with one key twice);
                          * nothing was created */
 } DyApplyErrorCode;
 

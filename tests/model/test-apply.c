@@ -235,6 +235,16 @@ test_apply_cancel_and_faults (void)
   g_assert_false (dy_model_apply (fresh, empty, 0, DY_APPLY_NONE, NULL, NULL, NULL, &error));
   g_assert_error (error, DY_APPLY_ERROR, DY_APPLY_ERROR_MODEL);
   g_assert_nonnull (strstr (error->message, "partition key"));
+  g_clear_error (&error);
+
+  /* A GSI without its partition key. */
+  g_autoptr (DyModel) keyless_gsi = events_model ();
+  DyModelIndex *gsi = g_ptr_array_index (
+      ((DyModelTable *) g_ptr_array_index (keyless_gsi->tables, 0))->indexes, 0);
+  g_clear_pointer (&gsi->partition.name, g_free);
+  g_assert_false (dy_model_apply (fresh, keyless_gsi, 0, DY_APPLY_NONE, NULL, NULL, NULL, &error));
+  g_assert_error (error, DY_APPLY_ERROR, DY_APPLY_ERROR_MODEL);
+  g_assert_nonnull (strstr (error->message, "index ByKind has no partition key"));
 }
 
 int
