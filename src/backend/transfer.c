@@ -1,7 +1,8 @@
 /* transfer.c: snapshot import and export through the backend seam. The item stream of an
  * import (DdbSnapshotReader) and the writers of an export are the engine's snapshot code; only
- * the side facing a remote endpoint is here: CreateTable, waiting for ACTIVE, BatchWriteItem
- * with UnprocessedItems retried, and one connection per parallel Scan segment. */
+ * the side facing a remote endpoint is here: CreateTable, then (with batch.c) waiting for
+ * ACTIVE and BatchWriteItem with UnprocessedItems retried, and one connection per parallel Scan
+ * segment. */
 #include <string.h>
 
 #include "backend/transfer.h"
@@ -9,67 +10,6 @@
 #include "core/error.h"
 
 #define PROGRESS_INTERVAL_US (100 * 1000)
-#define DEFAULT_ACTIVE_TIMEOUT_MS (10 * 60 * 1000)
-#define DEFAULT_MAX_IDLE_ROUNDS 10
-#define DEFAULT_BASE_DELAY_MS 50
-#define DEFAULT_MAX_DELAY_MS 5000
-/* What a BatchWriteItem request carries besides its items. */
-#define BATCH_OVERHEAD 1024
-
-/* ---- Waiting ---- */
-
-static gboolean
-status_active (json_t *desc, const char **status)
-{
-  json_t *gsi;
-  gsize i;
-
-  *status = json_string_value (json_object_get (desc, "TableStatus"));
-  if (*status == NULL || strcmp (*status, "ACTIVE") != 0)
-    return FALSE;
-  json_array_foreach (json_object_get (desc, "GlobalSecondaryIndexes"), i, gsi)
-    {
-      const char *s = json_string_value (json_object_get (gsi, "IndexStatus"));
-
-      if (s != NULL && strcmp (s, "ACTIVE") != 0)
-        {
-          *status = s;
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-/* DescribeTable until the table and its indexes are ACTIVE, within the timeout. */
-static gboolean
-wait_active (DdbBackend *backend, const char *table, const DdbTransferTuning *t,
-             GCancellable *cancellable, GError **error)
-{
-  json_auto_t *req = json_pack ("{ss}", "TableName", table);
-  gint64 deadline = g_get_monotonic_time () + (gint64) t->active_timeout_ms * 1000;
-  guint delay = 100;
-
-  for (;;)
-    {
-      json_auto_t *resp = NULL;
-      const char *status = NULL;
-
-      if (!ddb_backend_call (backend, "DescribeTable", req, cancellable, &resp, error))
-        return FALSE;
-      if (status_active (json_object_get (resp, "Table"), &status))
-        return TRUE;
-      if (g_get_monotonic_time () >= deadline)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                       "Table %s is still %s %u s after it was created", table,
-                       status != NULL ? status : "not ACTIVE", t->active_timeout_ms / 1000);
-          return FALSE;
-        }
-      if (!ddb_sleep_cancellable (delay, cancellable, error))
-        return FALSE;
-      delay = MIN (delay * 2, 2000);
-    }
-}
 
 /* ---- Import to an endpoint ---- */
 
@@ -79,10 +19,7 @@ typedef struct {
   const DdbTransferTuning *tuning;
   GCancellable *cancellable;
   DdbSnapshotReader *reader;
-  /* the batch being filled */
-  json_t *requests;  /* [{"PutRequest": {"Item": ...}}] */
-  GHashTable *keys;  /* GBytes keys in the batch */
-  gsize batch_bytes; /* its items' JSON text */
+  DdbBatchWriter *writer;
   /* progress */
   DdbSnapshotProgress p;
   gint64 start, last_report;
@@ -110,59 +47,13 @@ progress_report (RemoteImport *ri, gboolean done)
     ri->func (&ri->p, ri->func_data);
 }
 
-/* Sends the batch, then what UnprocessedItems gives back, until all is written. */
-static gboolean
-flush_batch (RemoteImport *ri, GError **error)
+static void
+items_written (guint64 written, gpointer user_data)
 {
-  json_auto_t *req = NULL;
-  guint idle = 0;
-  guint round = 0;
-  gsize pending = json_array_size (ri->requests);
+  RemoteImport *ri = user_data;
 
-  if (pending == 0)
-    return TRUE;
-  req = json_pack ("{s{so}}", "RequestItems", ri->table, ri->requests);
-  ri->requests = json_array ();
-  g_hash_table_remove_all (ri->keys);
-  ri->batch_bytes = 0;
-  for (;;)
-    {
-      json_auto_t *resp = NULL;
-      json_t *unprocessed, *left;
-      gsize nleft;
-
-      if (!ddb_backend_call (ri->backend, "BatchWriteItem", req, ri->cancellable, &resp, error))
-        return FALSE;
-      unprocessed = json_object_get (resp, "UnprocessedItems");
-      left = json_object_get (unprocessed, ri->table);
-      nleft = json_array_size (left);
-      if (nleft > pending)
-        {
-          g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL,
-                       "BatchWriteItem gave back %zu unprocessed items for %zu sent", nleft,
-                       pending);
-          return FALSE;
-        }
-      ri->p.items += pending - nleft;
-      progress_report (ri, FALSE);
-      if (nleft == 0)
-        return TRUE;
-      /* Progress resets the count of idle rounds, not the backoff: a table that takes a few
-       * items a round is still throttling. */
-      idle = nleft < pending ? 0 : idle + 1;
-      if (idle >= ri->tuning->max_idle_rounds)
-        {
-          g_set_error (error, DDB_ERROR, DDB_ERROR_PROVISIONED_THROUGHPUT,
-                       "BatchWriteItem left %zu items unprocessed %u times in a row", nleft, idle);
-          return FALSE;
-        }
-      if (!ddb_sleep_cancellable (ddb_backoff_full_jitter (ri->tuning->base_delay_ms,
-                                                           ri->tuning->max_delay_ms, round++),
-                                  ri->cancellable, error))
-        return FALSE;
-      pending = nleft;
-      json_object_set (req, "RequestItems", unprocessed);
-    }
+  ri->p.items = written;
+  progress_report (ri, FALSE);
 }
 
 static gboolean
@@ -199,16 +90,11 @@ remote_import_items (RemoteImport *ri, GError **error)
         }
       /* One batch cannot hold the same key twice (DynamoDB refuses it): the later item is
        * written after the earlier one, as a database import overwrites. */
-      else if (json_array_size (ri->requests) >= DDB_TRANSFER_BATCH_ITEMS
-               || g_hash_table_contains (ri->keys, key)
-               || ri->batch_bytes + size + BATCH_OVERHEAD > DDB_TRANSFER_BATCH_BYTES)
-        ok = flush_batch (ri, &local);
-      if (ok)
+      else
         {
-          json_array_append_new (
-              ri->requests, json_pack ("{s{so}}", "PutRequest", "Item", ddb_item_to_json (item)));
-          g_hash_table_add (ri->keys, g_bytes_ref (key));
-          ri->batch_bytes += size;
+          json_auto_t *json = ddb_item_to_json (item);
+
+          ok = ddb_batch_writer_add (ri->writer, json, key, size, &local);
         }
       g_bytes_unref (key);
       ddb_value_free (item);
@@ -220,7 +106,7 @@ remote_import_items (RemoteImport *ri, GError **error)
     {
       GError *flush_error = NULL;
 
-      if (!flush_batch (ri, &flush_error))
+      if (!ddb_batch_writer_flush (ri->writer, &flush_error))
         {
           g_clear_error (&local);
           local = flush_error;
@@ -264,14 +150,13 @@ remote_import (DdbBackend *backend, const char *source, const DdbImportOptions *
   if (g_cancellable_set_error_if_cancelled (options->cancellable, &local)
       || !ddb_backend_call (backend, "CreateTable", create, options->cancellable, &created, &local))
     goto out;
-  if (!wait_active (backend, ri.table, tuning, options->cancellable, &local))
+  if (!ddb_transfer_wait_active (backend, ri.table, tuning->active_timeout_ms,
+                                 options->cancellable, &local))
     goto created;
-  ri.requests = json_array ();
-  ri.keys
-      = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  ri.writer = ddb_batch_writer_new (backend, ri.table, tuning, options->cancellable,
+                                    items_written, &ri);
   ok = remote_import_items (&ri, &local);
-  json_decref (ri.requests);
-  g_hash_table_destroy (ri.keys);
+  ddb_batch_writer_free (ri.writer);
 
 created:
   if (!ok && !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -306,22 +191,13 @@ gboolean
 ddb_transfer_import (DdbBackend *backend, const char *source, const DdbImportOptions *options,
                      const DdbTransferTuning *tuning, DdbSnapshotProgress *out, GError **error)
 {
-  DdbTransferTuning t = { 0 };
+  DdbTransferTuning t;
 
   g_return_val_if_fail (backend != NULL && source != NULL && options != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
   if (ddb_backend_get_kind (backend) == DDB_BACKEND_ENGINE)
     return ddb_snapshot_import (ddb_backend_get_engine (backend), source, options, out, error);
-  if (tuning != NULL)
-    t = *tuning;
-  if (t.active_timeout_ms == 0)
-    t.active_timeout_ms = DEFAULT_ACTIVE_TIMEOUT_MS;
-  if (t.max_idle_rounds == 0)
-    t.max_idle_rounds = DEFAULT_MAX_IDLE_ROUNDS;
-  if (t.base_delay_ms == 0)
-    t.base_delay_ms = DEFAULT_BASE_DELAY_MS;
-  if (t.max_delay_ms == 0)
-    t.max_delay_ms = DEFAULT_MAX_DELAY_MS;
+  t = ddb_transfer_tuning_resolve (tuning);
   return remote_import (backend, source, options, &t, out, error);
 }
 

@@ -7,22 +7,10 @@
 #pragma once
 
 #include "backend/backend.h"
+#include "backend/batch.h"
 #include "engine/snapshot.h"
 
 G_BEGIN_DECLS
-
-/* BatchWriteItem's limits. */
-#define DDB_TRANSFER_BATCH_ITEMS 25
-#define DDB_TRANSFER_BATCH_BYTES (16 * 1024 * 1024)
-
-typedef struct {
-  guint active_timeout_ms; /* how long the new table may take to be ACTIVE; 0: 10 minutes */
-  /* BatchWriteItem rounds in a row that write none of the UnprocessedItems before giving up;
-   * 0: 10. The delay before a round is uniform in [0, min(max, base * 2^round)]. */
-  guint max_idle_rounds;
-  guint base_delay_ms; /* 0: 50 */
-  guint max_delay_ms;  /* 0: 5000 */
-} DdbTransferTuning;
 
 /* Imports SOURCE as a new table (see ddb_snapshot_import for OPTIONS and the errors). Remote:
  * the table is created first and stays, with what was written, whatever happens next; an

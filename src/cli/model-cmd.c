@@ -99,6 +99,8 @@ typedef struct {
 
 static const ModelCommand model_commands[] = {
   { "check", "model check MODEL.json", cli_model_check_main },
+  { "apply", "CONNECTION model apply MODEL.json [--items N] [--dry-run]",
+    cli_model_apply_main },
 };
 
 static void

@@ -11,3 +11,10 @@ int cli_model_main (const CliTarget *target, int argc, char **argv);
  * Exit status: 0 when nothing is flagged; 1 when a pattern or a key is; 2 on a usage error or a
  * model that cannot be read. ARGV[0] is "check". No connection is used. */
 int cli_model_check_main (const CliTarget *target, int argc, char **argv);
+
+/* `CONNECTION model apply MODEL.json [--items N] [--dry-run] [--existing]`: creates the model's
+ * tables on the connection and writes their sample items (or N generated ones per entity);
+ * prints each table created and its item count. --dry-run prints the CreateTable requests and
+ * opens no connection. Exit status: 0 success; 1 a DynamoDB error ("ErrorName: message" on
+ * standard error); 2 a usage error or a model that cannot be read or applied; 130 cancelled. */
+int cli_model_apply_main (const CliTarget *target, int argc, char **argv);
