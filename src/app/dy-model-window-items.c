@@ -198,18 +198,123 @@ add_column (GtkColumnView *view, GHashTable *added, const char *name, DyRowPage 
   gtk_column_view_append_column (view, column);
 }
 
+/* Where collection FOCUS is among GROUPS: its position, and in a shard set its position
+ * there (else G_MAXUINT). FALSE when no collection has that key. */
+static gboolean
+find_collection (GListModel *groups, const char *focus, guint *position, guint *shard)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (groups); i++)
+    {
+      g_autoptr (DyGroup) group = g_list_model_get_item (groups, i);
+
+      *position = i;
+      *shard = G_MAXUINT;
+      if (g_strcmp0 (dy_group_get_key_text (group), focus) == 0)
+        return TRUE;
+      if (dy_group_is_shard_set (group))
+        {
+          GListModel *shards = dy_group_get_items (group);
+
+          for (guint k = 0; k < g_list_model_get_n_items (shards); k++)
+            {
+              g_autoptr (DyGroup) one = g_list_model_get_item (shards, k);
+
+              *shard = k;
+              if (g_strcmp0 (dy_group_get_key_text (one), focus) == 0)
+                return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+/* Opens collection FOCUS (and the shard set holding it), the others closed; without FOCUS,
+ * or when no collection has that key, the first (and a shard set's first shard) opens. */
+static void
+open_collection (GtkTreeListModel *tree, const char *focus)
+{
+  GListModel *groups = gtk_tree_list_model_get_model (tree);
+  guint n = g_list_model_get_n_items (groups);
+  guint position = 0, shard = 0;
+  g_autoptr (GtkTreeListRow) row = NULL;
+
+  if (n == 0)
+    return;
+  if (focus == NULL || !find_collection (groups, focus, &position, &shard))
+    {
+      position = 0;
+      shard = 0;
+    }
+  for (guint i = 0; i < n; i++)
+    if (i != position)
+      {
+        g_autoptr (GtkTreeListRow) other = gtk_tree_list_model_get_child_row (tree, i);
+
+        gtk_tree_list_row_set_expanded (other, FALSE);
+      }
+  row = gtk_tree_list_model_get_child_row (tree, position);
+  gtk_tree_list_row_set_expanded (row, TRUE);
+  if (shard != G_MAXUINT)
+    {
+      g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+
+      /* the shard read (or the first one) opens too, so that items show */
+      if (dy_group_is_shard_set (DY_GROUP (object)))
+        {
+          g_autoptr (GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, shard);
+
+          if (child != NULL)
+            gtk_tree_list_row_set_expanded (child, TRUE);
+        }
+    }
+}
+
+/* GTK 4.8's column view cannot scroll to a row: the open collection is brought into view by
+ * its share of the rows, once the view has measured them. */
+static gboolean
+scroll_to_open (gpointer data)
+{
+  GtkColumnView *view = data;
+  GtkSelectionModel *model = gtk_column_view_get_model (view);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+  guint n, position = G_MAXUINT;
+
+  if (model == NULL || scrolled == NULL)
+    return G_SOURCE_REMOVE;
+  n = g_list_model_get_n_items (G_LIST_MODEL (model));
+  /* the last row open: the collection read (a shard inside its set) */
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (model), i);
+
+      if (gtk_tree_list_row_get_expanded (row))
+        position = i;
+    }
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  if (position != G_MAXUINT && n > 0)
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) * position / n);
+  return G_SOURCE_REMOVE;
+}
+
 void
-dy_model_window_show_items (DyModelWindow *self, const char *table_name)
+dy_model_window_show_items (DyModelWindow *self, const char *table_name, const char *index_name,
+                            const char *focus)
 {
   DyModelTable *table = self->model != NULL && table_name != NULL
                             ? dy_model_find_table (self->model, table_name)
                             : NULL;
+  DyModelIndex *index
+      = table != NULL && index_name != NULL ? dy_model_table_find_index (table, index_name) : NULL;
   g_autoptr (DyRows) rows = NULL;
   g_autoptr (GListModel) groups = NULL;
   g_autoptr (GHashTable) added = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *title = NULL;
   g_autofree char *groups_text = NULL;
+  g_autofree char *source = NULL;
+  const char *pk = NULL, *sk = NULL;
+  json_t *items;
   GtkListItemFactory *factory;
   GtkColumnViewColumn *column;
   GtkTreeListModel *tree;
@@ -217,10 +322,25 @@ dy_model_window_show_items (DyModelWindow *self, const char *table_name)
   DyRowPage *page;
   guint n_items;
 
-  if (table != NULL && g_strcmp0 (self->items_table, table->name) == 0)
-    return;
+  if (table != NULL && g_strcmp0 (self->items_table, table->name) == 0
+      && g_strcmp0 (self->items_index, index != NULL ? index->name : NULL) == 0)
+    {
+      GtkSelectionModel *model = gtk_column_view_get_model (self->items_view);
+
+      /* the same rows: only which collection is open follows the selection */
+      if (model != NULL && focus != NULL)
+        {
+          open_collection (
+              GTK_TREE_LIST_MODEL (gtk_no_selection_get_model (GTK_NO_SELECTION (model))), focus);
+          g_idle_add_full (GDK_PRIORITY_REDRAW + 10, scroll_to_open,
+                           g_object_ref (self->items_view), g_object_unref);
+        }
+      return;
+    }
   g_free (self->items_table);
   self->items_table = table != NULL ? g_strdup (table->name) : NULL;
+  g_free (self->items_index);
+  self->items_index = index != NULL ? g_strdup (index->name) : NULL;
   clear_columns (self->items_view);
   gtk_column_view_set_model (self->items_view, NULL);
   if (table == NULL)
@@ -228,18 +348,33 @@ dy_model_window_show_items (DyModelWindow *self, const char *table_name)
       gtk_label_set_text (self->items_title, _ ("Sample Items"));
       return;
     }
+  dy_model_key_names (table, index, &pk, &sk);
+  /* TRANSLATORS: where the sample items shown are: a table, or an index of it */
+  source = index != NULL ? g_strdup_printf (_ ("%s, index %s"), table->name, index->name)
+                         : g_strdup (table->name);
+  /* an index holds the items that have its keys (a sparse index leaves the others out) */
+  items = json_array ();
+  for (gsize i = 0; i < json_array_size (table->items); i++)
+    {
+      json_t *item = json_array_get (table->items, i);
 
+      if (index == NULL
+          || (json_object_get (item, pk) != NULL
+              && (sk == NULL || json_object_get (item, sk) != NULL)))
+        json_array_append (items, item);
+    }
   rows = dy_rows_new ();
-  page = dy_row_page_new (dy_rows_get_store (rows), table->items, &error);
+  page = dy_row_page_new (dy_rows_get_store (rows), items, &error);
+  json_decref (items);
   if (page == NULL)
     {
       /* TRANSLATORS: the sample items of a model's table could not be read, and why */
-      title = g_strdup_printf (_ ("Sample items of %s: %s"), table->name, error->message);
+      title = g_strdup_printf (_ ("Sample items of %s: %s"), source, error->message);
       gtk_label_set_text (self->items_title, title);
       return;
     }
   dy_rows_add_page (rows, page);
-  groups = group_rows (rows, table->partition.name, table->sort.name);
+  groups = group_rows (rows, pk, sk);
   n_items = g_list_model_get_n_items (G_LIST_MODEL (rows));
   groups_text
       = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u item collection", "%u item collections",
@@ -248,12 +383,12 @@ dy_model_window_show_items (DyModelWindow *self, const char *table_name)
   /* TRANSLATORS: "Sample items of Orders — 40 items in 12 item collections" */
   title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Sample items of %s — %u item in %s",
                                         "Sample items of %s — %u items in %s", n_items),
-                           table->name, n_items, groups_text);
+                           source, n_items, groups_text);
   gtk_label_set_text (self->items_title, title);
 
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (setup_tree_cell), NULL);
-  g_signal_connect_data (factory, "bind", G_CALLBACK (bind_tree_cell), g_strdup (table->sort.name),
+  g_signal_connect_data (factory, "bind", G_CALLBACK (bind_tree_cell), g_strdup (sk),
                          (GClosureNotify) (void (*) (void)) g_free, 0);
   column = gtk_column_view_column_new (_ ("Collection"), factory);
   gtk_column_view_column_set_resizable (column, TRUE);
@@ -261,6 +396,8 @@ dy_model_window_show_items (DyModelWindow *self, const char *table_name)
   gtk_column_view_append_column (self->items_view, column);
   g_object_unref (column);
   added = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  add_column (self->items_view, added, pk, page);
+  add_column (self->items_view, added, sk, page);
   add_column (self->items_view, added, table->partition.name, page);
   add_column (self->items_view, added, table->sort.name, page);
   for (guint i = 0; i < page->names->len; i++)
@@ -269,22 +406,10 @@ dy_model_window_show_items (DyModelWindow *self, const char *table_name)
 
   tree = gtk_tree_list_model_new (g_steal_pointer (&groups), FALSE, FALSE, create_children, NULL,
                                   NULL);
-  if (g_list_model_get_n_items (G_LIST_MODEL (tree)) > 0)
-    {
-      g_autoptr (GtkTreeListRow) first = gtk_tree_list_model_get_row (tree, 0);
-
-      gtk_tree_list_row_set_expanded (first, TRUE);
-      /* a shard set opens its first shard too, so that items show */
-      if (gtk_tree_list_row_is_expandable (first)
-          && g_list_model_get_n_items (G_LIST_MODEL (tree)) > 1)
-        {
-          g_autoptr (GtkTreeListRow) second = gtk_tree_list_model_get_row (tree, 1);
-
-          if (gtk_tree_list_row_get_depth (second) == 1 && gtk_tree_list_row_is_expandable (second))
-            gtk_tree_list_row_set_expanded (second, TRUE);
-        }
-    }
+  open_collection (tree, focus);
   selection = gtk_no_selection_new (G_LIST_MODEL (tree));
   gtk_column_view_set_model (self->items_view, GTK_SELECTION_MODEL (selection));
   g_object_unref (selection);
+  g_idle_add_full (GDK_PRIORITY_REDRAW + 10, scroll_to_open, g_object_ref (self->items_view),
+                   g_object_unref);
 }

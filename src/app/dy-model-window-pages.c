@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "app/dy-copy-as.h"
+#include "app/dy-format.h"
 #include "app/dy-model-window-private.h"
+#include "core/ddbjson.h"
 
 /* ---- Building blocks ---- */
 
@@ -774,11 +776,49 @@ dy_model_window_copy_as (DyModelWindow *self, const char *lang)
 
 /* ---- The pane ---- */
 
+/* The partition key value (as the item collections show it) that R's request reads, or NULL. */
+static char *
+read_partition (const DyModelTable *table, const char *index, const DyResolution *r)
+{
+  const char *pk = NULL, *sk = NULL;
+  json_t *value = NULL;
+  g_autoptr (DdbValue) parsed = NULL;
+
+  if (r == NULL || r->request == NULL)
+    return NULL;
+  dy_model_key_names (table, index != NULL ? dy_model_table_find_index (table, index) : NULL, &pk,
+                      &sk);
+  if (r->kind == DY_RESOLVED_GET_ITEM && pk != NULL)
+    value = json_object_get (json_object_get (r->request, "Key"), pk);
+  else if (r->kind == DY_RESOLVED_QUERY)
+    {
+      json_t *names = json_object_get (r->request, "ExpressionAttributeNames");
+      const char *placeholder;
+      json_t *name;
+
+      /* the placeholder that names the partition key: #pk = :pk */
+      json_object_foreach (names, placeholder, name)
+        if (g_strcmp0 (json_string_value (name), pk) == 0 && placeholder[0] == '#')
+          {
+            g_autofree char *values_name = g_strconcat (":", placeholder + 1, NULL);
+
+            value = json_object_get (json_object_get (r->request, "ExpressionAttributeValues"),
+                                     values_name);
+            break;
+          }
+    }
+  if (value == NULL || (parsed = ddb_json_to_value (value, NULL)) == NULL)
+    return NULL;
+  return dy_format_key (parsed);
+}
+
 void
 dy_model_window_show_detail (DyModelWindow *self)
 {
   GtkWidget *child;
   const char *items_table = NULL;
+  const char *items_index = NULL;
+  g_autofree char *focus = NULL;
 
   g_hash_table_remove_all (self->fields);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->detail_box))) != NULL)
@@ -811,8 +851,16 @@ dy_model_window_show_detail (DyModelWindow *self)
           DyModelPattern *p = self->model->patterns->pdata[self->index];
           const DyModelEntity *entity = dy_model_find_entity (self->model, p->entity);
 
+          const DyModelTable *table
+              = entity != NULL ? dy_model_find_table (self->model, entity->table) : NULL;
+
           show_pattern (self, p);
           items_table = entity != NULL ? entity->table : NULL;
+          /* the items as the pattern reads them: by its index's key, its collection open */
+          if (table != NULL && p->index != NULL && dy_model_table_find_index (table, p->index))
+            items_index = p->index;
+          if (table != NULL)
+            focus = read_partition (table, items_index, shown_resolution (self));
         }
       break;
     }
@@ -820,5 +868,5 @@ dy_model_window_show_detail (DyModelWindow *self)
     add_label (self->detail_box, _ ("Select a table, an entity or an access pattern."),
                "dim-label");
   if (items_table != NULL || self->items_table == NULL)
-    dy_model_window_show_items (self, items_table);
+    dy_model_window_show_items (self, items_table, items_index, focus);
 }

@@ -35,6 +35,7 @@ struct _DyModelWindow {
   guint index;            /* its position in the model's array; G_MAXUINT: nothing */
   GHashTable *fields;     /* name -> GtkWidget (borrowed) of the detail page */
   char *items_table;      /* the table whose sample items are shown */
+  char *items_index;      /* and the index they are grouped for, or NULL */
 };
 
 /* The model changed (EDITED) or was replaced: checks it again and updates the sidebar's
@@ -53,7 +54,11 @@ char *dy_model_window_resolution_summary (const DyResolution *resolution);
 /* model.copy-as (s): the shown pattern's request as a program, on the clipboard. */
 void dy_model_window_copy_as (DyModelWindow *self, const char *lang);
 
-/* dy-model-window-items.c: the sample items of TABLE (NULL: none) grouped by partition key. */
-void dy_model_window_show_items (DyModelWindow *self, const char *table);
+/* dy-model-window-items.c: the sample items of TABLE (NULL: none) grouped by partition key,
+ * or of its index INDEX (NULL: the table) by the index's partition key, the items without it
+ * left out as the index leaves them; with FOCUS (a partition key value as shown, may be NULL)
+ * that collection is the one open. */
+void dy_model_window_show_items (DyModelWindow *self, const char *table, const char *index,
+                                 const char *focus);
 
 G_END_DECLS

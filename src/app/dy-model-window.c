@@ -622,6 +622,7 @@ dy_model_window_finalize (GObject *object)
   g_clear_pointer (&self->fields, g_hash_table_unref);
   g_free (self->path);
   g_free (self->items_table);
+  g_free (self->items_index);
   G_OBJECT_CLASS (dy_model_window_parent_class)->finalize (object);
 }
 

@@ -73,6 +73,36 @@ set_text (DyModelWindow *window, const char *field, const char *text)
   gtk_editable_set_text (GTK_EDITABLE (widget), text);
 }
 
+/* The keys of the collections open in the sample items ("TENANT#bigco#01…#10,TENANT#bigco#07"),
+ * and in *TOP those of all top-level rows. */
+static char *
+open_collections (DyModelWindow *window, char **top)
+{
+  GListModel *rows = dy_model_window_get_item_rows (window);
+  GString *open = g_string_new (NULL);
+  GString *all = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+
+      if (!DY_IS_GROUP (object))
+        continue;
+      if (gtk_tree_list_row_get_depth (row) == 0)
+        g_string_append_printf (all, "%s%s", all->len > 0 ? "," : "",
+                                dy_group_get_key_text (DY_GROUP (object)));
+      if (gtk_tree_list_row_get_expanded (row))
+        g_string_append_printf (open, "%s%s", open->len > 0 ? "," : "",
+                                dy_group_get_key_text (DY_GROUP (object)));
+    }
+  if (top != NULL)
+    *top = g_string_free (all, FALSE);
+  else
+    g_string_free (all, TRUE);
+  return g_string_free (open, FALSE);
+}
+
 /* The shown resolution of pattern I is R's. */
 static void
 assert_shown (DyModelWindow *window, const DyResolution *r)
@@ -232,10 +262,23 @@ test_open (void)
       dy_model_window_select (window, DY_MODEL_SELECT_PATTERN, i);
       assert_shown (window, report->resolutions->pdata[i]);
     }
+  /* the sample items open at the collection the pattern reads */
   dy_model_window_select (window, DY_MODEL_SELECT_PATTERN, 0);
+  {
+    g_autofree char *open = open_collections (window, NULL);
+
+    g_assert_cmpstr (open, ==, "TENANT#smallco");
+  }
   gui_settle ();
   gui_screenshot ("model-pattern.png");
-  dy_model_window_select (window, DY_MODEL_SELECT_PATTERN, 3);
+  dy_model_window_select (window, DY_MODEL_SELECT_PATTERN, 3); /* shard 7 of bigco */
+  {
+    g_autofree char *open = open_collections (window, NULL);
+
+    g_assert_true (g_str_has_suffix (open, ",TENANT#bigco#07"));
+    /* the shard set and that one shard: nothing else open */
+    g_assert_true (strchr (open, ',') == strrchr (open, ','));
+  }
   gui_screenshot ("model-pattern-shard.png");
 
   /* Copy as: the request as a program */
@@ -246,6 +289,62 @@ test_open (void)
   g_assert_nonnull (strstr (clip, "TENANT#smallco"));
   g_assert_nonnull (strstr (clip, "query"));
   g_assert_false (dy_model_window_get_modified (window));
+}
+
+/* The other seeds: patterns on a GSI (blog's ByAuthor, with a sort-key range) and on the
+ * generic EntityRef/Detail schema, each shown as dy_model_check resolves it; a model opened
+ * and closed unchanged closes without asking. */
+static void
+test_seeds (void)
+{
+  static const char *const seeds[] = { "blog", "workspaces" };
+
+  for (gsize s = 0; s < G_N_ELEMENTS (seeds); s++)
+    {
+      g_autofree char *name = g_strconcat (seeds[s], ".json", NULL);
+      g_autofree char *path = g_build_filename (DYNOSCOPE_SOURCE_DIR, "data", "models", name, NULL);
+      g_autofree char *shot = g_strdup_printf ("model-%s.png", seeds[s]);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (DyModel) model = dy_workbench_read_file (path, &error);
+      g_autoptr (DyCheckReport) report = NULL;
+      DyModelWindow *window;
+      GtkWindow *weak;
+      gboolean on_index = FALSE;
+
+      g_assert_no_error (error);
+      report = dy_model_check (model);
+      window = dy_model_window_open (GTK_APPLICATION (g_application_get_default ()), path);
+      g_assert_nonnull (dy_model_window_get_model (window));
+      g_assert_cmpuint (dy_model_window_get_model (window)->patterns->len, ==,
+                        model->patterns->len);
+      for (guint i = 0; i < model->patterns->len; i++)
+        {
+          const DyResolution *r = report->resolutions->pdata[i];
+
+          dy_model_window_select (window, DY_MODEL_SELECT_PATTERN, i);
+          assert_shown (window, r);
+          if (r->index != NULL && !on_index)
+            {
+              g_autofree char *top = NULL;
+              g_autofree char *open = open_collections (window, &top);
+
+              /* the items grouped by the index's partition key, the author read open */
+              on_index = TRUE;
+              g_assert_cmpstr (open, ==, "U#12");
+              g_assert_true (g_str_has_prefix (top, "U#"));
+              g_assert_null (strstr (top, "POST#"));
+              gui_screenshot (shot);
+            }
+        }
+      /* blog reads its ByAuthor index */
+      g_assert_true (on_index == g_str_equal (seeds[s], "blog"));
+      g_assert_false (dy_model_window_get_modified (window));
+      weak = GTK_WINDOW (window);
+      g_object_add_weak_pointer (G_OBJECT (weak), (gpointer *) &weak);
+      gtk_window_close (weak);
+      gui_settle ();
+      g_assert_null (weak);
+    }
 }
 
 static void
@@ -302,6 +401,21 @@ test_edit (void)
   g_assert_nonnull (strstr (r->key_condition, "\"T#smallco\""));
   set_text (window, "key:TenantShard", "TENANT#{tenantId}");
   assert_report_current (window);
+
+  /* a template emptied: the entity has none for that key once the text stays empty */
+  set_text (window, "key:CustomerCountryProduct", "");
+  gui_settle ();
+  g_assert_null (dy_model_entity_find_key (order, "CustomerCountryProduct"));
+  assert_report_current (window);
+  r = dy_model_window_get_report (window)->resolutions->pdata[2]; /* one order */
+  g_assert_cmpint (r->kind, ==, DY_RESOLVED_FLAGGED);
+  set_text (window, "key:CustomerCountryProduct", "C#{customerId}#{country}#{product}");
+  gui_settle ();
+  g_assert_cmpstr (dy_model_entity_find_key (order, "CustomerCountryProduct")->tpl->source, ==,
+                   "C#{customerId}#{country}#{product}");
+  assert_report_current (window);
+  r = dy_model_window_get_report (window)->resolutions->pdata[2];
+  g_assert_cmpint (r->kind, ==, DY_RESOLVED_GET_ITEM);
 
   /* a new pattern for the entity shown, resolved as it is edited */
   n_patterns = model->patterns->len;
@@ -412,6 +526,7 @@ main (int argc, char **argv)
 {
   gui_init (&argc, &argv);
   g_test_add_func ("/model-gui/open", test_open);
+  g_test_add_func ("/model-gui/seeds", test_seeds);
   g_test_add_func ("/model-gui/edit", test_edit);
   g_test_add_func ("/model-gui/save", test_save);
   return gui_run_tests ();
