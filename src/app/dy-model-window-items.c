@@ -154,6 +154,9 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
         /* TRANSLATORS: a collection that is one shard of a partition written across keys */
         flags = g_strdup_printf (_ ("shard %s/%u"), dy_group_get_shard_suffix (group),
                                  dy_group_get_shard_count (group));
+      else if (base != NULL)
+        /* TRANSLATORS: a numbered key next to its base key, e.g. WS#acme#01 next to WS#acme */
+        flags = g_strdup_printf (_ ("looks like a shard of %s"), base);
       gtk_widget_add_css_class (label, "heading");
     }
   else if (DY_IS_ITEM (object))
