@@ -257,19 +257,20 @@ open_collection (GtkTreeListModel *tree, const char *focus)
       }
   row = gtk_tree_list_model_get_child_row (tree, position);
   gtk_tree_list_row_set_expanded (row, TRUE);
-  if (shard != G_MAXUINT)
-    {
-      g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
+  {
+    g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
 
-      /* the shard read (or the first one) opens too, so that items show */
-      if (dy_group_is_shard_set (DY_GROUP (object)))
+    /* in a shard set, the shard read (or the first one) opens too, so that items show, and
+     * only that one */
+    if (dy_group_is_shard_set (DY_GROUP (object)))
+      for (guint k = 0; k < g_list_model_get_n_items (dy_group_get_items (DY_GROUP (object))); k++)
         {
-          g_autoptr (GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, shard);
+          g_autoptr (GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, k);
 
           if (child != NULL)
-            gtk_tree_list_row_set_expanded (child, TRUE);
+            gtk_tree_list_row_set_expanded (child, k == shard);
         }
-    }
+  }
 }
 
 /* GTK 4.8's column view cannot scroll to a row: the open collection is brought into view by
@@ -296,13 +297,15 @@ scroll_to_open (gpointer data)
     }
   adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
   if (position != G_MAXUINT && n > 0)
-    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) * position / n);
+    /* a row above it in sight too, for context */
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment)
+                                              * (position > 0 ? position - 1 : 0) / n);
   return G_SOURCE_REMOVE;
 }
 
 void
 dy_model_window_show_items (DyModelWindow *self, const char *table_name, const char *index_name,
-                            const char *focus)
+                            const char *focus, gboolean follow)
 {
   DyModelTable *table = self->model != NULL && table_name != NULL
                             ? dy_model_find_table (self->model, table_name)
@@ -331,7 +334,7 @@ dy_model_window_show_items (DyModelWindow *self, const char *table_name, const c
       GtkSelectionModel *model = gtk_column_view_get_model (self->items_view);
 
       /* the same rows: only which collection is open follows the selection */
-      if (model != NULL && focus != NULL)
+      if (model != NULL && follow)
         {
           open_collection (
               GTK_TREE_LIST_MODEL (gtk_no_selection_get_model (GTK_NO_SELECTION (model))), focus);

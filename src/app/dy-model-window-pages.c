@@ -817,8 +817,6 @@ dy_model_window_show_detail (DyModelWindow *self)
 {
   GtkWidget *child;
   const char *items_table = NULL;
-  const char *items_index = NULL;
-  g_autofree char *focus = NULL;
 
   g_hash_table_remove_all (self->fields);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->detail_box))) != NULL)
@@ -848,19 +846,9 @@ dy_model_window_show_detail (DyModelWindow *self)
     case DY_MODEL_SELECT_PATTERN:
       if (self->index < self->model->patterns->len)
         {
-          DyModelPattern *p = self->model->patterns->pdata[self->index];
-          const DyModelEntity *entity = dy_model_find_entity (self->model, p->entity);
-
-          const DyModelTable *table
-              = entity != NULL ? dy_model_find_table (self->model, entity->table) : NULL;
-
-          show_pattern (self, p);
-          items_table = entity != NULL ? entity->table : NULL;
-          /* the items as the pattern reads them: by its index's key, its collection open */
-          if (table != NULL && p->index != NULL && dy_model_table_find_index (table, p->index))
-            items_index = p->index;
-          if (table != NULL)
-            focus = read_partition (table, items_index, shown_resolution (self));
+          show_pattern (self, self->model->patterns->pdata[self->index]);
+          dy_model_window_pattern_items (self);
+          return;
         }
       break;
     }
@@ -868,5 +856,24 @@ dy_model_window_show_detail (DyModelWindow *self)
     add_label (self->detail_box, _ ("Select a table, an entity or an access pattern."),
                "dim-label");
   if (items_table != NULL || self->items_table == NULL)
-    dy_model_window_show_items (self, items_table, items_index, focus);
+    dy_model_window_show_items (self, items_table, NULL, NULL, FALSE);
+}
+
+void
+dy_model_window_pattern_items (DyModelWindow *self)
+{
+  DyModelPattern *p = shown_pattern (self);
+  const DyModelEntity *entity = p != NULL ? dy_model_find_entity (self->model, p->entity) : NULL;
+  const DyModelTable *table
+      = entity != NULL ? dy_model_find_table (self->model, entity->table) : NULL;
+  const char *index = NULL;
+  g_autofree char *focus = NULL;
+
+  if (table == NULL)
+    return;
+  /* the items as the pattern reads them: by its index's key, its collection open */
+  if (p->index != NULL && dy_model_table_find_index (table, p->index) != NULL)
+    index = p->index;
+  focus = read_partition (table, index, shown_resolution (self));
+  dy_model_window_show_items (self, table->name, index, focus, TRUE);
 }

@@ -49,6 +49,8 @@ void dy_model_window_toast (DyModelWindow *self, const char *text);
 void dy_model_window_show_detail (DyModelWindow *self);
 /* Updates the shown pattern's resolution from self->report. */
 void dy_model_window_update_resolution (DyModelWindow *self);
+/* The sample items as the shown pattern reads them (its index's, its collection open). */
+void dy_model_window_pattern_items (DyModelWindow *self);
 /* One line on what a pattern resolves to ("Query · GSI1"), for the sidebar. */
 char *dy_model_window_resolution_summary (const DyResolution *resolution);
 /* model.copy-as (s): the shown pattern's request as a program, on the clipboard. */
@@ -57,8 +59,9 @@ void dy_model_window_copy_as (DyModelWindow *self, const char *lang);
 /* dy-model-window-items.c: the sample items of TABLE (NULL: none) grouped by partition key,
  * or of its index INDEX (NULL: the table) by the index's partition key, the items without it
  * left out as the index leaves them; with FOCUS (a partition key value as shown, may be NULL)
- * that collection is the one open. */
+ * that collection is the one open. With FOLLOW, rows shown already open at FOCUS too (the
+ * first collection without it); else they stay as the user left them. */
 void dy_model_window_show_items (DyModelWindow *self, const char *table, const char *index,
-                                 const char *focus);
+                                 const char *focus, gboolean follow);
 
 G_END_DECLS

@@ -249,6 +249,8 @@ dy_model_window_changed (DyModelWindow *self)
   update_pattern_rows (self);
   update_flags (self);
   dy_model_window_update_resolution (self);
+  if (self->kind == DY_MODEL_SELECT_PATTERN)
+    dy_model_window_pattern_items (self);
   update_title (self);
 }
 
