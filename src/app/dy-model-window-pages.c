@@ -563,7 +563,7 @@ dropdown_changed (GtkDropDown *dropdown, GParamSpec *pspec, DyModelWindow *self)
       guint index_selected;
 
       g_free (p->entity);
-      p->entity = g_strdup (((DyModelEntity *) self->model->entities->pdata[selected])->name);
+      p->entity = g_strdup (name);
       /* the index list is that of the entity's table */
       g_clear_pointer (&p->index, g_free);
       choices = index_choices (self, p, &index_selected);
@@ -646,7 +646,7 @@ show_pattern (DyModelWindow *self, DyModelPattern *p)
   g_autofree char *filters = NULL;
   g_autoptr (GMenuModel) copy_menu = NULL;
   GtkWidget *header, *title, *remove, *heading, *copy, *frame, *scrolled, *view, *why;
-  guint entity_selected = 0, index_selected = 0;
+  guint entity_selected = G_MAXUINT, index_selected = 0;
   GtkGrid *grid;
   int row = 0;
 
@@ -657,6 +657,12 @@ show_pattern (DyModelWindow *self, DyModelPattern *p)
       gtk_string_list_append (entities, entity->name);
       if (g_strcmp0 (entity->name, p->entity) == 0)
         entity_selected = i;
+    }
+  /* an entity the model does not define stays visible, so that the check's flag makes sense */
+  if (entity_selected == G_MAXUINT)
+    {
+      gtk_string_list_append (entities, p->entity != NULL ? p->entity : "");
+      entity_selected = self->model->entities->len;
     }
   indexes = index_choices (self, p, &index_selected);
   for (guint i = 0; many[i] != NULL; i++)

@@ -663,7 +663,9 @@ dy_model_window_class_init (DyModelWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "model.copy-as", "s", copy_as_action);
   /* "model.create-on" (CreateTable and the items, through dy_model_apply on a connection) and
    * "model.infer" (dy_model_infer on a table, shown with dy_model_window_set_model) are the
-   * buttons' actions: until they are installed here the buttons stay insensitive. */
+   * buttons' actions: until they are installed here the buttons stay insensitive. Each asks
+   * where first with dy_model_window_choose_target (dy-model-window-target.c); the chosen
+   * connection's dy_connection_open_backend gives the DdbBackend they take. */
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "model.open",
                                        NULL);

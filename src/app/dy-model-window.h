@@ -7,6 +7,8 @@
 
 #include <adwaita.h>
 
+#include "app/dy-connection.h"
+
 #include "model/check.h"
 #include "model/model.h"
 
@@ -48,6 +50,18 @@ typedef enum {
 
 /* Shows the INDEX-th table, entity or access pattern in the detail pane. */
 void dy_model_window_select (DyModelWindow *self, DyModelSelectKind kind, guint index);
+
+/* What Create on… and Infer from Table… do once the user has picked where: CONNECTION (one
+ * of the browser window's) and, when asked for, one of its TABLE names (else NULL). */
+typedef void (*DyModelTargetFunc) (DyModelWindow *self, DyConnection *connection, const char *table,
+                                   gpointer user_data);
+/* Asks which connection (WITH_TABLE: and which of its tables) with HEADING and BODY, the
+ * answer button labelled ACTION_LABEL; FUNC runs on that answer. Returns the dialog (it closes
+ * by itself), or NULL when the browser window has no connection (a toast says so). */
+GtkWidget *dy_model_window_choose_target (DyModelWindow *self, const char *heading,
+                                          const char *body, const char *action_label,
+                                          gboolean with_table, DyModelTargetFunc func,
+                                          gpointer user_data);
 
 /* A widget of the detail pane by name, or NULL: for an access pattern the editors "name",
  * "entity", "index" (GtkDropDown), "inputs" ("tenantId=acme, customerId": inputs with their

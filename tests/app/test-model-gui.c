@@ -480,6 +480,107 @@ test_edit (void)
   assert_report_current (window);
 }
 
+/* Answers a question as its button does: the response, then the dialog closes. */
+static void
+answer (GtkWidget *dialog, const char *response)
+{
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), response);
+  gtk_window_close (GTK_WINDOW (dialog));
+}
+
+typedef struct {
+  DyConnection *connection;
+  char *table;
+  guint calls;
+} Target;
+
+static void
+target_chosen (DyModelWindow *self, DyConnection *connection, const char *table, gpointer user_data)
+{
+  Target *target = user_data;
+
+  target->connection = connection;
+  g_free (target->table);
+  target->table = g_strdup (table);
+  target->calls++;
+}
+
+static gboolean
+tables_listed (gpointer data)
+{
+  GtkDropDown *tables = data;
+  GListModel *model = gtk_drop_down_get_model (tables);
+
+  return model != NULL && g_list_model_get_n_items (model) > 0;
+}
+
+/* The question Create on… and Infer ask: the browser's connections, and the chosen one's
+ * tables; the answer is handed on, Cancel hands nothing on. */
+static void
+test_target (void)
+{
+  DyModelWindow *window = find_model_window ();
+  Target target = { 0 };
+  GtkWidget *dialog;
+  GtkDropDown *connections, *tables;
+  GListModel *names;
+  guint blog = G_MAXUINT;
+
+  g_assert_nonnull (window);
+  gui_wait_for (gui_demo_tables_listed, NULL, "the demo tables");
+  dialog = dy_model_window_choose_target (window, "Infer a Model", "From which table?", "_Infer",
+                                          TRUE, target_chosen, &target);
+  g_assert_nonnull (dialog);
+  connections = g_object_get_data (G_OBJECT (dialog), "connections");
+  tables = g_object_get_data (G_OBJECT (dialog), "tables");
+  g_assert_true (gtk_drop_down_get_model (connections) == dy_window_get_connections (gui_window));
+  for (guint i = 0; i < g_list_model_get_n_items (gtk_drop_down_get_model (connections)); i++)
+    {
+      g_autoptr (DyConnection) c = g_list_model_get_item (gtk_drop_down_get_model (connections), i);
+
+      if (c == gui_demo_connection ())
+        gtk_drop_down_set_selected (connections, i);
+    }
+  gui_wait_for (tables_listed, tables, "the tables of the connection");
+  names = gtk_drop_down_get_model (tables);
+  g_assert_true (names == dy_connection_get_tables (gui_demo_connection ()));
+  for (guint i = 0; i < g_list_model_get_n_items (names); i++)
+    {
+      g_autoptr (GtkStringObject) name = g_list_model_get_item (names, i);
+
+      if (g_str_equal (gtk_string_object_get_string (name), "Blog"))
+        blog = i;
+    }
+  g_assert_cmpuint (blog, !=, G_MAXUINT);
+  gtk_drop_down_set_selected (tables, blog);
+  gui_settle ();
+  gui_screenshot ("99-model-choose-target.png");
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  answer (dialog, "choose");
+  gui_settle ();
+  /* the question goes once answered */
+  g_assert_null (dialog);
+  g_assert_cmpuint (target.calls, ==, 1);
+  g_assert_true (target.connection == gui_demo_connection ());
+  g_assert_cmpstr (target.table, ==, "Blog");
+
+  /* without a table: only the connection; Cancel: nothing */
+  dialog = dy_model_window_choose_target (window, "Create on", "Where?", "_Create", FALSE,
+                                          target_chosen, &target);
+  g_assert_null (g_object_get_data (G_OBJECT (dialog), "tables"));
+  answer (dialog, "choose");
+  gui_settle ();
+  g_assert_cmpuint (target.calls, ==, 2);
+  g_assert_nonnull (target.connection);
+  g_assert_null (target.table);
+  dialog = dy_model_window_choose_target (window, "Create on", "Where?", "_Create", FALSE,
+                                          target_chosen, &target);
+  answer (dialog, "cancel");
+  gui_settle ();
+  g_assert_cmpuint (target.calls, ==, 2);
+  g_free (target.table);
+}
+
 static void
 test_save (void)
 {
@@ -537,7 +638,7 @@ test_save (void)
     g_list_free (toplevels);
     g_assert_nonnull (dialog);
     gui_screenshot ("98-model-close-prompt.png");
-    adw_message_dialog_response (dialog, "discard");
+    answer (GTK_WIDGET (dialog), "discard");
     gui_settle ();
     g_assert_null (weak);
     g_assert_null (find_model_window ());
@@ -552,6 +653,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model-gui/open", test_open);
   g_test_add_func ("/model-gui/seeds", test_seeds);
   g_test_add_func ("/model-gui/edit", test_edit);
+  g_test_add_func ("/model-gui/target", test_target);
   g_test_add_func ("/model-gui/save", test_save);
   return gui_run_tests ();
 }
