@@ -382,14 +382,18 @@ dy_model_window_show_items (DyModelWindow *self, const char *table_name, const c
   dy_rows_add_page (rows, page);
   groups = group_rows (rows, pk, sk);
   n_items = g_list_model_get_n_items (G_LIST_MODEL (rows));
-  groups_text
-      = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u item collection", "%u item collections",
-                                      g_list_model_get_n_items (groups)),
-                         g_list_model_get_n_items (groups));
-  /* TRANSLATORS: "Sample items of Orders — 40 items in 12 item collections" */
-  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Sample items of %s — %u item in %s",
-                                        "Sample items of %s — %u items in %s", n_items),
-                           source, n_items, groups_text);
+  {
+    guint n_groups = g_list_model_get_n_items (groups);
+    /* three phrases side by side: where, how many items, how many collections */
+    g_autofree char *where = g_strdup_printf (_ ("Sample items of %s"), source);
+    g_autofree char *count
+        = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", n_items), n_items);
+
+    groups_text = g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "%u item collection", "%u item collections", n_groups),
+        n_groups);
+    title = g_strdup_printf ("%s  ·  %s  ·  %s", where, count, groups_text);
+  }
   gtk_label_set_text (self->items_title, title);
 
   factory = gtk_signal_list_item_factory_new ();

@@ -112,26 +112,32 @@ index_text (const DyModelIndex *index)
 {
   g_autofree char *pk = attr_text (&index->partition);
   g_autofree char *sk = index->sort.name != NULL ? attr_text (&index->sort) : NULL;
-  g_autofree char *projection = NULL;
+  const char *projection = index->projection != NULL ? index->projection : "ALL";
+  g_autofree char *projected = NULL;
 
+  /* INCLUDE with its attributes: "INCLUDE (title, publishedAt)" */
   if (g_strcmp0 (index->projection, "INCLUDE") == 0 && index->non_key->len > 0)
     {
+      g_autofree char *names = NULL;
+
       g_ptr_array_add (index->non_key, NULL);
-      projection = g_strjoinv (", ", (char **) index->non_key->pdata);
+      names = g_strjoinv (", ", (char **) index->non_key->pdata);
       g_ptr_array_remove_index (index->non_key, index->non_key->len - 1);
+      projected = g_strdup_printf ("%s (%s)", projection, names);
     }
-  if (sk != NULL)
-    /* TRANSLATORS: an index: global or local, its partition and sort key, its projection */
-    return g_strdup_printf (_ ("%s — partition key %s, sort key %s; projects %s%s%s%s"),
-                            index->local ? _ ("local") : _ ("global"), pk, sk,
-                            index->projection != NULL ? index->projection : "ALL",
-                            projection != NULL ? " (" : "", projection != NULL ? projection : "",
-                            projection != NULL ? ")" : "");
-  /* TRANSLATORS: an index without a sort key */
-  return g_strdup_printf (
-      _ ("%s — partition key %s; projects %s%s%s%s"), index->local ? _ ("local") : _ ("global"), pk,
-      index->projection != NULL ? index->projection : "ALL", projection != NULL ? " (" : "",
-      projection != NULL ? projection : "", projection != NULL ? ")" : "");
+  else
+    projected = g_strdup (projection);
+  if (index->local)
+    return sk != NULL
+               /* TRANSLATORS: a local secondary index: its keys and what it projects */
+               ? g_strdup_printf (_ ("local — partition key %s, sort key %s; projects %s"), pk, sk,
+                                  projected)
+               : g_strdup_printf (_ ("local — partition key %s; projects %s"), pk, projected);
+  return sk != NULL
+             /* TRANSLATORS: a global secondary index: its keys and what it projects */
+             ? g_strdup_printf (_ ("global — partition key %s, sort key %s; projects %s"), pk, sk,
+                                projected)
+             : g_strdup_printf (_ ("global — partition key %s; projects %s"), pk, projected);
 }
 
 static void
