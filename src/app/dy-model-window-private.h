@@ -45,8 +45,22 @@ void dy_model_window_changed (DyModelWindow *self);
 void dy_model_window_fill_sidebar (DyModelWindow *self);
 void dy_model_window_toast (DyModelWindow *self, const char *text);
 
-/* dy-model-window-pages.c: the detail pane for the selection (self->kind, self->index). */
+/* dy-model-window-pages.c: the detail pane for the selection (self->kind, self->index), and
+ * its building blocks: a wrapping, selectable label (CSS_CLASS may be NULL) appended to BOX; a
+ * grid of captioned rows appended to BOX; a row of GRID, its WIDGET or (NULL) a label of TEXT;
+ * a widget of the page named for dy_model_window_get_field. */
 void dy_model_window_show_detail (DyModelWindow *self);
+GtkWidget *dy_model_page_label (GtkBox *box, const char *text, const char *css_class);
+GtkGrid *dy_model_page_grid (GtkBox *box);
+GtkWidget *dy_model_page_row (GtkGrid *grid, int row, const char *caption, GtkWidget *widget,
+                              const char *text);
+void dy_model_page_set_field (DyModelWindow *self, const char *name, GtkWidget *widget);
+/* The access pattern shown and its resolution, or NULL. */
+DyModelPattern *dy_model_window_shown_pattern (DyModelWindow *self);
+const DyResolution *dy_model_window_shown_resolution (DyModelWindow *self);
+
+/* dy-model-window-pattern.c: the page of access pattern P. */
+void dy_model_window_show_pattern (DyModelWindow *self, DyModelPattern *p);
 /* Updates the shown pattern's resolution from self->report. */
 void dy_model_window_update_resolution (DyModelWindow *self);
 /* The sample items as the shown pattern reads them (its index's, its collection open). */
