@@ -5,6 +5,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "app/dy-application.h"
+#include "app/dy-model-window.h"
 #include "app/dy-window.h"
 #include "dynoscope-resources.h"
 
@@ -16,6 +17,7 @@
 
 struct _DyApplication {
   AdwApplication parent_instance;
+  char *model_path; /* --model FILE, opened once the window is up */
 };
 
 G_DEFINE_FINAL_TYPE (DyApplication, dy_application, ADW_TYPE_APPLICATION)
@@ -38,7 +40,47 @@ get_window (DyApplication *self)
 static void
 dy_application_activate (GApplication *app)
 {
-  gtk_window_present (GTK_WINDOW (get_window (DY_APPLICATION (app))));
+  DyApplication *self = DY_APPLICATION (app);
+
+  gtk_window_present (GTK_WINDOW (get_window (self)));
+  if (self->model_path != NULL)
+    {
+      g_autofree char *path = g_steal_pointer (&self->model_path);
+
+      dy_model_window_open (GTK_APPLICATION (app), path);
+    }
+}
+
+/* --model FILE: a Model window on FILE, in the running instance if there is one. */
+static int
+dy_application_handle_local_options (GApplication *app, GVariantDict *options)
+{
+  DyApplication *self = DY_APPLICATION (app);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFile) file = NULL;
+  const char *arg;
+
+  if (!g_variant_dict_lookup (options, "model", "^&ay", &arg))
+    return -1;
+  file = g_file_new_for_commandline_arg (arg);
+  g_free (self->model_path);
+  self->model_path = g_file_get_path (file);
+  if (!g_application_register (app, NULL, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  if (!g_application_get_is_remote (app))
+    return -1;
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open-model",
+                                  g_variant_new_string (self->model_path));
+  return 0;
+}
+
+static void
+open_model_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  dy_model_window_open (GTK_APPLICATION (user_data), g_variant_get_string (parameter, NULL));
 }
 
 static void
@@ -90,6 +132,7 @@ about_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 static const GActionEntry app_actions[] = {
   { .name = "quit", .activate = quit_action },
   { .name = "about", .activate = about_action },
+  { .name = "open-model", .activate = open_model_action, .parameter_type = "s" },
 };
 
 static void
@@ -105,6 +148,13 @@ dy_application_startup (GApplication *app)
 }
 
 static void
+dy_application_finalize (GObject *object)
+{
+  g_free (DY_APPLICATION (object)->model_path);
+  G_OBJECT_CLASS (dy_application_parent_class)->finalize (object);
+}
+
+static void
 dy_application_class_init (DyApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
@@ -112,12 +162,18 @@ dy_application_class_init (DyApplicationClass *klass)
   app_class->activate = dy_application_activate;
   app_class->open = dy_application_open;
   app_class->startup = dy_application_startup;
+  app_class->handle_local_options = dy_application_handle_local_options;
+  G_OBJECT_CLASS (klass)->finalize = dy_application_finalize;
   dynoscope_register_resource ();
 }
 
 static void
 dy_application_init (DyApplication *self)
 {
+  g_application_add_main_option (G_APPLICATION (self), "model", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_FILENAME, _("Open a key design model (a NoSQL "
+                                                          "Workbench data model)"),
+                                 _("FILE"));
 }
 
 void

@@ -13,6 +13,9 @@ dy_copy_as_target (DyConnection *connection, DdbCodegenTarget *target)
 {
   target->endpoint_url = NULL;
   target->profile = NULL;
+  target->region = NULL;
+  if (connection == NULL)
+    return;
   target->region = dy_connection_get_region (connection);
   switch (dy_connection_get_kind (connection))
     {

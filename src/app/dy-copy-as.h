@@ -12,14 +12,15 @@ G_BEGIN_DECLS
 
 /* What a program written for CONNECTION targets: a profile's name and region, an endpoint's URL
  * and region; a database file is reached through `dynoscope-cli --db PATH serve` on its default
- * address. Borrowed from CONNECTION. */
+ * address. Borrowed from CONNECTION. A NULL CONNECTION (a request of no connection, such as a
+ * model's): the SDK's default configuration. */
 void dy_copy_as_target (DyConnection *connection, DdbCodegenTarget *target);
 
 /* A menu of the languages ("AWS CLI", "Python", ...) whose items activate ACTION (such as
  * "view.copy-as") with the language's name ("python") as its string parameter. */
 GMenuModel *dy_copy_as_menu_new (const char *action);
 
-/* The program for LANG_NAME, or NULL with the error (DynamoDB's, for a request it would refuse). */
+/* The program for LANG_NAME (CONNECTION may be NULL, as for dy_copy_as_target), or NULL with the error (DynamoDB's, for a request it would refuse). */
 char *dy_copy_as_program (DyConnection *connection, const char *lang_name, const char *operation,
                           json_t *request, GError **error);
 

@@ -9,6 +9,7 @@
 #include "app/dy-fanout-dialog.h"
 #include "app/dy-staging-panel.h"
 #include "app/dy-import.h"
+#include "app/dy-model-window.h"
 #include "app/dy-sql-view.h"
 #include "app/dy-window-private.h"
 
@@ -671,6 +672,13 @@ changes_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   toast (self, _("Open a table first: Changes follows a table’s stream"));
 }
 
+/* win.model (Ctrl+M): a Model window of its own, beside this one. */
+static void
+model_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  dy_model_window_open (gtk_window_get_application (GTK_WINDOW (widget)), NULL);
+}
+
 static void
 toggle_staging_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
@@ -886,6 +894,7 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.stage", NULL, stage_action);
   gtk_widget_class_install_action (widget_class, "win.sql", NULL, sql_action);
   gtk_widget_class_install_action (widget_class, "win.changes", NULL, changes_action);
+  gtk_widget_class_install_action (widget_class, "win.model", NULL, model_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
@@ -909,6 +918,8 @@ dy_window_class_init (DyWindowClass *klass)
                                        "win.sql", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.changes", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, GDK_CONTROL_MASK, "win.model",
+                                       NULL);
 }
 
 static void
