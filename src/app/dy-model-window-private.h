@@ -36,6 +36,8 @@ struct _DyModelWindow {
   GHashTable *fields;     /* name -> GtkWidget (borrowed) of the detail page */
   char *items_table;      /* the table whose sample items are shown */
   char *items_index;      /* and the index they are grouped for, or NULL */
+  gboolean applying;      /* Create on… is at work */
+  char *apply_message;    /* how the last Create on… ended, or NULL */
 };
 
 /* The model changed (EDITED) or was replaced: checks it again and updates the sidebar's
@@ -77,5 +79,10 @@ void dy_model_window_copy_as (DyModelWindow *self, const char *lang);
  * first collection without it); else they stay as the user left them. */
 void dy_model_window_show_items (DyModelWindow *self, const char *table, const char *index,
                                  const char *focus, gboolean follow);
+
+/* dy-model-window-apply.c: model.create-on, which asks where, then shows the review
+ * (dy_model_window_review_create). */
+void dy_model_window_create_on_action (GtkWidget *widget, const char *action_name,
+                                       GVariant *parameter);
 
 G_END_DECLS

@@ -625,6 +625,7 @@ dy_model_window_finalize (GObject *object)
   g_free (self->path);
   g_free (self->items_table);
   g_free (self->items_index);
+  g_free (self->apply_message);
   G_OBJECT_CLASS (dy_model_window_parent_class)->finalize (object);
 }
 
@@ -661,11 +662,12 @@ dy_model_window_class_init (DyModelWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "model.remove-pattern", NULL,
                                    remove_pattern_action);
   gtk_widget_class_install_action (widget_class, "model.copy-as", "s", copy_as_action);
-  /* "model.create-on" (CreateTable and the items, through dy_model_apply on a connection) and
-   * "model.infer" (dy_model_infer on a table, shown with dy_model_window_set_model) are the
-   * buttons' actions: until they are installed here the buttons stay insensitive. Each asks
+  gtk_widget_class_install_action (widget_class, "model.create-on", NULL,
+                                   dy_model_window_create_on_action);
+  /* "model.infer" (dy_model_infer on a table, shown with dy_model_window_set_model) is the
+   * Infer button's action: until it is installed here the button stays insensitive. It asks
    * where first with dy_model_window_choose_target (dy-model-window-target.c); the chosen
-   * connection's dy_connection_open_backend gives the DdbBackend they take. */
+   * connection's dy_connection_open_backend gives the DdbBackend it takes. */
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "model.open",
                                        NULL);

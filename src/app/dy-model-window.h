@@ -63,6 +63,15 @@ GtkWidget *dy_model_window_choose_target (DyModelWindow *self, const char *headi
                                           gboolean with_table, DyModelTargetFunc func,
                                           gpointer user_data);
 
+/* Create on… once CONNECTION is chosen: the dialog showing the CreateTable requests, with the
+ * choice of sample or generated items, whose "create" response starts the work (progress and
+ * Cancel in a dialog of their own). NULL (and a toast) when there is nothing to create or the
+ * work runs already. */
+GtkWidget *dy_model_window_review_create (DyModelWindow *self, DyConnection *connection);
+/* TRUE while Create on… works; then how it ended, as the toast or the error dialog said it. */
+gboolean dy_model_window_get_applying (DyModelWindow *self);
+const char *dy_model_window_get_apply_message (DyModelWindow *self);
+
 /* A widget of the detail pane by name, or NULL: for an access pattern the editors "name",
  * "entity", "index" (GtkDropDown), "inputs" ("tenantId=acme, customerId": inputs with their
  * example values), "many", "order" (GtkDropDown), "range-from", "range-to", "filters", and the
