@@ -60,7 +60,7 @@ static const CliCommand commands[] = {
   { "eval", "eval [OPTION…] [FILE…]",
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
     cli_eval_main },
-  { "model", "model check MODEL.json",
+  { "model", "model check MODEL.json | CONNECTION model infer --table T",
     N_ ("Key designs (NoSQL Workbench models): check one against its access patterns (each one "
         "request, keys that cannot collide, sort and fit; exit 1 when anything is flagged)"),
     cli_model_main, NULL, NULL },

@@ -99,6 +99,8 @@ typedef struct {
 
 static const ModelCommand model_commands[] = {
   { "check", "model check MODEL.json", cli_model_check_main },
+  { "infer", "[--db PATH | --endpoint URL] model infer --table T [--sample N]",
+    cli_model_infer_main },
 };
 
 static void

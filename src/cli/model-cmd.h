@@ -11,3 +11,9 @@ int cli_model_main (const CliTarget *target, int argc, char **argv);
  * Exit status: 0 when nothing is flagged; 1 when a pattern or a key is; 2 on a usage error or a
  * model that cannot be read. ARGV[0] is "check". No connection is used. */
 int cli_model_check_main (const CliTarget *target, int argc, char **argv);
+
+/* `CONNECTION model infer --table T [--sample N]`: the model proposed for the table (see
+ * src/model/infer.h) as NoSQL Workbench JSON on standard output. Exit status: 0; 1 when the
+ * table cannot be read (DynamoDB's error name and message on standard error); 2 on a usage or
+ * configuration error. ARGV[0] is "infer". */
+int cli_model_infer_main (const CliTarget *target, int argc, char **argv);
