@@ -479,6 +479,15 @@ matching_attr (const Shape *shape, const Field *f, GPtrArray *keys)
   return NULL;
 }
 
+static gsize
+longest (const Field *f)
+{
+  gsize most = 0;
+  for (guint i = 0; i < f->values->len; i++)
+    most = MAX (most, strlen (f->values->pdata[i]));
+  return most;
+}
+
 /* The name of the K-th of a shape's fields (infer.h lists the rules in order). */
 static char *
 field_name (const Shape *shape, const Field *f, guint k, GPtrArray *keys)
@@ -500,7 +509,7 @@ field_name (const Shape *shape, const Field *f, guint k, GPtrArray *keys)
       g_autofree char *lower = lower_first (word);
       return g_strconcat (lower, "Id", NULL);
     }
-  if (shape->partition && f->last && f->digits && k > 0 && strlen (f->values->pdata[0]) <= 3)
+  if (shape->partition && f->last && f->digits && k > 0 && longest (f) <= 3)
     return g_strdup ("shard");
   g_autoptr (GPtrArray) words = camel_words (shape->attr);
   if (words->len == shape->n_fields && words->len >= 2)
@@ -871,15 +880,23 @@ typedef struct {
   const char *pk, *sk;
 } SortKeys;
 
+/* Items in the order of their keys as text; items of the same text (a binary key is not read as
+ * text) in the order of their whole JSON, so that no order of reading shows through. */
 static int
 compare_items (gconstpointer a, gconstpointer b, gpointer data)
 {
   const SortKeys *keys = data;
   json_t *ia = *(json_t *const *) a, *ib = *(json_t *const *) b;
   int c = g_strcmp0 (value_text (ia, keys->pk), value_text (ib, keys->pk));
-  if (c != 0 || keys->sk == NULL)
-    return c;
-  return g_strcmp0 (value_text (ia, keys->sk), value_text (ib, keys->sk));
+  if (c == 0 && keys->sk != NULL)
+    c = g_strcmp0 (value_text (ia, keys->sk), value_text (ib, keys->sk));
+  if (c == 0)
+    {
+      g_autofree char *ta = json_dumps (ia, JSON_COMPACT | JSON_SORT_KEYS);
+      g_autofree char *tb = json_dumps (ib, JSON_COMPACT | JSON_SORT_KEYS);
+      c = g_strcmp0 (ta, tb);
+    }
+  return c;
 }
 
 static gboolean
@@ -914,12 +931,11 @@ build_entity (DyModel *model, DyModelTable *table, Group *group, GPtrArray *keys
       for (guint p = 0; p < shape->parts->len; p++)
         {
           const Field *f = ((Part *) shape->parts->pdata[p])->field;
-          guint most = 0;
+          guint most;
           if (f == NULL)
             continue;
-          for (guint i = 0; i < f->values->len; i++)
-            most = MAX (most, (guint) strlen (f->values->pdata[i]));
-          most = MAX (most, GPOINTER_TO_UINT (g_hash_table_lookup (entity->max_lengths, f->name)));
+          most = MAX ((guint) longest (f),
+                      GPOINTER_TO_UINT (g_hash_table_lookup (entity->max_lengths, f->name)));
           g_hash_table_insert (entity->max_lengths, g_strdup (f->name), GUINT_TO_POINTER (most));
         }
     }
