@@ -425,9 +425,10 @@ infer_longest (const Field *f)
 
 /* The name of the K-th of a shape's fields (infer.h lists the rules in order). */
 static char *
-field_name (const Shape *shape, const Field *f, guint k, GPtrArray *keys)
+field_name (const Shape *shape, const Field *f, guint k, GPtrArray *keys, gboolean *matched)
 {
   char *name = matching_attr (shape, f, keys);
+  *matched = name != NULL;
   if (name != NULL)
     return name;
   if (shape->parts->len == 1)
@@ -486,6 +487,17 @@ void
 infer_name_fields (Group *group, GPtrArray *keys)
 {
   g_autoptr (GHashTable) taken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) attrs = g_hash_table_new (g_str_hash, g_str_equal);
+
+  /* A name made up for a field is never that of an attribute of other values. */
+  for (guint i = 0; i < group->items->len; i++)
+    {
+      const char *name;
+      json_t *v;
+      json_object_foreach (group->items->pdata[i], name, v)
+        if (!infer_is_key_name (keys, name))
+          g_hash_table_add (attrs, (gpointer) name);
+    }
   for (guint s = 0; s < group->shapes->len; s++)
     {
       Shape *shape = group->shapes->pdata[s];
@@ -495,12 +507,14 @@ infer_name_fields (Group *group, GPtrArray *keys)
           Field *f = ((Part *) shape->parts->pdata[p])->field;
           if (f == NULL)
             continue;
-          g_autofree char *base = field_name (shape, f, k++, keys);
+          gboolean matched;
+          g_autofree char *base = field_name (shape, f, k++, keys, &matched);
           char *name = g_strdup (base);
           for (guint n = 2;; n++)
             {
               Named *owner = g_hash_table_lookup (taken, name);
-              if (owner == NULL)
+              gboolean clash = !matched && g_hash_table_contains (attrs, name);
+              if (owner == NULL && !clash)
                 {
                   Named *named = g_new (Named, 1);
                   named->shape = shape;
@@ -508,7 +522,7 @@ infer_name_fields (Group *group, GPtrArray *keys)
                   g_hash_table_insert (taken, g_strdup (name), named);
                   break;
                 }
-              if (owner->shape != shape && same_values (owner, shape, f))
+              if (owner != NULL && owner->shape != shape && same_values (owner, shape, f))
                 break;
               g_free (name);
               name = g_strdup_printf ("%s%u", base, n);

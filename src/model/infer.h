@@ -9,14 +9,20 @@
  * in capitals (or, first, any word), else it is a field; a field of digits joined by '-'
  * ("2026-0040") is one field per number. A field is zero-padded ({seq:04}) when all its values
  * are digits of one length and one starts with 0. Fields are named, in this order of
- * preference: after a non-key attribute holding the same value (or that value behind a
- * separator: "12" of authorId = "U#12"); after the key attribute when the field is its whole
- * value; after the word before it ("WS" -> workspaceId, "USER" -> userId, "TENANT" ->
- * tenantId); shard (the last, short number of a partition key); year, date or timestamp by
- * their form; the words of a composite key attribute's name (CustomerCountryProduct ->
- * customer, country, product); seq or n for numbers. Entities are named after their sort key's
- * word ("PROJ" -> Project), or their partition key's when the sort key is a constant ("META")
- * or the same as the partition key. */
+ * preference: after a non-key attribute holding the same value in every item (or that value
+ * behind a separator: "12" of userId = "U#12"); after the key attribute when the field is its
+ * whole value ("{publishedAt}"); timestamp, date, or year (the first number of "2026-0040") by
+ * their form; after the word before it ("WS" -> workspaceId, "USER" -> userId, "TENANT" ->
+ * tenantId); shard (the last number, of at most 3 digits, of a partition key); the words of a
+ * composite key attribute's name (CustomerCountryProduct -> customer, country, product); seq
+ * (padded) or n for numbers; else the key attribute's name and the field's place (skPart2).
+ * A made-up name that is one of the entity's attributes gets a number (userId2); one value
+ * under two keys (the table's and an index's) has one name. Entities are named after their
+ * sort key's word ("PROJ" -> Project, common abbreviations spelt out), or their partition
+ * key's when the sort key is a constant ("META") or the same as the partition key; "Sharded"
+ * goes before the name of one whose partition key ends in a shard, and a name already taken
+ * gets the partition key's word before it (PostComment) or a number. Items without words in
+ * their keys make one entity named after the table. */
 #pragma once
 
 #include <gio/gio.h>

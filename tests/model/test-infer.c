@@ -289,6 +289,28 @@ test_engine_errors (Fixture *f, gconstpointer data)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* A field's name made up from a key word is never that of an attribute holding other values;
+ * a field of one value under two keys (the table's and an index's) has one name. */
+static void
+test_name_clashes (void)
+{
+  json_auto_t *desc = description ("PK", "S", "SK", "S");
+  json_object_set_new (desc, "GlobalSecondaryIndexes",
+                       etu_json ("[{'IndexName': 'G', 'KeySchema': [{'AttributeName': 'GPK', "
+                                 "'KeyType': 'HASH'}], 'Projection': {'ProjectionType': "
+                                 "'ALL'}}]"));
+  json_auto_t *items = json_array ();
+  for (guint i = 0; i < 4; i++)
+    json_array_append_new (
+        items, etu_json ("{'PK': {'S': 'USER#%u'}, 'SK': {'S': 'POST#p%u'}, 'GPK': {'S': "
+                         "'POST#p%u'}, 'userId': {'S': 'U#9%u'}}",
+                         i + 10, i, i, i));
+  g_autoptr (DyModel) m = infer (desc, items);
+  g_assert_cmpstr (key_of (m, "Post", "PK"), ==, "USER#{userId2}");
+  g_assert_cmpstr (key_of (m, "Post", "SK"), ==, "POST#{postId}");
+  g_assert_cmpstr (key_of (m, "Post", "GPK"), ==, "POST#{postId}");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -297,6 +319,7 @@ main (int argc, char **argv)
   g_test_add_func ("/infer/forms-and-separators", test_forms_and_separators);
   g_test_add_func ("/infer/entity-names", test_entity_names);
   g_test_add_func ("/infer/number-and-binary-keys", test_number_and_binary_keys);
+  g_test_add_func ("/infer/name-clashes", test_name_clashes);
   g_test_add_func ("/infer/order-independent", test_order_independent);
   g_test_add_func ("/infer/bad-description", test_bad_description);
   g_test_add ("/infer/engine", Fixture, NULL, fixture_set_up, test_engine, fixture_tear_down);
