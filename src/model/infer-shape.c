@@ -306,6 +306,13 @@ infer_read_shape (const Group *group, const KeyAttr *key)
       add_field (shape, field_new (values, NULL, TRUE));
       return shape;
     }
+  /* Whether the values differ: a constant word right after a literal one is then a part of
+   * the key's form ("ORDER#{id}#ITEM#{n}"), else most likely the one value seen of an id
+   * ("ORG#ACME" read once). */
+  gboolean varied = FALSE;
+  for (guint i = 1; i < shape->items->len && !varied; i++)
+    varied = !g_str_equal (infer_value_text (shape->items->pdata[i], key->name),
+                           infer_value_text (shape->items->pdata[0], key->name));
   const char *prev_literal = NULL;
   for (guint s = 0; s < n; s++)
     {
@@ -323,8 +330,8 @@ infer_read_shape (const Group *group, const KeyAttr *key)
           if (dashed != dashed_numbers (v))
             dashed = 0;
         }
-      gboolean word
-          = s == 0 ? infer_is_word (first, n == 1 && split->len == 1) : infer_is_word (first, TRUE);
+      gboolean word = s == 0 ? infer_is_word (first, n == 1 && split->len == 1)
+                             : infer_is_word (first, TRUE) && (varied || prev_literal == NULL);
       if (constant && word && !numeric)
         {
           add_literal (shape->parts, first);

@@ -124,11 +124,18 @@ test_entity_names (void)
     }
   json_array_append_new (
       items, etu_json ("{'PK': {'S': 'PHOTO#f9'}, 'SK': {'S': 'COMMENT#9'}, 'flag': {'S': 'y'}}"));
+  /* One organization, its id in capitals: a field still; ITEM between numbers: a word. */
+  json_array_append_new (items, etu_json ("{'PK': {'S': 'ORG#ACME'}, 'SK': {'S': 'ORG#ACME'}}"));
+  json_array_append_new (items,
+                         etu_json ("{'PK': {'S': 'ORG#ACME'}, 'SK': {'S': 'ORDER#12#ITEM#3'}}"));
   /* Keys without a word: the entity takes the table's name. */
   json_array_append_new (items, etu_json ("{'PK': {'S': '1f3a'}, 'SK': {'S': '2026'}}"));
   g_autoptr (DyModel) m = infer (desc, items);
 
-  g_assert_cmpuint (m->entities->len, ==, 3);
+  g_assert_cmpuint (m->entities->len, ==, 5);
+  g_assert_cmpstr (key_of (m, "Organization", "PK"), ==, "ORG#{organizationId}");
+  g_assert_cmpstr (key_of (m, "Organization", "SK"), ==, "ORG#{organizationId}");
+  g_assert_cmpstr (key_of (m, "Order", "SK"), ==, "ORDER#{orderId}#ITEM#{itemId}");
   /* Items sort PHOTO before POST: the photos' comments are "Comment", the posts' "PostComment". */
   g_assert_cmpstr (key_of (m, "Comment", "PK"), ==, "PHOTO#{photoId}");
   g_assert_cmpstr (key_of (m, "PostComment", "PK"), ==, "POST#{postId}");
