@@ -62,7 +62,8 @@ static const CliCommand commands[] = {
     cli_eval_main },
   { "model", "model check MODEL.json | CONNECTION model infer --table T",
     N_ ("Key designs (NoSQL Workbench models): check one against its access patterns (each one "
-        "request, keys that cannot collide, sort and fit; exit 1 when anything is flagged)"),
+        "request, keys that cannot collide, sort and fit; exit 1 when anything is flagged), or "
+        "infer one from a table's items"),
     cli_model_main, NULL, NULL },
   CLI_STAGING_COMMANDS,
 };

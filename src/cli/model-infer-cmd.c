@@ -15,7 +15,7 @@ int
 cli_model_infer_main (const CliTarget *target, int argc, char **argv)
 {
   char *table = NULL;
-  gint64 sample = 0;
+  gint64 sample = DY_INFER_DEFAULT_SAMPLE;
   g_auto (GStrv) rest = NULL;
   g_autoptr (GOptionContext) octx = NULL;
   g_autoptr (GError) error = NULL;
@@ -58,7 +58,7 @@ cli_model_infer_main (const CliTarget *target, int argc, char **argv)
       fprintf (stderr, INFER_PREFIX "%s\n%s\n", _ ("--table is required"), _ (INFER_USAGE));
       return 2;
     }
-  if (sample < 0)
+  if (sample < 1)
     {
       fprintf (stderr, INFER_PREFIX "%s\n", _ ("--sample is a number of items, 1 or more"));
       return 2;

@@ -57,7 +57,7 @@ gboolean infer_is_word (const char *s, gboolean capitals);
 char *infer_word_name (const char *word);
 /* The separator of ATTR's values in ITEMS: '#' when one of them holds it, else '|', else 0. */
 char infer_choose_separator (json_t *items, const char *attr);
-/* V split at SEP (0: V whole). */
+/* V split at SEP (0: V whole); always at least one segment. */
 char **infer_split_value (const char *v, char sep);
 /* The signature that puts an item in its entity: the first word (into *WORD, or NULL) and the
  * number of segments of a table key's value V. */

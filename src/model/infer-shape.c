@@ -195,7 +195,8 @@ char **
 infer_split_value (const char *v, char sep)
 {
   char s[2] = { sep, 0 };
-  if (sep == 0)
+  /* g_strsplit gives "" no element at all; it is one empty segment here. */
+  if (sep == 0 || *v == '\0')
     {
       char **one = g_new0 (char *, 2);
       one[0] = g_strdup (v);
@@ -239,7 +240,8 @@ field_new (GPtrArray *values, const char *after, gboolean last)
       f->date &= is_date (v) && l == 10;
       f->stamp &= is_timestamp (v);
     }
-  if (f->digits && same_len && zero)
+  /* A template's width is at most 64 digits. */
+  if (f->digits && same_len && zero && len <= 64)
     f->width = (guint) len;
   return f;
 }
@@ -516,6 +518,14 @@ infer_name_fields (Group *group, GPtrArray *keys)
             continue;
           gboolean matched;
           g_autofree char *base = field_name (shape, f, k++, keys, &matched);
+          /* A template's field names are of letters, digits, '_', '-' and '.'; attribute names
+           * may hold anything. */
+          g_strcanon (base, G_CSET_A_2_Z G_CSET_a_2_z G_CSET_DIGITS "_-.", '_');
+          if (*base == '\0')
+            {
+              g_free (base);
+              base = g_strdup ("field");
+            }
           char *name = g_strdup (base);
           for (guint n = 2;; n++)
             {

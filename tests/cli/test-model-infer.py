@@ -160,6 +160,7 @@ class InferTest(unittest.TestCase):
         self.assertIn("ResourceNotFoundException", r.stderr)
         self.assertEqual(r.stdout, "")
         for bad in ([], ["--table", ""], ["--table", "Orders", "--sample", "-1"],
+                    ["--table", "Orders", "--sample", "0"],
                     ["--table", "Orders", "extra"], ["--table", "Orders", "--sample", "x"]):
             r = run("--db", self.db, "model", "infer", *bad)
             self.assertEqual(r.returncode, 2, (bad, r.stderr))

@@ -318,6 +318,22 @@ test_name_clashes (void)
   g_assert_cmpstr (key_of (m, "Post", "GPK"), ==, "POST#{postId}");
 }
 
+/* Names and widths a template cannot hold: an attribute name's other characters become '_', a
+ * padding past 64 digits is left out. */
+static void
+test_template_limits (void)
+{
+  json_auto_t *desc = description ("the key", "S", "sort", "S");
+  json_auto_t *items = json_array ();
+  g_autofree char *zeros = g_strnfill (70, '0');
+  for (guint i = 0; i < 3; i++)
+    json_array_append_new (
+        items, etu_json ("{'the key': {'S': 'k%u'}, 'sort': {'S': 'X#%s%u'}}", i, zeros, i));
+  g_autoptr (DyModel) m = infer (desc, items);
+  g_assert_cmpstr (key_of (m, "X", "the key"), ==, "{the_key}");
+  g_assert_cmpstr (key_of (m, "X", "sort"), ==, "X#{xId}");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -327,6 +343,7 @@ main (int argc, char **argv)
   g_test_add_func ("/infer/entity-names", test_entity_names);
   g_test_add_func ("/infer/number-and-binary-keys", test_number_and_binary_keys);
   g_test_add_func ("/infer/name-clashes", test_name_clashes);
+  g_test_add_func ("/infer/template-limits", test_template_limits);
   g_test_add_func ("/infer/order-independent", test_order_independent);
   g_test_add_func ("/infer/bad-description", test_bad_description);
   g_test_add ("/infer/engine", Fixture, NULL, fixture_set_up, test_engine, fixture_tear_down);
