@@ -7,7 +7,8 @@
  * keys share their first segment (when it is a word, such as "WS") and their number of segments
  * are one entity. Within an entity a segment the same in every item is literal when it is a word
  * in capitals (or, first, any word) and, right after another literal word, when the key's values
- * differ elsewhere ("ORG#ACME" seen alone is ORG#{orgId}), else it is a field; a field of digits joined by '-'
+ * differ elsewhere ("ORG#ACME" seen alone is ORG#{orgId}), else it is a field; a field of digits
+ * joined by '-'
  * ("2026-0040") is one field per number. A field is zero-padded ({seq:04}) when all its values
  * are digits of one length and one starts with 0. Fields are named, in this order of
  * preference: after a non-key attribute holding the same value in every item (or that value
