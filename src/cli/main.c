@@ -62,10 +62,11 @@ static const CliCommand commands[] = {
     cli_eval_main },
   { "model",
     "model check MODEL.json\n           dynoscope-cli CONNECTION model apply MODEL.json "
-    "[--items N]",
+    "[--items N]\n           dynoscope-cli CONNECTION model infer --table T",
     N_ ("Key designs (NoSQL Workbench models): check one against its access patterns (each one "
         "request, keys that cannot collide, sort and fit; exit 1 when anything is flagged), "
-        "or create its tables on a connection with its sample or generated items"),
+        "create its tables on a connection with its sample or generated items, or infer one "
+        "from a table's items"),
     cli_model_main, NULL, NULL },
   CLI_STAGING_COMMANDS,
 };

@@ -101,6 +101,8 @@ static const ModelCommand model_commands[] = {
   { "check", "model check MODEL.json", cli_model_check_main },
   { "apply", "CONNECTION model apply MODEL.json [--items N] [--dry-run]",
     cli_model_apply_main },
+  { "infer", "[--db PATH | --endpoint URL] model infer --table T [--sample N]",
+    cli_model_infer_main },
 };
 
 static void

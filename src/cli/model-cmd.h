@@ -18,3 +18,8 @@ int cli_model_check_main (const CliTarget *target, int argc, char **argv);
  * opens no connection. Exit status: 0 success; 1 a DynamoDB error ("ErrorName: message" on
  * standard error); 2 a usage error or a model that cannot be read or applied; 130 cancelled. */
 int cli_model_apply_main (const CliTarget *target, int argc, char **argv);
+/* `CONNECTION model infer --table T [--sample N]`: the model proposed for the table (see
+ * src/model/infer.h) as NoSQL Workbench JSON on standard output. Exit status: 0; 1 when the
+ * table cannot be read (DynamoDB's error name and message on standard error); 2 on a usage or
+ * configuration error. ARGV[0] is "infer". */
+int cli_model_infer_main (const CliTarget *target, int argc, char **argv);

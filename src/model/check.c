@@ -44,6 +44,7 @@ dy_flag_kind_name (DyFlagKind kind)
     case DY_FLAG_TOO_LONG: return "key-too-long";
     case DY_FLAG_MIXED_CASE: return "mixed-case";
     case DY_FLAG_UNKNOWN_KEY: return "unknown-key";
+    case DY_FLAG_LOW_CARDINALITY: return "low-cardinality";
     }
   return "unknown";
 }
@@ -493,6 +494,88 @@ check_lengths (const DyModelEntity *e, const DyModelTable *table, DyCheckReport 
     }
 }
 
+/* Whether the field NAME of E is a low-cardinality attribute (check.h gives the rule); *WHY says
+ * what showed it. */
+static gboolean
+low_cardinality_field (const DyModelEntity *e, const DyModelTable *table, const char *name,
+                       char **why)
+{
+  const DyModelAttr *a = entity_attr (e, table, name);
+  if (a && g_strcmp0 (a->type, "BOOL") == 0)
+    {
+      *why = g_strdup_printf ("{%s} is a BOOL, of two values", name);
+      return TRUE;
+    }
+  g_autoptr (GHashTable) distinct = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  size_t i, holding = 0;
+  json_t *item;
+  json_array_foreach (table->items, i, item)
+    {
+      json_t *v = json_object_get (item, name);
+      if (v == NULL)
+        continue;
+      holding++;
+      g_hash_table_add (distinct, json_dumps (v, JSON_COMPACT | JSON_SORT_KEYS));
+    }
+  if (holding < DY_LOW_CARDINALITY_MIN_ITEMS
+      || g_hash_table_size (distinct) > DY_LOW_CARDINALITY_MAX_VALUES)
+    return FALSE;
+  *why = g_strdup_printf ("{%s} holds %u distinct values in %zu sample items", name,
+                          g_hash_table_size (distinct), holding);
+  return TRUE;
+}
+
+/* A partition key of few values puts its items in few partitions, each of which serves at most
+ * 3,000 RCU and 1,000 WCU however large the table's capacity. */
+static void
+check_cardinality (const DyModelEntity *e, const DyModelTable *table, DyCheckReport *report)
+{
+  for (guint x = 0; x <= table->indexes->len; x++)
+    {
+      const DyModelIndex *index = x > 0 ? g_ptr_array_index (table->indexes, x - 1) : NULL;
+      if (index != NULL && index->local)
+        continue; /* an LSI's partition key is the table's */
+      const char *attr = index ? index->partition.name : table->partition.name;
+      const DyModelKey *key = attr ? dy_model_entity_find_key (e, attr) : NULL;
+      if (key == NULL)
+        continue;
+      g_autofree char *of = index ? g_strdup_printf ("the partition key of index %s", index->name)
+                                  : g_strdup ("the partition key");
+      if (dy_template_n_fields (key->tpl) == 0)
+        {
+          add_flag (report, DY_FLAG_LOW_CARDINALITY,
+                    "entity %s: %s %s = \"%s\" is a constant: every %s item is in one "
+                    "partition, which serves at most 3,000 RCU and 1,000 WCU (a hot "
+                    "partition); compose it with an attribute of many values "
+                    "(\"%s#{id}\") or shard it with a suffix (\"%s#{shard:02}\", read with "
+                    "one Query per shard)",
+                    e->name, of, attr, key->tpl->source, e->name, key->tpl->source,
+                    key->tpl->source);
+          continue;
+        }
+      g_autoptr (GString) whys = g_string_new (NULL);
+      gboolean all_low = TRUE;
+      for (guint i = 0; all_low && i < key->tpl->parts->len; i++)
+        {
+          const DyTemplatePart *part = g_ptr_array_index (key->tpl->parts, i);
+          g_autofree char *why = NULL;
+          if (part->kind != DY_TEMPLATE_FIELD)
+            continue;
+          all_low = low_cardinality_field (e, table, part->text, &why);
+          if (all_low)
+            g_string_append_printf (whys, "%s%s", whys->len ? "; " : "", why);
+        }
+      if (all_low)
+        add_flag (report, DY_FLAG_LOW_CARDINALITY,
+                  "entity %s: %s %s = \"%s\" takes few values (%s): its items crowd into that "
+                  "many partitions, each serving at most 3,000 RCU and 1,000 WCU (hot "
+                  "partitions); compose it with an attribute of many values (\"%s#{id}\") or "
+                  "shard it with a suffix (\"%s#{shard:02}\", read with one Query per shard)",
+                  e->name, of, attr, key->tpl->source, whys->str, key->tpl->source,
+                  key->tpl->source);
+    }
+}
+
 typedef enum { CASE_NONE, CASE_UPPER, CASE_LOWER, CASE_MIXED } CaseStyle;
 
 static CaseStyle
@@ -581,6 +664,7 @@ dy_model_check (const DyModel *model)
             }
           check_lengths (e, table, report);
           check_key_names (e, table, report);
+          check_cardinality (e, table, report);
         }
     }
   return report;

@@ -31,6 +31,9 @@ typedef enum {
   DY_FLAG_TOO_LONG,   /* a key over DynamoDB's size limit */
   DY_FLAG_MIXED_CASE, /* sort key prefixes of one item collection in different cases */
   DY_FLAG_UNKNOWN_KEY, /* a template for an attribute that is no key of the table or its indexes */
+  DY_FLAG_LOW_CARDINALITY, /* a partition key (of the table or a GSI) of few values: a constant
+                            * template, or one whose every field is a low-cardinality attribute
+                            * (see below): its items crowd into few, hot partitions */
 } DyFlagKind;
 
 typedef struct {
@@ -53,5 +56,12 @@ const char *dy_flag_kind_name (DyFlagKind kind);
 /* DynamoDB's limits on a key attribute's value, in bytes. */
 #define DY_PARTITION_KEY_MAX 2048
 #define DY_SORT_KEY_MAX 1024
+
+/* A template field is a low-cardinality attribute when the entity's (or table's) attribute of
+ * its name is a BOOL, or when at least DY_LOW_CARDINALITY_MIN_ITEMS of the table's sample items
+ * hold that attribute and they hold at most DY_LOW_CARDINALITY_MAX_VALUES distinct values among
+ * them (a status, a type, a flag). Fields that name no attribute are taken to be of many values. */
+#define DY_LOW_CARDINALITY_MAX_VALUES 4
+#define DY_LOW_CARDINALITY_MIN_ITEMS 10
 
 G_END_DECLS

@@ -1,7 +1,8 @@
 /* keys-read.c: the read side of the partition-key analysis: the table's key schema from
- * DescribeTable, then a parallel Scan whose segments each count items and bytes per partition
- * key value into their own table, merged at the end; a sample stops every segment once N items
- * have been counted, so that it is spread over the whole key space rather than its start. */
+ * DescribeTable, then a parallel Scan (ddb_keys_scan, also used by model inference) whose
+ * segments each count items and bytes per partition key value into their own table, merged at
+ * the end; a sample stops every segment once N items have been counted, so that it is spread
+ * over the whole key space rather than its start. */
 #include "model/keys-private.h"
 
 #include "core/base64.h"
@@ -13,7 +14,6 @@ typedef struct _Read Read;
 typedef struct {
   Read *read;
   guint segment;
-  GHashTable *counts; /* char* key -> DdbKeysPartition* */
   GError *error;
   GThread *thread;
 } Segment;
@@ -21,15 +21,22 @@ typedef struct {
 struct _Read {
   DdbBackend *backend;
   const DdbKeysOptions *options;
-  const char *key_name;
-  GCancellable *cancel; /* ours: the caller's cancellation or a sample's end */
   guint segments;
+  DdbKeysItemFunc each;
+  gpointer user_data;
+  GCancellable *cancel; /* ours: the caller's cancellation or a sample's end */
   gsize counted;        /* atomic */
   gint full;            /* atomic: the sample is complete */
   GMutex lock;
   GCond cond;
   guint running;
 };
+
+/* What keys_read counts, one table per segment. */
+typedef struct {
+  const char *key_name;
+  GHashTable **counts; /* per segment: char* key -> DdbKeysPartition* */
+} Count;
 
 static void
 partition_free (DdbKeysPartition *p)
@@ -58,12 +65,33 @@ key_text (const DdbValue *v)
 }
 
 static void
-count_item (DdbValue *item, gpointer user_data)
+count_item (DdbValue *item, guint segment, gpointer user_data)
+{
+  Count *count = user_data;
+  g_autofree char *key = key_text (ddb_value_map_get (item, count->key_name));
+  DdbKeysPartition *p;
+
+  if (key != NULL)
+    {
+      p = g_hash_table_lookup (count->counts[segment], key);
+      if (p == NULL)
+        {
+          p = g_new0 (DdbKeysPartition, 1);
+          p->key = g_steal_pointer (&key);
+          g_hash_table_insert (count->counts[segment], p->key, p);
+        }
+      p->items++;
+      p->bytes += ddb_item_size (item);
+    }
+  ddb_value_free (item);
+}
+
+/* An item of a segment's page: handed on unless the sample is already complete. */
+static void
+scan_item (DdbValue *item, gpointer user_data)
 {
   Segment *segment = user_data;
   Read *read = segment->read;
-  g_autofree char *key = NULL;
-  DdbKeysPartition *p;
 
   if (read->options->sample > 0)
     {
@@ -78,20 +106,7 @@ count_item (DdbValue *item, gpointer user_data)
     }
   else
     g_atomic_pointer_add (&read->counted, 1);
-  key = key_text (ddb_value_map_get (item, read->key_name));
-  if (key != NULL)
-    {
-      p = g_hash_table_lookup (segment->counts, key);
-      if (p == NULL)
-        {
-          p = g_new0 (DdbKeysPartition, 1);
-          p->key = g_steal_pointer (&key);
-          g_hash_table_insert (segment->counts, p->key, p);
-        }
-      p->items++;
-      p->bytes += ddb_item_size (item);
-    }
-  ddb_value_free (item);
+  read->each (item, segment->segment, read->user_data);
 }
 
 static gpointer
@@ -116,7 +131,7 @@ segment_thread (gpointer data)
       start = NULL;
       if (g_atomic_int_get (&read->full))
         break;
-      if (!ddb_backend_read (read->backend, "Scan", request, count_item, segment, read->cancel,
+      if (!ddb_backend_read (read->backend, "Scan", request, scan_item, segment, read->cancel,
                              &response, &segment->error))
         break;
       if (g_atomic_int_get (&read->full))
@@ -194,40 +209,45 @@ describe (DdbBackend *backend, const DdbKeysOptions *options, GCancellable *canc
   return TRUE;
 }
 
-GPtrArray *
-ddb_keys_read (DdbBackend *backend, const DdbKeysOptions *options, DdbKeysReport *report,
-               DdbKeysProgress progress, gpointer user_data, GCancellable *cancellable,
+guint
+ddb_keys_scan_segments (DdbBackend *backend, guint requested)
+{
+  if (requested > 0)
+    return requested;
+  return ddb_backend_get_kind (backend) == DDB_BACKEND_REMOTE
+         ? 8 : (guint) CLAMP (g_get_num_processors (), 1, 4);
+}
+
+gboolean
+ddb_keys_scan (DdbBackend *backend, const DdbKeysOptions *options, guint segments,
+               DdbKeysItemFunc each, gpointer user_data, DdbKeysProgress progress,
+               gpointer progress_data, gboolean *sampled, GCancellable *cancellable,
                GError **error)
 {
   Read read = { 0 };
-  g_autofree Segment *segments = NULL;
-  g_autoptr (GHashTable) merged = NULL;
-  GPtrArray *partitions;
+  g_autofree Segment *threads = NULL;
   gulong handler = 0;
   GError *first = NULL;
 
-  if (!describe (backend, options, cancellable, report, error))
-    return NULL;
+  g_return_val_if_fail (segments > 0, FALSE);
   read.backend = backend;
   read.options = options;
-  read.key_name = report->key_name;
+  read.segments = segments;
+  read.each = each;
+  read.user_data = user_data;
   read.cancel = g_cancellable_new ();
-  read.segments = options->segments > 0 ? options->segments
-                  : ddb_backend_get_kind (backend) == DDB_BACKEND_REMOTE
-                    ? 8 : (guint) CLAMP (g_get_num_processors (), 1, 4);
   g_mutex_init (&read.lock);
   g_cond_init (&read.cond);
   if (cancellable != NULL)
     handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel),
                                      g_object_ref (read.cancel), g_object_unref);
-  segments = g_new0 (Segment, read.segments);
+  threads = g_new0 (Segment, read.segments);
   read.running = read.segments;
   for (guint i = 0; i < read.segments; i++)
     {
-      segments[i].read = &read;
-      segments[i].segment = i;
-      segments[i].counts = g_hash_table_new (g_str_hash, g_str_equal);
-      segments[i].thread = g_thread_new ("dynoscope-keys-scan", segment_thread, &segments[i]);
+      threads[i].read = &read;
+      threads[i].segment = i;
+      threads[i].thread = g_thread_new ("dynoscope-keys-scan", segment_thread, &threads[i]);
     }
   g_mutex_lock (&read.lock);
   while (read.running > 0)
@@ -237,7 +257,7 @@ ddb_keys_read (DdbBackend *backend, const DdbKeysOptions *options, DdbKeysReport
       if (!g_cond_wait_until (&read.cond, &read.lock, until) && progress != NULL)
         {
           g_mutex_unlock (&read.lock);
-          progress (g_atomic_pointer_get (&read.counted), user_data);
+          progress (g_atomic_pointer_get (&read.counted), progress_data);
           g_mutex_lock (&read.lock);
         }
     }
@@ -245,21 +265,63 @@ ddb_keys_read (DdbBackend *backend, const DdbKeysOptions *options, DdbKeysReport
   if (progress != NULL && !g_cancellable_is_cancelled (read.cancel))
     progress (MIN (g_atomic_pointer_get (&read.counted),
                    options->sample > 0 ? options->sample : G_MAXSIZE),
-              user_data);
+              progress_data);
+  for (guint i = 0; i < read.segments; i++)
+    {
+      g_thread_join (threads[i].thread);
+      if (threads[i].error != NULL && first == NULL
+          && !g_error_matches (threads[i].error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        first = g_steal_pointer (&threads[i].error);
+      g_clear_error (&threads[i].error);
+    }
+  if (handler != 0)
+    g_cancellable_disconnect (cancellable, handler);
+  if (sampled != NULL)
+    *sampled = g_atomic_int_get (&read.full) != 0;
+  if (first == NULL && g_cancellable_is_cancelled (cancellable))
+    first = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "The read was cancelled");
+  g_object_unref (read.cancel);
+  g_mutex_clear (&read.lock);
+  g_cond_clear (&read.cond);
+  if (first != NULL)
+    {
+      g_propagate_error (error, first);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+GPtrArray *
+ddb_keys_read (DdbBackend *backend, const DdbKeysOptions *options, DdbKeysReport *report,
+               DdbKeysProgress progress, gpointer user_data, GCancellable *cancellable,
+               GError **error)
+{
+  guint segments;
+  g_autofree GHashTable **counts = NULL;
+  g_autoptr (GHashTable) merged = NULL;
+  GPtrArray *partitions;
+  Count count;
+  gboolean ok;
+
+  if (!describe (backend, options, cancellable, report, error))
+    return NULL;
+  segments = ddb_keys_scan_segments (backend, options->segments);
+  counts = g_new0 (GHashTable *, segments);
+  for (guint i = 0; i < segments; i++)
+    counts[i] = g_hash_table_new (g_str_hash, g_str_equal);
+  count.key_name = report->key_name;
+  count.counts = counts;
+  ok = ddb_keys_scan (backend, options, segments, count_item, &count, progress, user_data,
+                      &report->sampled, cancellable, error);
 
   merged = g_hash_table_new (g_str_hash, g_str_equal);
   partitions = g_ptr_array_new_with_free_func ((GDestroyNotify) partition_free);
-  for (guint i = 0; i < read.segments; i++)
+  for (guint i = 0; i < segments; i++)
     {
       GHashTableIter iter;
       DdbKeysPartition *p, *into;
 
-      g_thread_join (segments[i].thread);
-      if (segments[i].error != NULL && first == NULL
-          && !g_error_matches (segments[i].error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        first = g_steal_pointer (&segments[i].error);
-      g_clear_error (&segments[i].error);
-      g_hash_table_iter_init (&iter, segments[i].counts);
+      g_hash_table_iter_init (&iter, counts[i]);
       while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &p))
         {
           into = g_hash_table_lookup (merged, p->key);
@@ -273,19 +335,10 @@ ddb_keys_read (DdbBackend *backend, const DdbKeysOptions *options, DdbKeysReport
           into->bytes += p->bytes;
           partition_free (p);
         }
-      g_hash_table_unref (segments[i].counts);
+      g_hash_table_unref (counts[i]);
     }
-  if (handler != 0)
-    g_cancellable_disconnect (cancellable, handler);
-  report->sampled = g_atomic_int_get (&read.full) != 0;
-  if (first == NULL && g_cancellable_is_cancelled (cancellable))
-    first = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "The read was cancelled");
-  g_object_unref (read.cancel);
-  g_mutex_clear (&read.lock);
-  g_cond_clear (&read.cond);
-  if (first != NULL)
+  if (!ok)
     {
-      g_propagate_error (error, first);
       g_ptr_array_unref (partitions);
       return NULL;
     }

@@ -67,6 +67,24 @@ typedef struct {
  * the end of a read that was not cancelled with the number of items counted. */
 typedef void (*DdbKeysProgress) (guint64 items_read, gpointer user_data);
 
+/* Called on a Scan segment's thread with each item read (the callee owns it) and the segment
+ * (0 .. segments-1) that read it. */
+typedef void (*DdbKeysItemFunc) (DdbValue *item, guint segment, gpointer user_data);
+
+/* The number of Scan segments for REQUESTED (0: 8 for an endpoint, one per processor up to 4
+ * for a database). */
+guint ddb_keys_scan_segments (DdbBackend *backend, guint requested);
+
+/* A parallel Scan of OPTIONS->table (or ->index) in SEGMENTS segments, each item handed to EACH;
+ * with OPTIONS->sample, every segment stops once that many items were handed over in all, so that
+ * a sample is spread over the whole key space. PROGRESS as for ddb_keys_analyze. *SAMPLED (may be
+ * NULL): whether the sample ended the read. FALSE with ERROR on failure or cancellation. The
+ * rate members of OPTIONS are not read. */
+gboolean ddb_keys_scan (DdbBackend *backend, const DdbKeysOptions *options, guint segments,
+                        DdbKeysItemFunc each, gpointer user_data, DdbKeysProgress progress,
+                        gpointer progress_data, gboolean *sampled, GCancellable *cancellable,
+                        GError **error);
+
 DdbKeysReport *ddb_keys_analyze (DdbBackend *backend, const DdbKeysOptions *options,
                                  DdbKeysProgress progress, gpointer user_data,
                                  GCancellable *cancellable, GError **error);

@@ -177,6 +177,71 @@ test_key_flags (void)
   g_assert_cmpuint (report->flags->len, ==, 5);
 }
 
+static void
+add_item (DyModelTable *table, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+
+static void
+add_item (DyModelTable *table, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *text = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  json_t *item = json_loads (text, 0, NULL);
+  g_assert_nonnull (item);
+  json_array_append_new (table->items, item);
+}
+
+/* A constant partition key, and one of only few-valued fields (a BOOL; a status among many
+ * items), are flagged; a key with one field of many values, or a few-valued field seen in too few
+ * items to tell, are not. */
+static void
+test_low_cardinality (void)
+{
+  g_autoptr (DyModel) model = model_from (
+    "{\"FacetName\": \"Config\"}, {\"FacetName\": \"ByStatus\"}, {\"FacetName\": \"Archive\"}, "
+    "{\"FacetName\": \"Owned\"}, {\"FacetName\": \"Regional\"}, {\"FacetName\": \"Mixed\"}",
+    "\"Config\": {\"keys\": {\"PK\": \"CONFIG\", \"SK\": \"META\"}}, "
+    "\"ByStatus\": {\"keys\": {\"PK\": \"T#{id}\", \"SK\": \"T\", \"GSI1PK\": "
+    "  \"STATUS#{status}\", \"GSI1SK\": \"{id}\"}}, "
+    "\"Archive\": {\"keys\": {\"PK\": \"ARCHIVED#{archived}\", \"SK\": \"A#{id}\"}}, "
+    "\"Owned\": {\"keys\": {\"PK\": \"OWNER#{owner}\", \"SK\": \"O#{id}\"}}, "
+    "\"Regional\": {\"keys\": {\"PK\": \"REGION#{region}\", \"SK\": \"R#{id}\"}}, "
+    "\"Mixed\": {\"keys\": {\"PK\": \"WS#{workspaceId}#{status}\", \"SK\": \"M#{id}\"}}", "");
+  DyModelTable *table = g_ptr_array_index (model->tables, 0);
+  DyModelAttr *archived = g_new0 (DyModelAttr, 1);
+  archived->name = g_strdup ("archived");
+  archived->type = g_strdup ("BOOL");
+  g_ptr_array_add (table->attrs, archived);
+  static const char *const statuses[] = { "active", "done", "paused" };
+  for (guint i = 0; i < 12; i++)
+    add_item (table,
+              "{\"PK\": {\"S\": \"T#%u\"}, \"SK\": {\"S\": \"T\"}, \"status\": {\"S\": \"%s\"}, "
+              "\"owner\": {\"S\": \"U#%u\"}}", i, statuses[i % 3], i);
+  for (guint i = 0; i < 5; i++)
+    add_item (table, "{\"PK\": {\"S\": \"REGION#%s\"}, \"SK\": {\"S\": \"R#%u\"}, "
+              "\"region\": {\"S\": \"%s\"}}", i % 2 ? "eu" : "us", i, i % 2 ? "eu" : "us");
+
+  g_autoptr (DyCheckReport) report = dy_model_check (model);
+  g_assert_cmpuint (count_kind (report, DY_FLAG_LOW_CARDINALITY,
+                                "entity Config: the partition key PK = \"CONFIG\" is a "
+                                "constant"), ==, 1);
+  g_assert_cmpuint (count_kind (report, DY_FLAG_LOW_CARDINALITY,
+                                "the partition key of index GSI1 GSI1PK = \"STATUS#{status}\" "
+                                "takes few values ({status} holds 3 distinct values in 12 "
+                                "sample items)"), ==, 1);
+  g_assert_cmpuint (count_kind (report, DY_FLAG_LOW_CARDINALITY,
+                                "ARCHIVED#{archived}\" takes few values ({archived} is a BOOL"),
+                    ==, 1);
+  g_assert_cmpuint (count_kind (report, DY_FLAG_LOW_CARDINALITY, "shard it with a suffix "
+                                "(\"STATUS#{status}#{shard:02}\""), ==, 1);
+  g_assert_cmpuint (count_kind (report, DY_FLAG_LOW_CARDINALITY, "Owned"), ==, 0);
+  g_assert_cmpuint (count_kind (report, DY_FLAG_LOW_CARDINALITY, "Regional"), ==, 0);
+  g_assert_cmpuint (count_kind (report, DY_FLAG_LOW_CARDINALITY, "Mixed"), ==, 0);
+  g_assert_cmpuint (report->flags->len, ==, 3);
+  g_assert_cmpstr (dy_flag_kind_name (DY_FLAG_LOW_CARDINALITY), ==, "low-cardinality");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -184,5 +249,6 @@ main (int argc, char **argv)
   g_test_add_func ("/check/resolves", test_resolves);
   g_test_add_func ("/check/pattern-flags", test_pattern_flags);
   g_test_add_func ("/check/key-flags", test_key_flags);
+  g_test_add_func ("/check/low-cardinality", test_low_cardinality);
   return g_test_run ();
 }
