@@ -175,10 +175,10 @@ apply_done (GObject *source, GAsyncResult *result, gpointer user_data)
           ngettext ("Created %u table on %s.", "Created %u tables on %s.", apply->n_tables),
           apply->n_tables, dy_connection_get_title (apply->connection));
       /* TRANSLATORS: the items Create on… wrote into the tables it created */
-      g_autofree char *items = g_strdup_printf (
-          ngettext ("Wrote %" G_GUINT64_FORMAT " item.", "Wrote %" G_GUINT64_FORMAT " items.",
-                    written),
-          written);
+      g_autofree char *items
+          = g_strdup_printf (ngettext ("Wrote %" G_GUINT64_FORMAT " item.",
+                                       "Wrote %" G_GUINT64_FORMAT " items.", written),
+                             written);
       /* two whole sentences, one after the other */
       g_autofree char *text = g_strdup_printf ("%s %s", tables, items);
 
@@ -189,8 +189,8 @@ apply_done (GObject *source, GAsyncResult *result, gpointer user_data)
   else
     {
       const char *name = ddb_backend_error_name (error, NULL);
-      g_autofree char *reason
-          = name != NULL ? g_strdup_printf ("%s: %s", name, error->message) : g_strdup (error->message);
+      g_autofree char *reason = name != NULL ? g_strdup_printf ("%s: %s", name, error->message)
+                                             : g_strdup (error->message);
       g_autofree char *text = NULL;
       GtkWidget *dialog;
 
@@ -218,11 +218,38 @@ apply_done (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static void
-progress_response (AdwMessageDialog *dialog, const char *response, Apply *apply)
+progress_response (AdwMessageDialog *dialog, const char *response, GCancellable *cancellable)
 {
   (void) dialog;
   if (g_str_equal (response, "cancel"))
-    g_cancellable_cancel (apply->cancellable);
+    g_cancellable_cancel (cancellable);
+}
+
+AdwMessageDialog *
+dy_model_window_progress_new (DyModelWindow *self, const char *heading, const char *text,
+                              GCancellable *cancellable, GtkProgressBar **bar, GtkLabel **label)
+{
+  AdwMessageDialog *dialog;
+  GtkWidget *box;
+
+  *bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+  *label = GTK_LABEL (gtk_label_new (text));
+  gtk_label_set_xalign (*label, 0);
+  gtk_label_set_ellipsize (*label, PANGO_ELLIPSIZE_MIDDLE);
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (*bar));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (*label));
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), heading, NULL));
+  adw_message_dialog_set_extra_child (dialog, box);
+  adw_message_dialog_add_response (dialog, "cancel", _ ("_Cancel"));
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  /* the end of the work closes it */
+  g_signal_connect_data (dialog, "response", G_CALLBACK (progress_response),
+                         g_object_ref (cancellable),
+                         (GClosureNotify) (void (*) (void)) g_object_unref, 0);
+  g_object_set_data (G_OBJECT (self), "dy-progress-dialog", dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return dialog;
 }
 
 static void
@@ -230,24 +257,10 @@ start (Apply *apply)
 {
   DyModelWindow *self = apply->self;
   g_autoptr (GTask) task = NULL;
-  GtkWidget *box;
 
-  apply->bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
-  apply->label = GTK_LABEL (gtk_label_new (_ ("Creating the tables…")));
-  gtk_label_set_xalign (apply->label, 0);
-  gtk_label_set_ellipsize (apply->label, PANGO_ELLIPSIZE_MIDDLE);
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (apply->bar));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (apply->label));
-  apply->progress_dialog = ADW_MESSAGE_DIALOG (
-      adw_message_dialog_new (GTK_WINDOW (self), _ ("Creating the Model"), NULL));
-  adw_message_dialog_set_extra_child (apply->progress_dialog, box);
-  adw_message_dialog_add_response (apply->progress_dialog, "cancel", _ ("_Cancel"));
-  adw_message_dialog_set_close_response (apply->progress_dialog, "cancel");
-  /* the end of the work closes it */
-  g_signal_connect (apply->progress_dialog, "response", G_CALLBACK (progress_response), apply);
-  g_object_set_data (G_OBJECT (self), "dy-apply-progress-dialog", apply->progress_dialog);
-  gtk_window_present (GTK_WINDOW (apply->progress_dialog));
+  apply->progress_dialog
+      = dy_model_window_progress_new (self, _ ("Creating the Model"), _ ("Creating the tables…"),
+                                      apply->cancellable, &apply->bar, &apply->label);
 
   self->applying = TRUE;
   task = g_task_new (NULL, apply->cancellable, apply_done, apply);
@@ -276,6 +289,8 @@ review_response (AdwMessageDialog *dialog, const char *response, Review *review)
   Apply *apply = g_steal_pointer (&review->apply);
 
   (void) dialog;
+  if (apply == NULL) /* answered already */
+    return;
   if (!g_str_equal (response, "create"))
     {
       apply_free (apply);

@@ -84,5 +84,15 @@ void dy_model_window_show_items (DyModelWindow *self, const char *table, const c
  * (dy_model_window_review_create). */
 void dy_model_window_create_on_action (GtkWidget *widget, const char *action_name,
                                        GVariant *parameter);
+/* A dialog with a progress bar and a label (TEXT) under HEADING whose Cancel cancels
+ * CANCELLABLE; destroy it when the work ends. */
+AdwMessageDialog *dy_model_window_progress_new (DyModelWindow *self, const char *heading,
+                                                const char *text, GCancellable *cancellable,
+                                                GtkProgressBar **bar, GtkLabel **label);
+
+/* dy-model-window-infer.c: model.infer, which asks for a connection and a table, then shows
+ * the model dy_model_infer proposes (in a new window when this one has unsaved changes). */
+void dy_model_window_infer_action (GtkWidget *widget, const char *action_name,
+                                   GVariant *parameter);
 
 G_END_DECLS

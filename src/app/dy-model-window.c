@@ -664,10 +664,8 @@ dy_model_window_class_init (DyModelWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "model.copy-as", "s", copy_as_action);
   gtk_widget_class_install_action (widget_class, "model.create-on", NULL,
                                    dy_model_window_create_on_action);
-  /* "model.infer" (dy_model_infer on a table, shown with dy_model_window_set_model) is the
-   * Infer button's action: until it is installed here the button stays insensitive. It asks
-   * where first with dy_model_window_choose_target (dy-model-window-target.c); the chosen
-   * connection's dy_connection_open_backend gives the DdbBackend it takes. */
+  gtk_widget_class_install_action (widget_class, "model.infer", NULL,
+                                   dy_model_window_infer_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "model.open",
                                        NULL);

@@ -68,7 +68,11 @@ GtkWidget *dy_model_window_choose_target (DyModelWindow *self, const char *headi
  * Cancel in a dialog of their own). NULL (and a toast) when there is nothing to create or the
  * work runs already. */
 GtkWidget *dy_model_window_review_create (DyModelWindow *self, DyConnection *connection);
-/* TRUE while Create on… works; then how it ended, as the toast or the error dialog said it. */
+/* Infer from Table… once CONNECTION and TABLE are chosen: reads a sample on a worker thread
+ * (progress and Cancel in a dialog), then shows the proposed model, not yet saved. */
+void dy_model_window_start_infer (DyModelWindow *self, DyConnection *connection,
+                                  const char *table);
+/* TRUE while Create on… or Infer works; then how the last one ended, as the toast or the error dialog said it. */
 gboolean dy_model_window_get_applying (DyModelWindow *self);
 const char *dy_model_window_get_apply_message (DyModelWindow *self);
 

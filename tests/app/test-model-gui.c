@@ -15,6 +15,7 @@
 #include "app/dy-group.h"
 #include "app/dy-model-window.h"
 #include "gui-util.h"
+#include "backend/backend.h"
 #include "model/workbench.h"
 
 #define ORDERS_MODEL DYNOSCOPE_SOURCE_DIR "/data/models/orders.json"
@@ -587,6 +588,153 @@ test_target (void)
   g_free (target.table);
 }
 
+static gboolean
+not_applying (gpointer data)
+{
+  return !dy_model_window_get_applying (data);
+}
+
+/* The demo connection's answer to OPERATION (REQUEST in JSON), through a backend of its own. */
+static json_t *
+demo_call (const char *operation, const char *request)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DdbBackend) backend = dy_connection_open_backend (gui_demo_connection (), 0, &error);
+  json_auto_t *body = json_loads (request, 0, NULL);
+  json_t *response = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (ddb_backend_call (backend, operation, body, NULL, &response, &error));
+  g_assert_no_error (error);
+  return response;
+}
+
+static void
+rename_table (DyModel *model, const char *from, const char *to)
+{
+  DyModelTable *table = dy_model_find_table (model, from);
+
+  g_assert_nonnull (table);
+  g_free (table->name);
+  table->name = g_strdup (to);
+  for (guint i = 0; i < model->entities->len; i++)
+    {
+      DyModelEntity *e = model->entities->pdata[i];
+
+      if (g_strcmp0 (e->table, from) == 0)
+        {
+          g_free (e->table);
+          e->table = g_strdup (to);
+        }
+    }
+}
+
+static char *
+text_view_text (GtkWidget *view)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+/* Create on…: the CreateTable request shown first; on the demo connection, whose Orders
+ * exists, DynamoDB's ResourceInUseException comes back by name; under another name the table
+ * is created with the model's key schema and filled with the generated items, 20 an entity. */
+static void
+test_create_on (void)
+{
+  DyModelWindow *window = find_model_window ();
+  DyModel *model = (DyModel *) dy_model_window_get_model (window);
+  GtkWidget *dialog, *error_dialog;
+  g_autofree char *requests = NULL;
+  json_auto_t *described = NULL, *counted = NULL;
+  json_t *schema;
+
+  g_assert_nonnull (window);
+  dialog = dy_model_window_review_create (window, gui_demo_connection ());
+  g_assert_nonnull (dialog);
+  requests = text_view_text (g_object_get_data (G_OBJECT (dialog), "requests"));
+  g_assert_nonnull (strstr (requests, "CreateTable\n"));
+  g_assert_nonnull (strstr (requests, "\"TableName\": \"Orders\""));
+  g_assert_nonnull (strstr (requests, "\"AttributeName\": \"TenantShard\""));
+  gui_screenshot ("9a-model-create-review.png");
+  answer (dialog, "create");
+  gui_wait_for (not_applying, window, "Create on… to end");
+  g_assert_nonnull (strstr (dy_model_window_get_apply_message (window), "ResourceInUseException"));
+  error_dialog = g_object_get_data (G_OBJECT (window), "dy-apply-error-dialog");
+  g_assert_nonnull (error_dialog);
+  gui_screenshot ("9b-model-create-error.png");
+  answer (error_dialog, "close");
+
+  rename_table (model, "Orders", "OrdersDraft");
+  dialog = dy_model_window_review_create (window, gui_demo_connection ());
+  gtk_drop_down_set_selected (g_object_get_data (G_OBJECT (dialog), "items"), 1);
+  gtk_spin_button_set_value (g_object_get_data (G_OBJECT (dialog), "count"), 20);
+  answer (dialog, "create");
+  gui_wait_for (not_applying, window, "Create on… to end");
+  g_assert_nonnull (strstr (dy_model_window_get_apply_message (window), "Created 1 table"));
+  g_assert_nonnull (strstr (dy_model_window_get_apply_message (window), "Wrote 40 items"));
+  described = demo_call ("DescribeTable", "{\"TableName\": \"OrdersDraft\"}");
+  schema = json_object_get (json_object_get (described, "Table"), "KeySchema");
+  g_assert_cmpstr (json_string_value (json_object_get (json_array_get (schema, 0), "AttributeName")),
+                   ==, "TenantShard");
+  counted = demo_call ("Scan", "{\"TableName\": \"OrdersDraft\", \"Select\": \"COUNT\"}");
+  g_assert_cmpint (json_integer_value (json_object_get (counted, "Count")), ==, 40);
+  json_decref (demo_call ("DeleteTable", "{\"TableName\": \"OrdersDraft\"}"));
+  rename_table (model, "OrdersDraft", "Orders");
+}
+
+static gboolean
+other_model_window (gpointer data)
+{
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (g_application_get_default ()));
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (DY_IS_MODEL_WINDOW (l->data) && l->data != data
+        && dy_model_window_get_model (l->data) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* Infer from Table… on the demo Workspaces: the window has unsaved changes, so the proposed
+ * model opens in a window of its own, with the table's entities and their key templates. */
+static void
+test_infer (void)
+{
+  DyModelWindow *window = find_model_window ();
+  DyModelWindow *inferred = NULL;
+  const DyModel *model;
+  const DyModelEntity *project;
+  GList *windows;
+
+  g_assert_true (dy_model_window_get_modified (window));
+  dy_model_window_start_infer (window, gui_demo_connection (), "Workspaces");
+  gui_wait_for (not_applying, window, "Infer to end");
+  gui_wait_for (other_model_window, window, "the inferred model's window");
+  windows = gtk_application_get_windows (GTK_APPLICATION (g_application_get_default ()));
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (DY_IS_MODEL_WINDOW (l->data) && l->data != window)
+      inferred = l->data;
+  model = dy_model_window_get_model (inferred);
+  g_assert_true (dy_model_window_get_modified (inferred));
+  g_assert_null (dy_model_window_get_path (inferred));
+  g_assert_nonnull (dy_model_find_table (model, "Workspaces"));
+  g_assert_nonnull (dy_model_find_entity (model, "Workspace"));
+  project = dy_model_find_entity (model, "Project");
+  g_assert_nonnull (project);
+  g_assert_cmpstr (dy_model_entity_find_key (project, "EntityRef")->tpl->source, ==,
+                   "WS#{workspaceId}");
+  g_assert_true (g_str_has_prefix (dy_model_entity_find_key (project, "Detail")->tpl->source,
+                                   "PROJ#"));
+  g_assert_nonnull (strstr (dy_model_window_get_apply_message (inferred), "Inferred 3 entities"));
+  dy_model_window_select (inferred, DY_MODEL_SELECT_ENTITY, 1);
+  gui_screenshot ("9c-model-inferred.png");
+  gtk_window_destroy (GTK_WINDOW (inferred));
+  gui_settle ();
+}
+
 static void
 test_save (void)
 {
@@ -660,6 +808,8 @@ main (int argc, char **argv)
   g_test_add_func ("/model-gui/seeds", test_seeds);
   g_test_add_func ("/model-gui/edit", test_edit);
   g_test_add_func ("/model-gui/target", test_target);
+  g_test_add_func ("/model-gui/create-on", test_create_on);
+  g_test_add_func ("/model-gui/infer", test_infer);
   g_test_add_func ("/model-gui/save", test_save);
   return gui_run_tests ();
 }
