@@ -211,14 +211,14 @@ dy_keys_chart_set_buckets (GtkWidget *area, const guint64 *buckets, guint n_buck
   for (guint b = 0; b < n_buckets; b++)
     {
       g_autofree char *label = ddb_keys_bucket_label (b);
+      g_autofree char *count = count_text (buckets[b]);
 
-      g_string_append_printf (description,
-                              /* TRANSLATORS: one bar of the histogram, e.g. "4-7 items: 11
-                               * partitions" */
-                              g_dngettext (NULL, "%s items: %'" G_GUINT64_FORMAT " partition; ",
-                                           "%s items: %'" G_GUINT64_FORMAT " partitions; ",
-                                           buckets[b]),
-                              label, buckets[b]);
+      g_string_append_printf (
+          description,
+          /* TRANSLATORS: one bar of the histogram, e.g. "4-7 items: 11
+           * partitions" */
+          g_dngettext (NULL, "%s items: %s partition; ", "%s items: %s partitions; ", buckets[b]),
+          label, count);
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (area), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                   description->str, -1);

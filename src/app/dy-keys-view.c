@@ -152,12 +152,13 @@ update_progress (DyKeysView *self)
   double seconds = (double) (g_get_monotonic_time () - self->started) / G_USEC_PER_SEC;
   RunData *d = self->task != NULL ? g_task_get_task_data (self->task) : NULL;
   g_autofree char *text = NULL;
+  g_autofree char *count = NULL;
 
   if (d != NULL)
     self->items_read = g_atomic_pointer_get (&d->items_read);
+  count = count_text (self->items_read);
   /* TRANSLATORS: the progress of the partition-key analysis: items read so far, and the rate */
-  text = g_strdup_printf (_ ("Reading… %'" G_GUINT64_FORMAT " items read, %'.0f items/s"),
-                          self->items_read,
+  text = g_strdup_printf (_ ("Reading… %s items read, %'.0f items/s"), count,
                           seconds > 0.05 ? (double) self->items_read / seconds : 0.0);
   gtk_label_set_text (self->progress_label, text);
 }
@@ -186,6 +187,8 @@ update_actions (DyKeysView *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->mode_dropdown), !running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->rcu_spin), !running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->wcu_spin), !running);
+  /* the last report stays in sight, dimmed, until the new one replaces it */
+  gtk_widget_set_sensitive (gtk_stack_get_child_by_name (self->content_stack, "report"), !running);
 }
 
 /* The report shown. */
@@ -215,17 +218,17 @@ fill_summary (DyKeysView *self, const DdbKeysReport *r, double seconds)
     /* TRANSLATORS: %s is the table (and index); then the items read and the seconds */
     source = g_strdup_printf (
         g_dngettext (NULL,
-                     "%s: a sample of %'" G_GUINT64_FORMAT " item, read in %.1f s. The figures "
-                     "are of the sample, not of the whole table.",
-                     "%s: a sample of %'" G_GUINT64_FORMAT " items, read in %.1f s. The "
-                     "figures are of the sample, not of the whole table.",
+                     "%s: a sample of %s item, read in %.1f s. The figures are of the sample, "
+                     "not of the whole table.",
+                     "%s: a sample of %s items, read in %.1f s. The figures are of the sample, "
+                     "not of the whole table.",
                      r->items),
-        what, r->items, seconds);
+        what, items, seconds);
   else
-    source = g_strdup_printf (
-        g_dngettext (NULL, "%s: a full scan, all %'" G_GUINT64_FORMAT " item read in %.1f s.",
-                     "%s: a full scan, all %'" G_GUINT64_FORMAT " items read in %.1f s.", r->items),
-        what, r->items, seconds);
+    source
+        = g_strdup_printf (g_dngettext (NULL, "%s: a full scan, all %s item read in %.1f s.",
+                                        "%s: a full scan, all %s items read in %.1f s.", r->items),
+                           what, items, seconds);
   set_source_text (self, source);
 }
 
@@ -432,14 +435,14 @@ run_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (report == NULL)
     {
       g_autofree char *message = NULL;
+      g_autofree char *count = count_text (self->items_read);
 
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         /* TRANSLATORS: the analysis was cancelled after reading this many items */
         message = g_strdup_printf (
-            g_dngettext (NULL, "Cancelled after %'" G_GUINT64_FORMAT " item read: nothing to show.",
-                         "Cancelled after %'" G_GUINT64_FORMAT " items read: nothing to show.",
-                         self->items_read),
-            self->items_read);
+            g_dngettext (NULL, "Cancelled after %s item read: nothing to show.",
+                         "Cancelled after %s items read: nothing to show.", self->items_read),
+            count);
       else
         {
           g_autofree char *why = dy_connection_describe_error (self->connection, error, NULL);
