@@ -3,7 +3,8 @@
  * gives (items, distinct keys, the heaviest partition and its items), the sharded hot tenant
  * TENANT#bigco#* in the families, and says it was a full scan; a sample says it is one; a rate
  * lists the partitions it overloads with suffixes; a key is copied and its partition queried
- * in the table's tab; Cancel stops a long full scan of a generated table of BIG_ITEMS items. */
+ * in the table's tab; a 38-digit number key is shown and queried whole; Cancel stops a long full
+ * scan of a generated table of BIG_ITEMS items. */
 #define G_LOG_DOMAIN "test-keys-gui"
 
 #include <glib/gstdio.h>
@@ -17,6 +18,7 @@
 #include "gui-util.h"
 
 #define BIG_ITEMS 800000
+#define BIG "98765432109876543210987654321098765432"
 
 static gboolean
 view_ready (gpointer data)
@@ -305,6 +307,70 @@ test_sidebar_index (void)
   gui_settle ();
 }
 
+static void
+call (const char *op, const char *text)
+{
+  json_error_t jerror;
+  json_t *request = json_loads (text, 0, &jerror);
+  g_autoptr (GError) error = NULL;
+  json_t *response;
+
+  g_assert_nonnull (request);
+  response = dy_connection_call_sync (gui_demo_connection (), op, request, NULL, &error);
+  g_assert_no_error (error);
+  json_decref (response);
+  json_decref (request);
+}
+
+/* A number partition key keeps all its digits, and its partition is queried as a number. */
+static void
+test_number_key (void)
+{
+  DyKeysView *view;
+  DyTableView *table_view;
+
+  call ("CreateTable",
+        "{\"TableName\": \"Numbers\", \"BillingMode\": \"PAY_PER_REQUEST\","
+        " \"AttributeDefinitions\": [{\"AttributeName\": \"n\", \"AttributeType\": \"N\"}],"
+        " \"KeySchema\": [{\"AttributeName\": \"n\", \"KeyType\": \"HASH\"}]}");
+  call ("PutItem", "{\"TableName\": \"Numbers\", \"Item\": {\"n\": {\"N\": \"" BIG "\"}}}");
+  call ("PutItem", "{\"TableName\": \"Numbers\", \"Item\": {\"n\": {\"N\": \"7\"}}}");
+  view = dy_keys_view_open (gui_window, gui_demo_connection (), "Numbers");
+  gui_wait_for (view_ready, view, "DescribeTable");
+  dy_keys_view_set_sample (view, 0);
+  run_and_wait (view);
+  g_assert_cmpuint (g_list_model_get_n_items (dy_keys_view_get_heaviest (view)), ==, 2);
+  {
+    gboolean found = FALSE;
+
+    for (guint i = 0; i < 2; i++)
+      found
+          |= g_strcmp0 (dy_keys_row_get_cell (row_at (dy_keys_view_get_heaviest (view), i), 0), BIG)
+             == 0;
+    g_assert_true (found);
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "keys.query", "s", BIG));
+  table_view = dy_window_get_current_view (gui_window);
+  g_assert_nonnull (table_view);
+  g_assert_cmpstr (dy_table_view_get_table_name (table_view), ==, "Numbers");
+  query_view = table_view;
+  query_items = 1;
+  gui_wait_for (partition_queried, NULL, "the number partition's Query");
+  {
+    g_autoptr (DyItem) item = g_list_model_get_item (dy_table_view_get_items (table_view), 0);
+    const DdbValue *n = dy_item_get_attribute (item, "n");
+    g_autofree char *digits = NULL;
+
+    g_assert_nonnull (n);
+    g_assert_cmpint (n->type, ==, DDB_TYPE_N);
+    digits = ddb_number_to_string (&n->number);
+    g_assert_cmpstr (digits, ==, BIG);
+  }
+  gtk_window_destroy (GTK_WINDOW (view));
+  gui_settle ();
+  call ("DeleteTable", "{\"TableName\": \"Numbers\"}");
+}
+
 /* A table of BIG_ITEMS items in a database of its own. */
 static char *
 build_big_database (void)
@@ -406,6 +472,7 @@ main (int argc, char **argv)
   gui_init (&argc, &argv);
   g_test_add_func ("/keys-gui/orders", test_orders);
   g_test_add_func ("/keys-gui/sidebar-index", test_sidebar_index);
+  g_test_add_func ("/keys-gui/number-key", test_number_key);
   g_test_add_func ("/keys-gui/cancel", test_cancel);
   return gui_run_tests ();
 }
