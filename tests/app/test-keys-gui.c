@@ -442,6 +442,9 @@ test_cancel (void)
   g_assert_null (dy_keys_view_get_error (view));
   g_assert_cmpuint (dy_keys_view_get_items_read (view), <, BIG_ITEMS);
   g_assert_nonnull (strstr (dy_keys_view_get_source_text (view), "Cancelled after"));
+  g_test_message ("cancelled at %" G_GUINT64_FORMAT " items, stopped at %" G_GUINT64_FORMAT
+                  " of %u",
+                  read_when_cancelled, dy_keys_view_get_items_read (view), BIG_ITEMS);
   gui_screenshot ("keys-cancelled.png");
 
   /* and a sample of it runs to its end */
