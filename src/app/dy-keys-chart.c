@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "app/dy-keys-chart.h"
+#include "app/dy-keys-rows.h"
 #include "model/keys.h"
 
 #define PAD 8
@@ -61,12 +62,6 @@ show_at (cairo_t *cr, PangoLayout *layout, double x, double y)
   pango_cairo_show_layout (cr, layout);
 }
 
-static char *
-count_text (guint64 n)
-{
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
-}
-
 /* The heights of one text line and of a bar's row. */
 static void
 metrics (GtkWidget *area, int *line, int *row)
@@ -99,7 +94,7 @@ draw_chart (GtkDrawingArea *drawing, cairo_t *cr, int width, int height, gpointe
   for (guint b = 0; b < chart->n_buckets; b++)
     {
       g_autofree char *label = ddb_keys_bucket_label (b);
-      g_autofree char *count = count_text (chart->buckets[b]);
+      g_autofree char *count = dy_keys_count_text (chart->buckets[b]);
       g_autoptr (PangoLayout) l1 = layout_of (area, label, &w, &h);
       g_autoptr (PangoLayout) l2 = layout_of (area, count, NULL, NULL);
 
@@ -124,7 +119,7 @@ draw_chart (GtkDrawingArea *drawing, cairo_t *cr, int width, int height, gpointe
   /* grid lines and ticks */
   for (guint64 t = 0; t <= most; t += step)
     {
-      g_autofree char *text = count_text (t);
+      g_autofree char *text = dy_keys_count_text (t);
       g_autoptr (PangoLayout) tick = layout_of (area, text, &w, &h);
       double x = floor (plot_x + plot_w * (double) t / (double) most) + 0.5;
 
@@ -147,7 +142,7 @@ draw_chart (GtkDrawingArea *drawing, cairo_t *cr, int width, int height, gpointe
   for (guint b = 0; b < chart->n_buckets; b++)
     {
       g_autofree char *label = ddb_keys_bucket_label (b);
-      g_autofree char *count = count_text (chart->buckets[b]);
+      g_autofree char *count = dy_keys_count_text (chart->buckets[b]);
       g_autoptr (PangoLayout) l1 = layout_of (area, label, &w, &h);
       g_autoptr (PangoLayout) l2 = NULL;
       double y = top + (double) b * row;
@@ -211,7 +206,7 @@ dy_keys_chart_set_buckets (GtkWidget *area, const guint64 *buckets, guint n_buck
   for (guint b = 0; b < n_buckets; b++)
     {
       g_autofree char *label = ddb_keys_bucket_label (b);
-      g_autofree char *count = count_text (buckets[b]);
+      g_autofree char *count = dy_keys_count_text (buckets[b]);
 
       g_string_append_printf (
           description,
