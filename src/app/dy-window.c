@@ -7,6 +7,7 @@
 #include "app/dy-changes-view.h"
 #include "app/dy-demo.h"
 #include "app/dy-fanout-dialog.h"
+#include "app/dy-keys-view.h"
 #include "app/dy-staging-panel.h"
 #include "app/dy-import.h"
 #include "app/dy-model-window.h"
@@ -679,6 +680,41 @@ model_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   dy_model_window_open (gtk_window_get_application (GTK_WINDOW (widget)), NULL);
 }
 
+/* win.keys (Ctrl+Shift+K): the key distribution of the current tab's table, else of the table
+ * selected in the sidebar. */
+static void
+keys_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyWindow *self = DY_WINDOW (widget);
+  GtkWidget *child = current_child (self);
+  GtkSingleSelection *sidebar = GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->sidebar_list));
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (sidebar);
+
+  if (DY_IS_TABLE_VIEW (child) || DY_IS_CHANGES_VIEW (child))
+    {
+      DyTableView *view = DY_IS_TABLE_VIEW (child) ? DY_TABLE_VIEW (child) : NULL;
+
+      dy_keys_view_open (self, current_connection (self),
+                         view != NULL ? dy_table_view_get_table_name (view)
+                                      : dy_changes_view_get_table_name (DY_CHANGES_VIEW (child)));
+      return;
+    }
+  if (row != NULL)
+    {
+      g_autoptr (GObject) item = gtk_tree_list_row_get_item (row);
+      g_autoptr (GtkTreeListRow) parent = gtk_tree_list_row_get_parent (row);
+      g_autoptr (GObject) owner = parent != NULL ? gtk_tree_list_row_get_item (parent) : NULL;
+
+      if (GTK_IS_STRING_OBJECT (item) && DY_IS_CONNECTION (owner))
+        {
+          dy_keys_view_open (self, DY_CONNECTION (owner),
+                             gtk_string_object_get_string (GTK_STRING_OBJECT (item)));
+          return;
+        }
+    }
+  toast (self, _("Open a table first: the key distribution is a table’s"));
+}
+
 static void
 toggle_staging_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
@@ -895,6 +931,7 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.sql", NULL, sql_action);
   gtk_widget_class_install_action (widget_class, "win.changes", NULL, changes_action);
   gtk_widget_class_install_action (widget_class, "win.model", NULL, model_action);
+  gtk_widget_class_install_action (widget_class, "win.keys", NULL, keys_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
@@ -920,6 +957,8 @@ dy_window_class_init (DyWindowClass *klass)
                                        "win.changes", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, GDK_CONTROL_MASK, "win.model",
                                        NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_k, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.keys", NULL);
 }
 
 static void
