@@ -318,7 +318,7 @@ advise (DdbKeysReport *report)
           g_autofree char *text = percent (share);
 
           g_ptr_array_add (advice, g_strdup_printf (
-            "\"%s\" holds %s of the items; give --rate RCU:WCU (the table's whole rate) to see "
+            "\"%s\" holds %s of the items; give a request rate (the table's whole RCU and WCU) to see "
             "whether it would exceed a partition's %.0f RCU / %.0f WCU and how many suffixes to "
             "shard it with.", top->key, text, DDB_KEYS_PARTITION_RCU, DDB_KEYS_PARTITION_WCU));
         }

@@ -133,7 +133,7 @@ test_distribution (Fixture *f, gconstpointer data)
   /* Without a rate: no warnings, but a word about the heaviest and the uneven family. */
   g_assert_false (r->has_rate);
   g_assert_cmpuint (r->hot->len, ==, 0);
-  g_assert_true (advice_has (r, "\"TENANT#hot\" holds 28.4%", "--rate"));
+  g_assert_true (advice_has (r, "\"TENANT#hot\" holds 28.4%", "give a request rate"));
   g_assert_true (advice_has (r, "TENANT#bigco#* are uneven", "\"TENANT#bigco#07\" holds 60"));
   g_assert_false (advice_has (r, "compose", NULL));
   g_assert_cmpuint (r->collections->len, ==, 5);
@@ -186,7 +186,7 @@ test_rate (Fixture *f, gconstpointer data)
   g_assert_cmpstr (hot->partition->key, ==, "TENANT#bigco#07");
   g_assert_true (advice_has (r, "Shard this key with 2 suffixes", "\"TENANT#hot\" holds"));
   g_assert_true (advice_has (r, "2 Queries, one per suffix", "pk = \"TENANT#hot#1\""));
-  g_assert_false (advice_has (r, "--rate", NULL));
+  g_assert_false (advice_has (r, "give a request rate", NULL));
   /* #07 is a shard already: 240/352 of the rate is 13,636 RCU, 5 shards' worth, fewer than the
    * 10 there are: the advice is to even the spread, naming the hot shard. */
   g_assert_true (advice_has (r, "TENANT#bigco#* has suffixes enough (10)",
