@@ -60,9 +60,12 @@ static const CliCommand commands[] = {
   { "eval", "eval [OPTION…] [FILE…]",
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
     cli_eval_main },
-  { "model", "model check MODEL.json",
+  { "model",
+    "model check MODEL.json | model estimate MODEL.json [--rate PATTERN=N] [--price NAME=VALUE] "
+    "[--json]",
     N_ ("Key designs (NoSQL Workbench models): check one against its access patterns (each one "
-        "request, keys that cannot collide, sort and fit; exit 1 when anything is flagged)"),
+        "request, keys that cannot collide, sort and fit; exit 1 when anything is flagged), or "
+        "estimate its item sizes, capacity and monthly cost"),
     cli_model_main, NULL, NULL },
   CLI_STAGING_COMMANDS,
 };

@@ -99,6 +99,10 @@ typedef struct {
 
 static const ModelCommand model_commands[] = {
   { "check", "model check MODEL.json", cli_model_check_main },
+  { "estimate",
+    "model estimate MODEL.json [--rate PATTERN=N] [--write-rate ENTITY=N] [--price NAME=VALUE] "
+    "[--json]",
+    cli_model_estimate_main },
 };
 
 static void

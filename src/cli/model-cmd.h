@@ -11,3 +11,9 @@ int cli_model_main (const CliTarget *target, int argc, char **argv);
  * Exit status: 0 when nothing is flagged; 1 when a pattern or a key is; 2 on a usage error or a
  * model that cannot be read. ARGV[0] is "check". No connection is used. */
 int cli_model_check_main (const CliTarget *target, int argc, char **argv);
+
+/* `model estimate MODEL.json [--rate PATTERN=N] [--write-rate ENTITY=N] [--price NAME=VALUE]
+ * [--json]`: item sizes, item collections and the capacity and monthly cost of each access
+ * pattern and entity (model/estimate.h), with the prices used and their sources. Exit 0, or 2
+ * on a usage error, a bad rate or price, or a model that cannot be read. ARGV[0] is "estimate". */
+int cli_model_estimate_main (const CliTarget *target, int argc, char **argv);
