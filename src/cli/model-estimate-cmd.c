@@ -48,10 +48,12 @@ parse_rate (const char *arg, char **name, double *rate, GError **error)
       return FALSE;
     }
   *rate = g_ascii_strtod (eq + 1, &end);
-  if (end == eq + 1 || *end != '\0' || !isfinite (*rate) || *rate < 0)
+  if (end == eq + 1 || *end != '\0' || !isfinite (*rate) || *rate < 0 || *rate > DY_RATE_MAX)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _ ("The rate in “%s” must be a number of at least 0 (per second)"), arg);
+                   _ ("The rate in “%s” must be a number of at least 0 and at most 1e9 (per "
+                      "second)"),
+                   arg);
       return FALSE;
     }
   *name = g_strndup (arg, eq - arg);

@@ -69,26 +69,42 @@ key_text (const DdbValue *v)
 }
 
 /* Whether S (LEN bytes) is what PARTS from I on render: literals as they are, a field as one
- * byte or more (a padded one as at least its width in digits). */
+ * byte or more (a padded one as at least its width in digits). FAILED remembers the (part,
+ * offset) pairs that cannot match, so that fields next to each other cost len^2, not len^k. */
 static gboolean
-match_parts (GPtrArray *parts, guint i, const char *s, gsize len)
+match_parts (GPtrArray *parts, guint i, const char *s, gsize off, gsize len, guint8 *failed)
 {
   if (i == parts->len)
-    return len == 0;
+    return off == len;
+  guint8 *seen = &failed[(gsize) i * (len + 1) + off];
+  if (*seen)
+    return FALSE;
   const DyTemplatePart *p = g_ptr_array_index (parts, i);
+  gboolean ok = FALSE;
   if (p->kind == DY_TEMPLATE_LITERAL)
     {
       gsize n = strlen (p->text);
-      return n <= len && memcmp (s, p->text, n) == 0 && match_parts (parts, i + 1, s + n, len - n);
+      ok = n <= len - off && memcmp (s + off, p->text, n) == 0
+           && match_parts (parts, i + 1, s, off + n, len, failed);
     }
-  for (gsize n = 1; n <= len; n++)
-    {
-      if (p->width > 0 && !p->format && !g_ascii_isdigit (s[n - 1]))
-        return FALSE;
-      if (n >= p->width && match_parts (parts, i + 1, s + n, len - n))
-        return TRUE;
-    }
-  return FALSE;
+  else
+    for (gsize n = 1; !ok && off + n <= len; n++)
+      {
+        if (p->width > 0 && !p->format && !g_ascii_isdigit (s[off + n - 1]))
+          break;
+        ok = n >= p->width && match_parts (parts, i + 1, s, off + n, len, failed);
+      }
+  if (!ok)
+    *seen = 1;
+  return ok;
+}
+
+static gboolean
+template_matches (const DyTemplate *tpl, const char *text)
+{
+  gsize len = strlen (text);
+  g_autofree guint8 *failed = g_malloc0 ((gsize) tpl->parts->len * (len + 1) + 1);
+  return match_parts (tpl->parts, 0, text, 0, len, failed);
 }
 
 static gsize
@@ -119,7 +135,7 @@ entity_match (const DyModelEntity *e, const DyModelTable *table, const DdbValue 
       if (key == NULL)
         continue;
       g_autofree char *text = key_text (ddb_value_map_get (item, names[k]));
-      if (text == NULL || !match_parts (key->tpl->parts, 0, text, strlen (text)))
+      if (text == NULL || !template_matches (key->tpl, text))
         return -1;
       score += literal_length (key->tpl);
       used++;
@@ -644,6 +660,14 @@ estimate_collections (DyEstimate *est, GPtrArray *stats, const DyModelTable *tab
     }
 }
 
+/* Units per second rounded up to whole units, as provisioned capacity is set. */
+static gint64
+whole_units (double per_second)
+{
+  double units = ceil (per_second);
+  return units < (double) G_MAXINT64 ? (gint64) units : G_MAXINT64;
+}
+
 DyEstimate *
 dy_model_estimate (const DyModel *model)
 {
@@ -688,8 +712,8 @@ dy_model_estimate (const DyModel *model)
   for (guint i = 0; i < est->capacities->len; i++)
     {
       DyCapacityEstimate *c = g_ptr_array_index (est->capacities, i);
-      c->rcu = (gint64) ceil (c->rcu_per_second);
-      c->wcu = (gint64) ceil (c->wcu_per_second);
+      c->rcu = whole_units (c->rcu_per_second);
+      c->wcu = whole_units (c->wcu_per_second);
       c->monthly_on_demand
           = c->rcu_per_second * DY_SECONDS_PER_MONTH / 1e6 * price (model, DY_PRICE_ON_DEMAND_READ)
             + c->wcu_per_second * DY_SECONDS_PER_MONTH / 1e6

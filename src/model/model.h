@@ -44,6 +44,9 @@ typedef struct {
   DyTemplate *tpl;
 } DyModelKey;
 
+/* The largest request rate (per second) a model holds, so that every estimate stays finite. */
+#define DY_RATE_MAX 1e9
+
 typedef struct {
   char *name;
   char *table;           /* the table it lives in */
@@ -52,7 +55,7 @@ typedef struct {
   GHashTable *max_lengths; /* template field -> GUINT_TO_POINTER (its longest value in bytes) */
   json_t *extra;         /* facet members not read (e.g. KeyAttributeAlias), kept for writing */
   /* For estimates (x-dynoscope.entities.<Facet>): */
-  double write_rate;     /* writes per second the user expects; 0 unset */
+  double write_rate;     /* writes per second the user expects (at most DY_RATE_MAX); 0 unset */
   gboolean write_transactional; /* written in transactions (twice the units) */
   gint64 per_collection; /* items of this entity in the biggest item collection; 0: the sample's */
   gint64 item_size;      /* bytes of one item when there are no sample items; 0 unset */
@@ -76,7 +79,7 @@ typedef struct {
   char *range_from, *range_to;
   GPtrArray *filters;    /* of char*: non-key attributes the pattern filters on */
   /* For estimates: */
-  double rate;           /* requests per second the user expects; 0 unset */
+  double rate;           /* requests per second the user expects (at most DY_RATE_MAX); 0 unset */
   gint64 items;          /* items one request of a "many" pattern returns; 0: the sample's */
   gboolean consistent;   /* strongly consistent reads (ConsistentRead true) */
   gboolean transactional; /* read in TransactGetItems (twice the units) */

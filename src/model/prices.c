@@ -114,10 +114,10 @@ gboolean
 dy_prices_set (DyPrices *prices, DyPriceKind kind, double value, const char *source, GError **error)
 {
   g_return_val_if_fail (kind < DY_PRICE_N, FALSE);
-  if (!isfinite (value) || value < 0)
+  if (!isfinite (value) || value < 0 || value > DY_PRICE_MAX)
     {
       g_set_error (error, DY_PRICES_ERROR, DY_PRICES_ERROR_INVALID,
-                   "Price %s must be a number of at least 0", defaults[kind].name);
+                   "Price %s must be a number of at least 0 and at most 1e9", defaults[kind].name);
       return FALSE;
     }
   DyPrice *p = &prices->price[kind];

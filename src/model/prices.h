@@ -51,7 +51,10 @@ const char *dy_price_name (DyPriceKind kind);
 const char *dy_price_unit (DyPriceKind kind);
 gboolean dy_price_kind_from_name (const char *name, DyPriceKind *out);
 
-/* Sets the price KIND to VALUE (finite, not negative), marking it edited with SOURCE as its
+/* The largest price accepted (so that every cost computed stays finite). */
+#define DY_PRICE_MAX 1e9
+
+/* Sets the price KIND to VALUE (0 to DY_PRICE_MAX), marking it edited with SOURCE as its
  * source ("edited" when NULL) and no checked date. */
 gboolean dy_prices_set (DyPrices *prices, DyPriceKind kind, double value, const char *source,
                         GError **error);

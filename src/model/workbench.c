@@ -305,8 +305,9 @@ get_rate (json_t *obj, const char *member, const char *where, double *out, GErro
   *out = 0;
   if (v == NULL)
     return TRUE;
-  if (!json_is_number (v) || !(json_number_value (v) >= 0))
-    return invalid (error, "%s: %s must be a number of at least 0 (per second)", where, member);
+  if (!json_is_number (v) || !(json_number_value (v) >= 0) || json_number_value (v) > DY_RATE_MAX)
+    return invalid (error, "%s: %s must be a number of at least 0 and at most 1e9 (per second)",
+                    where, member);
   *out = json_number_value (v);
   return TRUE;
 }

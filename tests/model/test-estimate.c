@@ -351,6 +351,31 @@ test_item_entities (void)
   g_assert_cmpuint (entity (est, "ShardedProject")->n_samples, ==, 1);
 }
 
+/* Templates of many adjacent fields against a long key that does not match finish at once (the
+ * matcher remembers what failed rather than trying every split). */
+static void
+test_match_many_fields (void)
+{
+  g_autoptr (DyModel) model = dy_model_new ("m");
+  DyModelTable *table = dy_model_table_new ("T");
+  table->partition.name = g_strdup ("pk");
+  table->partition.type = g_strdup ("S");
+  g_ptr_array_add (model->tables, table);
+  DyModelEntity *e = dy_model_entity_new ("E", "T");
+  g_ptr_array_add (model->entities, e);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (dy_model_entity_set_key (e, "pk", "{a}{b}{c}{d}{e}{f}{g}{h}#X", &error));
+  g_autofree char *key = g_strnfill (2000, 'a');
+  g_autoptr (DdbValue) it = ddb_value_new_m ();
+  ddb_value_map_set (it, "pk", ddb_value_new_s (key, -1));
+  g_assert_null (dy_model_item_entity (model, table, it));
+  key[1990] = '#';
+  key[1991] = 'X';
+  key[1992] = '\0';
+  ddb_value_map_set (it, "pk", ddb_value_new_s (key, -1));
+  g_assert_true (dy_model_item_entity (model, table, it) == e);
+}
+
 static void
 test_prices (void)
 {
@@ -410,6 +435,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/monthly", test_monthly);
   g_test_add_func ("/estimate/collections", test_collections);
   g_test_add_func ("/estimate/item-entities", test_item_entities);
+  g_test_add_func ("/estimate/match-many-fields", test_match_many_fields);
   g_test_add_func ("/estimate/prices", test_prices);
   return g_test_run ();
 }

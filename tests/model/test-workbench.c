@@ -229,6 +229,8 @@ test_invalid (void)
       "[{\"name\": \"p\", \"entity\": \"E\", \"rate\": -1}]}}",
       "Access pattern \"p\": rate must be a number of at least 0" },
     { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"patterns\": "
+      "[{\"name\": \"p\", \"entity\": \"E\", \"rate\": 1e10}]}}", "at most 1e9" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"patterns\": "
       "[{\"name\": \"p\", \"entity\": \"E\", \"items\": 0}]}}",
       "items must be a whole number of at least 1" },
     { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"patterns\": "
