@@ -182,7 +182,7 @@ print_text (const DyModel *model, const DyEstimate *est, const char *currency)
           continue;
         }
       g_autofree char *req = g_strdup_printf ("%s %s", request_name (p),
-                                              p->transactional ? "TX"
+                                              p->transactional ? _ ("TX")
                                               : p->consistent  ? _ ("strong")
                                                                : _ ("EC"));
       g_autofree char *items = g_strdup_printf ("%.1f", p->items);

@@ -6,7 +6,9 @@
  *               $0.125 per million read request units, $0.625 per million write request units;
  *   provisioned https://aws.amazon.com/dynamodb/pricing/provisioned/
  *               $0.00013 per RCU-hour, $0.00065 per WCU-hour.
- * Prices change and differ by region: every one is shown with its source and can be edited. */
+ * "checked" is the day these figures were compared with copies of those pages (the live pages
+ * could not be fetched where this was written). Prices change and differ by region: every one is
+ * shown with its source and can be edited. */
 #include "model/prices.h"
 
 #include <math.h>

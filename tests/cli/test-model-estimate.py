@@ -149,6 +149,19 @@ class Estimate(unittest.TestCase):
         finally:
             os.unlink(f.name)
 
+    def test_every_seed(self):
+        for name in ("workspaces", "blog", "orders"):
+            r = run(os.path.join(SRC, "data", "models", name + ".json"), "--json")
+            self.assertEqual(r.returncode, 0, (name, r.stderr))
+            est = json.loads(r.stdout)
+            # Every pattern of a seed resolves to one request, so each is estimated, at its rate.
+            self.assertTrue(all(p["estimated"] and p["rate"] > 0 for p in est["patterns"]), name)
+            self.assertAlmostEqual(est["totals"]["monthlyProvisioned"],
+                                   sum(c["monthlyProvisioned"] for c in est["capacities"]))
+            self.assertAlmostEqual(est["totals"]["monthlyOnDemand"],
+                                   sum(p["monthlyOnDemand"] for p in est["patterns"])
+                                   + sum(e["monthlyOnDemand"] for e in est["entities"]))
+
     def test_bad_input(self):
         for args, fragment in [
             (["--rate", "no such pattern=3"], "no access pattern “no such pattern”"),
