@@ -194,6 +194,9 @@ print_text (const DyModel *model, const DyEstimate *est, const char *currency)
         printf ("  %-40s   %s %s\n", "", _ ("items:"), items_source (p->items_from));
       if (p->pattern->index)
         printf ("  %-40s   %s %s\n", "", _ ("index:"), p->pattern->index);
+      if (p->pages > 1)
+        printf ("  %-40s   %s %.0f (%s)\n", "", _ ("pages:"), p->pages,
+                _ ("a Query returns 1 MB at most; each page is its own request"));
       if (p->note)
         printf ("  %-40s   %s %s\n", "", _ ("note:"), p->note);
     }
