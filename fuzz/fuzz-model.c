@@ -1,12 +1,14 @@
 /* fuzz-model.c: libFuzzer target for key templates and NoSQL Workbench models. A first byte 'T'
  * makes the rest a template: it parses or fails with an error, and renders from inputs of every
  * field. Anything else is a Workbench file: whatever reads writes a model that reads back and
- * writes the same JSON again, and checks without a crash. */
+ * writes the same JSON again, and checks and estimates without a crash. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/check.h"
+#include "model/estimate.h"
 #include "model/workbench.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -68,6 +70,11 @@ fuzz_workbench (const uint8_t *data, size_t size)
   if (!json_equal (out, out2))
     abort ();
   dy_check_report_free (dy_model_check (model));
+  /* Estimates of whatever reads stay finite (rates and prices are bounded). */
+  DyEstimate *est = dy_model_estimate (model);
+  if (!isfinite (est->monthly_on_demand) || !isfinite (est->monthly_provisioned))
+    abort ();
+  dy_estimate_free (est);
   json_decref (out);
   json_decref (out2);
   dy_model_free (again);

@@ -61,12 +61,13 @@ static const CliCommand commands[] = {
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
     cli_eval_main },
   { "model",
-    "model check MODEL.json\n           dynoscope-cli CONNECTION model apply MODEL.json "
+    "model check MODEL.json\n           dynoscope-cli model estimate MODEL.json [--rate PATTERN=N] "
+    "[--price NAME=VALUE] [--json]\n           dynoscope-cli CONNECTION model apply MODEL.json "
     "[--items N]\n           dynoscope-cli CONNECTION model infer --table T",
     N_ ("Key designs (NoSQL Workbench models): check one against its access patterns (each one "
         "request, keys that cannot collide, sort and fit; exit 1 when anything is flagged), "
-        "create its tables on a connection with its sample or generated items, or infer one "
-        "from a table's items"),
+        "estimate its item sizes, capacity and monthly cost, create its tables on a connection "
+        "with its sample or generated items, or infer one from a table's items"),
     cli_model_main, NULL, NULL },
   CLI_STAGING_COMMANDS,
 };

@@ -103,6 +103,10 @@ static const ModelCommand model_commands[] = {
     cli_model_apply_main },
   { "infer", "[--db PATH | --endpoint URL] model infer --table T [--sample N]",
     cli_model_infer_main },
+  { "estimate",
+    "model estimate MODEL.json [--rate PATTERN=N] [--write-rate ENTITY=N] [--price NAME=VALUE] "
+    "[--json]",
+    cli_model_estimate_main },
 };
 
 static void

@@ -23,3 +23,8 @@ int cli_model_apply_main (const CliTarget *target, int argc, char **argv);
  * table cannot be read (DynamoDB's error name and message on standard error); 2 on a usage or
  * configuration error. ARGV[0] is "infer". */
 int cli_model_infer_main (const CliTarget *target, int argc, char **argv);
+/* `model estimate MODEL.json [--rate PATTERN=N] [--write-rate ENTITY=N] [--price NAME=VALUE]
+ * [--json]`: item sizes, item collections and the capacity and monthly cost of each access
+ * pattern and entity (model/estimate.h), with the prices used and their sources. Exit 0, or 2
+ * on a usage error, a bad rate or price, or a model that cannot be read. ARGV[0] is "estimate". */
+int cli_model_estimate_main (const CliTarget *target, int argc, char **argv);

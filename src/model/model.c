@@ -90,6 +90,7 @@ dy_model_new (const char *name)
   model->entities = g_ptr_array_new_with_free_func (entity_free);
   model->patterns = g_ptr_array_new_with_free_func (pattern_free);
   model->extra = json_object ();
+  model->prices = dy_prices_new_default ();
   return model;
 }
 
@@ -105,6 +106,7 @@ dy_model_free (DyModel *model)
   g_ptr_array_unref (model->entities);
   g_ptr_array_unref (model->patterns);
   json_decref (model->extra);
+  dy_prices_free (model->prices);
   g_free (model);
 }
 

@@ -6,6 +6,7 @@
 #include <glib.h>
 #include <jansson.h>
 
+#include "model/prices.h"
 #include "model/template.h"
 
 G_BEGIN_DECLS
@@ -43,6 +44,9 @@ typedef struct {
   DyTemplate *tpl;
 } DyModelKey;
 
+/* The largest request rate (per second) a model holds, so that every estimate stays finite. */
+#define DY_RATE_MAX 1e9
+
 typedef struct {
   char *name;
   char *table;           /* the table it lives in */
@@ -50,6 +54,11 @@ typedef struct {
   GPtrArray *keys;       /* of DyModelKey*: templates of key attributes (table's and indexes') */
   GHashTable *max_lengths; /* template field -> GUINT_TO_POINTER (its longest value in bytes) */
   json_t *extra;         /* facet members not read (e.g. KeyAttributeAlias), kept for writing */
+  /* For estimates (x-dynoscope.entities.<Facet>): */
+  double write_rate;     /* writes per second the user expects (at most DY_RATE_MAX); 0 unset */
+  gboolean write_transactional; /* written in transactions (twice the units) */
+  gint64 per_collection; /* items of this entity in the biggest item collection; 0: the sample's */
+  gint64 item_size;      /* bytes of one item when there are no sample items; 0 unset */
 } DyModelEntity;
 
 typedef enum {
@@ -69,6 +78,11 @@ typedef struct {
   /* Optional sort-key condition on a range: the input names bounding it. */
   char *range_from, *range_to;
   GPtrArray *filters;    /* of char*: non-key attributes the pattern filters on */
+  /* For estimates: */
+  double rate;           /* requests per second the user expects (at most DY_RATE_MAX); 0 unset */
+  gint64 items;          /* items one request of a "many" pattern returns; 0: the sample's */
+  gboolean consistent;   /* strongly consistent reads (ConsistentRead true) */
+  gboolean transactional; /* read in TransactGetItems (twice the units) */
 } DyModelPattern;
 
 typedef struct {
@@ -79,6 +93,7 @@ typedef struct {
   GPtrArray *entities;   /* of DyModelEntity* */
   GPtrArray *patterns;   /* of DyModelPattern* */
   json_t *extra;         /* top-level members not read, kept for writing back */
+  DyPrices *prices;      /* the prices estimates use, edits included; never NULL */
 } DyModel;
 
 DyModel *dy_model_new (const char *name);

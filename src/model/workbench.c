@@ -297,6 +297,45 @@ read_strings (json_t *arr, GPtrArray *out, const char *where, const char *member
   return TRUE;
 }
 
+/* An optional number member of at least 0 (a rate); 0 when absent. */
+static gboolean
+get_rate (json_t *obj, const char *member, const char *where, double *out, GError **error)
+{
+  json_t *v = json_object_get (obj, member);
+  *out = 0;
+  if (v == NULL)
+    return TRUE;
+  if (!json_is_number (v) || !(json_number_value (v) >= 0) || json_number_value (v) > DY_RATE_MAX)
+    return invalid (error, "%s: %s must be a number of at least 0 and at most 1e9 (per second)",
+                    where, member);
+  *out = json_number_value (v);
+  return TRUE;
+}
+
+/* An optional whole number member of at least 1; 0 when absent. */
+static gboolean
+get_count (json_t *obj, const char *member, const char *where, gint64 *out, GError **error)
+{
+  json_t *v = json_object_get (obj, member);
+  *out = 0;
+  if (v == NULL)
+    return TRUE;
+  if (!json_is_integer (v) || json_integer_value (v) < 1)
+    return invalid (error, "%s: %s must be a whole number of at least 1", where, member);
+  *out = json_integer_value (v);
+  return TRUE;
+}
+
+static gboolean
+get_bool (json_t *obj, const char *member, const char *where, gboolean *out, GError **error)
+{
+  json_t *v = json_object_get (obj, member);
+  if (v != NULL && !json_is_boolean (v))
+    return invalid (error, "%s: %s must be true or false", where, member);
+  *out = json_is_true (v);
+  return TRUE;
+}
+
 static gboolean
 read_pattern (DyModel *model, json_t *obj, GError **error)
 {
@@ -325,6 +364,11 @@ read_pattern (DyModel *model, json_t *obj, GError **error)
   if (many != NULL && !json_is_boolean (many))
     return invalid (error, "%s: many must be true or false", where);
   p->many = json_is_true (many);
+  if (!get_rate (obj, "rate", where, &p->rate, error)
+      || !get_count (obj, "items", where, &p->items, error)
+      || !get_bool (obj, "consistentRead", where, &p->consistent, error)
+      || !get_bool (obj, "transactional", where, &p->transactional, error))
+    return FALSE;
   if (!read_strings (json_object_get (obj, "inputs"), p->inputs, where, "inputs", error)
       || !read_strings (json_object_get (obj, "filters"), p->filters, where, "filters", error))
     return FALSE;
@@ -392,7 +436,17 @@ read_extension (DyModel *model, json_t *ext, GError **error)
           g_hash_table_insert (entity->max_lengths, g_strdup (attr),
                                GUINT_TO_POINTER ((guint) json_integer_value (v)));
         }
+      g_autofree char *where = g_strdup_printf (EXT ".entities.%s", name);
+      if (!get_rate (desc, "writeRate", where, &entity->write_rate, error)
+          || !get_bool (desc, "transactionalWrites", where, &entity->write_transactional, error)
+          || !get_count (desc, "perCollection", where, &entity->per_collection, error)
+          || !get_count (desc, "itemSize", where, &entity->item_size, error))
+        return FALSE;
     }
+  json_t *prices = json_object_get (ext, "prices");
+  g_autoptr (GError) price_error = NULL;
+  if (prices != NULL && !dy_prices_read_json (model->prices, prices, &price_error))
+    return invalid (error, "%s", price_error->message);
   json_t *patterns = json_object_get (ext, "patterns");
   if (patterns != NULL && !json_is_array (patterns))
     return invalid (error, EXT ".patterns must be an array");
@@ -562,8 +616,6 @@ write_extension (const DyModel *model)
   for (guint i = 0; i < model->entities->len; i++)
     {
       const DyModelEntity *e = g_ptr_array_index (model->entities, i);
-      if (e->keys->len == 0 && g_hash_table_size (e->max_lengths) == 0)
-        continue;
       json_t *desc = json_object ();
       if (e->keys->len > 0)
         {
@@ -585,7 +637,18 @@ write_extension (const DyModel *model)
             json_object_set_new (lens, k, json_integer (GPOINTER_TO_UINT (v)));
           json_object_set_new (desc, "maxLengths", lens);
         }
-      json_object_set_new (entities, e->name, desc);
+      if (e->write_rate > 0)
+        json_object_set_new (desc, "writeRate", dy_json_number (e->write_rate));
+      if (e->write_transactional)
+        json_object_set_new (desc, "transactionalWrites", json_true ());
+      if (e->per_collection > 0)
+        json_object_set_new (desc, "perCollection", json_integer (e->per_collection));
+      if (e->item_size > 0)
+        json_object_set_new (desc, "itemSize", json_integer (e->item_size));
+      if (json_object_size (desc) > 0)
+        json_object_set_new (entities, e->name, desc);
+      else
+        json_decref (desc);
     }
   if (json_object_size (entities) > 0)
     json_object_set_new (ext, "entities", entities);
@@ -611,6 +674,14 @@ write_extension (const DyModel *model)
                              json_pack ("{s:s, s:s}", "from", p->range_from, "to", p->range_to));
       if (p->filters->len > 0)
         json_object_set_new (obj, "filters", strings (p->filters));
+      if (p->rate > 0)
+        json_object_set_new (obj, "rate", dy_json_number (p->rate));
+      if (p->items > 0)
+        json_object_set_new (obj, "items", json_integer (p->items));
+      if (p->consistent)
+        json_object_set_new (obj, "consistentRead", json_true ());
+      if (p->transactional)
+        json_object_set_new (obj, "transactional", json_true ());
       if (g_hash_table_size (p->examples) > 0)
         {
           json_t *ex = json_object ();
@@ -627,6 +698,11 @@ write_extension (const DyModel *model)
     json_object_set_new (ext, "patterns", patterns);
   else
     json_decref (patterns);
+  json_t *prices = dy_prices_write_json (model->prices);
+  if (json_object_size (prices) > 0)
+    json_object_set_new (ext, "prices", prices);
+  else
+    json_decref (prices);
   return ext;
 }
 

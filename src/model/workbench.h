@@ -1,7 +1,14 @@
 /* workbench.h: AWS NoSQL Workbench data-model JSON read into a model and written back. Facets
  * are entities; what the format cannot hold (key templates, field lengths, access patterns)
  * travels in the top-level "x-dynoscope" member, which Workbench ignores. A file read and
- * written again is the same JSON, member order aside. */
+ * written again is the same JSON, member order aside.
+ *
+ * For estimates (model/estimate.h), x-dynoscope also holds: patterns[].rate (requests per
+ * second), .items (items one Query returns), .consistentRead, .transactional;
+ * entities.<Facet>.writeRate, .transactionalWrites, .perCollection (items in the biggest item
+ * collection), .itemSize (bytes, without sample items); and prices.<name> (model/prices.h): a
+ * number, or {value, currency, region, source, checked}; an edited price is written whole, in
+ * the object form unless it was read as a bare number. */
 #pragma once
 
 #include "model/model.h"

@@ -131,6 +131,75 @@ test_capacity_written (void)
   json_decref (out);
 }
 
+/* Rates, item counts, read kinds and prices travel in x-dynoscope and round trip. */
+static void
+test_estimate_members_round_trip (void)
+{
+  const char *text
+      = "{\"ModelName\": \"m\", \"DataModel\": [{\"TableName\": \"T\", \"KeyAttributes\": "
+        "{\"PartitionKey\": {\"AttributeName\": \"pk\", \"AttributeType\": \"S\"}}, "
+        "\"TableFacets\": [{\"FacetName\": \"E\"}, {\"FacetName\": \"F\"}]}], "
+        "\"x-dynoscope\": {\"entities\": {\"E\": {\"keys\": {\"pk\": \"E#{id}\"}, "
+        "\"writeRate\": 2.5, \"transactionalWrites\": true, \"perCollection\": 1000}, "
+        "\"F\": {\"itemSize\": 300, \"writeRate\": 7}}, "
+        "\"patterns\": [{\"name\": \"p\", \"entity\": \"E\", \"inputs\": [\"id\"], "
+        "\"many\": true, \"rate\": 120, \"items\": 25, \"consistentRead\": true}, "
+        "{\"name\": \"q\", \"entity\": \"E\", \"inputs\": [\"id\"], \"rate\": 0.75, "
+        "\"transactional\": true}], "
+        "\"prices\": {\"on-demand-read\": 0.3, \"provisioned-write\": {\"value\": 0.0007, "
+        "\"currency\": \"EUR\", \"region\": \"eu-central-1\", \"source\": "
+        "\"https://aws.amazon.com/dynamodb/pricing/provisioned/\", \"checked\": "
+        "\"2026-11-30\"}}}}";
+  json_t *in = json_loads (text, 0, NULL);
+  g_assert_nonnull (in);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DyModel) model = dy_workbench_read (in, &error);
+  g_assert_no_error (error);
+  DyModelEntity *e = dy_model_find_entity (model, "E");
+  g_assert_cmpfloat (e->write_rate, ==, 2.5);
+  g_assert_true (e->write_transactional);
+  g_assert_cmpint (e->per_collection, ==, 1000);
+  DyModelEntity *f = dy_model_find_entity (model, "F");
+  g_assert_cmpint (f->item_size, ==, 300);
+  g_assert_cmpfloat (f->write_rate, ==, 7);
+  DyModelPattern *p = g_ptr_array_index (model->patterns, 0);
+  g_assert_cmpfloat (p->rate, ==, 120);
+  g_assert_cmpint (p->items, ==, 25);
+  g_assert_true (p->consistent);
+  g_assert_false (p->transactional);
+  DyModelPattern *q = g_ptr_array_index (model->patterns, 1);
+  g_assert_cmpfloat (q->rate, ==, 0.75);
+  g_assert_true (q->transactional);
+  const DyPrice *odr = &model->prices->price[DY_PRICE_ON_DEMAND_READ];
+  g_assert_cmpfloat (odr->value, ==, 0.3);
+  g_assert_true (odr->edited);
+  const DyPrice *pw = &model->prices->price[DY_PRICE_PROVISIONED_WRITE];
+  g_assert_cmpfloat (pw->value, ==, 0.0007);
+  g_assert_cmpstr (pw->currency, ==, "EUR");
+  g_assert_cmpstr (pw->region, ==, "eu-central-1");
+  g_assert_cmpstr (pw->checked, ==, "2026-11-30");
+  /* A price the file does not set keeps its default. */
+  g_assert_false (model->prices->price[DY_PRICE_ON_DEMAND_WRITE].edited);
+  g_assert_cmpfloat (model->prices->price[DY_PRICE_ON_DEMAND_WRITE].value, ==, 0.625);
+
+  json_t *out = dy_workbench_write (model);
+  if (!json_equal (in, out))
+    {
+      g_autofree char *a = json_dumps (in, JSON_SORT_KEYS | JSON_INDENT (1));
+      g_autofree char *b = json_dumps (out, JSON_SORT_KEYS | JSON_INDENT (1));
+      g_error ("round trip differs:\n%s\n----\n%s", a, b);
+    }
+  /* A rate set in the model is written. */
+  q->rate = 4;
+  json_t *again = dy_workbench_write (model);
+  json_t *qw = json_array_get (json_object_get (json_object_get (again, "x-dynoscope"),
+                                                "patterns"), 1);
+  g_assert_cmpint (json_integer_value (json_object_get (qw, "rate")), ==, 4);
+  json_decref (again);
+  json_decref (in);
+  json_decref (out);
+}
+
 static void
 test_invalid (void)
 {
@@ -156,6 +225,24 @@ test_invalid (void)
       "{\"Nope\": {}}}}", "no facet of that name" },
     { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"patterns\": "
       "[{\"name\": \"p\", \"entity\": \"E\", \"order\": \"newest\"}]}}", "order must be" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"patterns\": "
+      "[{\"name\": \"p\", \"entity\": \"E\", \"rate\": -1}]}}",
+      "Access pattern \"p\": rate must be a number of at least 0" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"patterns\": "
+      "[{\"name\": \"p\", \"entity\": \"E\", \"rate\": 1e10}]}}", "at most 1e9" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"patterns\": "
+      "[{\"name\": \"p\", \"entity\": \"E\", \"items\": 0}]}}",
+      "items must be a whole number of at least 1" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"patterns\": "
+      "[{\"name\": \"p\", \"entity\": \"E\", \"consistentRead\": \"yes\"}]}}",
+      "consistentRead must be true or false" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"prices\": "
+      "{\"storage\": 0.25}}}", "Unknown price “storage”" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"prices\": "
+      "{\"on-demand-read\": {\"value\": \"cheap\"}}}}",
+      "x-dynoscope.prices.on-demand-read: must be a number" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [], \"x-dynoscope\": {\"prices\": "
+      "{\"on-demand-read\": -0.1}}}", "must be a number of at least 0" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -179,6 +266,7 @@ main (int argc, char **argv)
   g_test_add_func ("/workbench/seed-models-round-trip", test_seed_models_round_trip);
   g_test_add_func ("/workbench/contents", test_contents);
   g_test_add_func ("/workbench/capacity-written", test_capacity_written);
+  g_test_add_func ("/workbench/estimate-members-round-trip", test_estimate_members_round_trip);
   g_test_add_func ("/workbench/invalid", test_invalid);
   return g_test_run ();
 }
