@@ -4,11 +4,39 @@
 #include <string.h>
 
 #include "cli/model-cmd.h"
+#include "codegen/codegen.h"
 #include "model/check.h"
 #include "model/workbench.h"
 
+/* The program for a resolved pattern's request, indented under it. */
+static void
+print_code (const DyResolution *r, gboolean has_lang, DdbLang lang)
+{
+  DdbCodegenTarget target = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *program = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  if (!has_lang)
+    return;
+  program = ddb_codegen_program (lang, r->kind == DY_RESOLVED_GET_ITEM ? "GetItem" : "Query",
+                                 r->request, &target, &error);
+  if (program == NULL)
+    {
+      printf ("  %-14s %s\n", _ ("code"), error->message);
+      return;
+    }
+  printf ("  %s\n", _ ("code:"));
+  lines = g_strsplit (program, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      printf ("    %s\n", lines[i]);
+    else if (lines[i + 1] != NULL)
+      printf ("\n");
+}
+
 static int
-model_check (const char *path)
+model_check (const char *path, gboolean has_lang, DdbLang lang)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (DyModel) model = dy_workbench_read_file (path, &error);
@@ -41,6 +69,7 @@ model_check (const char *path)
                            : _ ("descending (ScanIndexForward false)"));
       g_autofree char *request = json_dumps (r->request, JSON_COMPACT | JSON_SORT_KEYS);
       printf ("  %-14s %s\n", _ ("request"), request);
+      print_code (r, has_lang, lang);
     }
   if (report->flags->len > 0)
     {
@@ -62,7 +91,13 @@ cli_model_check_main (const CliTarget *target, int argc, char **argv)
   g_autoptr (GOptionContext) octx = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) rest = NULL;
+  g_autofree char *lang_name = NULL;
+  DdbLang lang = DDB_LANG_PYTHON;
   GOptionEntry entries[] = {
+    { "code", 0, 0, G_OPTION_ARG_STRING, &lang_name,
+      N_ ("Print each resolved pattern's request as a program too: cli (AWS CLI v2, bash), "
+          "python (boto3), js (AWS SDK v3), java (SDK v2), go (SDK v2) or rust"),
+      "LANG" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_ ("MODEL.json") },
     { NULL },
   };
@@ -88,7 +123,13 @@ cli_model_check_main (const CliTarget *target, int argc, char **argv)
       fprintf (stderr, "%s\n", _ ("Usage: dynoscope-cli model check MODEL.json"));
       return 2;
     }
-  return model_check (rest[0]);
+  if (lang_name != NULL && !ddb_lang_from_name (lang_name, &lang))
+    {
+      fprintf (stderr, "dynoscope-cli model check: %s\n",
+               _ ("--code must be one of cli, python, js, java, go, rust"));
+      return 2;
+    }
+  return model_check (rest[0], lang_name != NULL, lang);
 }
 
 typedef struct {
@@ -98,7 +139,7 @@ typedef struct {
 } ModelCommand;
 
 static const ModelCommand model_commands[] = {
-  { "check", "model check MODEL.json", cli_model_check_main },
+  { "check", "model check MODEL.json [--code LANG]", cli_model_check_main },
   { "apply", "CONNECTION model apply MODEL.json [--items N] [--dry-run]",
     cli_model_apply_main },
   { "infer", "[--db PATH | --endpoint URL] model infer --table T [--sample N]",

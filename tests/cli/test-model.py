@@ -55,6 +55,27 @@ class ModelCheck(unittest.TestCase):
         self.assertEqual(r.returncode, 0)
         self.assertIn("check MODEL.json", r.stdout)
 
+    def test_code(self):
+        """--code LANG prints each resolved pattern's request as a program, indented under it:
+        the Python ones compile and hold the request printed above them."""
+        r = run("model", "check", "--code", "python", os.path.join(MODELS, "blog.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        blocks = r.stdout.split("\n  code:\n")[1:]
+        self.assertEqual(len(blocks), len(load("blog")["x-dynoscope"]["patterns"]))
+        for block in blocks:
+            lines = []
+            for line in block.split("\n"):
+                if line and not line.startswith("    "):
+                    break
+                lines.append(line[4:])
+            program = "\n".join(lines)
+            compile(program, "pattern.py", "exec")
+            self.assertIn('"TableName": "Blog"', program)
+            self.assertRegex(program, r"client\.(query|get_item)\(\*\*request\)")
+        r = run("model", "check", "--code", "cobol", os.path.join(MODELS, "blog.json"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--code must be one of", r.stderr)
+
     def test_seeds_pass(self):
         for name in SEEDS:
             with self.subTest(model=name):
