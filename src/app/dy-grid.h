@@ -5,6 +5,7 @@
 
 #include <gtk/gtk.h>
 
+#include "app/dy-group.h"
 #include "app/dy-rows.h"
 
 G_BEGIN_DECLS
@@ -18,6 +19,12 @@ gboolean dy_grid_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboa
  * GtkInscription with the CSS class "grid-cell") carries the attribute name as its
  * "attribute" data; handlers connected to "bind" after this run once the text is set. */
 GtkListItemFactory *dy_grid_cell_factory_new (const char *attribute);
+/* The cell of the Collection column of a grouped grid: a GtkTreeExpander around a heading label
+ * (its "label" data) over a caption for the collection's flags (its "flag" data), both
+ * ellipsizing, their full text as their "tooltip" data. For a factory's "setup". */
+void dy_grid_setup_collection_cell (GtkListItem *list_item);
+/* A collection's heading in that cell: its partition key value, item count and size. */
+char *dy_grid_collection_heading (DyGroup *group);
 /* A column width in pixels that shows NAME's values whole when they are short (PAGE, may be
  * NULL, measured them): GtkColumnView sizes columns by their cells' minimum width, which for
  * ellipsizing cells is one character. */

@@ -104,25 +104,9 @@ group_rows (DyRows *rows, const char *pk, const char *sk)
 static void
 setup_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
-  GtkWidget *expander = gtk_tree_expander_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *label = gtk_label_new (NULL);
-  GtkWidget *flag = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_has_tooltip (label, TRUE);
-  g_signal_connect (label, "query-tooltip", G_CALLBACK (dy_grid_query_tooltip), NULL);
-  gtk_label_set_xalign (GTK_LABEL (flag), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (flag), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (flag, "caption");
-  gtk_widget_add_css_class (flag, "accent");
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), flag);
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
-  g_object_set_data (G_OBJECT (expander), "label", label);
-  g_object_set_data (G_OBJECT (expander), "flag", flag);
-  gtk_list_item_set_child (list_item, expander);
+  dy_grid_setup_collection_cell (list_item);
+  gtk_widget_add_css_class (
+      g_object_get_data (G_OBJECT (gtk_list_item_get_child (list_item)), "flag"), "accent");
 }
 
 static void
@@ -140,14 +124,9 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
   if (DY_IS_GROUP (object))
     {
       DyGroup *group = DY_GROUP (object);
-      g_autofree char *size = dy_format_size (dy_group_get_total_size (group));
-      guint n = dy_group_get_n_items (group);
       const char *base = dy_group_get_shard_base (group);
 
-      /* TRANSLATORS: an item collection: its partition key value, item count and size */
-      text = g_strdup_printf (
-          g_dngettext (GETTEXT_PACKAGE, "%s — %u item, %s", "%s — %u items, %s", n),
-          dy_group_get_key_text (group), n, size);
+      text = dy_grid_collection_heading (group);
       if (dy_group_is_shard_set (group))
         flags = g_strdup_printf (_ ("%u shards (hot key)"), dy_group_get_shard_count (group));
       else if (base != NULL && dy_group_get_shard_count (group) > 1)

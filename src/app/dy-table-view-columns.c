@@ -82,26 +82,7 @@ dy_table_view_staging_changed (DyTableView *self)
 static void
 setup_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
-  GtkWidget *expander = gtk_tree_expander_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *label = gtk_label_new (NULL);
-  GtkWidget *flag = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_has_tooltip (label, TRUE);
-  g_signal_connect (label, "query-tooltip", G_CALLBACK (dy_grid_query_tooltip), NULL);
-  gtk_label_set_xalign (GTK_LABEL (flag), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (flag), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (flag, "caption");
-  gtk_widget_set_has_tooltip (flag, TRUE);
-  g_signal_connect (flag, "query-tooltip", G_CALLBACK (dy_grid_query_tooltip), NULL);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), flag);
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
-  g_object_set_data (G_OBJECT (expander), "label", label);
-  g_object_set_data (G_OBJECT (expander), "flag", flag);
-  gtk_list_item_set_child (list_item, expander);
+  dy_grid_setup_collection_cell (list_item);
 }
 
 static gboolean
@@ -168,13 +149,8 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
   if (DY_IS_GROUP (object))
     {
       DyGroup *group = DY_GROUP (object);
-      g_autofree char *size = dy_format_size (dy_group_get_total_size (group));
-      guint n = dy_group_get_n_items (group);
 
-      /* TRANSLATORS: an item collection: its partition key value, item count and size */
-      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s — %u item, %s",
-                                           "%s — %u items, %s", n),
-                              dy_group_get_key_text (group), n, size);
+      text = dy_grid_collection_heading (group);
       flags = group_flags (self, group, &level, &tooltip);
       gtk_widget_add_css_class (label, "heading");
       if (level > 0)

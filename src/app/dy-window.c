@@ -639,6 +639,29 @@ sql_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
                             gtk_single_selection_get_selected_item (sidebar));
 }
 
+/* The table selected in the sidebar: TRUE with its connection and name (borrowed). */
+static gboolean
+sidebar_table (DyWindow *self, DyConnection **connection, const char **table)
+{
+  GtkSingleSelection *sidebar = GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->sidebar_list));
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (sidebar);
+  g_autoptr (GObject) item = NULL;
+  g_autoptr (GtkTreeListRow) parent = NULL;
+  g_autoptr (GObject) owner = NULL;
+
+  if (row == NULL)
+    return FALSE;
+  item = gtk_tree_list_row_get_item (row);
+  parent = gtk_tree_list_row_get_parent (row);
+  owner = parent != NULL ? gtk_tree_list_row_get_item (parent) : NULL;
+  if (!GTK_IS_STRING_OBJECT (item) || !DY_IS_CONNECTION (owner))
+    return FALSE;
+  /* both live on in the sidebar's models */
+  *connection = DY_CONNECTION (owner);
+  *table = gtk_string_object_get_string (GTK_STRING_OBJECT (item));
+  return TRUE;
+}
+
 /* win.changes (Ctrl+Shift+C): the Changes tab of the current tab's table, else of the table
  * selected in the sidebar. */
 static void
@@ -646,8 +669,8 @@ changes_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   DyWindow *self = DY_WINDOW (widget);
   DyTableView *view = dy_window_get_current_view (self);
-  GtkSingleSelection *sidebar = GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->sidebar_list));
-  GtkTreeListRow *row = gtk_single_selection_get_selected_item (sidebar);
+  DyConnection *connection;
+  const char *table;
 
   if (view != NULL)
     {
@@ -657,20 +680,10 @@ changes_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     }
   if (DY_IS_CHANGES_VIEW (current_child (self)))
     return;
-  if (row != NULL)
-    {
-      g_autoptr (GObject) item = gtk_tree_list_row_get_item (row);
-      g_autoptr (GtkTreeListRow) parent = gtk_tree_list_row_get_parent (row);
-      g_autoptr (GObject) owner = parent != NULL ? gtk_tree_list_row_get_item (parent) : NULL;
-
-      if (GTK_IS_STRING_OBJECT (item) && DY_IS_CONNECTION (owner))
-        {
-          dy_changes_view_open (self, DY_CONNECTION (owner),
-                                gtk_string_object_get_string (GTK_STRING_OBJECT (item)));
-          return;
-        }
-    }
-  toast (self, _("Open a table first: Changes follows a table’s stream"));
+  if (sidebar_table (self, &connection, &table))
+    dy_changes_view_open (self, connection, table);
+  else
+    toast (self, _("Open a table first: Changes follows a table’s stream"));
 }
 
 /* win.model (Ctrl+M): a Model window of its own, beside this one. */
@@ -687,8 +700,8 @@ keys_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   DyWindow *self = DY_WINDOW (widget);
   GtkWidget *child = current_child (self);
-  GtkSingleSelection *sidebar = GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->sidebar_list));
-  GtkTreeListRow *row = gtk_single_selection_get_selected_item (sidebar);
+  DyConnection *connection;
+  const char *table;
 
   if (DY_IS_TABLE_VIEW (child) || DY_IS_CHANGES_VIEW (child))
     {
@@ -699,20 +712,10 @@ keys_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
                                       : dy_changes_view_get_table_name (DY_CHANGES_VIEW (child)));
       return;
     }
-  if (row != NULL)
-    {
-      g_autoptr (GObject) item = gtk_tree_list_row_get_item (row);
-      g_autoptr (GtkTreeListRow) parent = gtk_tree_list_row_get_parent (row);
-      g_autoptr (GObject) owner = parent != NULL ? gtk_tree_list_row_get_item (parent) : NULL;
-
-      if (GTK_IS_STRING_OBJECT (item) && DY_IS_CONNECTION (owner))
-        {
-          dy_keys_view_open (self, DY_CONNECTION (owner),
-                             gtk_string_object_get_string (GTK_STRING_OBJECT (item)));
-          return;
-        }
-    }
-  toast (self, _("Open a table first: the key distribution is a table’s"));
+  if (sidebar_table (self, &connection, &table))
+    dy_keys_view_open (self, connection, table);
+  else
+    toast (self, _("Open a table first: the key distribution is a table’s"));
 }
 
 static void
