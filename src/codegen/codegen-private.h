@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 typedef enum {
   CG_STRING,      /* a string */
   CG_ENUM,        /* a string from a fixed set; `type` names the SDK's enum type */
-  CG_INT,         /* an integer */
+  CG_INT,         /* an integer (32 bits in the SDKs: Limit, Segment) */
+  CG_LONG,        /* a 64-bit integer (ReadCapacityUnits) */
   CG_BOOL,        /* a boolean */
   CG_VALUE,       /* one AttributeValue */
   CG_ITEM,        /* map of attribute name -> AttributeValue (Item, Key, ExclusiveStartKey) */
@@ -62,8 +63,9 @@ typedef enum {
   CG_WRITE_BATCH, /* BatchWriteItem: sends UnprocessedItems again, prints each response */
   CG_READ_TRANSACT, /* TransactGetItems: prints Responses */
   CG_WRITE,       /* PutItem, UpdateItem, DeleteItem, TransactWriteItems, and the PartiQL
-                   * ExecuteStatement, BatchExecuteStatement, ExecuteTransaction: prints the
-                   * response */
+                   * ExecuteStatement, BatchExecuteStatement, ExecuteTransaction, and the table
+                   * operations CreateTable, UpdateTable, UpdateTimeToLive, DeleteTable: prints
+                   * the response */
 } CgFlow;
 
 CgFlow cg_operation_flow (const char *operation);
