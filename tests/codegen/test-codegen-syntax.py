@@ -142,7 +142,12 @@ class SyntaxTest(unittest.TestCase):
             ("Scan", {"TableName": "Codegen", "Limit": 0},
              "ValidationException: 1 validation error detected: Value '0' at 'limit'"),
             ("Scan", {"TableName": "Codegen", "Bogus": 1}, "ValidationException: Scan has no member Bogus"),
-            ("CreateTable", {"TableName": "Codegen"}, "UnknownOperationException"),
+            ("CreateTable", {"TableName": "Codegen"},
+             "ValidationException: 2 validation errors detected: Value null at "
+             "'attributeDefinitions'"),
+            ("UpdateTable", {"TableName": "Codegen", "BillingMode": "PAY_PER_REQUEST", "Bogus": 1},
+             "ValidationException: UpdateTable has no member Bogus"),
+            ("ListTables", {}, "UnknownOperationException"),
             ("ExecuteStatement", {"Limit": 0},
              "ValidationException: 2 validation errors detected: Value null at 'statement' "
              "failed to satisfy constraint: Member must not be null; Value '0' at 'limit'"),
