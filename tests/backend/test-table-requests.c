@@ -1,8 +1,15 @@
 /* test-table-requests.c: CreateTable / UpdateTable / UpdateTimeToLive / DeleteTable builders, their
  * checks, and the steps run on the embedded engine (DescribeTable shows what they did). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/table-requests.h"
+
+static GPtrArray *
+tr_all_steps_new (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_table_step_free);
+}
 
 static DdbTableSpec *
 blog_spec (void)
@@ -497,6 +504,200 @@ test_billing_on_engine (void)
   g_assert_cmpint (((DdbIndexSpec *) back->gsis->pdata[0])->rcu, ==, 2);
 }
 
+/* ---- A remote endpoint whose tables take time: a scripted HTTP stand-in ---- */
+
+typedef struct {
+  GMutex lock;
+  GQueue answers;     /* char *: "STATUS BODY" in the order requests come */
+  GPtrArray *targets; /* the X-Amz-Target of each request */
+} Stub;
+
+static gboolean
+stub_handle (GThreadedSocketService *service, GSocketConnection *connection, GObject *source,
+             gpointer user_data)
+{
+  Stub *stub = user_data;
+  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+  g_autoptr (GDataInputStream) data = g_data_input_stream_new (in);
+
+  g_data_input_stream_set_newline_type (data, G_DATA_STREAM_NEWLINE_TYPE_CR_LF);
+  for (;;)
+    {
+      g_autofree char *request_line = g_data_input_stream_read_line (data, NULL, NULL, NULL);
+      g_autofree char *target = NULL, *answer = NULL, *reply = NULL;
+      gsize length = 0;
+      g_autofree char *body = NULL;
+      int status;
+      const char *text;
+
+      if (request_line == NULL)
+        return TRUE;
+      for (;;)
+        {
+          g_autofree char *header = g_data_input_stream_read_line (data, NULL, NULL, NULL);
+
+          if (header == NULL || *header == '\0')
+            break;
+          if (g_ascii_strncasecmp (header, "content-length:", 15) == 0)
+            length = g_ascii_strtoull (header + 15, NULL, 10);
+          else if (g_ascii_strncasecmp (header, "x-amz-target:", 13) == 0)
+            target = g_strdup (g_strstrip (header + 13));
+        }
+      body = g_malloc0 (length + 1);
+      if (!g_input_stream_read_all (G_INPUT_STREAM (data), body, length, NULL, NULL, NULL))
+        return TRUE;
+      g_mutex_lock (&stub->lock);
+      g_ptr_array_add (stub->targets, g_strdup (target != NULL ? target : ""));
+      answer = g_queue_pop_head (&stub->answers);
+      g_mutex_unlock (&stub->lock);
+      if (answer == NULL)
+        answer = g_strdup ("500 {\"__type\":\"InternalServerError\",\"message\":\"no answer\"}");
+      status = atoi (answer);
+      text = strchr (answer, ' ') + 1;
+      reply = g_strdup_printf ("HTTP/1.1 %d X\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                               "Content-Length: %zu\r\n\r\n%s",
+                               status, strlen (text), text);
+      if (!g_output_stream_write_all (out, reply, strlen (reply), NULL, NULL, NULL))
+        return TRUE;
+    }
+}
+
+static void
+stub_answer (Stub *stub, const char *answer)
+{
+  g_mutex_lock (&stub->lock);
+  g_queue_push_tail (&stub->answers, g_strdup (answer));
+  g_mutex_unlock (&stub->lock);
+}
+
+static void
+record_status (guint n, const char *status, gpointer user_data)
+{
+  g_ptr_array_add (user_data, g_strdup_printf ("%u:%s", n, status != NULL ? status : "sent"));
+}
+
+typedef struct {
+  DdbBackend *backend;
+  GPtrArray *steps, *seen;
+  guint n_done;
+  GError *error;
+  gint finished;
+} RemoteRun;
+
+static gpointer
+remote_run_thread (gpointer data)
+{
+  RemoteRun *run = data;
+
+  ddb_table_steps_run (run->backend, run->steps, 10, record_status, run->seen, NULL, &run->n_done,
+                       NULL, &run->error);
+  g_atomic_int_set (&run->finished, TRUE);
+  g_main_context_wakeup (NULL);
+  return NULL;
+}
+
+/* The waits poll DescribeTable until the table, then the new index, are ACTIVE, and until the
+ * deleted table is gone, reporting each status on the way. */
+static void
+test_remote_waits (void)
+{
+  static const char *const envp[] = {
+    "AWS_ACCESS_KEY_ID=AKIAFAKETABLETESTS00",
+    "AWS_SECRET_ACCESS_KEY=fake/secret/for/tests",
+    "AWS_CONFIG_FILE=/dev/null",
+    "AWS_SHARED_CREDENTIALS_FILE=/dev/null",
+    "AWS_REGION=us-east-1",
+    NULL,
+  };
+  Stub stub = { 0 };
+  g_autoptr (GSocketService) service = g_threaded_socket_service_new (2);
+  g_autoptr (GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr (GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr (GSocketAddress) bound = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *url = NULL;
+  DdbClientOptions options = { 0 };
+  g_autoptr (DdbBackend) backend = NULL;
+  g_autoptr (DdbTableSpec) spec = ddb_table_spec_new ("Slow", "k", "S", NULL, NULL);
+  g_autoptr (DdbTableSpec) edited = NULL;
+  g_autoptr (GPtrArray) steps = tr_all_steps_new ();
+  g_autoptr (GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) part = NULL;
+  g_autofree char *joined = NULL;
+  guint n_done = 0;
+
+  g_mutex_init (&stub.lock);
+  g_queue_init (&stub.answers);
+  stub.targets = g_ptr_array_new_with_free_func (g_free);
+  g_assert_true (g_socket_listener_add_address (G_SOCKET_LISTENER (service), address,
+                                                G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
+                                                &bound, &error));
+  g_assert_no_error (error);
+  g_signal_connect (service, "run", G_CALLBACK (stub_handle), &stub);
+  g_socket_service_start (service);
+  url = g_strdup_printf ("http://127.0.0.1:%u",
+                         g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  options.endpoint_url = url;
+  options.envp = envp;
+  options.max_attempts = 1;
+  backend = ddb_backend_open_remote (&options, &error);
+  g_assert_no_error (error);
+
+  part = ddb_table_create_steps (spec, &error);
+  g_ptr_array_extend_and_steal (steps, g_steal_pointer (&part));
+  edited = ddb_table_spec_copy (spec);
+  g_ptr_array_add (edited->gsis, ddb_index_spec_new ("byX", "x", "N", NULL, NULL));
+  part = ddb_table_update_steps (spec, edited, &error);
+  g_ptr_array_extend_and_steal (steps, g_steal_pointer (&part));
+  part = ddb_table_delete_steps ("Slow", &error);
+  g_ptr_array_extend_and_steal (steps, g_steal_pointer (&part));
+  g_assert_cmpuint (steps->len, ==, 3);
+
+  stub_answer (&stub, "200 {\"TableDescription\":{\"TableStatus\":\"CREATING\"}}");
+  stub_answer (&stub, "200 {\"Table\":{\"TableStatus\":\"CREATING\"}}");
+  stub_answer (&stub, "200 {\"Table\":{\"TableStatus\":\"ACTIVE\"}}");
+  stub_answer (&stub, "200 {\"TableDescription\":{\"TableStatus\":\"UPDATING\"}}");
+  stub_answer (&stub, "200 {\"Table\":{\"TableStatus\":\"UPDATING\"}}");
+  stub_answer (&stub, "200 {\"Table\":{\"TableStatus\":\"ACTIVE\",\"GlobalSecondaryIndexes\":"
+                      "[{\"IndexName\":\"byX\",\"IndexStatus\":\"CREATING\"}]}}");
+  stub_answer (&stub, "200 {\"Table\":{\"TableStatus\":\"ACTIVE\",\"GlobalSecondaryIndexes\":"
+                      "[{\"IndexName\":\"byX\",\"IndexStatus\":\"ACTIVE\"}]}}");
+  stub_answer (&stub, "200 {\"TableDescription\":{\"TableStatus\":\"DELETING\"}}");
+  stub_answer (&stub, "200 {\"Table\":{\"TableStatus\":\"DELETING\"}}");
+  stub_answer (&stub, "400 {\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+                      "ResourceNotFoundException\",\"message\":\"Requested resource not found\"}");
+  {
+    /* The service accepts on the main context: the steps run on a thread meanwhile. */
+    RemoteRun run = { backend, steps, seen, 0, NULL, FALSE };
+    GThread *thread = g_thread_new ("steps", remote_run_thread, &run);
+
+    while (!g_atomic_int_get (&run.finished))
+      g_main_context_iteration (NULL, TRUE);
+    g_thread_join (thread);
+    g_assert_no_error (run.error);
+    n_done = run.n_done;
+  }
+  g_assert_cmpuint (n_done, ==, 3);
+  g_ptr_array_add (seen, NULL);
+  joined = g_strjoinv (" ", (char **) seen->pdata);
+  g_assert_cmpstr (joined, ==, "0:sent 0:CREATING 1:sent 1:UPDATING 1:CREATING 2:sent 2:DELETING");
+  g_ptr_array_add (stub.targets, NULL);
+  g_clear_pointer (&joined, g_free);
+  joined = g_strjoinv (" ", (char **) stub.targets->pdata);
+  g_assert_cmpstr (joined, ==,
+                   "DynamoDB_20120810.CreateTable DynamoDB_20120810.DescribeTable "
+                   "DynamoDB_20120810.DescribeTable DynamoDB_20120810.UpdateTable "
+                   "DynamoDB_20120810.DescribeTable DynamoDB_20120810.DescribeTable "
+                   "DynamoDB_20120810.DescribeTable DynamoDB_20120810.DeleteTable "
+                   "DynamoDB_20120810.DescribeTable DynamoDB_20120810.DescribeTable");
+  g_socket_service_stop (service);
+  g_socket_listener_close (G_SOCKET_LISTENER (service));
+  g_ptr_array_unref (stub.targets);
+  g_queue_clear_full (&stub.answers, g_free);
+  g_mutex_clear (&stub.lock);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -508,5 +709,6 @@ main (int argc, char **argv)
   g_test_add_func ("/table-requests/delete", test_delete_steps);
   g_test_add_func ("/table-requests/engine", test_run_on_engine);
   g_test_add_func ("/table-requests/engine-billing", test_billing_on_engine);
+  g_test_add_func ("/table-requests/remote-waits", test_remote_waits);
   return g_test_run ();
 }
