@@ -232,6 +232,16 @@ index_kind_changed (DyTableDialog *self)
   gtk_widget_set_visible (GTK_WIDGET (self->form.index_pk_type), !local);
 }
 
+/* A sort key's type matters only once the sort key has a name. */
+static void
+sort_keys_changed (DyTableDialog *self)
+{
+  gtk_widget_set_sensitive (GTK_WIDGET (self->form.sk_type),
+                            text_or_null (self->form.sk_name) != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->form.index_sk_type),
+                            text_or_null (self->form.index_sk_name) != NULL);
+}
+
 static void
 projection_changed (DyTableDialog *self)
 {
@@ -330,6 +340,10 @@ dy_table_form_build (DyTableDialog *self)
   button_row = adw_action_row_new ();
   adw_action_row_add_suffix (ADW_ACTION_ROW (button_row), GTK_WIDGET (f->add_index));
   adw_expander_row_add_row (f->new_index, button_row);
+
+  g_signal_connect_swapped (f->sk_name, "changed", G_CALLBACK (sort_keys_changed), self);
+  g_signal_connect_swapped (f->index_sk_name, "changed", G_CALLBACK (sort_keys_changed), self);
+  sort_keys_changed (self);
 
   group = group_new (self, _ ("Stream and Time to Live"), NULL);
   f->stream = combo_row (_ ("_Stream"), streams);

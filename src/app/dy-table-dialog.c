@@ -422,6 +422,12 @@ table_described (GObject *source, GAsyncResult *result, gpointer user_data)
 
 /* ---- The object ---- */
 
+DyConnection *
+dy_table_dialog_get_connection (DyTableDialog *self)
+{
+  return self->connection;
+}
+
 gboolean
 dy_table_dialog_get_ready (DyTableDialog *self)
 {

@@ -28,6 +28,8 @@ GtkWidget *dy_table_dialog_new_edit (GtkWindow *parent, DyConnection *connection
 GtkWidget *dy_table_dialog_new_delete (GtkWindow *parent, DyConnection *connection,
                                        const char *table);
 
+DyConnection *dy_table_dialog_get_connection (DyTableDialog *self);
+
 /* For tests. A named field of the form ("name", "pk-name", "pk-type", "sk-name", "sk-type",
  * "billing", "rcu", "wcu", "index-name", "index-kind", "index-pk-name", "index-pk-type",
  * "index-sk-name", "index-sk-type", "index-projection", "index-include", "add-index", "new-index"

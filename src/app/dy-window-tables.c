@@ -61,11 +61,23 @@ updated (DyTableDialog *dialog, const char *table, DyWindow *self)
   toast (self, text);
 }
 
+/* The table's tabs close with it. */
 static void
 deleted (DyTableDialog *dialog, const char *table, DyWindow *self)
 {
   g_autofree char *text = g_strdup_printf (_ ("Table “%s” deleted"), table);
+  DyConnection *connection = dy_table_dialog_get_connection (dialog);
 
+  for (int i = adw_tab_view_get_n_pages (self->tab_view) - 1; i >= 0; i--)
+    {
+      AdwTabPage *page = adw_tab_view_get_nth_page (self->tab_view, i);
+      GtkWidget *child = adw_tab_page_get_child (page);
+
+      if (DY_IS_TABLE_VIEW (child)
+          && dy_table_view_get_connection (DY_TABLE_VIEW (child)) == connection
+          && g_strcmp0 (dy_table_view_get_table_name (DY_TABLE_VIEW (child)), table) == 0)
+        adw_tab_view_close_page (self->tab_view, page);
+    }
   toast (self, text);
 }
 
