@@ -5,6 +5,9 @@
 
 G_BEGIN_DECLS
 
+/* Sets G_IO_ERROR_INVALID_ARGUMENT with the formatted message; FALSE. */
+gboolean tr_fail (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
 json_t *tr_key_schema (const char *pk, const char *sk);
 /* Appends NAME's AttributeDefinition to DEFS unless it is there (NAME NULL: nothing). */
 void tr_add_definition (json_t *defs, const char *name, const char *type);

@@ -162,10 +162,8 @@ ddb_projection_name (DdbProjectionType type)
   return NULL;
 }
 
-static gboolean fail (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-fail (GError **error, const char *format, ...)
+gboolean
+tr_fail (GError **error, const char *format, ...)
 {
   va_list args;
 
@@ -185,18 +183,18 @@ check_name (gboolean index, const char *name, GError **error)
   if (name == NULL)
     name = "";
   if (len < 3 || len > MAX_NAME)
-    return index ? fail (error, _ ("Index name “%s” must be 3 to 255 characters long"), name)
-                 : fail (error, _ ("Table name “%s” must be 3 to 255 characters long"), name);
+    return index ? tr_fail (error, _ ("Index name “%s” must be 3 to 255 characters long"), name)
+                 : tr_fail (error, _ ("Table name “%s” must be 3 to 255 characters long"), name);
   for (const char *p = name; *p != '\0'; p++)
     if (!g_ascii_isalnum (*p) && *p != '_' && *p != '.' && *p != '-')
-      return index ? fail (error,
-                           _ ("Index name “%s” may hold only letters a-z and A-Z, digits, “_”, "
-                              "“.” and “-”"),
-                           name)
-                   : fail (error,
-                           _ ("Table name “%s” may hold only letters a-z and A-Z, digits, “_”, "
-                              "“.” and “-”"),
-                           name);
+      return index ? tr_fail (error,
+                              _ ("Index name “%s” may hold only letters a-z and A-Z, digits, “_”, "
+                                 "“.” and “-”"),
+                              name)
+                   : tr_fail (error,
+                              _ ("Table name “%s” may hold only letters a-z and A-Z, digits, “_”, "
+                                 "“.” and “-”"),
+                              name);
   return TRUE;
 }
 
@@ -219,23 +217,23 @@ check_key (KeyRole role, const char *index, const char *name, const char *type, 
     switch (role)
       {
       case KEY_TABLE_PK:
-        return fail (error, _ ("The table’s partition key needs a name"));
+        return tr_fail (error, _ ("The table’s partition key needs a name"));
       case KEY_TABLE_SK:
-        return fail (error, _ ("The table’s sort key needs a name"));
+        return tr_fail (error, _ ("The table’s sort key needs a name"));
       case KEY_INDEX_PK:
-        return fail (error, _ ("The partition key of index “%s” needs a name"), index);
+        return tr_fail (error, _ ("The partition key of index “%s” needs a name"), index);
       case KEY_INDEX_SK:
-        return fail (error, _ ("The sort key of index “%s” needs a name"), index);
+        return tr_fail (error, _ ("The sort key of index “%s” needs a name"), index);
       }
   if (strlen (name) > MAX_NAME)
-    return fail (error, _ ("Key attribute name “%.20s…” is longer than 255 bytes"), name);
+    return tr_fail (error, _ ("Key attribute name “%.20s…” is longer than 255 bytes"), name);
   if (g_strcmp0 (type, "S") != 0 && g_strcmp0 (type, "N") != 0 && g_strcmp0 (type, "B") != 0)
-    return fail (error, _ ("Key attribute “%s” must be of type S, N or B, not “%s”"), name,
-                 type != NULL ? type : "");
+    return tr_fail (error, _ ("Key attribute “%s” must be of type S, N or B, not “%s”"), name,
+                    type != NULL ? type : "");
   seen = g_hash_table_lookup (types, name);
   if (seen != NULL && strcmp (seen, type) != 0)
-    return fail (error, _ ("Attribute “%s” is a key of type %s in one place and %s in another"),
-                 name, seen, type);
+    return tr_fail (error, _ ("Attribute “%s” is a key of type %s in one place and %s in another"),
+                    name, seen, type);
   g_hash_table_insert (types, (gpointer) name, (gpointer) type);
   return TRUE;
 }
@@ -247,12 +245,12 @@ check_throughput (const char *index, gint64 rcu, gint64 wcu, GError **error)
   if (rcu >= 1 && wcu >= 1)
     return TRUE;
   if (index == NULL)
-    return fail (error,
-                 _ ("A provisioned table needs read and write capacity units of at least 1"));
-  return fail (error,
-               _ ("Index “%s” of a provisioned table needs read and write capacity units of at "
-                  "least 1"),
-               index);
+    return tr_fail (error,
+                    _ ("A provisioned table needs read and write capacity units of at least 1"));
+  return tr_fail (error,
+                  _ ("Index “%s” of a provisioned table needs read and write capacity units of at "
+                     "least 1"),
+                  index);
 }
 
 static gboolean
@@ -262,7 +260,7 @@ check_index (const DdbTableSpec *spec, const DdbIndexSpec *index, gboolean globa
   if (!check_name (TRUE, index->name, error))
     return FALSE;
   if (!g_hash_table_add (names, index->name))
-    return fail (error, _ ("Two indexes are named “%s”"), index->name);
+    return tr_fail (error, _ ("Two indexes are named “%s”"), index->name);
   if (global)
     {
       if (!check_key (KEY_INDEX_PK, index->name, index->pk_name, index->pk_type, types, error))
@@ -271,47 +269,49 @@ check_index (const DdbTableSpec *spec, const DdbIndexSpec *index, gboolean globa
   else
     {
       if (index->pk_name != NULL && g_strcmp0 (index->pk_name, spec->pk_name) != 0)
-        return fail (error,
-                     _ ("Local secondary index “%s” must have the table’s partition key “%s”"),
-                     index->name, spec->pk_name);
+        return tr_fail (error,
+                        _ ("Local secondary index “%s” must have the table’s partition key “%s”"),
+                        index->name, spec->pk_name);
       if (spec->sk_name == NULL)
-        return fail (error, _ ("Local secondary index “%s” needs a table with a sort key"),
-                     index->name);
+        return tr_fail (error, _ ("Local secondary index “%s” needs a table with a sort key"),
+                        index->name);
       if (index->sk_name == NULL)
-        return fail (error, _ ("Local secondary index “%s” needs a sort key"), index->name);
+        return tr_fail (error, _ ("Local secondary index “%s” needs a sort key"), index->name);
     }
   if (index->sk_name != NULL)
     {
       if (!check_key (KEY_INDEX_SK, index->name, index->sk_name, index->sk_type, types, error))
         return FALSE;
       if (global && g_strcmp0 (index->sk_name, index->pk_name) == 0)
-        return fail (error, _ ("Index “%s” uses “%s” as both its partition and its sort key"),
-                     index->name, index->sk_name);
+        return tr_fail (error, _ ("Index “%s” uses “%s” as both its partition and its sort key"),
+                        index->name, index->sk_name);
     }
   if (index->projection == DDB_PROJECTION_INCLUDE)
     {
       if (index->non_key_attributes->len == 0)
-        return fail (error, _ ("Index “%s” projects INCLUDE but names no attribute to include"),
-                     index->name);
+        return tr_fail (error, _ ("Index “%s” projects INCLUDE but names no attribute to include"),
+                        index->name);
       for (guint i = 0; i < index->non_key_attributes->len; i++)
         {
           const char *a = index->non_key_attributes->pdata[i];
 
           if (a == NULL || *a == '\0' || strlen (a) > MAX_NAME)
-            return fail (error,
-                         _ ("Index “%s” includes an attribute with an empty or too long name"),
-                         index->name);
+            return tr_fail (error,
+                            _ ("Index “%s” includes an attribute with an empty or too long name"),
+                            index->name);
           g_hash_table_add (non_key, (gpointer) a);
         }
       if (g_hash_table_size (non_key) > MAX_NON_KEY_ATTRIBUTES)
-        return fail (error,
-                     _ ("The indexes include %u distinct attributes; DynamoDB allows at most 100 "
-                        "over all of a table’s indexes"),
-                     g_hash_table_size (non_key));
+        return tr_fail (
+            error,
+            _ ("The indexes include %u distinct attributes; DynamoDB allows at most 100 "
+               "over all of a table’s indexes"),
+            g_hash_table_size (non_key));
     }
   else if (index->non_key_attributes->len > 0)
-    return fail (error, _ ("Index “%s” names attributes to include but projects %s, not INCLUDE"),
-                 index->name, ddb_projection_name (index->projection));
+    return tr_fail (error,
+                    _ ("Index “%s” names attributes to include but projects %s, not INCLUDE"),
+                    index->name, ddb_projection_name (index->projection));
   if (global && spec->billing == DDB_BILLING_PROVISIONED
       && !check_throughput (index->name, index->rcu, index->wcu, error))
     return FALSE;
@@ -332,8 +332,8 @@ ddb_table_spec_validate (const DdbTableSpec *spec, GError **error)
   if (spec->sk_name != NULL)
     {
       if (g_strcmp0 (spec->sk_name, spec->pk_name) == 0)
-        return fail (error, _ ("“%s” cannot be both the partition and the sort key"),
-                     spec->sk_name);
+        return tr_fail (error, _ ("“%s” cannot be both the partition and the sort key"),
+                        spec->sk_name);
       if (!check_key (KEY_TABLE_SK, NULL, spec->sk_name, spec->sk_type, types, error))
         return FALSE;
     }
@@ -341,11 +341,11 @@ ddb_table_spec_validate (const DdbTableSpec *spec, GError **error)
       && !check_throughput (NULL, spec->rcu, spec->wcu, error))
     return FALSE;
   if (spec->gsis->len > MAX_GSIS)
-    return fail (error, _ ("A table has at most 20 global secondary indexes, not %u"),
-                 spec->gsis->len);
+    return tr_fail (error, _ ("A table has at most 20 global secondary indexes, not %u"),
+                    spec->gsis->len);
   if (spec->lsis->len > MAX_LSIS)
-    return fail (error, _ ("A table has at most 5 local secondary indexes, not %u"),
-                 spec->lsis->len);
+    return tr_fail (error, _ ("A table has at most 5 local secondary indexes, not %u"),
+                    spec->lsis->len);
   for (guint i = 0; i < spec->gsis->len; i++)
     if (!check_index (spec, spec->gsis->pdata[i], TRUE, types, names, non_key, error))
       return FALSE;
@@ -354,9 +354,9 @@ ddb_table_spec_validate (const DdbTableSpec *spec, GError **error)
       return FALSE;
   if (spec->ttl_attribute != NULL
       && (*spec->ttl_attribute == '\0' || strlen (spec->ttl_attribute) > MAX_NAME))
-    return fail (error, _ ("The TTL attribute’s name must be 1 to 255 bytes long"));
+    return tr_fail (error, _ ("The TTL attribute’s name must be 1 to 255 bytes long"));
   if ((guint) spec->stream >= G_N_ELEMENTS (stream_names))
-    return fail (error, _ ("Unknown stream view type %d"), spec->stream);
+    return tr_fail (error, _ ("Unknown stream view type %d"), spec->stream);
   return TRUE;
 }
 

@@ -8,20 +8,6 @@
 
 #include "backend/table-requests-private.h"
 
-static gboolean fail (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-fail (GError **error, const char *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  if (error != NULL)
-    *error = g_error_new_valist (G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, format, args);
-  va_end (args);
-  return FALSE;
-}
-
 static gboolean
 same_keys (const char *a_name, const char *a_type, const char *b_name, const char *b_type)
 {
@@ -45,21 +31,22 @@ static gboolean
 check_unchanged (const DdbTableSpec *current, const DdbTableSpec *edited, GError **error)
 {
   if (g_strcmp0 (current->name, edited->name) != 0)
-    return fail (error, _ ("A table cannot be renamed (“%s” to “%s”)"), current->name,
-                 edited->name);
+    return tr_fail (error, _ ("A table cannot be renamed (“%s” to “%s”)"), current->name,
+                    edited->name);
   if (!same_keys (current->pk_name, current->pk_type, edited->pk_name, edited->pk_type)
       || !same_keys (current->sk_name, current->sk_type, edited->sk_name, edited->sk_type))
-    return fail (error, _ ("The key schema of table “%s” cannot change after it is created"),
-                 current->name);
+    return tr_fail (error, _ ("The key schema of table “%s” cannot change after it is created"),
+                    current->name);
   if (current->lsis->len != edited->lsis->len)
-    return fail (error, _ ("Local secondary indexes can be defined only when a table is created"));
+    return tr_fail (error,
+                    _ ("Local secondary indexes can be defined only when a table is created"));
   for (guint i = 0; i < current->lsis->len; i++)
     {
       const DdbIndexSpec *a = current->lsis->pdata[i], *b = edited->lsis->pdata[i];
 
       if (g_strcmp0 (a->name, b->name) != 0 || !same_index (a, b, FALSE))
-        return fail (error,
-                     _ ("Local secondary indexes can be defined only when a table is created"));
+        return tr_fail (error,
+                        _ ("Local secondary indexes can be defined only when a table is created"));
     }
   for (guint i = 0; i < edited->gsis->len; i++)
     {
@@ -67,17 +54,18 @@ check_unchanged (const DdbTableSpec *current, const DdbTableSpec *edited, GError
       const DdbIndexSpec *a = ddb_table_spec_find_gsi (current, b->name);
 
       if (a != NULL && !same_index (a, b, TRUE))
-        return fail (error,
-                     _ ("Index “%s” cannot change its keys or projection: delete it, then create "
-                        "it again"),
-                     b->name);
+        return tr_fail (
+            error,
+            _ ("Index “%s” cannot change its keys or projection: delete it, then create "
+               "it again"),
+            b->name);
     }
   if (current->ttl_attribute != NULL && edited->ttl_attribute != NULL
       && strcmp (current->ttl_attribute, edited->ttl_attribute) != 0)
-    return fail (error,
-                 _ ("TTL is on with attribute “%s”: turn it off first (DynamoDB accepts another "
-                    "TTL change on the table only about an hour later)"),
-                 current->ttl_attribute);
+    return tr_fail (error,
+                    _ ("TTL is on with attribute “%s”: turn it off first (DynamoDB accepts another "
+                       "TTL change on the table only about an hour later)"),
+                    current->ttl_attribute);
   return TRUE;
 }
 

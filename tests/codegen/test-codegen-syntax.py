@@ -48,7 +48,8 @@ class SyntaxTest(unittest.TestCase):
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def programs(self, lang, target=TARGET):
-        for n, (op, request, _) in enumerate(corpus.steps() + corpus.partiql_steps()):
+        for n, (op, request, _) in enumerate(corpus.steps() + corpus.partiql_steps()
+                                             + corpus.table_steps()):
             r = codegen(lang, op, request, target)
             self.assertEqual(r.returncode, 0, r.stderr)
             yield n, op, r.stdout
