@@ -323,11 +323,14 @@ sent (GObject *source, GAsyncResult *result, gpointer user_data)
       if (job->n_done > 0)
         {
           g_autofree char *done = g_strdup_printf (
-              g_dngettext (NULL, "The first request succeeded; the next failed: %s",
-                           "The first %u requests succeeded; the next failed: %s", job->n_done),
+              g_dngettext (NULL, "%u request succeeded; the next one failed: %s",
+                           "%u requests succeeded; the next one failed: %s", job->n_done),
               job->n_done, text);
 
           dy_table_dialog_set_error (self, done);
+          /* What was done is not sent again: the Review shows the rest, to send once fixed. */
+          g_ptr_array_remove_range (job->steps, 0, job->n_done);
+          show_steps (self, g_ptr_array_ref (job->steps));
         }
       else
         dy_table_dialog_set_error (self, text);

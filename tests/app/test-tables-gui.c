@@ -338,6 +338,47 @@ test_edit (void)
   g_assert_nonnull (index_named (table, "byStatus"));
 }
 
+/* The table changed between Review and Apply: the first request succeeds, the second is refused;
+ * the dialog stays open saying so, with DynamoDB's error. */
+static void
+test_edit_partial (void)
+{
+  DyTableDialog *dialog = open_dialog ("win.edit-table");
+  json_auto_t *table = NULL, *off = NULL, *resp = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (dy_table_dialog_get_field (dialog, "new-index")),
+                                 TRUE);
+  set_text (dialog, "index-name", "byDue");
+  set_text (dialog, "index-pk-name", "due");
+  select_item (dialog, "index-pk-type", 1); /* N */
+  click (dy_table_dialog_get_field (dialog, "add-index"));
+  select_item (dialog, "stream", 0); /* off */
+  next (dialog);
+  g_assert_cmpuint (dy_table_dialog_get_steps (dialog)->len, ==, 2);
+  off = json_pack ("{sss{sb}}", "TableName", TABLE, "StreamSpecification", "StreamEnabled", 0);
+  resp = dy_connection_call_sync (gui_demo_connection (), "UpdateTable", off, NULL, &error);
+  g_assert_no_error (error);
+  next (dialog);
+  gui_wait_for (dialog_idle, dialog, "the requests answered");
+  g_assert_nonnull (find_dialog ());
+  g_assert_cmpstr (dy_table_dialog_get_error (dialog), ==,
+                   "1 request succeeded; the next one failed: ValidationException: Table has no "
+                   "stream to disable");
+  /* the review holds what is left to send */
+  g_assert_cmpuint (dy_table_dialog_get_steps (dialog)->len, ==, 1);
+  text = dy_table_dialog_get_review_text (dialog);
+  g_assert_true (g_str_has_prefix (text, "// 1. UpdateTable\n"));
+  g_assert_nonnull (strstr (text, "\"StreamEnabled\": false"));
+  g_assert_null (strstr (text, "byDue"));
+  gui_screenshot ("table-edit-partial.png");
+  table = describe ();
+  g_assert_nonnull (index_named (table, "byDue"));
+  gtk_window_close (GTK_WINDOW (dialog));
+  gui_wait_for (dialog_closed, NULL, "the dialog closed");
+}
+
 static void
 test_delete (void)
 {
@@ -373,6 +414,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tables-gui/create", test_create);
   g_test_add_func ("/tables-gui/create-errors", test_create_errors);
   g_test_add_func ("/tables-gui/edit", test_edit);
+  g_test_add_func ("/tables-gui/edit-partial", test_edit_partial);
   g_test_add_func ("/tables-gui/delete", test_delete);
   return gui_run_tests ();
 }
