@@ -105,25 +105,30 @@ add_index_row (DyTableDialog *self, const DdbIndexSpec *index, gboolean global)
   GtkWidget *row = adw_action_row_new ();
   g_autofree char *keys = NULL, *subtitle = NULL;
   const char *projection = ddb_projection_name (index->projection);
-  const char *pk = global ? index->pk_name : self->spec->pk_name;
-  const char *pk_type = global ? index->pk_type : self->spec->pk_type;
 
-  if (index->sk_name != NULL)
+  if (!global && index->sk_name != NULL)
+    /* TRANSLATORS: a local index's keys: the table's partition key, its sort key (type) */
+    keys = g_strdup_printf (_ ("the table’s partition key, %s (%s)"), index->sk_name,
+                            index->sk_type);
+  else if (!global)
+    keys = g_strdup (_ ("the table’s partition key"));
+  else if (index->sk_name != NULL)
     /* TRANSLATORS: an index's keys: partition key (type), sort key (type) */
-    keys = g_strdup_printf (_ ("%s (%s), %s (%s)"), pk, pk_type, index->sk_name, index->sk_type);
+    keys = g_strdup_printf (_ ("%s (%s), %s (%s)"), index->pk_name, index->pk_type, index->sk_name,
+                            index->sk_type);
   else
-    keys = g_strdup_printf (_ ("%s (%s)"), pk, pk_type);
+    keys = g_strdup_printf (_ ("%s (%s)"), index->pk_name, index->pk_type);
   if (index->projection == DDB_PROJECTION_INCLUDE)
     {
-      g_autofree char *names = NULL;
+      g_autoptr (GString) names = g_string_new (NULL);
 
-      g_ptr_array_add (index->non_key_attributes, NULL);
-      names = g_strjoinv (", ", (char **) index->non_key_attributes->pdata);
-      g_ptr_array_set_size (index->non_key_attributes, index->non_key_attributes->len - 1);
+      for (guint i = 0; i < index->non_key_attributes->len; i++)
+        g_string_append_printf (names, "%s%s", i > 0 ? ", " : "",
+                                (const char *) index->non_key_attributes->pdata[i]);
       subtitle = global
                      /* TRANSLATORS: index row: keys · INCLUDE attribute names */
-                     ? g_strdup_printf (_ ("Global · %s · INCLUDE %s"), keys, names)
-                     : g_strdup_printf (_ ("Local · %s · INCLUDE %s"), keys, names);
+                     ? g_strdup_printf (_ ("Global · %s · INCLUDE %s"), keys, names->str)
+                     : g_strdup_printf (_ ("Local · %s · INCLUDE %s"), keys, names->str);
     }
   else
     /* TRANSLATORS: index row: keys · projection type (ALL, KEYS_ONLY) */
@@ -189,6 +194,11 @@ add_index_clicked (DyTableDialog *self)
   if (name == NULL)
     {
       dy_table_dialog_set_error (self, _ ("Give the new index a name"));
+      return;
+    }
+  if (!local && text_or_null (self->form.index_pk_name) == NULL)
+    {
+      dy_table_dialog_set_error (self, _ ("Give the new index a partition key"));
       return;
     }
   if (ddb_table_spec_find_gsi (self->spec, name) != NULL)

@@ -184,6 +184,17 @@ test_create (void)
   fill_new_table (dialog);
   click (dy_table_dialog_get_field (dialog, "add-index"));
   g_assert_nonnull (dy_table_dialog_get_remove_button (dialog, "byOwner"));
+  /* a local index: the table's partition key, so none is asked */
+  select_item (dialog, "index-kind", 1);
+  g_assert_false (gtk_widget_get_visible (dy_table_dialog_get_field (dialog, "index-pk-name")));
+  set_text (dialog, "index-name", "byDueAt");
+  set_text (dialog, "index-sk-name", "dueAt");
+  select_item (dialog, "index-sk-type", 1);    /* N */
+  select_item (dialog, "index-projection", 1); /* KEYS_ONLY */
+  click (dy_table_dialog_get_field (dialog, "add-index"));
+  g_assert_nonnull (dy_table_dialog_get_remove_button (dialog, "byDueAt"));
+  select_item (dialog, "index-kind", 0);
+  select_item (dialog, "index-projection", 2);
   /* the editor is cleared for the next index */
   g_assert_cmpstr (
       gtk_editable_get_text (GTK_EDITABLE (dy_table_dialog_get_field (dialog, "index-name"))), ==,
@@ -199,6 +210,7 @@ test_create (void)
   g_assert_nonnull (strstr (text, "\"NonKeyAttributes\": [\n"));
   g_assert_nonnull (strstr (text, "\"AttributeType\": \"N\""));
   g_assert_null (strstr (text, "UpdateTimeToLive"));
+  g_assert_nonnull (strstr (text, "\"LocalSecondaryIndexes\": [\n"));
   /* Copy As writes the program for the request */
   g_assert_true (
       gtk_widget_activate_action (GTK_WIDGET (dialog), "tdialog.copy-as", "(us)", 0, "python"));
@@ -225,6 +237,9 @@ test_create (void)
   g_assert_cmpuint (
       json_array_size (json_object_get (json_object_get (index, "Projection"), "NonKeyAttributes")),
       ==, 2);
+  g_assert_cmpuint (
+      json_array_size (json_object_get (json_object_get (table, "Table"), "LocalSecondaryIndexes")),
+      ==, 1);
   gui_wait_for (table_listed, GINT_TO_POINTER (TRUE), "the new table in the sidebar");
 }
 
@@ -274,7 +289,8 @@ test_edit (void)
       gtk_editable_get_text (GTK_EDITABLE (dy_table_dialog_get_field (dialog, "pk-name"))), ==,
       "tenant");
   g_assert_nonnull (dy_table_dialog_get_remove_button (dialog, "byOwner"));
-  g_assert_null (dy_table_dialog_get_field (dialog, "index-kind")); /* no LSI after creation */
+  g_assert_null (dy_table_dialog_get_remove_button (dialog, "byDueAt")); /* an LSI stays */
+  g_assert_null (dy_table_dialog_get_field (dialog, "index-kind"));      /* no LSI after creation */
   next (dialog);
   g_assert_nonnull (strstr (dy_table_dialog_get_error (dialog), "Nothing changed"));
 
