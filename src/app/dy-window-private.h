@@ -32,4 +32,8 @@ void dy_window_sidebar_init (DyWindow *self);
 /* A row activated: a connection expands (or retries after an error), a table opens. */
 void dy_window_sidebar_activate (DyWindow *self, guint position);
 
+/* dy-window-tables.c */
+/* Installs win.new-table (Ctrl+N), win.edit-table and win.delete-table. */
+void dy_window_tables_class_init (GtkWidgetClass *widget_class);
+
 G_END_DECLS

@@ -935,6 +935,7 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.changes", NULL, changes_action);
   gtk_widget_class_install_action (widget_class, "win.model", NULL, model_action);
   gtk_widget_class_install_action (widget_class, "win.keys", NULL, keys_action);
+  dy_window_tables_class_init (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,

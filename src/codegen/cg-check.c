@@ -62,6 +62,7 @@ check_member (const CgMember *m, json_t *j, const char *where, GError **error)
         return ddb_req_type_error (j, "String", error), NULL;
       return json_incref (j);
     case CG_INT:
+    case CG_LONG:
       if (json_is_real (j) && json_real_value (j) == (double) (json_int_t) json_real_value (j))
         return json_integer ((json_int_t) json_real_value (j));
       if (!json_is_integer (j))
@@ -255,7 +256,8 @@ cg_check (const char *operation, json_t *request, GError **error)
       g_set_error (error, DDB_ERROR, DDB_ERROR_UNKNOWN_OPERATION,
                    "Code is written for GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan, "
                    "BatchGetItem, BatchWriteItem, TransactWriteItems, TransactGetItems, "
-                   "ExecuteStatement, BatchExecuteStatement and ExecuteTransaction, not %s",
+                   "ExecuteStatement, BatchExecuteStatement, ExecuteTransaction, CreateTable, "
+                   "UpdateTable, UpdateTimeToLive and DeleteTable, not %s",
                    operation);
       return NULL;
     }

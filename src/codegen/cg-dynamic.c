@@ -110,6 +110,7 @@ member_lit (DdbLang lang, const CgMember *m, json_t *j)
     case CG_ENUM:
       return cg_lit_json_string (lang, j);
     case CG_INT:
+    case CG_LONG:
       return cg_lit_rawf ("%" JSON_INTEGER_FORMAT, json_integer_value (j));
     case CG_BOOL:
       return bool_lit (lang, json_is_true (j));

@@ -107,6 +107,8 @@ member_lit (const CgMember *m, json_t *j)
       }
     case CG_INT:
       return cg_lit_rawf ("aws.Int32(%" JSON_INTEGER_FORMAT ")", json_integer_value (j));
+    case CG_LONG:
+      return cg_lit_rawf ("aws.Int64(%" JSON_INTEGER_FORMAT ")", json_integer_value (j));
     case CG_BOOL:
       return cg_lit_raw (g_strdup (json_is_true (j) ? "aws.Bool(true)" : "aws.Bool(false)"));
     case CG_VALUE:

@@ -147,6 +147,8 @@ member_lit (const CgMember *m, json_t *j)
       return json_string_lit (j);
     case CG_INT:
       return cg_lit_rawf ("%" JSON_INTEGER_FORMAT, json_integer_value (j));
+    case CG_LONG:
+      return cg_lit_rawf ("%" JSON_INTEGER_FORMAT "L", json_integer_value (j));
     case CG_BOOL:
       return cg_lit_raw (g_strdup (json_is_true (j) ? "true" : "false"));
     case CG_VALUE:

@@ -156,6 +156,7 @@ member_calls (Uses *u, CgLit *chain, const CgMember *m, json_t *j)
                   json_str_lit (j, FALSE), "))");
       return;
     case CG_INT:
+    case CG_LONG:
       cg_lit_add (chain,
                   g_strdup_printf (".%s(%" JSON_INTEGER_FORMAT ")", method, json_integer_value (j)),
                   NULL, NULL);

@@ -11,6 +11,7 @@
 #define STR(n) { n, CG_STRING, NULL, NULL }
 #define ENUM(n, t) { n, CG_ENUM, NULL, t }
 #define INT(n) { n, CG_INT, NULL, NULL }
+#define LONG(n) { n, CG_LONG, NULL, NULL }
 #define BOOL(n) { n, CG_BOOL, NULL, NULL }
 #define ITEM(n) { n, CG_ITEM, NULL, NULL }
 #define NAMES(n) { n, CG_NAMES, NULL, NULL }
@@ -192,6 +193,86 @@ static const CgMember execute_transaction_members[] = {
   STR ("ClientRequestToken"), RCC, END,
 };
 
+/* Table management. */
+static const CgMember attribute_definition_members[] = {
+  STR ("AttributeName"), ENUM ("AttributeType", "ScalarAttributeType"), END,
+};
+static const CgShape attribute_definition_shape
+    = { "AttributeDefinition", TRUE, attribute_definition_members };
+static const CgMember key_schema_element_members[] = {
+  STR ("AttributeName"), ENUM ("KeyType", "KeyType"), END,
+};
+static const CgShape key_schema_element_shape
+    = { "KeySchemaElement", TRUE, key_schema_element_members };
+static const CgMember throughput_members[] = {
+  LONG ("ReadCapacityUnits"), LONG ("WriteCapacityUnits"), END,
+};
+static const CgShape throughput_shape = { "ProvisionedThroughput", TRUE, throughput_members };
+static const CgMember projection_members[] = {
+  ENUM ("ProjectionType", "ProjectionType"), STRINGS ("NonKeyAttributes"), END,
+};
+static const CgShape projection_shape = { "Projection", FALSE, projection_members };
+static const CgMember stream_specification_members[] = {
+  BOOL ("StreamEnabled"), ENUM ("StreamViewType", "StreamViewType"), END,
+};
+static const CgShape stream_specification_shape
+    = { "StreamSpecification", TRUE, stream_specification_members };
+
+#define DEFINITIONS { "AttributeDefinitions", CG_STRUCT_LIST, &attribute_definition_shape, NULL }
+#define KEY_SCHEMA { "KeySchema", CG_STRUCT_LIST, &key_schema_element_shape, NULL }
+#define THROUGHPUT { "ProvisionedThroughput", CG_STRUCT, &throughput_shape, NULL }
+#define PROJECTION { "Projection", CG_STRUCT, &projection_shape, NULL }
+#define STREAM { "StreamSpecification", CG_STRUCT, &stream_specification_shape, NULL }
+
+static const CgMember gsi_members[] = {
+  STR ("IndexName"), KEY_SCHEMA, PROJECTION, THROUGHPUT, END,
+};
+static const CgShape gsi_shape = { "GlobalSecondaryIndex", TRUE, gsi_members };
+static const CgMember lsi_members[] = { STR ("IndexName"), KEY_SCHEMA, PROJECTION, END };
+static const CgShape lsi_shape = { "LocalSecondaryIndex", TRUE, lsi_members };
+
+static const CgMember create_table_members[] = {
+  DEFINITIONS, STR ("TableName"), KEY_SCHEMA,
+  { "LocalSecondaryIndexes", CG_STRUCT_LIST, &lsi_shape, NULL },
+  { "GlobalSecondaryIndexes", CG_STRUCT_LIST, &gsi_shape, NULL },
+  ENUM ("BillingMode", "BillingMode"), THROUGHPUT, STREAM, BOOL ("DeletionProtectionEnabled"),
+  END,
+};
+
+static const CgShape create_gsi_action_shape
+    = { "CreateGlobalSecondaryIndexAction", TRUE, gsi_members };
+static const CgMember update_gsi_action_members[] = { STR ("IndexName"), THROUGHPUT, END };
+static const CgShape update_gsi_action_shape
+    = { "UpdateGlobalSecondaryIndexAction", TRUE, update_gsi_action_members };
+static const CgMember delete_gsi_action_members[] = { STR ("IndexName"), END };
+static const CgShape delete_gsi_action_shape
+    = { "DeleteGlobalSecondaryIndexAction", TRUE, delete_gsi_action_members };
+static const CgMember gsi_update_members[] = {
+  { "Update", CG_STRUCT, &update_gsi_action_shape, NULL },
+  { "Create", CG_STRUCT, &create_gsi_action_shape, NULL },
+  { "Delete", CG_STRUCT, &delete_gsi_action_shape, NULL },
+  END,
+};
+static const CgShape gsi_update_shape = { "GlobalSecondaryIndexUpdate", FALSE, gsi_update_members };
+
+static const CgMember update_table_members[] = {
+  DEFINITIONS, STR ("TableName"), ENUM ("BillingMode", "BillingMode"), THROUGHPUT,
+  { "GlobalSecondaryIndexUpdates", CG_STRUCT_LIST, &gsi_update_shape, NULL }, STREAM,
+  BOOL ("DeletionProtectionEnabled"), END,
+};
+
+static const CgMember delete_table_members[] = { STR ("TableName"), END };
+
+static const CgMember ttl_specification_members[] = {
+  BOOL ("Enabled"), STR ("AttributeName"), END,
+};
+static const CgShape ttl_specification_shape
+    = { "TimeToLiveSpecification", TRUE, ttl_specification_members };
+static const CgMember update_ttl_members[] = {
+  STR ("TableName"), { "TimeToLiveSpecification", CG_STRUCT, &ttl_specification_shape, NULL },
+  END,
+};
+
 static const struct {
   CgShape shape;
   CgFlow flow;
@@ -209,12 +290,17 @@ static const struct {
   { { "ExecuteStatement", TRUE, execute_statement_members }, CG_STATEMENT },
   { { "BatchExecuteStatement", TRUE, batch_execute_members }, CG_WRITE },
   { { "ExecuteTransaction", TRUE, execute_transaction_members }, CG_WRITE },
+  { { "CreateTable", TRUE, create_table_members }, CG_WRITE },
+  { { "UpdateTable", TRUE, update_table_members }, CG_WRITE },
+  { { "UpdateTimeToLive", TRUE, update_ttl_members }, CG_WRITE },
+  { { "DeleteTable", TRUE, delete_table_members }, CG_WRITE },
 };
 
 static const char *const operation_names[] = {
   "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
   "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "ExecuteStatement",
-  "BatchExecuteStatement", "ExecuteTransaction", NULL,
+  "BatchExecuteStatement", "ExecuteTransaction", "CreateTable", "UpdateTable", "UpdateTimeToLive",
+  "DeleteTable", NULL,
 };
 
 const char *const *

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 typedef enum {
   CG_STRING,      /* a string */
   CG_ENUM,        /* a string from a fixed set; `type` names the SDK's enum type */
-  CG_INT,         /* an integer */
+  CG_INT,         /* an integer (32 bits in the SDKs: Limit, Segment) */
+  CG_LONG,        /* a 64-bit integer (ReadCapacityUnits) */
   CG_BOOL,        /* a boolean */
   CG_VALUE,       /* one AttributeValue */
   CG_ITEM,        /* map of attribute name -> AttributeValue (Item, Key, ExclusiveStartKey) */
@@ -64,7 +65,9 @@ typedef enum {
   CG_STATEMENT,   /* ExecuteStatement: prints each response, page by page through NextToken (a
                    * SELECT reads at most 1 MB or Limit items a call) */
   CG_WRITE,       /* PutItem, UpdateItem, DeleteItem, TransactWriteItems, and the PartiQL
-                   * BatchExecuteStatement, ExecuteTransaction: prints the response */
+                   * BatchExecuteStatement, ExecuteTransaction, and the table operations
+                   * CreateTable, UpdateTable, UpdateTimeToLive, DeleteTable: prints the
+                   * response */
 } CgFlow;
 
 CgFlow cg_operation_flow (const char *operation);

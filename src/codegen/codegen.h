@@ -22,7 +22,8 @@ typedef struct {
 
 /* The operations codegen writes: GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan,
  * BatchGetItem, BatchWriteItem, TransactWriteItems, TransactGetItems, ExecuteStatement,
- * BatchExecuteStatement, ExecuteTransaction. NULL-terminated. */
+ * BatchExecuteStatement, ExecuteTransaction, and CreateTable, UpdateTable, UpdateTimeToLive,
+ * DeleteTable. NULL-terminated. */
 const char *const *ddb_codegen_operations (void);
 
 /* Checks REQUEST as DynamoDB checks a request before it looks at the table: members of the right

@@ -192,3 +192,48 @@ def partiql_steps():
             {"Statement": f'DELETE FROM "{OTHER}" WHERE id = ?', "Parameters": [b(b"\x00")]},
         ], "ClientRequestToken": "codegen-token-1", "ReturnConsumedCapacity": "TOTAL"}, "write"),
     ]
+
+
+def table_steps():
+    """Table management (the requests the app's table dialogs send), after the others: their
+    programs are checked for syntax and against golden files."""
+    table = "Codegen.Tables-1"
+    keys = [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]
+    return [
+        ("CreateTable", {
+            "TableName": table,
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                     {"AttributeName": "sk", "AttributeType": "N"},
+                                     {"AttributeName": "owner", "AttributeType": "B"}],
+            "KeySchema": keys,
+            "BillingMode": "PROVISIONED",
+            "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 40000},
+            "GlobalSecondaryIndexes": [{
+                "IndexName": "byOwner",
+                "KeySchema": [{"AttributeName": "owner", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["title", NASTY]},
+                "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}],
+            "LocalSecondaryIndexes": [{
+                "IndexName": "bySk",
+                "KeySchema": keys,
+                "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+            "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+        }, "write"),
+        ("UpdateTable", {
+            "TableName": table,
+            "AttributeDefinitions": [{"AttributeName": "status", "AttributeType": "S"}],
+            "GlobalSecondaryIndexUpdates": [{"Create": {
+                "IndexName": "byStatus",
+                "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"},
+                "ProvisionedThroughput": {"ReadCapacityUnits": 2, "WriteCapacityUnits": 2}}}],
+        }, "write"),
+        ("UpdateTable", {"TableName": table,
+                         "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byOwner"}}]},
+         "write"),
+        ("UpdateTable", {"TableName": table, "BillingMode": "PAY_PER_REQUEST",
+                         "StreamSpecification": {"StreamEnabled": False}}, "write"),
+        ("UpdateTimeToLive", {"TableName": table, "TimeToLiveSpecification": {
+            "Enabled": True, "AttributeName": "expiresAt"}}, "write"),
+        ("DeleteTable", {"TableName": table}, "write"),
+    ]

@@ -48,7 +48,8 @@ class SyntaxTest(unittest.TestCase):
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def programs(self, lang, target=TARGET):
-        for n, (op, request, _) in enumerate(corpus.steps() + corpus.partiql_steps()):
+        for n, (op, request, _) in enumerate(corpus.steps() + corpus.partiql_steps()
+                                             + corpus.table_steps()):
             r = codegen(lang, op, request, target)
             self.assertEqual(r.returncode, 0, r.stderr)
             yield n, op, r.stdout
@@ -142,7 +143,12 @@ class SyntaxTest(unittest.TestCase):
             ("Scan", {"TableName": "Codegen", "Limit": 0},
              "ValidationException: 1 validation error detected: Value '0' at 'limit'"),
             ("Scan", {"TableName": "Codegen", "Bogus": 1}, "ValidationException: Scan has no member Bogus"),
-            ("CreateTable", {"TableName": "Codegen"}, "UnknownOperationException"),
+            ("CreateTable", {"TableName": "Codegen"},
+             "ValidationException: 2 validation errors detected: Value null at "
+             "'attributeDefinitions'"),
+            ("UpdateTable", {"TableName": "Codegen", "BillingMode": "PAY_PER_REQUEST", "Bogus": 1},
+             "ValidationException: UpdateTable has no member Bogus"),
+            ("ListTables", {}, "UnknownOperationException"),
             ("ExecuteStatement", {"Limit": 0},
              "ValidationException: 2 validation errors detected: Value null at 'statement' "
              "failed to satisfy constraint: Member must not be null; Value '0' at 'limit'"),

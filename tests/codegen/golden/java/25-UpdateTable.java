@@ -1,0 +1,48 @@
+// UpdateTable Codegen.Tables-1 on http://127.0.0.1:8000 (profile dev, region eu-west-1)
+// Needs software.amazon.awssdk:dynamodb (the AWS SDK for Java v2) on the class path.
+import java.net.URI;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.*;
+
+public class DynamoDbRequest {
+    public static void main(String[] args) throws InterruptedException {
+        try (DynamoDbClient client = DynamoDbClient.builder()
+                .region(Region.of("eu-west-1"))
+                .credentialsProvider(ProfileCredentialsProvider.create("dev"))
+                .endpointOverride(URI.create("http://127.0.0.1:8000"))
+                .build()) {
+            UpdateTableRequest request = UpdateTableRequest.builder()
+                .tableName("Codegen.Tables-1")
+                .attributeDefinitions(List.of(
+                    AttributeDefinition.builder().attributeName("status").attributeType("S").build()
+                ))
+                .globalSecondaryIndexUpdates(List.of(
+                    GlobalSecondaryIndexUpdate.builder()
+                        .create(CreateGlobalSecondaryIndexAction.builder()
+                            .indexName("byStatus")
+                            .keySchema(List.of(
+                                KeySchemaElement.builder()
+                                    .attributeName("status")
+                                    .keyType("HASH")
+                                    .build()
+                            ))
+                            .projection(Projection.builder().projectionType("ALL").build())
+                            .provisionedThroughput(ProvisionedThroughput.builder()
+                                .readCapacityUnits(2L)
+                                .writeCapacityUnits(2L)
+                                .build())
+                            .build())
+                        .build()
+                ))
+                .build();
+            UpdateTableResponse response = client.updateTable(request);
+            System.out.println(response);
+        }
+    }
+}
