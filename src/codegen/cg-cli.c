@@ -50,7 +50,16 @@ add_values_parts (GString *s, const CgJob *job)
           g_string_append (part, "\"}");
         }
       else
-        cg_json_pretty (part, v, "", 0);
+        {
+          gsize from = part->len, to = from;
+
+          /* On one line: the JSON's only line ends are its layout's (strings escape theirs). */
+          cg_json_pretty (part, v, "", 0);
+          for (gsize i = from; i < part->len; i++)
+            if (part->str[i] != '\n')
+              part->str[to++] = part->str[i];
+          g_string_truncate (part, to);
+        }
     }
   g_string_append_c (tail, '}');
   g_string_append (s, "values_before=");
