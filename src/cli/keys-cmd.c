@@ -1,6 +1,8 @@
 /* keys-cmd.c: `dynoscope-cli CONNECTION keys --table T [--index I] [--sample N]
- * [--rate RCU:WCU] [--json]`: the analysis of src/model/keys.h printed as text (a summary, the
- * histogram drawn, the heaviest partitions, sharded families, rate warnings, advice) or JSON. */
+ * [--rate RCU:WCU] [--json | --code LANG [--code-endpoint URL]]`: the analysis of
+ * src/model/keys.h printed as text (a summary, the histogram drawn, the heaviest partitions,
+ * sharded families, rate warnings, advice) or JSON; with --code, the fan-out Query program of
+ * the first advice to shard (src/codegen) after the text. */
 #include <glib/gi18n.h>
 #include <signal.h>
 #include <stdio.h>
@@ -8,12 +10,13 @@
 #include <unistd.h>
 
 #include "cli/keys-cmd.h"
+#include "codegen/codegen.h"
 #include "model/keys.h"
 
 #define KEYS_PREFIX "dynoscope-cli keys: "
 #define KEYS_USAGE                                                                               \
   N_ ("Usage: dynoscope-cli [--db PATH | --endpoint URL] keys --table T [--index I] "            \
-      "[--sample N] [--rate RCU:WCU] [--json]")
+      "[--sample N] [--rate RCU:WCU] [--json | --code LANG [--code-endpoint URL]]")
 #define BAR_WIDTH 40
 #define MAX_HOT_SHOWN 20
 
@@ -184,10 +187,53 @@ print_text (const DdbKeysReport *r)
     printf ("  - %s\n", (const char *) r->advice->pdata[i]);
 }
 
+/* The fan-out Query of the first advice to shard, as a LANG program for the connection (or
+ * CODE_ENDPOINT): 0 when printed, or when there is no such advice (said on stderr); 1 when it
+ * cannot be written. */
+static int
+print_code (const DdbKeysReport *r, const CliTarget *target, DdbLang lang,
+            const char *code_endpoint)
+{
+  const DdbKeysShardAdvice *a;
+  DdbCodegenTarget to;
+  json_auto_t *request = NULL;
+  g_autofree char *program = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (r->shard_advice->len == 0)
+    {
+      fprintf (stderr, KEYS_PREFIX "%s\n",
+               r->key_is_string
+                   ? _ ("no advice to shard a key or to read a sharded one: no fan-out program")
+                   : _ ("the partition key is not a string: it cannot take a suffix, no fan-out "
+                        "program"));
+      return 0;
+    }
+  a = r->shard_advice->pdata[0];
+  request = ddb_keys_fanout_request (r, a);
+  to.endpoint_url = code_endpoint != NULL ? code_endpoint : target->endpoint_url;
+  to.profile = target->profile;
+  to.region = target->region;
+  program = ddb_codegen_fanout_program (lang, request, DDB_KEYS_FANOUT_PLACEHOLDER, a->prefix,
+                                        a->first, a->suffixes, a->width, &to, &error);
+  if (program == NULL)
+    {
+      fprintf (stderr, KEYS_PREFIX "%s\n", error->message);
+      return 1;
+    }
+  printf ("\n");
+  printf (_ ("The fan-out Query for “%s” (%u suffixes):\n\n"),
+          (const char *) r->advice->pdata[a->advice], a->suffixes);
+  fputs (program, stdout);
+  return 0;
+}
+
 int
 cli_keys_main (const CliTarget *target, int argc, char **argv)
 {
   g_autofree char *table = NULL, *index = NULL, *rate = NULL;
+  g_autofree char *code = NULL, *code_endpoint = NULL;
+  DdbLang lang = DDB_LANG_PYTHON;
   gint64 sample = 0;
   gint segments = 0;
   gboolean json = FALSE;
@@ -214,6 +260,13 @@ cli_keys_main (const CliTarget *target, int argc, char **argv)
           "4 for a database)"),
       N_ ("N") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print the figures as JSON"), NULL },
+    { "code", 0, 0, G_OPTION_ARG_STRING, &code,
+      N_ ("After the report, the fan-out Query of the first advice to shard as a program: cli, "
+          "python, js, java, go or rust"),
+      N_ ("LANG") },
+    { "code-endpoint", 0, 0, G_OPTION_ARG_STRING, &code_endpoint,
+      N_ ("The endpoint the program talks to (default: the connection's; with --db, AWS)"),
+      N_ ("URL") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
     { NULL },
   };
@@ -250,6 +303,24 @@ cli_keys_main (const CliTarget *target, int argc, char **argv)
   if (segments < 0 || segments > 64)
     {
       fprintf (stderr, KEYS_PREFIX "%s\n", _ ("--segments is 1 to 64"));
+      return 2;
+    }
+  if (code != NULL && !ddb_lang_from_name (code, &lang))
+    {
+      fprintf (stderr, KEYS_PREFIX "%s\n",
+               _ ("--code must be one of cli, python, js, java, go, rust"));
+      return 2;
+    }
+  if (code != NULL && json)
+    {
+      fprintf (stderr, KEYS_PREFIX "%s\n",
+               _ ("--code prints a program after the text report, not with --json (whose "
+                  "shardAdvice holds each fan-out's request)"));
+      return 2;
+    }
+  if (code_endpoint != NULL && code == NULL)
+    {
+      fprintf (stderr, KEYS_PREFIX "%s\n", _ ("--code-endpoint goes with --code"));
       return 2;
     }
   options.table = table;
@@ -297,6 +368,10 @@ cli_keys_main (const CliTarget *target, int argc, char **argv)
       puts (text);
     }
   else
-    print_text (report);
+    {
+      print_text (report);
+      if (code != NULL && print_code (report, target, lang, code_endpoint) != 0)
+        return 1;
+    }
   return fflush (stdout) == 0 ? 0 : 1;
 }

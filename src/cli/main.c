@@ -53,7 +53,7 @@ static const CliCommand commands[] = {
     cli_sql_main, NULL, NULL },
   { "keys",
     "[--db PATH | --endpoint URL] keys --table T [--index I] [--sample N] [--rate RCU:WCU] "
-    "[--json]",
+    "[--json | --code LANG [--code-endpoint URL]]",
     N_ ("The partition-key health of a table or index: distribution, heaviest partitions, "
         "sharded families, partitions a rate would overload, and advice"),
     cli_keys_main, NULL, NULL },

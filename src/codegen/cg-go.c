@@ -263,6 +263,69 @@ add_option (GString *s, const char *function, const char *value)
   g_string_append_c (s, ')');
 }
 
+/* The Query once per suffix, one goroutine each, on a copy of the input with its own
+ * ExpressionAttributeValues; the items are kept per suffix and printed in suffix order. */
+static void
+write_fanout (GString *body, const CgJob *job)
+{
+  const CgFanout *f = job->fanout;
+  g_autofree char *format = f->width > 0 ? g_strdup_printf ("%%0%ud", f->width) : g_strdup ("%d");
+
+  g_string_append (body, "\tconst placeholder = ");
+  ddb_quote_string (body, DDB_LANG_GO, f->placeholder, strlen (f->placeholder));
+  g_string_append (body, "\n\tconst prefix = ");
+  ddb_quote_string (body, DDB_LANG_GO, f->prefix, strlen (f->prefix));
+  g_string_append_printf (
+      body,
+      "\n\tvar suffixes []string\n"
+      "\tfor n := %u; n <= %u; n++ {\n"
+      "\t\tsuffixes = append(suffixes, fmt.Sprintf(\"%s\", n))\n"
+      "\t}\n"
+      "\t// The shards' Queries in parallel; their items merged in suffix order, each shard's in "
+      "the\n"
+      "\t// order its Query returns them (by the sort key).\n"
+      "\tshards := make([][]map[string]types.AttributeValue, len(suffixes))\n"
+      "\terrs := make([]error, len(suffixes))\n"
+      "\tvar wg sync.WaitGroup\n"
+      "\tfor i, suffix := range suffixes {\n"
+      "\t\twg.Add(1)\n"
+      "\t\tgo func(i int, suffix string) {\n"
+      "\t\t\tdefer wg.Done()\n"
+      "\t\t\tshard := *input\n"
+      "\t\t\tshard.ExpressionAttributeValues = map[string]types.AttributeValue{}\n"
+      "\t\t\tfor k, v := range input.ExpressionAttributeValues {\n"
+      "\t\t\t\tshard.ExpressionAttributeValues[k] = v\n"
+      "\t\t\t}\n"
+      "\t\t\tshard.ExpressionAttributeValues[placeholder] = "
+      "&types.AttributeValueMemberS{Value: prefix + suffix}\n"
+      "\t\t\t// Each call reads at most 1 MB (or Limit items): follow LastEvaluatedKey to the "
+      "end.\n"
+      "\t\t\tfor {\n"
+      "\t\t\t\tout, err := client.Query(ctx, &shard)\n"
+      "\t\t\t\tif err != nil {\n"
+      "\t\t\t\t\terrs[i] = err\n"
+      "\t\t\t\t\treturn\n"
+      "\t\t\t\t}\n"
+      "\t\t\t\tshards[i] = append(shards[i], out.Items...)\n"
+      "\t\t\t\tif out.LastEvaluatedKey == nil {\n"
+      "\t\t\t\t\treturn\n"
+      "\t\t\t\t}\n"
+      "\t\t\t\tshard.ExclusiveStartKey = out.LastEvaluatedKey\n"
+      "\t\t\t}\n"
+      "\t\t}(i, suffix)\n"
+      "\t}\n"
+      "\twg.Wait()\n"
+      "\tfor i, items := range shards {\n"
+      "\t\tif errs[i] != nil {\n"
+      "\t\t\tlog.Fatal(errs[i])\n"
+      "\t\t}\n"
+      "\t\tfor _, item := range items {\n"
+      "\t\t\tfmt.Println(show(item))\n"
+      "\t\t}\n"
+      "\t}\n",
+      f->first, cg_fanout_last (f), format);
+}
+
 char *
 cg_write_go (const CgJob *job)
 {
@@ -290,6 +353,11 @@ cg_write_go (const CgJob *job)
                               op);
       break;
     case CG_READ_PAGES:
+      if (job->fanout != NULL)
+        {
+          write_fanout (body, job);
+          break;
+        }
       g_string_append_printf (body,
                               "\t// Each call reads at most 1 MB (or Limit items): follow "
                               "LastEvaluatedKey to the end.\n"
@@ -395,6 +463,8 @@ cg_write_go (const CgJob *job)
   if (shows)
     g_string_append (s, "\t\"encoding/json\"\n");
   g_string_append (s, "\t\"fmt\"\n\t\"log\"\n");
+  if (job->fanout != NULL)
+    g_string_append (s, "\t\"sync\"\n");
   if (sleeps)
     g_string_append (s, "\t\"time\"\n");
   g_string_append (s, "\n");

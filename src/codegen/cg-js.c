@@ -17,6 +17,56 @@ add_option (GString *s, gboolean *first, const char *name, const char *value)
   *first = FALSE;
 }
 
+static void
+add_quoted (GString *s, const char *text)
+{
+  ddb_quote_string (s, DDB_LANG_JS, text, strlen (text));
+}
+
+/* The Query once per suffix, all at once through Promise.all, which gives back the shards'
+ * items in suffix order. */
+static void
+write_fanout (GString *s, const CgJob *job, const char *command)
+{
+  const CgFanout *f = job->fanout;
+
+  g_string_append (s, "  const placeholder = ");
+  add_quoted (s, f->placeholder);
+  g_string_append (s, ";\n  const prefix = ");
+  add_quoted (s, f->prefix);
+  g_string_append_printf (s, ";\n  const suffixes = [];\n"
+                             "  for (let n = %u; n <= %u; n++) suffixes.push(String(n).padStart(%u, "
+                             "\"0\"));\n",
+                          f->first, cg_fanout_last (f), f->width);
+  g_string_append_printf (
+      s,
+      "  // The items of one shard, read to the end: each call reads at most 1 MB (or Limit "
+      "items),\n"
+      "  // then the Query goes on from LastEvaluatedKey.\n"
+      "  async function queryShard(suffix) {\n"
+      "    const shard = {\n"
+      "      ...input,\n"
+      "      ExpressionAttributeValues: {\n"
+      "        ...input.ExpressionAttributeValues,\n"
+      "        [placeholder]: { S: prefix + suffix },\n"
+      "      },\n"
+      "    };\n"
+      "    const items = [];\n"
+      "    for (;;) {\n"
+      "      const output = await client.send(new %s(shard));\n"
+      "      items.push(...(output.Items ?? []));\n"
+      "      if (output.LastEvaluatedKey === undefined) return items;\n"
+      "      shard.ExclusiveStartKey = output.LastEvaluatedKey;\n"
+      "    }\n"
+      "  }\n"
+      "  // The shards' Queries in parallel; their items merged in suffix order, each shard's in "
+      "the\n"
+      "  // order its Query returns them (by the sort key).\n"
+      "  const shards = await Promise.all(suffixes.map(queryShard));\n"
+      "  for (const item of shards.flat()) console.log(show(item));\n",
+      command);
+}
+
 char *
 cg_write_js (const CgJob *job)
 {
@@ -61,6 +111,11 @@ cg_write_js (const CgJob *job)
                               command);
       break;
     case CG_READ_PAGES:
+      if (job->fanout != NULL)
+        {
+          write_fanout (s, job, command);
+          break;
+        }
       g_string_append_printf (s,
                               "  // Each call reads at most 1 MB (or Limit items): follow "
                               "LastEvaluatedKey to the end.\n"

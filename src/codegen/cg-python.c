@@ -12,6 +12,46 @@ add_quoted (GString *s, const char *text)
   ddb_quote_string (s, DDB_LANG_PYTHON, text, strlen (text));
 }
 
+/* The Query once per suffix on a thread pool (boto3's clients are thread-safe); map() gives
+ * back the shards' items in suffix order. */
+static void
+write_fanout (GString *s, const CgJob *job, const char *method)
+{
+  const CgFanout *f = job->fanout;
+
+  g_string_append (s, "PLACEHOLDER = ");
+  add_quoted (s, f->placeholder);
+  g_string_append (s, "\nPREFIX = ");
+  add_quoted (s, f->prefix);
+  g_string_append_printf (s, "\nSUFFIXES = [str(n).zfill(%u) for n in range(%u, %u + 1)]\n\n\n",
+                          f->width, f->first, cg_fanout_last (f));
+  g_string_append_printf (
+      s,
+      "def query_shard(suffix):\n"
+      "    \"\"\"The items of one shard, read to the end: each call reads at most 1 MB (or "
+      "Limit items),\n"
+      "    then the Query goes on from LastEvaluatedKey.\"\"\"\n"
+      "    shard = dict(request)\n"
+      "    shard[\"ExpressionAttributeValues\"] = dict(request[\"ExpressionAttributeValues\"])\n"
+      "    shard[\"ExpressionAttributeValues\"][PLACEHOLDER] = {\"S\": PREFIX + suffix}\n"
+      "    items = []\n"
+      "    while True:\n"
+      "        response = client.%s(**shard)\n"
+      "        items.extend(response.get(\"Items\", []))\n"
+      "        if \"LastEvaluatedKey\" not in response:\n"
+      "            return items\n"
+      "        shard[\"ExclusiveStartKey\"] = response[\"LastEvaluatedKey\"]\n"
+      "\n\n"
+      "# The shards' Queries in parallel; their items merged in suffix order, each shard's in "
+      "the\n"
+      "# order its Query returns them (by the sort key).\n"
+      "with concurrent.futures.ThreadPoolExecutor(max_workers=min(len(SUFFIXES), 16)) as pool:\n"
+      "    for items in pool.map(query_shard, SUFFIXES):\n"
+      "        for item in items:\n"
+      "            print(show(item))\n",
+      method);
+}
+
 char *
 cg_write_python (const CgJob *job)
 {
@@ -23,7 +63,10 @@ cg_write_python (const CgJob *job)
   gboolean sleeps = job->flow == CG_READ_BATCH || job->flow == CG_WRITE_BATCH;
 
   g_string_append_printf (s, "#!/usr/bin/env python3\n# %s\n", summary);
-  g_string_append (s, "import base64\nimport json\n");
+  if (job->fanout != NULL)
+    g_string_append (s, "import base64\nimport concurrent.futures\nimport json\n");
+  else
+    g_string_append (s, "import base64\nimport json\n");
   if (sleeps)
     g_string_append (s, "import time\n");
   g_string_append (s, "\nimport boto3\n\n");
@@ -64,6 +107,11 @@ cg_write_python (const CgJob *job)
                               method);
       break;
     case CG_READ_PAGES:
+      if (job->fanout != NULL)
+        {
+          write_fanout (s, job, method);
+          break;
+        }
       g_string_append_printf (s,
                               "# Each call reads at most 1 MB (or Limit items): follow "
                               "LastEvaluatedKey to the end.\n"

@@ -252,6 +252,60 @@ add_config (GString *s, const char *method, const char *value, const char *wrap_
   g_string_append_printf (s, "%s)\n", wrap_close);
 }
 
+/* The Query once per suffix, one tokio task each on a clone of the request with the
+ * placeholder's value replaced; the tasks are awaited, and their items printed, in suffix
+ * order. */
+static void
+write_fanout (GString *body, const CgJob *job)
+{
+  const CgFanout *f = job->fanout;
+  g_autofree char *format = f->width > 0 ? g_strdup_printf ("{n:0%u}", f->width)
+                                         : g_strdup ("{n}");
+
+  g_string_append (body, "    let placeholder = ");
+  ddb_quote_string (body, DDB_LANG_RUST, f->placeholder, strlen (f->placeholder));
+  g_string_append (body, ";\n    let prefix = ");
+  ddb_quote_string (body, DDB_LANG_RUST, f->prefix, strlen (f->prefix));
+  g_string_append_printf (
+      body,
+      ";\n"
+      "    // The shards' Queries in parallel; their items merged in suffix order, each shard's in "
+      "the\n"
+      "    // order its Query returns them (by the sort key).\n"
+      "    let mut tasks = Vec::new();\n"
+      "    for n in %uu64..=%uu64 {\n"
+      "        let shard = request\n"
+      "            .clone()\n"
+      "            .expression_attribute_values(placeholder, AttributeValue::S(format!(\"{prefix}%s\")));\n"
+      "        tasks.push(tokio::spawn(async move {\n"
+      "            // Each call reads at most 1 MB (or Limit items): follow LastEvaluatedKey to "
+      "the end.\n"
+      "            let mut items = Vec::new();\n"
+      "            let mut start_key = None;\n"
+      "            loop {\n"
+      "                let output = shard\n"
+      "                    .clone()\n"
+      "                    .set_exclusive_start_key(start_key)\n"
+      "                    .send()\n"
+      "                    .await\n"
+      "                    .map_err(aws_sdk_dynamodb::Error::from)?;\n"
+      "                items.extend(output.items().iter().cloned());\n"
+      "                start_key = output.last_evaluated_key().cloned();\n"
+      "                if start_key.is_none() {\n"
+      "                    break;\n"
+      "                }\n"
+      "            }\n"
+      "            Ok::<_, aws_sdk_dynamodb::Error>(items)\n"
+      "        }));\n"
+      "    }\n"
+      "    for task in tasks {\n"
+      "        for item in task.await?? {\n"
+      "            println!(\"{item:?}\");\n"
+      "        }\n"
+      "    }\n",
+      f->first, cg_fanout_last (f), format);
+}
+
 char *
 cg_write_rust (const CgJob *job)
 {
@@ -277,6 +331,12 @@ cg_write_rust (const CgJob *job)
                              "    println!(\"{:?}\", output.item());\n");
       break;
     case CG_READ_PAGES:
+      if (job->fanout != NULL)
+        {
+          g_hash_table_add (u.types, (gpointer) "AttributeValue");
+          write_fanout (body, job);
+          break;
+        }
       g_string_append (body, "    // Each call reads at most 1 MB (or Limit items): follow "
                              "LastEvaluatedKey to the end.\n"
                              "    let mut start_key = request.get_exclusive_start_key().clone();\n"

@@ -107,13 +107,25 @@ CgLit *cg_lit_bytes (DdbLang lang, json_t *j);
 
 /* ---- The writers (cg-<lang>.c): REQUEST was checked against its shape ---- */
 
+/* A fan-out Query (cg-fanout.c): the Query once per suffix, PLACEHOLDER's value then PREFIX
+ * and the suffix, FIRST .. FIRST + N - 1 padded with zeros to WIDTH digits (0: none). */
+typedef struct {
+  const char *placeholder;
+  const char *prefix;
+  guint first, n, width;
+} CgFanout;
+
 typedef struct {
   const char *operation;
   const CgShape *shape;
   json_t *request;
   const DdbCodegenTarget *target;
   CgFlow flow;
+  const CgFanout *fanout; /* NULL but for a fan-out Query (flow CG_READ_PAGES) */
 } CgJob;
+
+/* The last suffix of a fan-out. */
+guint cg_fanout_last (const CgFanout *fanout);
 
 /* The request as a Python dict or a JavaScript object literal (cg-dynamic.c). */
 CgLit *cg_dynamic_request (const CgJob *job, DdbLang lang);

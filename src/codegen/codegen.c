@@ -20,6 +20,7 @@ ddb_codegen_program (DdbLang lang, const char *operation, json_t *request,
   job.request = checked;
   job.target = target != NULL ? target : &no_target;
   job.flow = cg_operation_flow (operation);
+  job.fanout = NULL;
   switch (lang)
     {
     case DDB_LANG_CLI: return cg_write_cli (&job);
@@ -108,6 +109,16 @@ cg_summary (const CgJob *job)
     {
       g_string_append (s, i == 0 ? " " : i + 1 == tables->len ? " and " : ", ");
       g_string_append (s, tables->pdata[i]);
+    }
+  if (job->fanout != NULL)
+    {
+      const CgFanout *f = job->fanout;
+
+      g_string_append_printf (s, " once per suffix, %s = %s%0*u", f->placeholder, f->prefix,
+                              (int) f->width, f->first);
+      if (f->n > 1)
+        g_string_append_printf (s, " … %s%0*u (%u Queries)", f->prefix, (int) f->width,
+                                cg_fanout_last (f), f->n);
     }
   g_string_append (s, " on ");
   g_string_append (s, t->endpoint_url != NULL ? t->endpoint_url : "AWS");

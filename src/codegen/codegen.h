@@ -37,4 +37,24 @@ gboolean ddb_codegen_check (const char *operation, json_t *request, GError **err
 char *ddb_codegen_program (DdbLang lang, const char *operation, json_t *request,
                            const DdbCodegenTarget *target, GError **error);
 
+/* The most suffixes a fan-out program queries. */
+#define DDB_CODEGEN_FANOUT_MAX 1000
+
+/* A fan-out Query for LANG, newly allocated: the Query QUERY_REQUEST once per suffix of a
+ * sharded partition key, the value of PLACEHOLDER (":pk", an S in its ExpressionAttributeValues)
+ * then PREFIX followed by the suffix: FIRST .. FIRST + N_SUFFIXES - 1, padded with zeros to WIDTH
+ * digits (0: not padded), e.g. "TENANT#bigco#01" … "TENANT#bigco#10". Each Query follows
+ * LastEvaluatedKey to the end; they run in parallel where the language makes it natural (Python
+ * threads, JavaScript Promise.all, Go goroutines, a Java parallel stream, Rust tokio tasks; the
+ * bash program runs them one after another). The merged items are printed in suffix order,
+ * each shard's items in the order its Query returns them (by its sort key, in ScanIndexForward's
+ * direction): not sorted across shards, which would need the sort key's type. The bash program
+ * prints one JSON array per suffix. Refused with DDB_ERROR_VALIDATION: a request
+ * ddb_codegen_check refuses, a PLACEHOLDER that is not an S of ExpressionAttributeValues,
+ * N_SUFFIXES outside 1 .. DDB_CODEGEN_FANOUT_MAX, a last suffix past G_MAXUINT, WIDTH past 10,
+ * a key past 2048 bytes, ExclusiveStartKey (a shard's own) and Select COUNT. */
+char *ddb_codegen_fanout_program (DdbLang lang, json_t *query_request, const char *placeholder,
+                                  const char *prefix, guint first, guint n_suffixes,
+                                  guint width, const DdbCodegenTarget *target, GError **error);
+
 G_END_DECLS

@@ -206,6 +206,12 @@ describe (DdbBackend *backend, const DdbKeysOptions *options, GCancellable *canc
                    "DescribeTable gave no partition key for %s", options->table);
       return FALSE;
     }
+  json_array_foreach (json_object_get (table, "AttributeDefinitions"), i, entry)
+    if (g_strcmp0 (json_string_value (json_object_get (entry, "AttributeName")),
+                   report->key_name)
+        == 0)
+      report->key_is_string
+          = g_strcmp0 (json_string_value (json_object_get (entry, "AttributeType")), "S") == 0;
   return TRUE;
 }
 

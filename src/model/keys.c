@@ -91,8 +91,8 @@ split_shard (const char *key, gsize *prefix_len, guint64 *number, gsize *digits)
 typedef struct {
   DdbKeysFamily family;
   guint64 min_number, max_number;
-  gboolean padded_mixed; /* suffixes of different widths with a leading zero among them */
-  gsize width;
+  gboolean leading_zero; /* a suffix of two digits or more starts with 0: they are padded */
+  gsize min_digits, max_digits;
 } FamilyBuild;
 
 static guint64
@@ -159,11 +159,12 @@ find_families (DdbKeysReport *report)
           b->family.prefix = g_strdup (prefix);
           b->family.shards = g_ptr_array_new ();
           b->min_number = b->max_number = number;
-          b->width = digits;
+          b->min_digits = b->max_digits = digits;
           g_hash_table_insert (builds, g_steal_pointer (&prefix), b);
         }
-      if (digits != b->width && (p->key[prefix_len] == '0' || b->width > digits))
-        b->padded_mixed = TRUE;
+      b->leading_zero = b->leading_zero || (digits > 1 && p->key[prefix_len] == '0');
+      b->min_digits = MIN (b->min_digits, digits);
+      b->max_digits = MAX (b->max_digits, digits);
       b->min_number = MIN (b->min_number, number);
       b->max_number = MAX (b->max_number, number);
       g_ptr_array_add (b->family.shards, p);
@@ -179,7 +180,8 @@ find_families (DdbKeysReport *report)
                        : n == b->max_number - b->min_number + 1 && b->min_number <= 1;
 
       *f = b->family;
-      if (n < 2 || n > 1000 || !dense || b->padded_mixed)
+      /* Padded suffixes of different widths ("#01" and "#100") are two numberings, not one. */
+      if (n < 2 || n > 1000 || !dense || (b->leading_zero && b->min_digits != b->max_digits))
         {
           family_free (f);
           continue;
@@ -190,6 +192,8 @@ find_families (DdbKeysReport *report)
       f->min_items = G_MAXUINT64;
       f->max_items = 0;
       f->hottest = NULL;
+      f->first = (guint) b->min_number;
+      f->width = b->leading_zero ? (guint) b->max_digits : 0;
       for (guint i = 0; i < n; i++)
         {
           const DdbKeysPartition *p = f->shards->pdata[i];
@@ -227,10 +231,49 @@ find_hot (DdbKeysReport *report)
     }
 }
 
+/* The suffixes FAMILY's numbering covers, from its lowest to its highest (a sample may have
+ * missed some of them). */
+static guint
+family_span (const DdbKeysFamily *f)
+{
+  const DdbKeysPartition *last = f->shards->pdata[f->shards->len - 1];
+
+  return (guint) (suffix_of (f, last) - f->first + 1);
+}
+
 static char *
 percent (double share)
 {
   return g_strdup_printf ("%.1f%%", share * 100);
+}
+
+static void
+shard_advice_free (DdbKeysShardAdvice *a)
+{
+  g_free (a->prefix);
+  g_free (a);
+}
+
+/* Keeps what the sentence just added to the advice needs for its fan-out Query (takes
+ * PREFIX). */
+static void
+add_shard_advice (DdbKeysReport *report, char *prefix, guint first, guint suffixes,
+                  guint width, const DdbKeysFamily *family)
+{
+  DdbKeysShardAdvice *a = g_new0 (DdbKeysShardAdvice, 1);
+
+  a->prefix = prefix;
+  a->first = first;
+  a->suffixes = suffixes;
+  a->width = width;
+  a->family = family;
+  a->advice = report->advice->len - 1;
+  if (!report->key_is_string)
+    {
+      shard_advice_free (a); /* a number or bytes cannot take a suffix */
+      return;
+    }
+  g_ptr_array_add (report->shard_advice, a);
 }
 
 static void
@@ -244,6 +287,7 @@ advise (DdbKeysReport *report)
   guint shown = 0;
 
   report->advice = advice;
+  report->shard_advice = g_ptr_array_new_with_free_func ((GDestroyNotify) shard_advice_free);
   for (guint i = 0; i < report->families->len; i++)
     {
       DdbKeysFamily *f = report->families->pdata[i];
@@ -286,12 +330,13 @@ advise (DdbKeysReport *report)
             "%s* is sharded with %u suffixes but still too hot: its %s of the items would take "
             "%.0f RCU and %.0f WCU, and a shard like \"%s\" %.0f RCU and %.0f WCU, past a "
             "partition's %.0f RCU / %.0f WCU. Shard this key with %u suffixes instead; its "
-            "fan-out Query then issues %u Queries, one per suffix (%s = \"%s1\" … \"%s%u\"), "
-            "run in parallel and their items merged.",
+            "fan-out Query then issues %u Queries, one per suffix (%s = \"%s%0*u\" … "
+            "\"%s%0*u\"), run in parallel and their items merged.",
             f->prefix, f->shards->len, fpercent, fshare * report->rate_rcu,
             fshare * report->rate_wcu, key, hot->rcu, hot->wcu, DDB_KEYS_PARTITION_RCU,
-            DDB_KEYS_PARTITION_WCU, suffixes, suffixes, report->key_name, f->prefix, f->prefix,
-            suffixes));
+            DDB_KEYS_PARTITION_WCU, suffixes, suffixes, report->key_name, f->prefix,
+            (int) f->width, f->first, f->prefix, (int) f->width, f->first + suffixes - 1));
+          add_shard_advice (report, g_strdup (f->prefix), f->first, suffixes, f->width, f);
           continue;
         }
       shown++;
@@ -307,6 +352,7 @@ advise (DdbKeysReport *report)
           key, share, hot->rcu, hot->wcu, DDB_KEYS_PARTITION_RCU, DDB_KEYS_PARTITION_WCU,
           hot->suffixes, key, key, hot->suffixes, hot->suffixes, report->key_name, key, key,
           hot->suffixes));
+      add_shard_advice (report, g_strconcat (key, "#", NULL), 1, hot->suffixes, 0, NULL);
     }
   if (!report->has_rate && report->partitions->len > 1)
     {
@@ -344,11 +390,16 @@ advise (DdbKeysReport *report)
           (double) f->max_items / (double) f->min_items, f->min_items));
       else if (i == 0 && (double) f->items >= 0.25 * (double) report->items
                && !g_hash_table_contains (advised, f))
-        g_ptr_array_add (advice, g_strdup_printf (
-          "%s* is a sharded key (%u shards) holding %s of the items, evenly spread "
-          "(%" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT " items a shard): its reads are a fan-out "
-          "Query, %u Queries, one per suffix, merged.", f->prefix, f->shards->len, share,
-          f->min_items, f->max_items, f->shards->len));
+        {
+          g_ptr_array_add (advice, g_strdup_printf (
+            "%s* is a sharded key (%u shards) holding %s of the items, evenly spread "
+            "(%" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT " items a shard): its reads are a "
+            "fan-out Query, %u Queries, one per suffix, merged.", f->prefix, f->shards->len,
+            share, f->min_items, f->max_items, f->shards->len));
+          /* Its existing suffixes. */
+          add_shard_advice (report, g_strdup (f->prefix), f->first, family_span (f), f->width,
+                            f);
+        }
     }
   if (report->has_lsi && report->partitions->len > 0)
     {
@@ -420,6 +471,7 @@ ddb_keys_report_free (DdbKeysReport *report)
   g_clear_pointer (&report->partitions, g_ptr_array_unref);
   g_free (report->buckets);
   g_clear_pointer (&report->hot, g_array_unref);
+  g_clear_pointer (&report->shard_advice, g_ptr_array_unref);
   g_clear_pointer (&report->advice, g_ptr_array_unref);
   g_free (report);
 }
@@ -433,11 +485,29 @@ partition_json (const DdbKeysReport *report, const DdbKeysPartition *p)
 }
 
 json_t *
+ddb_keys_fanout_request (const DdbKeysReport *report, const DdbKeysShardAdvice *advice)
+{
+  g_autofree char *key = g_strdup_printf ("%s%0*u", advice->prefix, (int) advice->width,
+                                          advice->first);
+  json_t *request = json_pack ("{ss}", "TableName", report->table);
+
+  if (report->index != NULL)
+    json_object_set_new (request, "IndexName", json_string (report->index));
+  json_object_set_new (request, "KeyConditionExpression", json_string ("#pk = :pk"));
+  json_object_set_new (request, "ExpressionAttributeNames",
+                       json_pack ("{ss}", "#pk", report->key_name));
+  json_object_set_new (request, "ExpressionAttributeValues",
+                       json_pack ("{s{ss}}", DDB_KEYS_FANOUT_PLACEHOLDER, "S", key));
+  return request;
+}
+
+json_t *
 ddb_keys_report_to_json (const DdbKeysReport *report)
 {
   json_t *out = json_object ();
   json_t *histogram = json_array (), *heaviest = json_array (), *collections = json_array ();
   json_t *families = json_array (), *hot = json_array (), *advice = json_array ();
+  json_t *shard_advice = json_array ();
 
   json_object_set_new (out, "table", json_string (report->table));
   if (report->index != NULL)
@@ -502,5 +572,17 @@ ddb_keys_report_to_json (const DdbKeysReport *report)
   for (guint i = 0; i < report->advice->len; i++)
     json_array_append_new (advice, json_string (report->advice->pdata[i]));
   json_object_set_new (out, "advice", advice);
+  for (guint i = 0; i < report->shard_advice->len; i++)
+    {
+      const DdbKeysShardAdvice *a = report->shard_advice->pdata[i];
+
+      json_array_append_new (shard_advice, json_pack (
+        "{sss{sssIsIsIsssoss?}}", "advice", (const char *) report->advice->pdata[a->advice],
+        "fanout", "prefix", a->prefix, "first", (json_int_t) a->first, "suffixes",
+        (json_int_t) a->suffixes, "width", (json_int_t) a->width, "placeholder",
+        DDB_KEYS_FANOUT_PLACEHOLDER, "request", ddb_keys_fanout_request (report, a), "family",
+        a->family != NULL ? a->family->prefix : NULL));
+    }
+  json_object_set_new (out, "shardAdvice", shard_advice);
   return out;
 }

@@ -37,6 +37,8 @@ typedef struct {
   guint64 items;
   guint64 min_items, max_items;
   const DdbKeysPartition *hottest;
+  guint first; /* its lowest suffix */
+  guint width; /* its suffixes' zero padding ("#01": 2), 0 when not padded */
 } DdbKeysFamily;
 
 typedef struct {
@@ -45,9 +47,20 @@ typedef struct {
   guint suffixes;  /* shards advised so that each stays under both ceilings */
 } DdbKeysHot;
 
+/* What a piece of advice to shard needs for its fan-out Query (ddb_codegen_fanout_program):
+ * the partition key values PREFIX followed by FIRST .. FIRST + SUFFIXES - 1, padded with zeros
+ * to WIDTH digits (0: not padded). */
+typedef struct {
+  char *prefix;                /* "TENANT#bigco#" */
+  guint first, suffixes, width;
+  const DdbKeysFamily *family; /* the sharded family it is about; NULL: a hot key to shard */
+  guint advice;                /* the index of its sentence in the report's advice */
+} DdbKeysShardAdvice;
+
 typedef struct {
   char *table, *index;
   char *key_name;       /* the partition key attribute */
+  gboolean key_is_string; /* of type S: it can take a suffix */
   gboolean has_lsi;     /* the table (or this LSI) has one: item collections have a limit */
   gboolean sampled;     /* stopped after options.sample items */
   guint64 items, bytes;
@@ -61,6 +74,10 @@ typedef struct {
   double rate_rcu, rate_wcu;
   GArray *hot;           /* DdbKeysHot, heaviest first */
   GPtrArray *advice;     /* char*: sentences a user can act on */
+  /* DdbKeysShardAdvice*, in the order of their sentences: each hot key to shard and each
+   * sharded family too hot for the rate; without a rate, the largest family when it is advised
+   * as a fan-out read (its existing suffixes). Empty for a key that is not a string. */
+  GPtrArray *shard_advice;
 } DdbKeysReport;
 
 /* Called on the calling thread about ten times a second while items are read, and once at
@@ -101,7 +118,17 @@ char *ddb_keys_bucket_label (guint bucket);
 /* N rounded up to a number of suffixes that reads well: 2, 5, 10, 20, 50, 100... */
 guint ddb_keys_round_suffixes (double n);
 
-/* The report as JSON, with the same figures as the text. New reference. */
+#define DDB_KEYS_FANOUT_PLACEHOLDER ":pk"
+
+/* The Query of ADVICE's fan-out, for ddb_codegen_fanout_program with the placeholder ":pk":
+ * TableName, IndexName for an index, KeyConditionExpression "#pk = :pk" on the partition key,
+ * the first shard's key as :pk. New reference. */
+json_t *ddb_keys_fanout_request (const DdbKeysReport *report, const DdbKeysShardAdvice *advice);
+
+/* The report as JSON, with the same figures as the text; each piece of shard advice also in
+ * "shardAdvice" as {"advice": its sentence, "fanout": {prefix, first, suffixes, width,
+ * placeholder, request (ddb_keys_fanout_request), family (its prefix, when about one)}}.
+ * New reference. */
 json_t *ddb_keys_report_to_json (const DdbKeysReport *report);
 
 G_END_DECLS

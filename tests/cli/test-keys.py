@@ -131,6 +131,60 @@ class KeysTest(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("--table is required", r.stderr)
 
+    def program(self, r, start):
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("Advice:", r.stdout)  # the report first
+        self.assertIn("The fan-out Query for “TENANT#bigco#* ", r.stdout)
+        return r.stdout[r.stdout.index(start):]
+
+    def test_code_reads_the_family(self):
+        # No rate: the family's own suffixes, 01 … 10.
+        program = self.program(self.keys("--code", "python"), "#!/usr/bin/env python3")
+        compile(program, "fanout.py", "exec")
+        self.assertIn('PREFIX = "TENANT#bigco#"', program)
+        self.assertIn("SUFFIXES = [str(n).zfill(2) for n in range(1, 10 + 1)]", program)
+        self.assertIn('"ExpressionAttributeNames": {"#pk": "TenantShard"}', program)
+        self.assertIn('"TableName": "Orders"', program)
+        # Past the rate: the 20 suffixes advised, numbered as the family is.
+        program = self.program(self.keys("--rate", "40000:4000", "--code", "cli",
+                                         "--code-endpoint", "http://127.0.0.1:8000"),
+                               "#!/usr/bin/env bash")
+        self.assertIn("for ((n = 1; n <= 20; n++)); do", program)
+        self.assertIn("printf -v suffix '%02d'", program)
+        self.assertIn("--endpoint-url 'http://127.0.0.1:8000'", program)
+        r = subprocess.run(["bash", "-n"], input=program, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_json_shard_advice(self):
+        r = self.keys("--json", "--rate", "40000:4000")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = json.loads(r.stdout)
+        advice = out["shardAdvice"]
+        self.assertEqual(len(advice), 1)
+        self.assertIn(advice[0]["advice"], out["advice"])
+        self.assertEqual(advice[0]["fanout"], {
+            "prefix": "TENANT#bigco#", "first": 1, "suffixes": 20, "width": 2,
+            "placeholder": ":pk", "family": "TENANT#bigco#",
+            "request": {"TableName": "Orders", "KeyConditionExpression": "#pk = :pk",
+                        "ExpressionAttributeNames": {"#pk": "TenantShard"},
+                        "ExpressionAttributeValues": {":pk": {"S": "TENANT#bigco#01"}}}})
+
+    def test_code_without_shard_advice(self):
+        r = run("--db", self.db, "keys", "--table", "Workspaces", "--code", "go")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("Advice:", r.stdout)
+        self.assertNotIn("package main", r.stdout)
+        self.assertIn("no fan-out program", r.stderr)
+
+    def test_code_usage_errors(self):
+        for args, message in ((["--code", "cobol"], "--code must be one of"),
+                              (["--code", "python", "--json"], "not with --json"),
+                              (["--code-endpoint", "http://127.0.0.1:1"], "goes with --code")):
+            r = self.keys(*args)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertEqual(r.stdout, "")
+            self.assertIn(message, r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -159,7 +159,11 @@ test_families (Fixture *f, gconstpointer data)
   g_assert_cmpuint (bigco->min_items, ==, 20);
   g_assert_cmpuint (bigco->max_items, ==, 60);
   g_assert_cmpstr (bigco->hottest->key, ==, "TENANT#bigco#07");
+  g_assert_cmpuint (bigco->first, ==, 1);
+  g_assert_cmpuint (bigco->width, ==, 2);
   g_assert_cmpstr (user->prefix, ==, "USER-");
+  g_assert_cmpuint (user->first, ==, 0);
+  g_assert_cmpuint (user->width, ==, 0);
   g_assert_cmpuint (user->shards->len, ==, 3);
   g_assert_cmpuint (user->min_items, ==, 1);
   g_assert_cmpuint (user->max_items, ==, 1);
@@ -223,7 +227,53 @@ test_rate_writes (Fixture *f, gconstpointer data)
   /* The family's 240/352 of it is 136,364 RCU, 46 partitions' worth: 50 suffixes, not 10. */
   g_assert_true (advice_has (h, "TENANT#bigco#* is sharded with 10 suffixes but still too hot",
                              "Shard this key with 50 suffixes instead"));
-  g_assert_true (advice_has (h, "50 Queries, one per suffix", "pk = \"TENANT#bigco#1\""));
+  /* In the family's own numbering, padded to two digits. */
+  g_assert_true (advice_has (h, "50 Queries, one per suffix",
+                             "pk = \"TENANT#bigco#01\" … \"TENANT#bigco#50\""));
+  /* What the fan-out programs need: the hot key's new shards, then the family's. */
+  g_assert_cmpuint (h->shard_advice->len, ==, 2);
+  {
+    const DdbKeysShardAdvice *key = h->shard_advice->pdata[0];
+    const DdbKeysShardAdvice *family = h->shard_advice->pdata[1];
+    json_auto_t *request = ddb_keys_fanout_request (h, family);
+    json_auto_t *json = ddb_keys_report_to_json (h);
+    json_t *fanout;
+
+    g_assert_cmpstr (key->prefix, ==, "TENANT#hot#");
+    g_assert_cmpuint (key->first, ==, 1);
+    g_assert_cmpuint (key->suffixes, ==, 20);
+    g_assert_cmpuint (key->width, ==, 0);
+    g_assert_null (key->family);
+    g_assert_nonnull (strstr (h->advice->pdata[key->advice], "\"TENANT#hot\" holds"));
+    g_assert_cmpstr (family->prefix, ==, "TENANT#bigco#");
+    g_assert_cmpuint (family->first, ==, 1);
+    g_assert_cmpuint (family->suffixes, ==, 50);
+    g_assert_cmpuint (family->width, ==, 2);
+    g_assert_true (family->family == h->families->pdata[0]);
+    g_assert_nonnull (strstr (h->advice->pdata[family->advice], "Shard this key with 50"));
+    g_assert_cmpstr (json_string_value (json_object_get (request, "TableName")), ==, "Orders");
+    g_assert_null (json_object_get (request, "IndexName"));
+    g_assert_cmpstr (json_string_value (json_object_get (request, "KeyConditionExpression")),
+                     ==, "#pk = :pk");
+    g_assert_cmpstr (json_string_value (json_object_get (
+                       json_object_get (request, "ExpressionAttributeNames"), "#pk")), ==, "pk");
+    g_assert_cmpstr (json_string_value (json_object_get (json_object_get (
+                       json_object_get (request, "ExpressionAttributeValues"), ":pk"), "S")),
+                     ==, "TENANT#bigco#01");
+    g_assert_cmpint (json_array_size (json_object_get (json, "shardAdvice")), ==, 2);
+    fanout = json_object_get (json_array_get (json_object_get (json, "shardAdvice"), 1),
+                              "fanout");
+    g_assert_cmpstr (json_string_value (json_object_get (fanout, "prefix")), ==,
+                     "TENANT#bigco#");
+    g_assert_cmpint (json_integer_value (json_object_get (fanout, "suffixes")), ==, 50);
+    g_assert_cmpint (json_integer_value (json_object_get (fanout, "width")), ==, 2);
+    g_assert_cmpstr (json_string_value (json_object_get (fanout, "family")), ==,
+                     "TENANT#bigco#");
+    g_assert_true (json_equal (json_object_get (fanout, "request"), request));
+    g_assert_true (json_is_null (json_object_get (
+      json_object_get (json_array_get (json_object_get (json, "shardAdvice"), 0), "fanout"),
+      "family")));
+  }
   g_assert_cmpuint (ddb_keys_round_suffixes (3), ==, 5);
   g_assert_cmpuint (ddb_keys_round_suffixes (11), ==, 20);
   g_assert_cmpuint (ddb_keys_round_suffixes (50), ==, 50);
@@ -341,6 +391,77 @@ test_cancel (Fixture *f, gconstpointer data)
   g_assert_cmpuint (last, ==, 0); /* no final progress for a cancelled read */
 }
 
+/* Unpadded suffixes of one and two digits are one numbering whichever is read first (here #10
+ * is the heaviest); padded ones of different widths are not. Without a rate the largest
+ * family's fan-out covers its existing suffixes. */
+static void
+test_family_numbering (Fixture *f, gconstpointer data)
+{
+  DdbKeysOptions options = { .table = "Orders" };
+  g_autoptr (DdbKeysReport) r = NULL;
+  const DdbKeysFamily *ws = NULL;
+  const DdbKeysShardAdvice *a;
+
+  (void) data;
+  for (guint s = 1; s <= 10; s++)
+    {
+      g_autofree char *key = g_strdup_printf ("WS#acme#%u", s);
+
+      put_n (f->engine, key, s == 10 ? 41 : 40);
+    }
+  put_n (f->engine, "MIX#01", 1);
+  put_n (f->engine, "MIX#02", 1);
+  put_n (f->engine, "MIX#100", 1);
+  r = analyze (f, &options);
+  for (guint i = 0; i < r->families->len; i++)
+    {
+      const DdbKeysFamily *fam = r->families->pdata[i];
+
+      g_assert_cmpstr (fam->prefix, !=, "MIX#");
+      if (strcmp (fam->prefix, "WS#acme#") == 0)
+        ws = fam;
+    }
+  g_assert_nonnull (ws);
+  g_assert_true (ws == r->families->pdata[0]);
+  g_assert_cmpuint (ws->shards->len, ==, 10);
+  g_assert_cmpuint (ws->first, ==, 1);
+  g_assert_cmpuint (ws->width, ==, 0);
+  g_assert_cmpuint (r->shard_advice->len, ==, 1);
+  a = r->shard_advice->pdata[0];
+  g_assert_cmpstr (a->prefix, ==, "WS#acme#");
+  g_assert_cmpuint (a->first, ==, 1);
+  g_assert_cmpuint (a->suffixes, ==, 10);
+  g_assert_cmpuint (a->width, ==, 0);
+  g_assert_nonnull (strstr (r->advice->pdata[a->advice], "WS#acme#* is a sharded key"));
+}
+
+/* A partition key that is a number cannot take a suffix: advice, but no fan-out. */
+static void
+test_number_key_no_fanout (Fixture *f, gconstpointer data)
+{
+  DdbKeysOptions options = { .table = "Nums", .rate_rcu = 20000 };
+  g_autoptr (DdbKeysReport) r = NULL;
+
+  (void) data;
+  json_decref (etu_ok (f->engine, "CreateTable",
+          "{'TableName': 'Nums', 'BillingMode': 'PAY_PER_REQUEST',"
+          " 'AttributeDefinitions': [{'AttributeName': 'id', 'AttributeType': 'N'},"
+          "  {'AttributeName': 'sk', 'AttributeType': 'N'}],"
+          " 'KeySchema': [{'AttributeName': 'id', 'KeyType': 'HASH'},"
+          "  {'AttributeName': 'sk', 'KeyType': 'RANGE'}]}"));
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autofree char *item = g_strdup_printf ("{'id': {'N': '%u'}, 'sk': {'N': '%u'}}",
+                                               i < 25 ? 7 : i, i);
+
+      etu_put (f->engine, "Nums", item);
+    }
+  r = analyze (f, &options);
+  g_assert_false (r->key_is_string);
+  g_assert_true (advice_has (r, "Shard this key with", "\"7\" holds"));
+  g_assert_cmpuint (r->shard_advice->len, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -354,5 +475,7 @@ main (int argc, char **argv)
   ADD ("/keys/index-and-lsi", test_index_and_lsi);
   ADD ("/keys/low-cardinality", test_low_cardinality);
   ADD ("/keys/cancel", test_cancel);
+  ADD ("/keys/family-numbering", test_family_numbering);
+  ADD ("/keys/number-key-no-fanout", test_number_key_no_fanout);
   return g_test_run ();
 }
