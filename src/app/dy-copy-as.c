@@ -62,3 +62,24 @@ dy_copy_as_program (DyConnection *connection, const char *lang_name, const char 
   dy_copy_as_target (connection, &target);
   return ddb_codegen_program (lang, operation, request, &target, error);
 }
+
+char *
+dy_copy_as_fanout_program (DyConnection *connection, const char *lang_name,
+                           const DdbKeysReport *report, const DdbKeysShardAdvice *advice,
+                           GError **error)
+{
+  json_auto_t *request = ddb_keys_fanout_request (report, advice);
+  DdbCodegenTarget target;
+  DdbLang lang;
+
+  if (!ddb_lang_from_name (lang_name, &lang))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("Unknown language “%s”"),
+                   lang_name);
+      return NULL;
+    }
+  dy_copy_as_target (connection, &target);
+  return ddb_codegen_fanout_program (lang, request, DDB_KEYS_FANOUT_PLACEHOLDER, advice->prefix,
+                                     advice->first, advice->suffixes, advice->width, &target,
+                                     error);
+}

@@ -7,6 +7,7 @@
 
 #include "app/dy-connection.h"
 #include "codegen/codegen.h"
+#include "model/keys.h"
 
 G_BEGIN_DECLS
 
@@ -23,5 +24,11 @@ GMenuModel *dy_copy_as_menu_new (const char *action);
 /* The program for LANG_NAME (CONNECTION may be NULL, as for dy_copy_as_target), or NULL with the error (DynamoDB's, for a request it would refuse). */
 char *dy_copy_as_program (DyConnection *connection, const char *lang_name, const char *operation,
                           json_t *request, GError **error);
+
+/* The fan-out Query program for LANG_NAME that one shard ADVICE of REPORT needs (CONNECTION as
+ * for dy_copy_as_target), or NULL with the error. */
+char *dy_copy_as_fanout_program (DyConnection *connection, const char *lang_name,
+                                 const DdbKeysReport *report, const DdbKeysShardAdvice *advice,
+                                 GError **error);
 
 G_END_DECLS

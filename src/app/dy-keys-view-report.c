@@ -8,6 +8,7 @@
 #include "app/dy-keys-chart.h"
 #include "app/dy-keys-rows.h"
 #include "app/dy-keys-view-private.h"
+#include "codegen/quote.h"
 
 static char *
 percent_text (double share)
@@ -92,6 +93,33 @@ fill_advice (DyKeysView *self, const DdbKeysReport *r)
       gtk_widget_set_hexpand (label, TRUE);
       gtk_box_append (GTK_BOX (row), icon);
       gtk_box_append (GTK_BOX (row), label);
+      for (guint a = 0; text != NULL && a < r->shard_advice->len; a++)
+        {
+          const DdbKeysShardAdvice *advice = r->shard_advice->pdata[a];
+          g_autoptr (GMenu) menu = NULL;
+          GtkWidget *button;
+
+          if (advice->advice != i)
+            continue;
+          /* each item activates keys.copy-fanout with (language, shard advice) */
+          menu = g_menu_new ();
+          for (int lang = 0; lang < DDB_N_LANGS; lang++)
+            {
+              g_autoptr (GMenuItem) item = g_menu_item_new (ddb_lang_title (lang), NULL);
+
+              g_menu_item_set_action_and_target (item, "keys.copy-fanout", "(su)",
+                                                 ddb_lang_name (lang), a);
+              g_menu_append_item (menu, item);
+            }
+          button = gtk_menu_button_new ();
+          gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _ ("Fan-out Query as"));
+          gtk_widget_set_tooltip_text (button, _ ("Copy the program that reads every suffix of "
+                                                  "this key, one Query a suffix, merged"));
+          gtk_widget_set_valign (button, GTK_ALIGN_START);
+          gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (menu));
+          gtk_widget_set_name (button, "fanout-button");
+          gtk_box_append (GTK_BOX (row), button);
+        }
       gtk_box_append (self->advice_box, row);
     }
 }

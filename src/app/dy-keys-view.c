@@ -8,6 +8,7 @@
 
 #include "app/dy-keys-chart.h"
 #include "app/dy-keys-rows.h"
+#include "app/dy-copy-as.h"
 #include "app/dy-keys-view-private.h"
 
 #define LIST_HEIGHT 280
@@ -260,6 +261,34 @@ copy_key_action (GtkWidget *widget, const char *action_name, GVariant *parameter
     gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), key);
 }
 
+/* keys.copy-fanout ((su): a language, a shard advice of the report): the fan-out Query program
+ * that advice needs, on the clipboard. */
+static void
+copy_fanout_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyKeysView *self = DY_KEYS_VIEW (widget);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *program = NULL;
+  const char *lang;
+  guint index;
+
+  g_variant_get (parameter, "(&su)", &lang, &index);
+  if (self->report == NULL || index >= self->report->shard_advice->len)
+    return;
+  program = dy_copy_as_fanout_program (self->connection, lang, self->report,
+                                       self->report->shard_advice->pdata[index], &error);
+  if (program == NULL)
+    {
+      /* TRANSLATORS: the fan-out Query program could not be written, and why */
+      dy_keys_view_set_source_text (
+          self, g_strdup_printf (_ ("Could not write the fan-out Query program: %s"),
+                                 error->message));
+      gtk_widget_error_bell (widget);
+      return;
+    }
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), program);
+}
+
 /* The type letter of ATTRIBUTE in the table's AttributeDefinitions ("S" when unknown). */
 static const char *
 attribute_type (DyKeysView *self, const char *attribute)
@@ -431,6 +460,7 @@ dy_keys_view_class_init (DyKeysViewClass *klass)
   gtk_widget_class_install_action (widget_class, "keys.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "keys.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "keys.copy-key", "s", copy_key_action);
+  gtk_widget_class_install_action (widget_class, "keys.copy-fanout", "(su)", copy_fanout_action);
   gtk_widget_class_install_action (widget_class, "keys.query", "s", query_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "keys.run",
                                        NULL);

@@ -232,6 +232,16 @@ test_orders (void)
   g_assert_nonnull (
       strstr (dy_keys_row_get_cell (row_at (dy_keys_view_get_hot (view), 0), 2), "too many"));
   gui_screenshot ("keys-orders-rate.png");
+  /* the first shard advice (the too-hot family TENANT#bigco#01..#10, to shard into more
+   * suffixes) as a fan-out Query program over the suffixes it advises */
+  g_assert_cmpuint (dy_keys_view_get_report (view)->shard_advice->len, >=, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "keys.copy-fanout", "(su)",
+                                             "python", 0));
+  g_free (clip);
+  clip = gui_clipboard_text (GTK_WIDGET (view));
+  g_assert_nonnull (strstr (clip, "import boto3"));
+  g_assert_nonnull (strstr (clip, "TENANT#bigco#"));
+  g_assert_nonnull (strstr (clip, "\"TableName\": \"Orders\""));
   {
     GtkScrolledWindow *scroller = find_scroller (GTK_WIDGET (view));
     GtkAdjustment *v;
