@@ -1,5 +1,5 @@
 /* dy-window-private.h: what the main window's files share (dy-window.c, the sidebar in
- * dy-window-sidebar.c). */
+ * dy-window-sidebar.c, the actions in dy-window-actions.c and dy-window-tables.c). */
 #pragma once
 
 #include "app/dy-staging-panel.h"
@@ -26,11 +26,29 @@ struct _DyWindow {
   gboolean profiles_loaded;
 };
 
+/* dy-window.c */
+/* A toast of MESSAGE, shown for 8 s. */
+void dy_window_toast (DyWindow *self, const char *message);
+/* The selected tab's DyTableView, DySqlView or DyChangesView, or NULL. */
+GtkWidget *dy_window_current_child (DyWindow *self);
+/* The connection of the selected tab, or NULL. */
+DyConnection *dy_window_current_connection (DyWindow *self);
+/* A new tab on TABLE of CONNECTION, selected. */
+DyTableView *dy_window_new_tab (DyWindow *self, DyConnection *connection, const char *table);
+
+/* dy-window-actions.c */
+/* Installs the actions on tabs and the current table, with their shortcuts. */
+void dy_window_actions_class_init (GtkWidgetClass *widget_class);
+
 /* dy-window-sidebar.c */
 /* Sets up the sidebar's list: connections, and their tables under them. */
 void dy_window_sidebar_init (DyWindow *self);
 /* A row activated: a connection expands (or retries after an error), a table opens. */
 void dy_window_sidebar_activate (DyWindow *self, guint position);
+/* The connection selected in the sidebar (a connection row, or the connection of a table row)
+ * and, for a table row, the table's name in *TABLE (else NULL); NULL when nothing is. Both
+ * borrowed from the sidebar's models. */
+DyConnection *dy_window_sidebar_selection (DyWindow *self, const char **table);
 
 /* dy-window-tables.c */
 /* Installs win.new-table (Ctrl+N), win.edit-table and win.delete-table. */

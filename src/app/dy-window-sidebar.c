@@ -229,3 +229,28 @@ dy_window_sidebar_init (DyWindow *self)
   g_object_unref (factory);
   g_object_unref (selection);
 }
+
+DyConnection *
+dy_window_sidebar_selection (DyWindow *self, const char **table)
+{
+  GtkSingleSelection *sidebar = GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->sidebar_list));
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (sidebar);
+  g_autoptr (GObject) item = NULL;
+  g_autoptr (GtkTreeListRow) parent = NULL;
+  g_autoptr (GObject) owner = NULL;
+
+  *table = NULL;
+  if (row == NULL)
+    return NULL;
+  item = gtk_tree_list_row_get_item (row);
+  if (DY_IS_CONNECTION (item))
+    return DY_CONNECTION (item);
+  parent = gtk_tree_list_row_get_parent (row);
+  owner = parent != NULL ? gtk_tree_list_row_get_item (parent) : NULL;
+  if (GTK_IS_STRING_OBJECT (item) && DY_IS_CONNECTION (owner))
+    {
+      *table = gtk_string_object_get_string (GTK_STRING_OBJECT (item));
+      return DY_CONNECTION (owner);
+    }
+  return NULL;
+}

@@ -10,47 +10,11 @@
 #include "app/dy-window-private.h"
 
 static void
-toast (DyWindow *self, const char *message)
-{
-  AdwToast *t = adw_toast_new (message);
-
-  adw_toast_set_timeout (t, 8);
-  adw_toast_overlay_add_toast (self->toast_overlay, t);
-}
-
-/* The sidebar's selected connection (a connection row, or the connection of a table row) and,
- * for a table row, the table's name. */
-static DyConnection *
-sidebar_selection (DyWindow *self, const char **table)
-{
-  GtkSingleSelection *sidebar = GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->sidebar_list));
-  GtkTreeListRow *row = gtk_single_selection_get_selected_item (sidebar);
-  g_autoptr (GObject) item = NULL;
-  g_autoptr (GtkTreeListRow) parent = NULL;
-  g_autoptr (GObject) owner = NULL;
-
-  *table = NULL;
-  if (row == NULL)
-    return NULL;
-  item = gtk_tree_list_row_get_item (row);
-  if (DY_IS_CONNECTION (item))
-    return DY_CONNECTION (item);
-  parent = gtk_tree_list_row_get_parent (row);
-  owner = parent != NULL ? gtk_tree_list_row_get_item (parent) : NULL;
-  if (GTK_IS_STRING_OBJECT (item) && DY_IS_CONNECTION (owner))
-    {
-      *table = gtk_string_object_get_string (GTK_STRING_OBJECT (item));
-      return DY_CONNECTION (owner);
-    }
-  return NULL;
-}
-
-static void
 created (DyTableDialog *dialog, const char *table, DyWindow *self)
 {
   g_autofree char *text = g_strdup_printf (_ ("Table “%s” created"), table);
 
-  toast (self, text);
+  dy_window_toast (self, text);
 }
 
 static void
@@ -58,7 +22,7 @@ updated (DyTableDialog *dialog, const char *table, DyWindow *self)
 {
   g_autofree char *text = g_strdup_printf (_ ("Table “%s” updated"), table);
 
-  toast (self, text);
+  dy_window_toast (self, text);
 }
 
 /* The table's tabs close with it. */
@@ -78,7 +42,7 @@ deleted (DyTableDialog *dialog, const char *table, DyWindow *self)
           && g_strcmp0 (dy_table_view_get_table_name (DY_TABLE_VIEW (child)), table) == 0)
         adw_tab_view_close_page (self->tab_view, page);
     }
-  toast (self, text);
+  dy_window_toast (self, text);
 }
 
 static void
@@ -88,7 +52,7 @@ new_table_action (GtkWidget *widget, const char *action_name, GVariant *paramete
   DyTableView *view = dy_window_get_current_view (self);
   const char *table;
   DyConnection *connection
-      = view != NULL ? dy_table_view_get_connection (view) : sidebar_selection (self, &table);
+      = view != NULL ? dy_table_view_get_connection (view) : dy_window_sidebar_selection (self, &table);
   g_autoptr (DyConnection) first = NULL;
   GtkWidget *dialog;
 
@@ -96,7 +60,7 @@ new_table_action (GtkWidget *widget, const char *action_name, GVariant *paramete
     connection = first = g_list_model_get_item (G_LIST_MODEL (self->connections), 0);
   if (connection == NULL)
     {
-      toast (self, _ ("Open a database or add an endpoint first"));
+      dy_window_toast (self, _ ("Open a database or add an endpoint first"));
       return;
     }
   dialog = dy_table_dialog_new_create (GTK_WINDOW (self), connection);
@@ -120,10 +84,10 @@ table_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
       table = dy_table_view_get_table_name (view);
     }
   else
-    connection = sidebar_selection (self, &table);
+    connection = dy_window_sidebar_selection (self, &table);
   if (connection == NULL || table == NULL)
     {
-      toast (self, _ ("Open or select a table first"));
+      dy_window_toast (self, _ ("Open or select a table first"));
       return;
     }
   if (edit)

@@ -6,11 +6,8 @@
 
 #include "app/dy-changes-view.h"
 #include "app/dy-demo.h"
-#include "app/dy-fanout-dialog.h"
-#include "app/dy-keys-view.h"
 #include "app/dy-staging-panel.h"
 #include "app/dy-import.h"
-#include "app/dy-model-window.h"
 #include "app/dy-sql-view.h"
 #include "app/dy-window-private.h"
 
@@ -33,8 +30,8 @@ settings_new (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
-static void
-toast (DyWindow *self, const char *message)
+void
+dy_window_toast (DyWindow *self, const char *message)
 {
   AdwToast *t = adw_toast_new (message);
 
@@ -101,7 +98,7 @@ open_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (connection == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        toast (self, error->message);
+        dy_window_toast (self, error->message);
     }
   else if (!has_connection (self, dy_connection_get_path (connection)))
     {
@@ -181,7 +178,7 @@ demo_done (GObject *source, GAsyncResult *result, gpointer user_data)
           /* TRANSLATORS: %s is why the demo database could not be built */
           g_autofree char *message = g_strdup_printf (_("The demo database could not be built: %s"),
                                                       error->message);
-          toast (self, message);
+          dy_window_toast (self, message);
         }
       return;
     }
@@ -231,7 +228,7 @@ profiles_done (GObject *source, GAsyncResult *result, gpointer user_data)
       /* TRANSLATORS: %s says why the AWS config files could not be read */
       g_autofree char *message = g_strdup_printf (_("AWS profiles could not be read: %s"),
                                                   error->message);
-      toast (self, message);
+      dy_window_toast (self, message);
     }
   for (guint i = 0; profiles != NULL && i < profiles->len; i++)
     {
@@ -408,7 +405,7 @@ endpoint_response (AdwMessageDialog *dialog, const char *response, DyWindow *sel
   c = dy_window_add_endpoint (self, gtk_editable_get_text (url), gtk_editable_get_text (region),
                               TRUE, &error);
   if (c == NULL)
-    toast (self, error->message);
+    dy_window_toast (self, error->message);
   else
     dy_window_expand_connection (self, c);
 }
@@ -490,8 +487,8 @@ dy_window_get_tab_view (DyWindow *self)
 }
 
 /* The selected tab's DyTableView or DySqlView, or NULL. */
-static GtkWidget *
-current_child (DyWindow *self)
+GtkWidget *
+dy_window_current_child (DyWindow *self)
 {
   AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
 
@@ -501,13 +498,13 @@ current_child (DyWindow *self)
 DyTableView *
 dy_window_get_current_view (DyWindow *self)
 {
-  GtkWidget *child = current_child (self);
+  GtkWidget *child = dy_window_current_child (self);
 
   return DY_IS_TABLE_VIEW (child) ? DY_TABLE_VIEW (child) : NULL;
 }
 
-static DyTableView *
-new_tab (DyWindow *self, DyConnection *connection, const char *table)
+DyTableView *
+dy_window_new_tab (DyWindow *self, DyConnection *connection, const char *table)
 {
   GtkWidget *view = dy_table_view_new (connection, table);
   AdwTabPage *page = adw_tab_view_append (self->tab_view, view);
@@ -539,7 +536,7 @@ dy_window_open_table (DyWindow *self, DyConnection *connection, const char *tabl
           return DY_TABLE_VIEW (view);
         }
     }
-  return new_tab (self, connection, table);
+  return dy_window_new_tab (self, connection, table);
 }
 
 /* Actions. */
@@ -611,10 +608,10 @@ staging_count_changed (DyWindow *self)
 }
 
 /* The connection of the selected tab, or NULL. */
-static DyConnection *
-current_connection (DyWindow *self)
+DyConnection *
+dy_window_current_connection (DyWindow *self)
 {
-  GtkWidget *child = current_child (self);
+  GtkWidget *child = dy_window_current_child (self);
 
   if (DY_IS_SQL_VIEW (child))
     return dy_sql_view_get_connection (DY_SQL_VIEW (child));
@@ -626,146 +623,7 @@ current_connection (DyWindow *self)
 static void
 selected_page_changed (DyWindow *self)
 {
-  dy_staging_panel_set_connection (self->staging_panel, current_connection (self));
-}
-
-static void
-sql_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  DyWindow *self = DY_WINDOW (widget);
-  GtkSingleSelection *sidebar = GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->sidebar_list));
-
-  dy_sql_view_open_current (self, current_connection (self),
-                            gtk_single_selection_get_selected_item (sidebar));
-}
-
-/* The table selected in the sidebar: TRUE with its connection and name (borrowed). */
-static gboolean
-sidebar_table (DyWindow *self, DyConnection **connection, const char **table)
-{
-  GtkSingleSelection *sidebar = GTK_SINGLE_SELECTION (gtk_list_view_get_model (self->sidebar_list));
-  GtkTreeListRow *row = gtk_single_selection_get_selected_item (sidebar);
-  g_autoptr (GObject) item = NULL;
-  g_autoptr (GtkTreeListRow) parent = NULL;
-  g_autoptr (GObject) owner = NULL;
-
-  if (row == NULL)
-    return FALSE;
-  item = gtk_tree_list_row_get_item (row);
-  parent = gtk_tree_list_row_get_parent (row);
-  owner = parent != NULL ? gtk_tree_list_row_get_item (parent) : NULL;
-  if (!GTK_IS_STRING_OBJECT (item) || !DY_IS_CONNECTION (owner))
-    return FALSE;
-  /* both live on in the sidebar's models */
-  *connection = DY_CONNECTION (owner);
-  *table = gtk_string_object_get_string (GTK_STRING_OBJECT (item));
-  return TRUE;
-}
-
-/* win.changes (Ctrl+Shift+C): the Changes tab of the current tab's table, else of the table
- * selected in the sidebar. */
-static void
-changes_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  DyWindow *self = DY_WINDOW (widget);
-  DyTableView *view = dy_window_get_current_view (self);
-  DyConnection *connection;
-  const char *table;
-
-  if (view != NULL)
-    {
-      dy_changes_view_open (self, dy_table_view_get_connection (view),
-                            dy_table_view_get_table_name (view));
-      return;
-    }
-  if (DY_IS_CHANGES_VIEW (current_child (self)))
-    return;
-  if (sidebar_table (self, &connection, &table))
-    dy_changes_view_open (self, connection, table);
-  else
-    toast (self, _("Open a table first: Changes follows a table’s stream"));
-}
-
-/* win.model (Ctrl+M): a Model window of its own, beside this one. */
-static void
-model_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  dy_model_window_open (gtk_window_get_application (GTK_WINDOW (widget)), NULL);
-}
-
-/* win.keys (Ctrl+Shift+K): the key distribution of the current tab's table, else of the table
- * selected in the sidebar. */
-static void
-keys_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  DyWindow *self = DY_WINDOW (widget);
-  GtkWidget *child = current_child (self);
-  DyConnection *connection;
-  const char *table;
-
-  if (DY_IS_TABLE_VIEW (child) || DY_IS_CHANGES_VIEW (child))
-    {
-      DyTableView *view = DY_IS_TABLE_VIEW (child) ? DY_TABLE_VIEW (child) : NULL;
-
-      dy_keys_view_open (self, current_connection (self),
-                         view != NULL ? dy_table_view_get_table_name (view)
-                                      : dy_changes_view_get_table_name (DY_CHANGES_VIEW (child)));
-      return;
-    }
-  if (sidebar_table (self, &connection, &table))
-    dy_keys_view_open (self, connection, table);
-  else
-    toast (self, _("Open a table first: the key distribution is a table’s"));
-}
-
-static void
-toggle_staging_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  DyWindow *self = DY_WINDOW (widget);
-
-  gtk_toggle_button_set_active (self->staging_button,
-                                !gtk_toggle_button_get_active (self->staging_button));
-}
-
-static void
-fanout_staged (DyFanoutDialog *dialog, guint n, DyWindow *self)
-{
-  g_autofree char *text = g_strdup_printf (
-      g_dngettext (NULL, "%u update staged: review and commit it in the staging panel",
-                   "%u updates staged: review and commit them in the staging panel", n),
-      n);
-
-  toast (self, text);
-  gtk_toggle_button_set_active (self->staging_button, TRUE);
-}
-
-static void
-fanout_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  DyWindow *self = DY_WINDOW (widget);
-  DyTableView *view = dy_window_get_current_view (self);
-  GtkWidget *dialog;
-
-  if (view == NULL)
-    {
-      toast (self, _("Open the table holding the copies first"));
-      return;
-    }
-  dialog = dy_fanout_dialog_new (GTK_WINDOW (self), dy_staging_get_default (),
-                                 dy_table_view_get_connection (view),
-                                 dy_table_view_get_table_name (view));
-  g_signal_connect_object (dialog, "staged", G_CALLBACK (fanout_staged), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-stage_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  DyTableView *view = dy_window_get_current_view (DY_WINDOW (widget));
-
-  if (view != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (dy_table_view_get_inspector (view)),
-                                "inspector.stage", NULL);
+  dy_staging_panel_set_connection (self->staging_panel, dy_window_current_connection (self));
 }
 
 DyStagingPanel *
@@ -778,63 +636,6 @@ GSettings *
 dy_window_get_settings (DyWindow *self)
 {
   return self->settings;
-}
-
-static void
-new_tab_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  DyWindow *self = DY_WINDOW (widget);
-  DyTableView *view = dy_window_get_current_view (self);
-
-  /* A second view of the same table: several queries side by side. */
-  if (view != NULL)
-    new_tab (self, dy_table_view_get_connection (view), dy_table_view_get_table_name (view));
-  else
-    {
-      GtkSelectionModel *model = gtk_list_view_get_model (self->sidebar_list);
-      guint selected = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model));
-
-      if (selected != GTK_INVALID_LIST_POSITION)
-        dy_window_sidebar_activate (self, selected);
-    }
-}
-
-static void
-close_tab_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  DyWindow *self = DY_WINDOW (widget);
-  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
-
-  if (page != NULL)
-    adw_tab_view_close_page (self->tab_view, page);
-}
-
-/* The view's own actions, reachable from anywhere in the window. */
-static void
-forward_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  GtkWidget *view = current_child (DY_WINDOW (widget));
-  const char *view_action = NULL;
-
-  /* a SQL tab has view.run, view.cancel and view.focus-filter too */
-  if (view == NULL)
-    return;
-  if (g_str_equal (action_name, "win.run"))
-    view_action = "view.run";
-  else if (g_str_equal (action_name, "win.load-more"))
-    view_action = "view.load-more";
-  else if (g_str_equal (action_name, "win.group"))
-    view_action = "view.group";
-  else if (g_str_equal (action_name, "win.filter"))
-    view_action = "view.focus-filter";
-  else if (g_str_equal (action_name, "win.load-all"))
-    view_action = "view.load-all";
-  else if (g_str_equal (action_name, "win.cancel"))
-    view_action = "view.cancel";
-  else if (g_str_equal (action_name, "win.expression-builder"))
-    view_action = "view.expression-builder";
-  if (view_action != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (view), view_action, NULL);
 }
 
 static void
@@ -913,56 +714,17 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, pages_changed);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
-  gtk_widget_class_install_action (widget_class, "win.new-tab", NULL, new_tab_action);
   gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
   gtk_widget_class_install_action (widget_class, "win.import-folder", NULL, import_action);
   /* The import dialog for a given snapshot path (tests, and files dropped on the app later). */
   gtk_widget_class_install_action (widget_class, "win.import-source", "s", import_action);
   gtk_widget_class_install_action (widget_class, "win.add-endpoint", NULL, add_endpoint_action);
-  gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
-  gtk_widget_class_install_action (widget_class, "win.run", NULL, forward_action);
-  gtk_widget_class_install_action (widget_class, "win.load-more", NULL, forward_action);
-  gtk_widget_class_install_action (widget_class, "win.group", NULL, forward_action);
-  gtk_widget_class_install_action (widget_class, "win.filter", NULL, forward_action);
-  gtk_widget_class_install_action (widget_class, "win.load-all", NULL, forward_action);
-  gtk_widget_class_install_action (widget_class, "win.cancel", NULL, forward_action);
-  gtk_widget_class_install_action (widget_class, "win.expression-builder", NULL, forward_action);
-  gtk_widget_class_install_action (widget_class, "win.toggle-staging", NULL,
-                                   toggle_staging_action);
-  gtk_widget_class_install_action (widget_class, "win.fanout", NULL, fanout_action);
-  gtk_widget_class_install_action (widget_class, "win.stage", NULL, stage_action);
-  gtk_widget_class_install_action (widget_class, "win.sql", NULL, sql_action);
-  gtk_widget_class_install_action (widget_class, "win.changes", NULL, changes_action);
-  gtk_widget_class_install_action (widget_class, "win.model", NULL, model_action);
-  gtk_widget_class_install_action (widget_class, "win.keys", NULL, keys_action);
+  dy_window_actions_class_init (widget_class);
   dy_window_tables_class_init (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.import", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, GDK_CONTROL_MASK, "win.new-tab", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close-tab", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "win.run", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "win.run", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.load-more", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "win.group", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,
-                                       "win.expression-builder", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.filter", NULL);
-  /* Escape stops a long read wherever the focus is (the view binds it too). */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.toggle-staging", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.stage",
-                                       NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.sql", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.changes", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, GDK_CONTROL_MASK, "win.model",
-                                       NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_k, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.keys", NULL);
 }
 
 static void
