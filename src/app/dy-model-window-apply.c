@@ -59,21 +59,25 @@ copy_model (const DyModel *model)
   return dy_workbench_read (json, NULL);
 }
 
-/* Every CreateTable request of MODEL, as the review shows them. */
+/* Every CreateTable request of MODEL, as the review shows them; NULL with the error of the
+ * first DynamoDB would refuse. */
 static char *
-requests_text (const DyModel *model)
+requests_text (const DyModel *model, GError **error)
 {
-  GString *text = g_string_new (NULL);
+  g_autoptr (GString) text = g_string_new (NULL);
 
   for (guint i = 0; i < model->tables->len; i++)
     {
       const DyModelTable *table = model->tables->pdata[i];
-      json_auto_t *request = dy_model_create_table_request (model, table);
-      g_autofree char *json = json_dumps (request, JSON_INDENT (2) | JSON_SORT_KEYS);
+      json_auto_t *request = dy_model_create_table_request (model, table, error);
+      g_autofree char *json = NULL;
 
+      if (request == NULL)
+        return NULL;
+      json = json_dumps (request, JSON_INDENT (2) | JSON_SORT_KEYS);
       g_string_append_printf (text, "%sCreateTable\n%s\n", i > 0 ? "\n" : "", json);
     }
-  return g_string_free (text, FALSE);
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 static guint64
@@ -313,6 +317,7 @@ review_free (Review *review)
 GtkWidget *
 dy_model_window_review_create (DyModelWindow *self, DyConnection *connection)
 {
+  g_autoptr (GError) error = NULL;
   g_autofree char *requests = NULL;
   g_autofree char *heading = NULL;
   g_autofree char *sample = NULL;
@@ -341,7 +346,17 @@ dy_model_window_review_create (DyModelWindow *self, DyConnection *connection)
   g_mutex_init (&apply->lock);
   n = apply->n_tables;
 
-  requests = requests_text (apply->model);
+  requests = requests_text (apply->model, &error);
+  if (requests == NULL)
+    {
+      /* TRANSLATORS: the model's CreateTable request DynamoDB would refuse, and why */
+      g_autofree char *text = g_strdup_printf (_ ("The model cannot be created: %s"),
+                                               error->message);
+
+      dy_model_window_toast (self, text);
+      apply_free (apply);
+      return NULL;
+    }
   buffer = gtk_text_buffer_new (NULL);
   gtk_text_buffer_set_text (buffer, requests, -1);
   view = gtk_text_view_new_with_buffer (buffer);

@@ -32,8 +32,8 @@ ddb_transfer_tuning_resolve (const DdbTransferTuning *tuning)
 
 /* ---- Waiting ---- */
 
-static gboolean
-status_active (json_t *desc, const char **status)
+gboolean
+ddb_table_description_active (json_t *desc, const char **status)
 {
   json_t *gsi;
   gsize i;
@@ -70,7 +70,7 @@ ddb_transfer_wait_active (DdbBackend *backend, const char *table, guint timeout_
 
       if (!ddb_backend_call (backend, "DescribeTable", req, cancellable, &resp, error))
         return FALSE;
-      if (status_active (json_object_get (resp, "Table"), &status))
+      if (ddb_table_description_active (json_object_get (resp, "Table"), &status))
         return TRUE;
       if (g_get_monotonic_time () >= deadline)
         {

@@ -24,6 +24,10 @@ typedef struct {
 /* TUNING (may be NULL) with its zeros replaced by the defaults. */
 DdbTransferTuning ddb_transfer_tuning_resolve (const DdbTransferTuning *tuning);
 
+/* Whether a DescribeTable "Table" is ACTIVE with all its global secondary indexes; *STATUS is
+ * the status that is not (the table's, else an index's), or ACTIVE. */
+gboolean ddb_table_description_active (json_t *desc, const char **status);
+
 /* DescribeTable until TABLE and its global secondary indexes are ACTIVE; fails with
  * G_IO_ERROR_TIMED_OUT naming the status after TIMEOUT_MS (0: 10 minutes). */
 gboolean ddb_transfer_wait_active (DdbBackend *backend, const char *table, guint timeout_ms,

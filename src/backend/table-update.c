@@ -6,7 +6,9 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "backend/batch.h"
 #include "backend/table-requests-private.h"
+#include "net/client.h"
 
 static gboolean
 same_keys (const char *a_name, const char *a_type, const char *b_name, const char *b_type)
@@ -175,18 +177,6 @@ ddb_table_update_steps (const DdbTableSpec *current, const DdbTableSpec *edited,
 /* ---- Running ---- */
 
 /* Sleeps MS milliseconds unless CANCELLABLE is cancelled first. */
-static gboolean
-sleep_unless_cancelled (guint ms, GCancellable *cancellable, GError **error)
-{
-  for (guint slept = 0; slept < ms; slept += 50)
-    {
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      g_usleep (50 * 1000);
-    }
-  return !g_cancellable_set_error_if_cancelled (cancellable, error);
-}
-
 static json_t *
 find_index (json_t *table, const char *name)
 {
@@ -234,7 +224,7 @@ wait_step (DdbBackend *backend, DdbTableStep *step, guint n, guint poll_ms,
       switch (step->wait)
         {
         case DDB_TABLE_WAIT_ACTIVE:
-          done = g_strcmp0 (status, "ACTIVE") == 0;
+          done = ddb_table_description_active (desc, &status);
           break;
         case DDB_TABLE_WAIT_INDEX_ACTIVE:
           done = g_strcmp0 (status, "ACTIVE") == 0 && index != NULL
@@ -256,7 +246,7 @@ wait_step (DdbBackend *backend, DdbTableStep *step, guint n, guint poll_ms,
         return TRUE;
       if (progress != NULL)
         progress (n, status, user_data);
-      if (!sleep_unless_cancelled (poll_ms, cancellable, error))
+      if (!ddb_sleep_cancellable (poll_ms, cancellable, error))
         return FALSE;
     }
 }

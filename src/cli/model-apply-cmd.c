@@ -61,8 +61,8 @@ dry_run (const DyModel *model, guint items)
     {
       const DyModelTable *table = g_ptr_array_index (model->tables, i);
       g_autoptr (GError) error = NULL;
-      json_auto_t *req = dy_model_create_table_request (model, table);
-      json_auto_t *rows = dy_model_apply_items (model, table, items, &error);
+      json_auto_t *req = dy_model_create_table_request (model, table, &error);
+      json_auto_t *rows = req != NULL ? dy_model_apply_items (model, table, items, &error) : NULL;
       if (rows == NULL)
         {
           fprintf (stderr, APPLY_PREFIX "%s\n", error->message);

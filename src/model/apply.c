@@ -6,65 +6,39 @@
 #include <string.h>
 
 #include "backend/batch.h"
+#include "backend/table-requests.h"
 #include "core/error.h"
 #include "model/generate.h"
 
 G_DEFINE_QUARK (dy - apply - error - quark, dy_apply_error)
 
-static void
-add_definition (json_t *defs, const DyModelAttr *attr)
+/* The type of ATTRIBUTE as the model declares it on TABLE: a key attribute of the table or one
+ * of its indexes, else one of its attributes; "S" when the model gives none. */
+static const char *
+attr_type (const DyModelTable *table, const char *name)
 {
-  json_t *def;
-  gsize i;
+  const DyModelAttr *keys[2] = { &table->partition, &table->sort };
 
-  if (attr->name == NULL)
-    return;
-  json_array_foreach (defs, i, def)
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (g_strcmp0 (keys[i]->name, name) == 0 && keys[i]->type != NULL)
+      return keys[i]->type;
+  for (guint i = 0; i < table->indexes->len; i++)
     {
-      if (g_str_equal (json_string_value (json_object_get (def, "AttributeName")), attr->name))
-        return;
+      const DyModelIndex *ix = g_ptr_array_index (table->indexes, i);
+
+      if (g_strcmp0 (ix->partition.name, name) == 0 && ix->partition.type != NULL)
+        return ix->partition.type;
+      if (g_strcmp0 (ix->sort.name, name) == 0 && ix->sort.type != NULL)
+        return ix->sort.type;
     }
-  json_array_append_new (defs, json_pack ("{s:s, s:s}", "AttributeName", attr->name,
-                                          "AttributeType", attr->type ? attr->type : "S"));
-}
-
-static json_t *
-key_schema (const char *partition, const char *sort)
-{
-  json_t *schema = json_array ();
-
-  json_array_append_new (schema,
-                         json_pack ("{s:s, s:s}", "AttributeName", partition, "KeyType", "HASH"));
-  if (sort != NULL)
-    json_array_append_new (schema,
-                           json_pack ("{s:s, s:s}", "AttributeName", sort, "KeyType", "RANGE"));
-  return schema;
-}
-
-static json_t *
-throughput (const DyModelTable *table)
-{
-  return json_pack ("{s:I, s:I}", "ReadCapacityUnits",
-                    (json_int_t) (table->rcu > 0 ? table->rcu : DY_APPLY_DEFAULT_CAPACITY),
-                    "WriteCapacityUnits",
-                    (json_int_t) (table->wcu > 0 ? table->wcu : DY_APPLY_DEFAULT_CAPACITY));
-}
-
-static json_t *
-projection (const DyModelIndex *index)
-{
-  const char *type = index->projection ? index->projection : "ALL";
-  json_t *p = json_pack ("{s:s}", "ProjectionType", type);
-
-  if (g_str_equal (type, "INCLUDE"))
+  for (guint i = 0; i < table->attrs->len; i++)
     {
-      json_t *names = json_array ();
+      const DyModelAttr *attr = g_ptr_array_index (table->attrs, i);
 
-      for (guint i = 0; i < index->non_key->len; i++)
-        json_array_append_new (names, json_string (g_ptr_array_index (index->non_key, i)));
-      json_object_set_new (p, "NonKeyAttributes", names);
+      if (g_strcmp0 (attr->name, name) == 0 && attr->type != NULL)
+        return attr->type;
     }
-  return p;
+  return "S";
 }
 
 static gboolean
@@ -73,53 +47,63 @@ is_provisioned (const DyModelTable *table)
   return table->billing_mode != NULL && g_str_equal (table->billing_mode, "PROVISIONED");
 }
 
-json_t *
-dy_model_create_table_request (const DyModel *model, const DyModelTable *table)
+/* TABLE as the backend's table description, which builds and checks its CreateTable. */
+static DdbTableSpec *
+table_spec (const DyModelTable *table)
 {
-  json_t *defs = json_array ();
-  json_t *gsis = json_array ();
-  json_t *lsis = json_array ();
-  json_t *req;
-  gboolean provisioned = is_provisioned (table);
+  const char *sk = table->sort.name;
+  DdbTableSpec *spec = ddb_table_spec_new (table->name, table->partition.name,
+                                           attr_type (table, table->partition.name), sk,
+                                           sk != NULL ? attr_type (table, sk) : NULL);
+  gint64 rcu = table->rcu > 0 ? table->rcu : DY_APPLY_DEFAULT_CAPACITY;
+  gint64 wcu = table->wcu > 0 ? table->wcu : DY_APPLY_DEFAULT_CAPACITY;
 
-  g_return_val_if_fail (model != NULL && table != NULL, NULL);
-  add_definition (defs, &table->partition);
-  add_definition (defs, &table->sort);
+  if (is_provisioned (table))
+    {
+      spec->billing = DDB_BILLING_PROVISIONED;
+      spec->rcu = rcu;
+      spec->wcu = wcu;
+    }
   for (guint i = 0; i < table->indexes->len; i++)
     {
       const DyModelIndex *ix = g_ptr_array_index (table->indexes, i);
-      const char *pk, *sk;
+      const char *pk, *isk;
+      DdbIndexSpec *index;
 
-      dy_model_key_names (table, ix, &pk, &sk);
-      if (!ix->local)
-        add_definition (defs, &ix->partition);
-      add_definition (defs, &ix->sort);
-      json_t *def = json_pack ("{s:s, s:o, s:o}", "IndexName", ix->name, "KeySchema",
-                               key_schema (pk ? pk : "", sk), "Projection", projection (ix));
-      if (ix->local)
-        json_array_append_new (lsis, def);
-      else
+      dy_model_key_names (table, ix, &pk, &isk);
+      index = ddb_index_spec_new (ix->name, pk, pk != NULL ? attr_type (table, pk) : NULL, isk,
+                                  isk != NULL ? attr_type (table, isk) : NULL);
+      if (g_strcmp0 (ix->projection, "KEYS_ONLY") == 0)
+        index->projection = DDB_PROJECTION_KEYS_ONLY;
+      else if (g_strcmp0 (ix->projection, "INCLUDE") == 0)
         {
-          if (provisioned)
-            json_object_set_new (def, "ProvisionedThroughput", throughput (table));
-          json_array_append_new (gsis, def);
+          index->projection = DDB_PROJECTION_INCLUDE;
+          for (guint n = 0; n < ix->non_key->len; n++)
+            g_ptr_array_add (index->non_key_attributes,
+                             g_strdup (g_ptr_array_index (ix->non_key, n)));
         }
+      if (!ix->local && spec->billing == DDB_BILLING_PROVISIONED)
+        {
+          index->rcu = rcu;
+          index->wcu = wcu;
+        }
+      g_ptr_array_add (ix->local ? spec->lsis : spec->gsis, index);
     }
-  req = json_pack (
-      "{s:s, s:o, s:o, s:s}", "TableName", table->name, "AttributeDefinitions", defs, "KeySchema",
-      key_schema (table->partition.name ? table->partition.name : "", table->sort.name),
-      "BillingMode", provisioned ? "PROVISIONED" : "PAY_PER_REQUEST");
-  if (provisioned)
-    json_object_set_new (req, "ProvisionedThroughput", throughput (table));
-  if (json_array_size (gsis) > 0)
-    json_object_set_new (req, "GlobalSecondaryIndexes", gsis);
-  else
-    json_decref (gsis);
-  if (json_array_size (lsis) > 0)
-    json_object_set_new (req, "LocalSecondaryIndexes", lsis);
-  else
-    json_decref (lsis);
-  return req;
+  return spec;
+}
+
+json_t *
+dy_model_create_table_request (const DyModel *model, const DyModelTable *table, GError **error)
+{
+  g_autoptr (DdbTableSpec) spec = NULL;
+  g_autoptr (GPtrArray) steps = NULL;
+
+  g_return_val_if_fail (model != NULL && table != NULL, NULL);
+  spec = table_spec (table);
+  steps = ddb_table_create_steps (spec, error);
+  if (steps == NULL)
+    return NULL;
+  return json_incref (((DdbTableStep *) steps->pdata[0])->request);
 }
 
 json_t *
@@ -202,11 +186,13 @@ apply_table (DdbBackend *backend, const DyModel *model, const DyModelTable *tabl
              DyApplyFlags flags, DyApplyProgress progress, gpointer user_data,
              GCancellable *cancellable, GError **error)
 {
-  json_auto_t *req = dy_model_create_table_request (model, table);
+  json_auto_t *req = dy_model_create_table_request (model, table, error);
   json_auto_t *resp = NULL;
   GError *local = NULL;
   Progress p = { table->name, json_array_size (items), progress, user_data };
 
+  if (req == NULL)
+    return FALSE;
   if (progress != NULL)
     progress (table->name, 0, p.total, user_data);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))

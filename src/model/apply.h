@@ -40,8 +40,12 @@ typedef void (*DyApplyProgress) (const char *table, guint64 written, guint64 tot
 /* TABLE's CreateTable request: AttributeDefinitions for each key attribute of the table and its
  * indexes, KeySchema, GlobalSecondaryIndexes and LocalSecondaryIndexes with their Projection
  * (INCLUDE with its NonKeyAttributes), BillingMode (PAY_PER_REQUEST when the model gives none)
- * and, for PROVISIONED, ProvisionedThroughput on the table and on each GSI. New reference. */
-json_t *dy_model_create_table_request (const DyModel *model, const DyModelTable *table);
+ * and, for PROVISIONED, ProvisionedThroughput on the table and on each GSI. Built and checked by
+ * the backend's table requests (backend/table-requests.h), as the app's New Table builds its
+ * own: NULL with their error (names, types, index limits) when DynamoDB would refuse it. New
+ * reference. */
+json_t *dy_model_create_table_request (const DyModel *model, const DyModelTable *table,
+                                       GError **error);
 
 /* The items dy_model_apply writes into TABLE: its sample items (ITEMS_PER_ENTITY 0) or
  * ITEMS_PER_ENTITY generated ones per entity (dy_model_generate with DY_APPLY_SEED). New

@@ -60,7 +60,9 @@ static void
 test_create_table_request (void)
 {
   g_autoptr (DyModel) model = events_model ();
-  json_auto_t *req = dy_model_create_table_request (model, g_ptr_array_index (model->tables, 0));
+  g_autoptr (GError) error = NULL;
+  json_auto_t *req
+      = dy_model_create_table_request (model, g_ptr_array_index (model->tables, 0), &error);
   json_auto_t *want = json_loads (
       "{\"TableName\": \"Events\", \"BillingMode\": \"PROVISIONED\","
       " \"AttributeDefinitions\": [{\"AttributeName\": \"tenant\", \"AttributeType\": \"S\"},"
@@ -87,11 +89,19 @@ test_create_table_request (void)
   /* On demand: no throughput anywhere; an unset billing mode is on demand. */
   DyModelTable *t = g_ptr_array_index (model->tables, 0);
   g_clear_pointer (&t->billing_mode, g_free);
-  json_auto_t *od = dy_model_create_table_request (model, t);
+  json_auto_t *od = dy_model_create_table_request (model, t, &error);
   g_assert_cmpstr (json_string_value (json_object_get (od, "BillingMode")), ==, "PAY_PER_REQUEST");
   g_assert_null (json_object_get (od, "ProvisionedThroughput"));
   json_t *g = json_array_get (json_object_get (od, "GlobalSecondaryIndexes"), 0);
   g_assert_null (json_object_get (g, "ProvisionedThroughput"));
+
+  /* What DynamoDB would refuse is refused here, by the backend's table checks. */
+  g_free (t->name);
+  t->name = g_strdup ("ab");
+  json_t *bad = dy_model_create_table_request (model, t, &error);
+  g_assert_null (bad);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "ab"));
 }
 
 typedef struct {
