@@ -46,6 +46,21 @@ dy_copy_as_menu_new (const char *action)
   return G_MENU_MODEL (menu);
 }
 
+/* The language named LANG_NAME and what a program for CONNECTION targets. */
+static gboolean
+lang_and_target (DyConnection *connection, const char *lang_name, DdbLang *lang,
+                 DdbCodegenTarget *target, GError **error)
+{
+  if (!ddb_lang_from_name (lang_name, lang))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("Unknown language “%s”"),
+                   lang_name);
+      return FALSE;
+    }
+  dy_copy_as_target (connection, target);
+  return TRUE;
+}
+
 char *
 dy_copy_as_program (DyConnection *connection, const char *lang_name, const char *operation,
                     json_t *request, GError **error)
@@ -53,13 +68,8 @@ dy_copy_as_program (DyConnection *connection, const char *lang_name, const char 
   DdbCodegenTarget target;
   DdbLang lang;
 
-  if (!ddb_lang_from_name (lang_name, &lang))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("Unknown language “%s”"),
-                   lang_name);
-      return NULL;
-    }
-  dy_copy_as_target (connection, &target);
+  if (!lang_and_target (connection, lang_name, &lang, &target, error))
+    return NULL;
   return ddb_codegen_program (lang, operation, request, &target, error);
 }
 
@@ -72,13 +82,8 @@ dy_copy_as_fanout_program (DyConnection *connection, const char *lang_name,
   DdbCodegenTarget target;
   DdbLang lang;
 
-  if (!ddb_lang_from_name (lang_name, &lang))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("Unknown language “%s”"),
-                   lang_name);
-      return NULL;
-    }
-  dy_copy_as_target (connection, &target);
+  if (!lang_and_target (connection, lang_name, &lang, &target, error))
+    return NULL;
   return ddb_codegen_fanout_program (lang, request, DDB_KEYS_FANOUT_PLACEHOLDER, advice->prefix,
                                      advice->first, advice->suffixes, advice->width, &target,
                                      error);
