@@ -9,6 +9,7 @@
 #include "cli/eval.h"
 #include "cli/export.h"
 #include "cli/import.h"
+#include "cli/compare-cmd.h"
 #include "cli/keys-cmd.h"
 #include "cli/model-cmd.h"
 #include "cli/serve.h"
@@ -57,6 +58,12 @@ static const CliCommand commands[] = {
     N_ ("The partition-key health of a table or index: distribution, heaviest partitions, "
         "sharded families, partitions a rate would overload, and advice"),
     cli_keys_main, NULL, NULL },
+  { "compare",
+    "[--db PATH | --endpoint URL] compare --table T (--with-db PATH | --with-endpoint URL) "
+    "[--with-table T2] [--exclude ATTR …] [--json]",
+    N_ ("Compare a table with one of another database or endpoint, item by item and attribute "
+        "by attribute (exit 1 when they differ)"),
+    cli_compare_main, NULL, NULL },
   { "eval", "eval [OPTION…] [FILE…]",
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
     cli_eval_main },

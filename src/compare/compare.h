@@ -1,0 +1,83 @@
+/* compare.h: the two-way compare of two tables (two backends, tables that may have other names)
+ * with the same key schema: every key classified as same, changed (with the per-path diff of
+ * src/staging/diff.h), only here or only there, with counts and DynamoDB item sizes. Both sides
+ * are read with parallel Scans into a temporary SQLite file (ordered key encoding, encoded item),
+ * never a whole table in memory, then walked in key order. GTK-free. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "backend/backend.h"
+#include "core/value.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  DDB_COMPARE_SAME,
+  DDB_COMPARE_CHANGED,
+  DDB_COMPARE_ONLY_HERE,
+  DDB_COMPARE_ONLY_THERE,
+} DdbCompareKind;
+
+/* "same", "changed", "only-here", "only-there". */
+const char *ddb_compare_kind_name (DdbCompareKind kind);
+
+typedef struct {
+  DdbBackend *backend; /* borrowed */
+  const char *table;
+} DdbCompareSide;
+
+typedef struct {
+  DdbCompareSide here, there;
+  /* Top-level attribute names left out of the comparison (timestamps, version counters);
+   * NULL-terminated, may be NULL. Key attributes cannot be excluded. */
+  const char *const *exclude;
+  guint segments;       /* parallel Scan segments a side; 0: as ddb_keys_scan_segments */
+  const char *temp_dir; /* where the temporary database goes; NULL: g_get_tmp_dir () */
+} DdbCompareOptions;
+
+typedef struct {
+  guint64 same, changed, only_here, only_there;
+  guint64 items_here, items_there; /* items read */
+  guint64 bytes_here, bytes_there; /* their DynamoDB sizes (whole items, excluded attrs too) */
+} DdbCompareCounts;
+
+typedef struct {
+  DdbCompareKind kind;
+  const DdbValue *key;   /* a map of the key attributes */
+  const DdbValue *here;  /* the item here without the excluded attributes, or NULL */
+  const DdbValue *there; /* likewise there */
+  GPtrArray *diff;       /* DdbDiffEntry* from here (old) to there (new); changed only */
+} DdbCompareDifference;
+
+/* Called on the calling thread about ten times a second while a side is read (SIDE 0: here,
+ * 1: there), with the items read on that side and the rate in items a second. */
+typedef void (*DdbCompareProgress) (guint side, guint64 items, double rate, gpointer user_data);
+
+/* Called for each difference in key order; everything it is handed is borrowed. Returns FALSE
+ * to stop. */
+typedef gboolean (*DdbCompareFunc) (const DdbCompareDifference *difference, gpointer user_data);
+
+typedef struct _DdbCompareResult DdbCompareResult;
+
+/* Reads both sides and classifies every key. Fails (DDB_ERROR_VALIDATION) when the key
+ * schemas differ (names, types or count), an excluded attribute is a key attribute; with the
+ * DynamoDB error of a side, an IO error of the temporary file, or G_IO_ERROR_CANCELLED. */
+DdbCompareResult *ddb_compare_run (const DdbCompareOptions *options, DdbCompareProgress progress,
+                                   gpointer user_data, GCancellable *cancellable, GError **error);
+
+const DdbCompareCounts *ddb_compare_result_counts (DdbCompareResult *result);
+
+/* Whether both sides hold the same items. */
+gboolean ddb_compare_result_identical (DdbCompareResult *result);
+
+/* The differences (not the same items) in key order, handed to EACH one at a time. FALSE with
+ * ERROR when the temporary database cannot be read; TRUE when EACH stopped the walk. */
+gboolean ddb_compare_result_foreach (DdbCompareResult *result, DdbCompareFunc each,
+                                     gpointer user_data, GError **error);
+
+/* Closes and deletes the temporary database. */
+void ddb_compare_result_free (DdbCompareResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbCompareResult, ddb_compare_result_free)
+
+G_END_DECLS
