@@ -9,10 +9,9 @@
  * that side), or {"kind":"only-here"|"only-there","key":{…},"item":{…}}; values in DynamoDB
  * JSON. */
 #include <glib/gi18n.h>
-#include <signal.h>
 #include <stdio.h>
-#include <unistd.h>
 
+#include "cli/interrupt.h"
 #include "cli/compare-cmd.h"
 #include "compare/compare.h"
 #include "core/ddbjson.h"
@@ -23,35 +22,6 @@
   N_ ("Usage: dynoscope-cli [--db PATH | --endpoint URL] compare --table T " \
       "(--with-db PATH | --with-endpoint URL) [--with-table T2] [--exclude ATTR …] " \
       "[--segments N] [--json]")
-
-static GCancellable *volatile running;
-
-static gpointer
-sigint_thread (gpointer data)
-{
-  sigset_t *set = data;
-  int sig;
-
-  while (sigwait (set, &sig) == 0)
-    {
-      if (running == NULL)
-        _exit (130);
-      g_cancellable_cancel (running);
-    }
-  return NULL;
-}
-
-/* SIGINT cancels the compare, which then deletes its temporary database before exiting. */
-static void
-catch_sigint (void)
-{
-  static sigset_t set;
-
-  sigemptyset (&set);
-  sigaddset (&set, SIGINT);
-  pthread_sigmask (SIG_BLOCK, &set, NULL);
-  g_thread_unref (g_thread_new ("dynoscope-sigint", sigint_thread, &set));
-}
 
 static void
 show_progress (guint side, guint64 items, double rate, gpointer data)
@@ -235,7 +205,6 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
       other.ca_bundle = target->ca_bundle;
     }
 
-  catch_sigint ();
   here = cli_target_open (target, &config_error, &error);
   if (here != NULL)
     there = cli_target_open (&other, &config_error, &error);
@@ -251,14 +220,14 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
   options.exclude = (const char *const *) exclude;
   options.segments = (guint) segments;
   cancellable = g_cancellable_new ();
-  running = cancellable;
+  cli_interrupt_cancels (cancellable);
   progress = isatty (STDERR_FILENO);
   result = ddb_compare_run (&options, progress ? show_progress : NULL, NULL, cancellable, &error);
   if (progress)
     fprintf (stderr, "\r\033[K");
   if (result == NULL)
     {
-      running = NULL;
+      cli_interrupt_cancels (NULL);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           fprintf (stderr, COMPARE_PREFIX "%s\n", _ ("interrupted"));
@@ -294,10 +263,10 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
     }
   if (!ddb_compare_result_foreach (result, json ? print_json : print_text, NULL, &error))
     {
-      running = NULL;
+      cli_interrupt_cancels (NULL);
       fprintf (stderr, COMPARE_PREFIX "%s\n", error->message);
       return 3;
     }
-  running = NULL;
+  cli_interrupt_cancels (NULL);
   return ddb_compare_result_identical (result) ? 0 : 1;
 }

@@ -4,11 +4,10 @@
  * sharded families, rate warnings, advice) or JSON; with --code, the fan-out Query program of
  * the first advice to shard (src/codegen) after the text. */
 #include <glib/gi18n.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "cli/interrupt.h"
 #include "cli/keys-cmd.h"
 #include "codegen/codegen.h"
 #include "model/keys.h"
@@ -19,35 +18,6 @@
       "[--sample N] [--rate RCU:WCU] [--json | --code LANG [--code-endpoint URL]]")
 #define BAR_WIDTH 40
 #define MAX_HOT_SHOWN 20
-
-static GCancellable *volatile running;
-
-static gpointer
-sigint_thread (gpointer data)
-{
-  sigset_t *set = data;
-  int sig;
-
-  while (sigwait (set, &sig) == 0)
-    {
-      if (running == NULL)
-        _exit (130);
-      g_cancellable_cancel (running);
-    }
-  return NULL;
-}
-
-/* SIGINT cancels the read, which then ends with a message rather than a kill. */
-static void
-catch_sigint (void)
-{
-  static sigset_t set;
-
-  sigemptyset (&set);
-  sigaddset (&set, SIGINT);
-  pthread_sigmask (SIG_BLOCK, &set, NULL);
-  g_thread_unref (g_thread_new ("dynoscope-sigint", sigint_thread, &set));
-}
 
 static void
 show_progress (guint64 items, gpointer data)
@@ -334,7 +304,6 @@ cli_keys_main (const CliTarget *target, int argc, char **argv)
       return 2;
     }
 
-  catch_sigint ();
   backend = cli_target_open (target, &config_error, &error);
   if (backend == NULL)
     {
@@ -342,11 +311,11 @@ cli_keys_main (const CliTarget *target, int argc, char **argv)
       return config_error ? 2 : 1;
     }
   cancellable = g_cancellable_new ();
-  running = cancellable;
+  cli_interrupt_cancels (cancellable);
   progress = isatty (STDERR_FILENO);
   report = ddb_keys_analyze (backend, &options, progress ? show_progress : NULL, NULL,
                              cancellable, &error);
-  running = NULL;
+  cli_interrupt_cancels (NULL);
   if (progress)
     fprintf (stderr, "\r\033[K");
   if (report == NULL)

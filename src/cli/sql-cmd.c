@@ -1,10 +1,10 @@
 /* sql-cmd.c: `dynoscope-cli CONNECTION sql [--format table|jsonl|csv] [--explain] [--stats]
  * 'SELECT …'`: SQL over the connection's tables (src/sql), rows printed as they arrive. */
 #include <glib/gi18n.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/interrupt.h"
 #include "cli/sql-cmd.h"
 #include "core/base64.h"
 #include "core/error.h"
@@ -22,38 +22,6 @@ typedef enum {
   FORMAT_JSONL,
   FORMAT_CSV,
 } Format;
-
-/* The statement running, for the SIGINT thread. */
-static DdbSql *volatile running_sql;
-
-static gpointer
-sigint_thread (gpointer data)
-{
-  sigset_t *set = data;
-  int sig;
-
-  while (sigwait (set, &sig) == 0)
-    {
-      DdbSql *sql = running_sql;
-
-      if (sql == NULL)
-        _exit (130);
-      ddb_sql_cancel (sql);
-    }
-  return NULL;
-}
-
-/* SIGINT cancels the statement (its statistics are still printed) instead of killing us. */
-static void
-catch_sigint (void)
-{
-  static sigset_t set;
-
-  sigemptyset (&set);
-  sigaddset (&set, SIGINT);
-  pthread_sigmask (SIG_BLOCK, &set, NULL);
-  g_thread_unref (g_thread_new ("dynoscope-sigint", sigint_thread, &set));
-}
 
 /* A cell as text for the table and CSV formats: TEXT as is (U+0000 included: *len counts it),
  * numbers exactly, BLOB as base64, NULL as NULL_TEXT. */
@@ -419,7 +387,6 @@ cli_sql_main (const CliTarget *target, int argc, char **argv)
         return 2;
       }
 
-  catch_sigint ();
   backend = cli_target_open (target, &config_error, &error);
   if (backend == NULL)
     {
@@ -431,7 +398,7 @@ cli_sql_main (const CliTarget *target, int argc, char **argv)
     return report (sql, error);
   if (segments > 0)
     ddb_sql_set_scan_segments (sql, (guint) segments);
-  running_sql = sql;
+  cli_interrupt_calls ((CliInterruptFunc) ddb_sql_cancel, sql);
   for (guint i = 0; columns != NULL && columns[i] != NULL; i++)
     {
       g_autofree char *table = g_strndup (columns[i], (gsize) (strrchr (columns[i], '.')
@@ -439,7 +406,7 @@ cli_sql_main (const CliTarget *target, int argc, char **argv)
 
       if (!ddb_sql_add_column (sql, table, strrchr (columns[i], '.') + 1, NULL, &error))
         {
-          running_sql = NULL;
+          cli_interrupt_calls (NULL, NULL);
           return report (sql, error);
         }
     }
@@ -448,7 +415,7 @@ cli_sql_main (const CliTarget *target, int argc, char **argv)
     {
       g_autofree char *plan = ddb_sql_explain (sql, rest[0], NULL, NULL, &error);
 
-      running_sql = NULL;
+      cli_interrupt_calls (NULL, NULL);
       if (plan == NULL)
         return report (sql, error);
       fputs (plan, stdout);
@@ -465,6 +432,6 @@ cli_sql_main (const CliTarget *target, int argc, char **argv)
   if (stats)
     print_stats (query);
   g_clear_pointer (&query, ddb_sql_query_free);
-  running_sql = NULL;
+  cli_interrupt_calls (NULL, NULL);
   return status;
 }
