@@ -46,6 +46,7 @@
 
 #include "core/error.h"
 #include "engine/store-private.h"
+#include "engine/base-store.h"
 #include "engine/stream-store.h"
 #include "core/itemsize.h"
 #include "core/keycodec.h"
@@ -487,7 +488,7 @@ ddb_store_open (const char *path, GError **error)
           goto fail;
         }
     }
-  if (!ddb_stream_store_init (store, error))
+  if (!ddb_stream_store_init (store, error) || !ddb_base_store_init (store, error))
     goto fail;
   if (path_is_shareable (path))
     {
