@@ -1040,7 +1040,10 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
     goto rollback;
   /* The snapshot remembers its base: later writes keep each item's imported version. */
   absolute = g_canonicalize_filename (source, NULL);
-  if (!ddb_base_set (engine->store, def, absolute, ddb_snapshot_format_name (r->s.format),
+  if (!ddb_base_set (engine->store, def,
+                     options->base_source != NULL ? options->base_source : absolute,
+                     options->base_format != NULL ? options->base_format
+                                                  : ddb_snapshot_format_name (r->s.format),
                      g_get_real_time () / 1000, (gint64) pr->p.items, error))
     goto rollback;
   if (!ddb_store_commit (engine->store, error))

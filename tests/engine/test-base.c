@@ -75,6 +75,31 @@ import_source (Fixture *f, const char *table)
   g_assert_true (ok);
 }
 
+static void
+test_import_names_live_base (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  DdbImportOptions opts = { .table_name = "Live",
+                            .key = "pk:S",
+                            .base_source = "http://127.0.0.1:8000/Orders",
+                            .base_format = "live" };
+  DdbTableBase base = { 0 };
+  gboolean found = FALSE;
+  gboolean ok;
+
+  (void) data;
+  ok = ddb_snapshot_import (f->engine, f->source, &opts, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_assert_true (ddb_engine_get_base (f->engine, "Live", &base, &found, &error));
+  g_assert_no_error (error);
+  g_assert_true (found);
+  g_assert_cmpstr (base.source, ==, "http://127.0.0.1:8000/Orders");
+  g_assert_cmpstr (base.format, ==, "live");
+  g_assert_cmpint (base.item_count, ==, 8);
+  ddb_table_base_clear (&base);
+}
+
 static gint64
 base_count (DdbEngine *e, const char *table)
 {
@@ -122,6 +147,28 @@ assert_base (DdbEngine *e, const char *table, const char *pk, const char *expect
         g_error ("base of %s: got %s, expected %s", pk, got, expected);
       }
   }
+}
+
+/* TTL expiry deletes through the same write path: the expired items keep their base. */
+static void
+test_ttl_expiry (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  guint deleted = 0;
+
+  (void) data;
+  import_source (f, "Tab");
+  json_decref (etu_ok (f->engine, "UpdateTimeToLive",
+                       "{'TableName':'Tab','TimeToLiveSpecification':{'Enabled':true,"
+                       "'AttributeName':'n'}}"));
+  /* n is 1..8 except p4's 38-digit number: at time 2, p1 and p2 have expired. */
+  g_assert_true (ddb_engine_expire (f->engine, 2, &deleted, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (deleted, ==, 2);
+  g_assert_cmpint (base_count (f->engine, "Tab"), ==, 2);
+  assert_base (f->engine, "Tab", "p2",
+               "{\"pk\":{\"S\":\"p2\"},\"n\":{\"N\":\"2\"},\"m\":{\"M\":{\"a\":{\"S\":\"y\"}}}}");
+  assert_base (f->engine, "Tab", "p3", NULL);
 }
 
 static void
@@ -323,5 +370,8 @@ main (int argc, char **argv)
               fixture_teardown);
   g_test_add ("/base/no-base-no-records", Fixture, NULL, fixture_setup, test_no_base_no_records,
               fixture_teardown);
+  g_test_add ("/base/import-names-live-base", Fixture, NULL, fixture_setup,
+              test_import_names_live_base, fixture_teardown);
+  g_test_add ("/base/ttl-expiry", Fixture, NULL, fixture_setup, test_ttl_expiry, fixture_teardown);
   return g_test_run ();
 }
