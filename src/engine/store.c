@@ -29,6 +29,8 @@
  *   dy_tokens(token TEXT PRIMARY KEY, digest BLOB, created INTEGER) WITHOUT ROWID, with
  *     dy_tokens_by_created: TransactWriteItems' ClientRequestTokens (ddb_store_token_*), apart
  *     from every table.
+ *   dy_bases, dy_base_items: a snapshot's base and its items' base versions (base-store.c);
+ *   the streams' tables: stream-store.c. Both are created on every open when absent.
  *
  * Concurrency: one writer connection, used under the engine's lock (on a file database, in
  * groups: ddb_store_group_begin holds one transaction over many calls, each in a savepoint of its

@@ -171,6 +171,23 @@ test_ttl_expiry (Fixture *f, gconstpointer data)
   assert_base (f->engine, "Tab", "p3", NULL);
 }
 
+/* A write that fails (a condition, a cancelled transaction) keeps nothing. */
+static void
+test_failed_write_keeps_nothing (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  import_source (f, "Tab");
+  json_decref (etu_fails (f->engine, "PutItem", DDB_ERROR_CONDITIONAL_CHECK_FAILED, NULL,
+                          "{'TableName':'Tab','Item':{'pk':{'S':'p1'}},"
+                          "'ConditionExpression':'attribute_not_exists(pk)'}"));
+  json_decref (etu_fails (f->engine, "TransactWriteItems", DDB_ERROR_TRANSACTION_CANCELED, NULL,
+                          "{'TransactItems':["
+                          "{'Put':{'TableName':'Tab','Item':{'pk':{'S':'p2'}}}},"
+                          "{'Delete':{'TableName':'Tab','Key':{'pk':{'S':'p3'}},"
+                          "'ConditionExpression':'attribute_not_exists(pk)'}}]}"));
+  g_assert_cmpint (base_count (f->engine, "Tab"), ==, 0);
+}
+
 static void
 partiql (DdbEngine *e, const char *statement)
 {
@@ -373,5 +390,7 @@ main (int argc, char **argv)
   g_test_add ("/base/import-names-live-base", Fixture, NULL, fixture_setup,
               test_import_names_live_base, fixture_teardown);
   g_test_add ("/base/ttl-expiry", Fixture, NULL, fixture_setup, test_ttl_expiry, fixture_teardown);
+  g_test_add ("/base/failed-write-keeps-nothing", Fixture, NULL, fixture_setup,
+              test_failed_write_keeps_nothing, fixture_teardown);
   return g_test_run ();
 }
