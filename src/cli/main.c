@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/base-cmd.h"
 #include "cli/call.h"
 #include "cli/codegen-cmd.h"
 #include "cli/eval.h"
@@ -39,6 +40,10 @@ static const CliCommand commands[] = {
     N_ ("Write a table to a snapshot (DynamoDB JSON lines, JSON, CSV, S3 export layout) from the "
         "database or the endpoint"),
     cli_export_main, NULL, NULL },
+  { "snapshot", "--db PATH snapshot base --table NAME [EXPORT]",
+    N_ ("Record an export as the base of a snapshot table, or print its base and how many items "
+        "were edited since"),
+    NULL, cli_snapshot_base_main, NULL },
   { "serve", "--db PATH serve [--host HOST] [--port PORT] [--auth KEYID:SECRET …]",
     N_ ("Answer DynamoDB's API over HTTP from the database, as a local endpoint"), NULL,
     cli_serve_main, NULL },

@@ -16,6 +16,7 @@
 #include "core/itemsize.h"
 #include "core/keycodec.h"
 #include "core/plainjson.h"
+#include "engine/base-store.h"
 #include "engine/engine-private.h"
 #include "engine/item-ops.h"
 #include "engine/request.h"
@@ -980,9 +981,10 @@ ddb_snapshot_reader_create_table_request (DdbSnapshotReader *r)
 /* ---- Import into the engine ---- */
 
 static gboolean
-import_locked (DdbEngine *engine, DdbSnapshotReader *r, const DdbImportOptions *options,
-               Progress *pr, GError **error)
+import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
+               const DdbImportOptions *options, Progress *pr, GError **error)
 {
+  g_autofree char *absolute = NULL;
   DdbTableDef *def = r->def;
   DdbValue *item;
   GError *local = NULL;
@@ -1036,6 +1038,14 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const DdbImportOptions *
     }
   if (g_cancellable_set_error_if_cancelled (options->cancellable, error))
     goto rollback;
+  /* The snapshot remembers its base: later writes keep each item's imported version. */
+  absolute = g_canonicalize_filename (source, NULL);
+  if (!ddb_base_set (engine->store, def,
+                     options->base_source != NULL ? options->base_source : absolute,
+                     options->base_format != NULL ? options->base_format
+                                                  : ddb_snapshot_format_name (r->s.format),
+                     g_get_real_time () / 1000, (gint64) pr->p.items, error))
+    goto rollback;
   if (!ddb_store_commit (engine->store, error))
     goto rollback;
   /* Only fails if the database is unusable, which the next call will tell. */
@@ -1070,7 +1080,7 @@ ddb_snapshot_import (DdbEngine *engine, const char *source, const DdbImportOptio
       /* The whole import is one transaction on the engine's one connection: nothing else may
        * run on it meanwhile. */
       g_mutex_lock (&engine->lock);
-      ok = import_locked (engine, r, options, &pr, error);
+      ok = import_locked (engine, r, source, options, &pr, error);
       g_mutex_unlock (&engine->lock);
     }
   snap_progress_finish (&pr, out);

@@ -73,6 +73,11 @@ typedef struct {
   DdbSnapshotProgressFunc progress;
   gpointer progress_data;
   GCancellable *cancellable;
+  /* The table's base (engine/base.h) as the import records it: NULL, the source's absolute
+   * path and format; a caller that imports a live table through an export names the table
+   * instead (e.g. "https://dynamodb.eu-west-1.amazonaws.com/Orders", format "live"). */
+  const char *base_source;
+  const char *base_format;
 } DdbImportOptions;
 
 /* Creates the table and puts every item of `source` (a file or, for s3, a folder), in one

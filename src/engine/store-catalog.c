@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "engine/store-private.h"
+#include "engine/base-store.h"
 #include "engine/stream-store.h"
 
 /* Beyond this many tables the cache starts over: a few tables take most calls. */
@@ -456,6 +457,7 @@ ddb_store_table_delete (DdbStore *store, const DdbTableDef *def, GError **error)
   if (ok)
     store_stats_forget (store, def->id, -1);
   ok = ok && ddb_stream_sync_table (store, def, TRUE, error);
+  ok = ok && ddb_base_drop (store, def, error);
   return store_auto_end (store, own, ok, error);
 }
 

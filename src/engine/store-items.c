@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/itemsize.h"
 #include "engine/store-private.h"
+#include "engine/base-store.h"
 #include "engine/stream-store.h"
 
 /* The page cache a bulk import asks for (KiB, negative as SQLite's cache_size takes it). */
@@ -178,12 +179,19 @@ ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *ite
   g_autoptr (DdbValue) old = NULL;
   gboolean streamed = ddb_stream_enabled (def);
 
+  gboolean based = FALSE;
+
   if (!store_auto_begin (store, &own, error))
     return FALSE;
-  /* The stream's record wants the image replaced (this fills pk and sk too). */
-  if (streamed && !ddb_store_item_get (store, def, item, &old, error))
+  if (!ddb_base_enabled (store, def, &based, error))
+    return store_auto_end (store, own, FALSE, error);
+  /* The stream's record wants the image replaced, and a base the version before its first
+   * write (this fills pk and sk too). */
+  if ((streamed || based) && !ddb_store_item_get (store, def, item, &old, error))
     return store_auto_end (store, own, FALSE, error);
   if (!store_encode_key (&def->key, item, store->pk, store->sk, error))
+    return store_auto_end (store, own, FALSE, error);
+  if (based && !ddb_base_capture (store, def, store->pk, store->sk, old, error))
     return store_auto_end (store, own, FALSE, error);
   store_key_slots (def, NULL, &ks);
   store_encode_keyless (&ks, item, store->item);
@@ -254,11 +262,18 @@ ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *
   gboolean streamed = ddb_stream_enabled (def);
   int rc;
 
+  gboolean based = FALSE;
+
   if (!store_auto_begin (store, &own, error))
     return FALSE;
-  if (streamed && !ddb_store_item_get (store, def, key, &old, error))
+  if (!ddb_base_enabled (store, def, &based, error))
+    return store_auto_end (store, own, FALSE, error);
+  if ((streamed || based) && !ddb_store_item_get (store, def, key, &old, error))
     return store_auto_end (store, own, FALSE, error);
   if (!store_encode_key (&def->key, key, store->pk, store->sk, error))
+    return store_auto_end (store, own, FALSE, error);
+  /* Deleting an absent item changes nothing: no base version for it. */
+  if (based && old != NULL && !ddb_base_capture (store, def, store->pk, store->sk, old, error))
     return store_auto_end (store, own, FALSE, error);
   stmt
       = store_stmt_acquire (store,

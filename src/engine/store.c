@@ -29,6 +29,8 @@
  *   dy_tokens(token TEXT PRIMARY KEY, digest BLOB, created INTEGER) WITHOUT ROWID, with
  *     dy_tokens_by_created: TransactWriteItems' ClientRequestTokens (ddb_store_token_*), apart
  *     from every table.
+ *   dy_bases, dy_base_items: a snapshot's base and its items' base versions (base-store.c);
+ *   the streams' tables: stream-store.c. Both are created on every open when absent.
  *
  * Concurrency: one writer connection, used under the engine's lock (on a file database, in
  * groups: ddb_store_group_begin holds one transaction over many calls, each in a savepoint of its
@@ -46,6 +48,7 @@
 
 #include "core/error.h"
 #include "engine/store-private.h"
+#include "engine/base-store.h"
 #include "engine/stream-store.h"
 #include "core/itemsize.h"
 #include "core/keycodec.h"
@@ -487,7 +490,7 @@ ddb_store_open (const char *path, GError **error)
           goto fail;
         }
     }
-  if (!ddb_stream_store_init (store, error))
+  if (!ddb_stream_store_init (store, error) || !ddb_base_store_init (store, error))
     goto fail;
   if (path_is_shareable (path))
     {
