@@ -2,13 +2,13 @@
 # Installs what is missing, builds, and runs every test:
 #   1. the whole test suite, warnings as errors;
 #   2. the GTK-free suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
-#   3. each libFuzzer target for FUZZ_SECONDS (default 30) from its committed corpus.
+#   3. each libFuzzer target for FUZZ_SECONDS (default 20) from its committed corpus.
 # Ends with one line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build-aux/install-deps.sh --tests || exit 1
 
-fuzz_seconds=${FUZZ_SECONDS:-30}
+fuzz_seconds=${FUZZ_SECONDS:-20}
 passed=0
 failed=0
 skipped=0
