@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench-util.h"
 #include "backend/backend.h"
 #include "compare/compare.h"
 #include "engine/engine.h"
@@ -26,13 +27,6 @@
 #endif
 
 #define FORMAT_VERSION 1
-
-static void
-die (const char *what, const GError *error)
-{
-  fprintf (stderr, "bench-compare: %s: %s\n", what, error != NULL ? error->message : "failed");
-  exit (1);
-}
 
 /* Key I's item on side THERE (0 or 1); FALSE when the side has no such key. Of every 100 keys,
  * key 0 is changed there, key 1 is only here (when i%200 == 1) or only there (i%200 == 101). */
@@ -55,58 +49,29 @@ write_item (FILE *f, guint i, gboolean there)
   return TRUE;
 }
 
+typedef struct {
+  guint items;
+  gboolean there;
+} Side;
+
+static void
+write_side (FILE *f, gpointer data)
+{
+  const Side *side = data;
+
+  for (guint i = 0; i < side->items; i++)
+    write_item (f, i, side->there);
+}
+
 static void
 build_db (const char *path, const char *dir, guint items, gboolean there)
 {
-  g_autofree char *input = g_build_filename (dir, "compare-input.jsonl", NULL);
-  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
   DdbImportOptions opts = { .table_name = "Orders", .key = "pk:S,sk:S" };
-  DdbSnapshotProgress progress;
-  GError *error = NULL;
-  DdbEngine *engine;
-  FILE *f;
+  Side side = { items, there };
   gint64 t0 = g_get_monotonic_time ();
 
-  f = fopen (input, "w");
-  if (f == NULL)
-    {
-      fprintf (stderr, "bench-compare: %s: %s\n", input, g_strerror (errno));
-      exit (1);
-    }
-  for (guint i = 0; i < items; i++)
-    write_item (f, i, there);
-  if (fclose (f) != 0)
-    {
-      fprintf (stderr, "bench-compare: %s: %s\n", input, g_strerror (errno));
-      exit (1);
-    }
-  ddb_engine_remove_files (tmp);
-  engine = ddb_engine_open (tmp, &error);
-  if (engine == NULL)
-    die (tmp, error);
-  if (!ddb_snapshot_import (engine, input, &opts, &progress, &error))
-    die ("import", error);
-  ddb_engine_free (engine);
-  g_unlink (input);
-  if (g_rename (tmp, path) != 0)
-    {
-      fprintf (stderr, "bench-compare: %s: %s\n", path, g_strerror (errno));
-      exit (1);
-    }
-  ddb_engine_remove_files (tmp);
+  bench_build_engine_db ("bench-compare", path, dir, &opts, write_side, &side, NULL);
   printf ("built %s: %.1f s\n", path, (double) (g_get_monotonic_time () - t0) / 1e6);
-}
-
-static double
-peak_rss_mb (void)
-{
-  g_autofree char *status = NULL;
-  const char *hwm;
-
-  if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL)
-      && (hwm = strstr (status, "VmHWM:")) != NULL)
-    return g_ascii_strtod (hwm + 6, NULL) / 1024.0;
-  return 0;
 }
 
 int
@@ -168,10 +133,10 @@ main (int argc, char **argv)
     }
   here = ddb_backend_open_database (here_path, &error);
   if (here == NULL)
-    die (here_path, error);
+    bench_die ("bench-compare", here_path, error);
   there = ddb_backend_open_database (there_path, &error);
   if (there == NULL)
-    die (there_path, error);
+    bench_die ("bench-compare", there_path, error);
   options.here.backend = here;
   options.here.table = "Orders";
   options.there.backend = there;
@@ -181,12 +146,12 @@ main (int argc, char **argv)
   result = ddb_compare_run (&options, NULL, NULL, NULL, &error);
   seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
   if (result == NULL)
-    die ("compare", error);
+    bench_die ("bench-compare", "compare", error);
   c = ddb_compare_result_counts (result);
   printf ("compare %d keys: same=%" G_GUINT64_FORMAT " changed=%" G_GUINT64_FORMAT
           " only_here=%" G_GUINT64_FORMAT " only_there=%" G_GUINT64_FORMAT
           ": %.2f s (%.0f items/s read), peak RSS %.1f MB\n",
           items, c->same, c->changed, c->only_here, c->only_there, seconds,
-          (double) (c->items_here + c->items_there) / seconds, peak_rss_mb ());
+          (double) (c->items_here + c->items_there) / seconds, bench_peak_rss_mb ());
   return 0;
 }

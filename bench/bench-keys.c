@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "bench-util.h"
 #include "engine/engine.h"
 #include "engine/snapshot.h"
 #include "model/keys.h"
@@ -26,13 +27,6 @@
 
 #define FORMAT_VERSION 1
 #define SMALL_TENANTS 20000
-
-static void
-die (const char *what, const GError *error)
-{
-  fprintf (stderr, "bench-keys: %s: %s\n", what, error != NULL ? error->message : "failed");
-  exit (1);
-}
 
 static void
 write_orders (FILE *f, guint items)
@@ -53,70 +47,21 @@ write_orders (FILE *f, guint items)
 }
 
 static void
-build_db (const char *path, const char *dir, guint items)
+write_orders_data (FILE *f, gpointer data)
 {
-  g_autofree char *input = g_build_filename (dir, "keys-input.jsonl", NULL);
-  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
-  DdbImportOptions opts = { .table_name = "Orders", .key = "TenantShard:S,CustomerCountryProduct:S" };
-  DdbSnapshotProgress progress;
-  GError *error = NULL;
-  DdbEngine *engine;
-  FILE *f;
-  gint64 t0 = g_get_monotonic_time ();
-
-  f = fopen (input, "w");
-  if (f == NULL)
-    {
-      fprintf (stderr, "bench-keys: %s: %s\n", input, g_strerror (errno));
-      exit (1);
-    }
-  write_orders (f, items);
-  if (fclose (f) != 0)
-    {
-      fprintf (stderr, "bench-keys: %s: %s\n", input, g_strerror (errno));
-      exit (1);
-    }
-  ddb_engine_remove_files (tmp);
-  engine = ddb_engine_open (tmp, &error);
-  if (engine == NULL)
-    die (tmp, error);
-  if (!ddb_snapshot_import (engine, input, &opts, &progress, &error))
-    die ("import", error);
-  ddb_engine_free (engine); /* checkpoints the WAL into the file */
-  g_unlink (input);
-  if (g_rename (tmp, path) != 0)
-    {
-      fprintf (stderr, "bench-keys: %s: %s\n", path, g_strerror (errno));
-      exit (1);
-    }
-  ddb_engine_remove_files (tmp);
-  printf ("built %s: %u items in %.1f s\n", path, items,
-          (double) (g_get_monotonic_time () - t0) / 1e6);
-}
-
-/* The peak RSS since the last reset_peak_rss (VmHWM), in MB. */
-static double
-peak_rss_mb (void)
-{
-  g_autofree char *status = NULL;
-  const char *hwm;
-
-  if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL)
-      && (hwm = strstr (status, "VmHWM:")) != NULL)
-    return g_ascii_strtod (hwm + 6, NULL) / 1024.0;
-  return 0;
+  write_orders (f, GPOINTER_TO_UINT (data));
 }
 
 static void
-reset_peak_rss (void)
+build_db (const char *path, const char *dir, guint items)
 {
-  FILE *f = fopen ("/proc/self/clear_refs", "w");
+  DdbImportOptions opts = { .table_name = "Orders", .key = "TenantShard:S,CustomerCountryProduct:S" };
+  gint64 t0 = g_get_monotonic_time ();
 
-  if (f != NULL)
-    {
-      fputs ("5", f);
-      fclose (f);
-    }
+  bench_build_engine_db ("bench-keys", path, dir, &opts, write_orders_data, GUINT_TO_POINTER (items),
+                         NULL);
+  printf ("built %s: %u items in %.1f s\n", path, items,
+          (double) (g_get_monotonic_time () - t0) / 1e6);
 }
 
 static void
@@ -129,17 +74,17 @@ run (DdbBackend *backend, const char *what, guint64 sample, guint segments)
   gint64 t0;
   double seconds;
 
-  reset_peak_rss ();
+  bench_reset_peak_rss ();
   t0 = g_get_monotonic_time ();
   report = ddb_keys_analyze (backend, &options, NULL, NULL, NULL, &error);
   seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
   if (report == NULL)
-    die (what, error);
+    bench_die ("bench-keys", what, error);
   printf ("keys %-7s %8" G_GUINT64_FORMAT " items read (%s), %u partitions, %u families, "
           "%u hot: %.2f s (%.0f items/s), peak RSS %.1f MB\n",
           what, report->items, report->sampled ? "sample" : "all", report->partitions->len,
           report->families->len, report->hot->len, seconds, (double) report->items / seconds,
-          peak_rss_mb ());
+          bench_peak_rss_mb ());
 }
 
 int
@@ -198,10 +143,10 @@ main (int argc, char **argv)
     }
   backend = ddb_backend_open_database (path, &error);
   if (backend == NULL)
-    die (path, error);
+    bench_die ("bench-keys", path, error);
   printf ("Orders: %d items (40%% in TENANT#bigco#01..#10, the rest over %d tenants); %s\n",
           items, SMALL_TENANTS, path);
-  printf ("peak RSS before the runs: %.1f MB\n", peak_rss_mb ());
+  printf ("peak RSS before the runs: %.1f MB\n", bench_peak_rss_mb ());
   run (backend, "full", 0, (guint) segments);
   run (backend, "sampled", (guint64) sample, (guint) segments);
   return 0;

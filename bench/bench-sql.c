@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "bench-util.h"
 #include "backend/backend.h"
 #include "engine/engine.h"
 #include "engine/snapshot.h"
@@ -183,52 +184,28 @@ write_blog_jsonl (FILE *f, guint posts, guint authors)
     }
 }
 
+typedef struct {
+  guint posts, authors;
+} Blog;
+
 static void
-die (const char *what, const GError *error)
+write_blog (FILE *f, gpointer data)
 {
-  fprintf (stderr, "bench-sql: %s: %s\n", what, error != NULL ? error->message : "failed");
-  exit (1);
+  const Blog *blog = data;
+
+  write_blog_jsonl (f, blog->posts, blog->authors);
 }
 
 static void
 build_engine_db (const char *path, const char *dir, guint posts, guint authors)
 {
-  g_autofree char *input = g_build_filename (dir, "blog-input.jsonl", NULL);
-  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
   const char *gsis[] = { "ByAuthor:authorId:S,createdAt:S", NULL };
   DdbImportOptions opts = { .table_name = "Blog", .key = "PK:S,SK:S", .gsis = gsis };
+  Blog blog = { posts, authors };
   DdbSnapshotProgress progress;
-  GError *error = NULL;
-  DdbEngine *engine;
-  FILE *f;
   gint64 t0 = g_get_monotonic_time ();
 
-  f = fopen (input, "w");
-  if (f == NULL)
-    {
-      fprintf (stderr, "bench-sql: %s: %s\n", input, g_strerror (errno));
-      exit (1);
-    }
-  write_blog_jsonl (f, posts, authors);
-  if (fclose (f) != 0)
-    {
-      fprintf (stderr, "bench-sql: %s: %s\n", input, g_strerror (errno));
-      exit (1);
-    }
-  ddb_engine_remove_files (tmp);
-  engine = ddb_engine_open (tmp, &error);
-  if (engine == NULL)
-    die (tmp, error);
-  if (!ddb_snapshot_import (engine, input, &opts, &progress, &error))
-    die ("import", error);
-  ddb_engine_free (engine); /* checkpoints the WAL into the file */
-  g_unlink (input);
-  if (g_rename (tmp, path) != 0)
-    {
-      fprintf (stderr, "bench-sql: %s: %s\n", path, g_strerror (errno));
-      exit (1);
-    }
-  ddb_engine_remove_files (tmp);
+  bench_build_engine_db ("bench-sql", path, dir, &opts, write_blog, &blog, &progress);
   printf ("built %s: %u items in %.1f s (import %.0f items/s)\n", path, posts + authors,
           (double) (g_get_monotonic_time () - t0) / 1e6, progress.items_per_second);
 }
@@ -359,19 +336,6 @@ maxrss_mb (void)
   return (double) ru.ru_maxrss / 1024.0; /* kilobytes on Linux */
 }
 
-/* The peak RSS since the last reset_peak_rss (VmHWM), in MB; ru_maxrss where there is no /proc. */
-static double
-peak_rss_mb (void)
-{
-  g_autofree char *status = NULL;
-  const char *hwm;
-
-  if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL)
-      && (hwm = strstr (status, "VmHWM:")) != NULL)
-    return g_ascii_strtod (hwm + 6, NULL) / 1024.0;
-  return maxrss_mb ();
-}
-
 /* The current RSS (VmRSS) in MB, or 0. */
 static double
 rss_mb (void)
@@ -383,20 +347,6 @@ rss_mb (void)
       && (line = strstr (status, "VmRSS:")) != NULL)
     return g_ascii_strtod (line + 6, NULL) / 1024.0;
   return 0;
-}
-
-/* Starts a new peak at the current RSS (Linux: "5" to clear_refs), so that the native JOIN's
- * peak is its own. */
-static void
-reset_peak_rss (void)
-{
-  FILE *f = fopen ("/proc/self/clear_refs", "w");
-
-  if (f != NULL)
-    {
-      fputs ("5", f);
-      fclose (f);
-    }
 }
 
 static double
@@ -414,12 +364,12 @@ print_plan (DdbBackend *backend, guint segments)
   double rcu = 0;
 
   if (sql == NULL)
-    die ("ddb_sql_new", error);
+    bench_die ("bench-sql", "ddb_sql_new", error);
   if (segments > 0)
     ddb_sql_set_scan_segments (sql, segments);
   plan = ddb_sql_explain (sql, layer_drift, &rcu, NULL, &error);
   if (plan == NULL)
-    die ("ddb_sql_explain", error);
+    bench_die ("bench-sql", "ddb_sql_explain", error);
   printf ("plan (%.0f RCU of Scans):\n%s%s", rcu, plan, g_str_has_suffix (plan, "\n") ? "" : "\n");
 }
 
@@ -435,12 +385,12 @@ run_layer (DdbBackend *backend, guint segments, Timing *t, DdbSqlStats *stats)
   guint64 rows = 0, checksum = 0;
 
   if (sql == NULL)
-    die ("ddb_sql_new", error);
+    bench_die ("bench-sql", "ddb_sql_new", error);
   if (segments > 0)
     ddb_sql_set_scan_segments (sql, segments);
   query = ddb_sql_query_new (sql, layer_drift, NULL, &error);
   if (query == NULL)
-    die ("ddb_sql_query_new", error);
+    bench_die ("bench-sql", "ddb_sql_query_new", error);
   while (ddb_sql_query_next (query, &error))
     {
       gsize len;
@@ -457,7 +407,7 @@ run_layer (DdbBackend *backend, guint segments, Timing *t, DdbSqlStats *stats)
       }
     }
   if (error != NULL)
-    die ("ddb_sql_query_next", error);
+    bench_die ("bench-sql", "ddb_sql_query_next", error);
   ddb_sql_query_stats (query, stats);
   t->rows = rows;
   t->checksum = checksum;
@@ -596,11 +546,11 @@ main (int argc, char **argv)
   expected_drift (posts, authors, &want_rows, &want_checksum);
   printf ("blog: %u posts, %u authors, %" G_GUINT64_FORMAT " drifted copies; cache %s\n", posts,
           authors, want_rows, dir);
-  rss_start = peak_rss_mb ();
+  rss_start = bench_peak_rss_mb ();
 
   backend = ddb_backend_open_database (engine_path, &error);
   if (backend == NULL)
-    die (engine_path, error);
+    bench_die ("bench-sql", engine_path, error);
   print_plan (backend, segments);
   for (guint r = 0; r < runs; r++)
     {
@@ -615,12 +565,12 @@ main (int argc, char **argv)
           return 1;
         }
     }
-  rss_layer = peak_rss_mb ();
+  rss_layer = bench_peak_rss_mb ();
   maxrss_layer = maxrss_mb ();
   ddb_backend_free (backend);
   malloc_trim (0);
   rss_left = rss_mb ();
-  reset_peak_rss ();
+  bench_reset_peak_rss ();
 
   for (guint r = 0; r < runs; r++)
     {
@@ -634,7 +584,7 @@ main (int argc, char **argv)
           return 1;
         }
     }
-  rss_native = peak_rss_mb ();
+  rss_native = bench_peak_rss_mb ();
 
   printf ("SQL layer (engine backend): %.3f s best, %.3f s first, %" G_GUINT64_FORMAT
           " rows; requests=%" G_GUINT64_FORMAT " pages=%" G_GUINT64_FORMAT
