@@ -1,8 +1,15 @@
-/* compare.h: the two-way compare of two tables (two backends, tables that may have other names)
- * with the same key schema: every key classified as same, changed (with the per-path diff of
- * src/staging/diff.h), only here or only there, with counts and DynamoDB item sizes. Both sides
- * are read with parallel Scans into a temporary SQLite file (ordered key encoding, encoded item),
- * never a whole table in memory, then walked in key order. GTK-free. */
+/* compare.h: the compare of two tables (two backends, tables that may have other names, or a
+ * folder in the S3 export layout / an export file read directly) with the same key schema:
+ * every key classified as same, changed (with the per-path diff of src/staging/diff.h), only
+ * here or only there, with counts and DynamoDB item sizes. Both sides are read with parallel
+ * Scans into a temporary SQLite file (ordered key encoding, encoded item), never a whole table
+ * in memory, then walked in key order.
+ *
+ * With a base (an export named explicitly, or the engine's base of a snapshot, engine/base.h)
+ * every difference is also classified three ways, per item: edited here (here differs from the
+ * base, there does not: pushable), edited there (there differs from the base, here does not:
+ * left alone), or both (a conflict, even when the paths differ). Equal on both sides is the
+ * same item whatever the base says. GTK-free. */
 #pragma once
 
 #include <gio/gio.h>
@@ -22,9 +29,24 @@ typedef enum {
 /* "same", "changed", "only-here", "only-there". */
 const char *ddb_compare_kind_name (DdbCompareKind kind);
 
+/* The three-way class of a difference when a base is known. */
+typedef enum {
+  DDB_COMPARE_NO_BASE,
+  DDB_COMPARE_EDITED_HERE,  /* here differs from the base, there holds it: pushable */
+  DDB_COMPARE_EDITED_THERE, /* there differs from the base, here holds it: left alone */
+  DDB_COMPARE_EDITED_BOTH,  /* both differ from the base (and from each other): a conflict */
+} DdbCompareClass;
+
+/* "none", "edited-here", "edited-there", "both". */
+const char *ddb_compare_class_name (DdbCompareClass klass);
+
 typedef struct {
-  DdbBackend *backend; /* borrowed */
+  DdbBackend *backend; /* borrowed; NULL when the side is an export */
   const char *table;
+  /* Instead of BACKEND: a folder in the S3 export layout, or an export file (DynamoDB JSON
+   * lines, JSON, CSV, as engine/snapshot.h reads them), read directly without importing. Its
+   * key schema is the other side's. TABLE then only names the side in messages (may be NULL). */
+  const char *export_path;
 } DdbCompareSide;
 
 typedef struct {
@@ -34,20 +56,29 @@ typedef struct {
   const char *const *exclude;
   guint segments;       /* parallel Scan segments a side; 0: as ddb_keys_scan_segments */
   const char *temp_dir; /* where the temporary database goes; NULL: g_get_tmp_dir () */
+  /* The base: an export (S3 folder or file) of the table as both sides started from. NULL:
+   * the engine's recorded base of here's table if it has one (else there's), unless NO_BASE. */
+  const char *base_path;
+  gboolean no_base;
 } DdbCompareOptions;
 
 typedef struct {
   guint64 same, changed, only_here, only_there;
   guint64 items_here, items_there; /* items read */
   guint64 bytes_here, bytes_there; /* their DynamoDB sizes (whole items, excluded attrs too) */
+  gboolean has_base;               /* the classes below are known */
+  guint64 edited_here, edited_there, both; /* they add up to changed + only_here + only_there */
 } DdbCompareCounts;
 
 typedef struct {
   DdbCompareKind kind;
+  DdbCompareClass klass; /* DDB_COMPARE_NO_BASE without a base */
   const DdbValue *key;   /* a map of the key attributes */
-  const DdbValue *here;  /* the item here without the excluded attributes, or NULL */
+  const DdbValue *here;  /* the item here as read (excluded attributes too), or NULL: absent */
   const DdbValue *there; /* likewise there */
-  GPtrArray *diff;       /* DdbDiffEntry* from here (old) to there (new); changed only */
+  const DdbValue *base;  /* with a base: the base version, or NULL: absent in the base */
+  GPtrArray *diff;       /* DdbDiffEntry* from here (old) to there (new), excluded attributes
+                          * left out; changed only */
 } DdbCompareDifference;
 
 /* Called on the calling thread about ten times a second while a side is read (SIDE 0: here,
@@ -67,6 +98,13 @@ DdbCompareResult *ddb_compare_run (const DdbCompareOptions *options, DdbCompareP
                                    gpointer user_data, GCancellable *cancellable, GError **error);
 
 const DdbCompareCounts *ddb_compare_result_counts (DdbCompareResult *result);
+
+/* Where the base came from ("export PATH", or the engine's DdbTableBase source and its time),
+ * for people; NULL without a base. */
+const char *ddb_compare_result_base (DdbCompareResult *result);
+
+/* The sides and the excluded attributes the result was made with (for a push). */
+const DdbCompareOptions *ddb_compare_result_options (DdbCompareResult *result);
 
 /* Whether both sides hold the same items. */
 gboolean ddb_compare_result_identical (DdbCompareResult *result);
