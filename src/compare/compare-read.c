@@ -148,7 +148,9 @@ read_export (Reader *rd, const char *path, GError **error)
   DdbValue *item;
   GError *local = NULL;
 
-  io.table_name = rd->name;
+  /* The reader checks the items as PutItem would on a table: the compare's table side's. */
+  io.table_name = r->options.here.export_path == NULL ? r->options.here.table
+                                                      : r->options.there.table;
   io.format = DDB_SNAPSHOT_AUTO;
   io.key = spec;
   io.cancellable = rd->inner;
