@@ -187,6 +187,46 @@ class Databases(Compare, unittest.TestCase):
         self.assertIn("The key schemas differ", r.stderr)
 
 
+class Export(Compare, unittest.TestCase):
+    """Here a database, there a folder in the S3 export layout of the other database's table,
+    read directly without importing it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="test-compare-export-")
+        cls.here_db = cls.make_db("here", here_items())
+        cls.there_db = cls.make_db("there", there_items())
+        cls.export = os.path.join(cls.tmp, "there-s3")
+        r = run("--db", cls.there_db, "export", "--table", "Items", "--format", "s3", cls.export)
+        assert r.returncode == 0, r.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def other_side(self):
+        return ["--with-export", self.export]
+
+    def test_missing_table_exits_3(self):
+        r = run("--db", self.here_db, "compare", "--table", "Items", "--with-export",
+                os.path.join(self.tmp, "nowhere"))
+        self.assertEqual(r.returncode, 3, r.stdout)
+
+    def test_usage_errors_exit_2(self):
+        for extra in (["--stage"], ["--base", self.export, "--no-base"],
+                      ["--staging", os.path.join(self.tmp, "st.db")]):
+            r = self.compare(*extra)
+            self.assertEqual(r.returncode, 2, (extra, r.stderr))
+
+    def test_base_export_names_the_base(self):
+        r = self.compare("--exclude", "updatedAt", "--base", self.export, "--json")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        head = json.loads(r.stdout.splitlines()[0])
+        # There is its own base: every difference was made here.
+        self.assertEqual((head["edited_here"], head["edited_there"], head["both"]), (9, 0, 0))
+        self.assertEqual(head["base"], f"export {self.export}")
+
+
 class DynamoDBLocal(Compare, unittest.TestCase):
     """Here a database, there the same items as the other database but on DynamoDB Local."""
 
