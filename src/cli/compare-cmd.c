@@ -28,7 +28,8 @@
 #define COMPARE_USAGE \
   N_ ("Usage: dynoscope-cli [--db PATH | --endpoint URL] compare --table T " \
       "(--with-db PATH | --with-endpoint URL | --with-export PATH) [--with-table T2] " \
-      "[--base PATH | --no-base] [--exclude PATH …] [--segments N] [--json] " \
+      "[--base PATH | --no-base] [--filter JSON] [--partition VALUE …] [--map-keys] " \
+      "[--exclude PATH …] [--segments N] [--json] " \
       "[--stage [--staging PATH]]")
 
 static void
@@ -240,7 +241,10 @@ int
 cli_compare_main (const CliTarget *target, int argc, char **argv)
 {
   g_autofree char *table = NULL, *with_db = NULL, *with_endpoint = NULL, *with_table = NULL;
-  g_autofree char *with_export = NULL, *base = NULL, *staging_path = NULL;
+  g_autofree char *with_export = NULL, *base = NULL, *staging_path = NULL, *filter_text = NULL;
+  g_auto (GStrv) partitions = NULL;
+  json_t *filter = NULL;
+  gboolean map_keys = FALSE;
   g_auto (GStrv) exclude = NULL;
   g_auto (GStrv) rest = NULL;
   gint segments = 0;
@@ -275,6 +279,18 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
     { "no-base", 0, 0, G_OPTION_ARG_NONE, &no_base,
       N_ ("Ignore a recorded base: a two-way compare, and a push that makes the other side equal "
           "to this one"),
+      NULL },
+    { "filter", 0, 0, G_OPTION_ARG_STRING, &filter_text,
+      N_ ("Only the items this condition holds for, on both sides: "
+          "{\"FilterExpression\": …, \"ExpressionAttributeNames\": …, "
+          "\"ExpressionAttributeValues\": …} (a key range is a condition on the keys)"),
+      N_ ("JSON") },
+    { "partition", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &partitions,
+      N_ ("Only this partition (its partition key value; N as digits, B in base64), read with "
+          "Query (repeatable)"),
+      N_ ("VALUE") },
+    { "map-keys", 0, 0, G_OPTION_ARG_NONE, &map_keys,
+      N_ ("Match the key attributes by position when the other side names them differently"),
       NULL },
     { "exclude", 'x', 0, G_OPTION_ARG_STRING_ARRAY, &exclude,
       N_ ("An attribute or nested path (a.b) left out of the comparison (repeatable)"),
@@ -350,6 +366,19 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
       fprintf (stderr, COMPARE_PREFIX "%s\n", _ ("--segments is 1 to 64"));
       return 2;
     }
+  if (filter_text != NULL)
+    {
+      json_error_t jerr;
+
+      filter = json_loads (filter_text, JSON_REJECT_DUPLICATES, &jerr);
+      if (!json_is_object (filter))
+        {
+          fprintf (stderr, COMPARE_PREFIX "%s: %s\n", _ ("--filter is not a JSON object"),
+                   filter == NULL ? jerr.text : filter_text);
+          json_decref (filter);
+          return 2;
+        }
+    }
   other.db_path = with_db;
   other.endpoint_url = with_endpoint;
   if (with_endpoint != NULL)
@@ -365,6 +394,7 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
   if (here == NULL || (there == NULL && with_export == NULL))
     {
       fprintf (stderr, COMPARE_PREFIX "%s\n", error->message);
+      json_decref (filter);
       return config_error ? 2 : 3;
     }
   options.here.backend = here;
@@ -376,10 +406,14 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
   options.segments = (guint) segments;
   options.base_path = base;
   options.no_base = no_base;
+  options.filter = filter;
+  options.partitions = (const char *const *) partitions;
+  options.map_keys = map_keys;
   cancellable = g_cancellable_new ();
   cli_interrupt_cancels (cancellable);
   progress = isatty (STDERR_FILENO);
   result = ddb_compare_run (&options, progress ? show_progress : NULL, NULL, cancellable, &error);
+  json_decref (filter);
   if (progress)
     fprintf (stderr, "\r\033[K");
   cli_interrupt_cancels (NULL);

@@ -15,6 +15,7 @@
 
 #include "compare/compare.h"
 #include "core/expr.h"
+#include "engine/request.h"
 
 G_BEGIN_DECLS
 
@@ -34,10 +35,17 @@ struct _DdbCompareResult {
   gboolean base_sparse;
   guint base_side; /* 0 here, 1 there: whose engine keeps the base versions */
   char *base_text;
+  /* The selection (compare-select.c). */
+  DdbReqExpr filter_rx;
+  DdbNode *filter;
+  GPtrArray *partitions;     /* DdbValue*, the partition key values */
+  GHashTable *partition_set; /* their key encodings (GBytes) */
+  gboolean rename;           /* there's key attributes have other names: */
+  char *there_names[2];
   /* Copies of the options (backends borrowed). */
   DdbCompareOptions options;
   char *strings[5]; /* here/there tables and export paths, base path */
-  GStrv exclude_names;
+  GStrv exclude_names, partition_names;
 };
 
 gboolean compare_sql_error (sqlite3 *db, GError **error);
@@ -59,6 +67,26 @@ gboolean compare_read_side (DdbCompareResult *r, guint side, DdbCompareProgress 
  * into the base table and sets counts.has_base, base_sparse, base_side and base_text. */
 gboolean compare_read_base (DdbCompareResult *r, DdbCompareProgress progress, gpointer user_data,
                             GCancellable *cancellable, GError **error);
+
+/* The filter and the partition list of the options, checked. */
+gboolean compare_select_init (DdbCompareResult *r, GError **error);
+void compare_select_clear (DdbCompareResult *r);
+/* Whether ITEM (under here's key names) is in the partitions and passes the filter. */
+gboolean compare_selected (DdbCompareResult *r, const DdbValue *item, gboolean *selected,
+                           GError **error);
+/* There's key names -> here's in ITEM (in place), and a copy of ITEM with here's -> there's
+ * (NULL for NULL). Fails when the item already holds an attribute of the other name. */
+gboolean compare_map_to_here (DdbCompareResult *r, DdbValue *item, GError **error);
+DdbValue *compare_map_to_there (DdbCompareResult *r, const DdbValue *item);
+
+/* Takes ITEM; FALSE stops the read (the callee has recorded why). */
+typedef gboolean (*CompareItemFunc) (DdbValue *item, gpointer data);
+typedef void (*CompareProgressFunc) (guint64 items, gpointer data);
+/* Reads each of the partitions of the options from TABLE with Query pages. */
+gboolean compare_query_partitions (DdbCompareResult *r, DdbBackend *backend, const char *table,
+                                   const char *key_name, CompareItemFunc each, gpointer data,
+                                   CompareProgressFunc progress, gpointer progress_data,
+                                   GCancellable *cancellable, GError **error);
 
 /* Walks both sides in key order, counting and classifying every key into the diffs table. */
 gboolean compare_classify (DdbCompareResult *r, GCancellable *cancellable, GError **error);

@@ -89,11 +89,19 @@ reader_add (Reader *rd, DdbValue *item)
   g_autoptr (GByteArray) cmp = NULL;
   GError *error = NULL;
   gsize size = ddb_item_size (item);
+  gboolean selected = TRUE;
 
-  if (!compare_encode_key (rd->result, item, key, &error))
+  if ((rd->side == 1 && !compare_map_to_here (rd->result, item, &error))
+      || (rd->side < 2 && !compare_selected (rd->result, item, &selected, &error))
+      || (selected && !compare_encode_key (rd->result, item, key, &error)))
     {
       ddb_value_free (item);
       reader_fail (rd, error);
+      return;
+    }
+  if (!selected)
+    {
+      ddb_value_free (item);
       return;
     }
   ddb_item_encode (item, enc);
@@ -113,6 +121,15 @@ scan_item (DdbValue *item, guint segment, gpointer data)
 {
   (void) segment;
   reader_add (data, item);
+}
+
+static gboolean
+query_item (DdbValue *item, gpointer data)
+{
+  Reader *rd = data;
+
+  reader_add (rd, item);
+  return rd->error == NULL;
 }
 
 static void
@@ -149,8 +166,8 @@ read_export (Reader *rd, const char *path, GError **error)
   GError *local = NULL;
 
   /* The reader checks the items as PutItem would on a table: the compare's table side's. */
-  io.table_name = r->options.here.export_path == NULL ? r->options.here.table
-                                                      : r->options.there.table;
+  io.table_name
+      = r->options.here.export_path == NULL ? r->options.here.table : r->options.there.table;
   io.format = DDB_SNAPSHOT_AUTO;
   io.key = spec;
   io.cancellable = rd->inner;
@@ -207,6 +224,10 @@ read_into (DdbCompareResult *r, guint side, const DdbCompareSide *s, const char 
                                      g_object_ref (rd.inner), g_object_unref);
   if (path != NULL)
     ok = read_export (&rd, path, &read_error);
+  else if (r->partitions != NULL)
+    ok = compare_query_partitions (r, s->backend, s->table,
+                                   side == 1 && r->rename ? r->there_names[0] : r->keys.name[0],
+                                   query_item, &rd, scan_progress, &rd, rd.inner, &read_error);
   else
     {
       DdbKeysOptions ko = { 0 };

@@ -148,6 +148,16 @@ same_schemas (const CompareKeySchema *a, const CompareKeySchema *b)
   return same;
 }
 
+static gboolean
+same_types (const CompareKeySchema *a, const CompareKeySchema *b)
+{
+  gboolean same = a->n == b->n;
+
+  for (guint i = 0; same && i < a->n; i++)
+    same = g_strcmp0 (a->type[i], b->type[i]) == 0;
+  return same;
+}
+
 /* The key schema of the compare: both table sides' (they must agree), or the one table side's
  * when the other is an export. */
 static gboolean
@@ -169,13 +179,20 @@ settle_keys (DdbCompareResult *r, GCancellable *cancellable, GError **error)
   if (ok && o->there.export_path == NULL)
     ok = describe_keys (&o->there, o->here.export_path == NULL ? &other : &r->keys, cancellable,
                         error);
-  if (ok && other.n > 0 && !same_schemas (&r->keys, &other))
+  if (ok && other.n > 0 && !same_schemas (&r->keys, &other) && o->map_keys
+      && same_types (&r->keys, &other))
+    {
+      r->rename = TRUE;
+      for (guint i = 0; i < other.n; i++)
+        r->there_names[i] = g_strdup (other.name[i]);
+    }
+  else if (ok && other.n > 0 && !same_schemas (&r->keys, &other))
     {
       g_autofree char *ta = key_schema_text (&r->keys), *tb = key_schema_text (&other);
 
       g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
                    "The key schemas differ: %s has %s, %s has %s; a compare needs the same key "
-                   "attribute names and types",
+                   "attribute names and types (or the same types, with the names mapped)",
                    o->here.table, ta, o->there.table, tb);
       ok = FALSE;
     }
@@ -320,6 +337,9 @@ result_open (const DdbCompareOptions *o, GError **error)
   r->exclude_names = g_strdupv ((char **) o->exclude);
   r->options.exclude = (const char *const *) r->exclude_names;
   r->options.temp_dir = NULL;
+  r->options.filter = o->filter != NULL ? json_incref (o->filter) : NULL;
+  r->partition_names = g_strdupv ((char **) o->partitions);
+  r->options.partitions = (const char *const *) r->partition_names;
   r->dir = g_mkdtemp (g_steal_pointer (&tmpl));
   if (r->dir == NULL)
     {
@@ -369,6 +389,7 @@ ddb_compare_run (const DdbCompareOptions *options, DdbCompareProgress progress, 
       options != NULL && check_side (&options->here) && check_side (&options->there), NULL);
   r = result_open (options, error);
   if (r == NULL || !settle_keys (r, cancellable, error) || !parse_excludes (r, error)
+      || !compare_select_init (r, error)
       || !compare_read_base (r, progress, user_data, cancellable, error)
       || !compare_read_side (r, 0, progress, user_data, cancellable, error)
       || !compare_read_side (r, 1, progress, user_data, cancellable, error)
@@ -420,6 +441,11 @@ ddb_compare_result_free (DdbCompareResult *result)
   for (guint i = 0; i < G_N_ELEMENTS (result->strings); i++)
     g_free (result->strings[i]);
   g_strfreev (result->exclude_names);
+  g_strfreev (result->partition_names);
+  json_decref ((json_t *) result->options.filter);
+  compare_select_clear (result);
+  for (guint i = 0; i < 2; i++)
+    g_free (result->there_names[i]);
   g_free (result->base_text);
   g_free (result->path);
   g_free (result->dir);

@@ -60,26 +60,35 @@ push_one (const DdbCompareDifference *d, gpointer data)
       push->counts.not_selected++;
       return TRUE;
     }
-  if (d->here == NULL)
-    {
-      ok = ddb_staging_stage_delete (push->staging, push->connection, push->table, d->key, d->there,
-                                     NULL, &push->error);
-      push->counts.deletes += ok;
-    }
-  else if (d->there == NULL)
-    {
-      ok = ddb_staging_stage_create (push->staging, push->connection, push->table, d->key, d->here,
-                                     NULL, &push->error);
-      push->counts.creates += ok;
-    }
-  else
-    {
-      g_autoptr (DdbValue) target = push_target (push->result, d->here, d->there);
+  {
+    DdbCompareResult *r = push->result;
+    g_autoptr (DdbValue) key = compare_map_to_there (r, d->key);
+    g_autoptr (DdbValue) there = compare_map_to_there (r, d->there);
+    g_autoptr (DdbValue) target = NULL;
 
-      ok = ddb_staging_stage_update (push->staging, push->connection, push->table, d->key, d->there,
-                                     target, NULL, &push->error);
-      push->counts.updates += ok;
-    }
+    if (d->here == NULL)
+      {
+        ok = ddb_staging_stage_delete (push->staging, push->connection, push->table, key, there,
+                                       NULL, &push->error);
+        push->counts.deletes += ok;
+      }
+    else if (d->there == NULL)
+      {
+        target = compare_map_to_there (r, d->here);
+        ok = ddb_staging_stage_create (push->staging, push->connection, push->table, key, target,
+                                       NULL, &push->error);
+        push->counts.creates += ok;
+      }
+    else
+      {
+        g_autoptr (DdbValue) wanted = push_target (r, d->here, d->there);
+
+        target = compare_map_to_there (r, wanted);
+        ok = ddb_staging_stage_update (push->staging, push->connection, push->table, key, there,
+                                       target, NULL, &push->error);
+        push->counts.updates += ok;
+      }
+  }
   push->counts.staged += ok;
   return ok;
 }

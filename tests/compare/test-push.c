@@ -272,8 +272,8 @@ assert_there (Fixture *f, const char *pk, const char *expected)
 {
   g_autofree char *got = get_there (f, pk);
   json_t *want = strcmp (expected, "absent") == 0 ? NULL : etu_json ("%s", expected);
-  g_autofree char *want_s =
-      want != NULL ? json_dumps (want, JSON_COMPACT | JSON_SORT_KEYS) : g_strdup (expected);
+  g_autofree char *want_s
+      = want != NULL ? json_dumps (want, JSON_COMPACT | JSON_SORT_KEYS) : g_strdup (expected);
 
   json_decref (want);
   g_assert_cmpstr (got, ==, want_s);
@@ -450,6 +450,153 @@ test_select (Fixture *f, gconstpointer data)
   g_assert_cmpuint (pc.left_there + pc.conflicts, ==, 4);
 }
 
+static DdbCompareResult *
+run_selected (Fixture *f, json_t *filter, const char *const *partitions, GError **error)
+{
+  DdbCompareOptions o = { 0 };
+
+  o.here.backend = f->here;
+  o.here.table = "Here";
+  o.there.backend = f->there;
+  o.there.table = "There";
+  o.no_base = TRUE;
+  o.filter = filter;
+  o.partitions = partitions;
+  return ddb_compare_run (&o, NULL, NULL, NULL, error);
+}
+
+static guint64
+n_differences (DdbCompareResult *r)
+{
+  const DdbCompareCounts *c = ddb_compare_result_counts (r);
+
+  return c->changed + c->only_here + c->only_there;
+}
+
+static void
+test_filter (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DdbCompareResult) prefix = NULL;
+  g_autoptr (DdbCompareResult) range = NULL;
+  json_t *filter;
+
+  (void) data;
+  edit_both (f);
+  /* Only the k… keys: n1 is left out. */
+  filter = etu_json ("{'FilterExpression':'begins_with(#p, :k)','ExpressionAttributeNames':"
+                     "{'#p':'pk'},'ExpressionAttributeValues':{':k':{'S':'k'}}}");
+  prefix = run_selected (f, filter, NULL, &error);
+  json_decref (filter);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_differences (prefix), ==, 6);
+  g_assert_cmpuint (ddb_compare_result_counts (prefix)->items_here, ==, 9);
+  /* A key range: k1 … k3. */
+  filter = etu_json ("{'FilterExpression':'#p BETWEEN :a AND :b','ExpressionAttributeNames':"
+                     "{'#p':'pk'},'ExpressionAttributeValues':{':a':{'S':'k1'},':b':{'S':'k3'}}}");
+  range = run_selected (f, filter, NULL, &error);
+  json_decref (filter);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_differences (range), ==, 3);
+  g_assert_cmpuint (ddb_compare_result_counts (range)->same, ==, 0);
+  /* Refused as the API refuses it: an unused placeholder, a syntax error, no expression. */
+  for (guint i = 0; i < 3; i++)
+    {
+      static const char *const bad[] = {
+        "{'FilterExpression':'#p = :a','ExpressionAttributeNames':{'#p':'pk','#q':'v'},"
+        "'ExpressionAttributeValues':{':a':{'S':'k1'}}}",
+        "{'FilterExpression':'#p = = :a','ExpressionAttributeNames':{'#p':'pk'},"
+        "'ExpressionAttributeValues':{':a':{'S':'k1'}}}",
+        "{'ExpressionAttributeNames':{'#p':'pk'}}",
+      };
+      g_autoptr (GError) e = NULL;
+
+      filter = etu_json ("%s", bad[i]);
+      g_assert_null (run_selected (f, filter, NULL, &e));
+      json_decref (filter);
+      g_assert_error (e, DDB_ERROR, DDB_ERROR_VALIDATION);
+    }
+}
+
+static void
+test_partitions (Fixture *f, gconstpointer data)
+{
+  const char *const partitions[] = { "k1", "k4", "zz", "k1", NULL };
+  const char *const bad[] = { "", NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DdbCompareResult) r = NULL;
+  const DdbCompareCounts *c;
+
+  (void) data;
+  edit_both (f);
+  r = run_selected (f, NULL, partitions, &error);
+  g_assert_no_error (error);
+  c = ddb_compare_result_counts (r);
+  g_assert_cmpuint (c->items_here, ==, 2);
+  g_assert_cmpuint (c->items_there, ==, 2);
+  g_assert_cmpuint (c->changed, ==, 2);
+  g_assert_null (run_selected (f, NULL, bad, &error));
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_VALIDATION);
+}
+
+static void
+test_map_keys (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DdbCompareResult) r = NULL;
+  g_autoptr (GPtrArray) staged = NULL;
+  g_autofree char *diffs = NULL;
+  DdbCompareOptions o = { 0 };
+  DdbPushCounts pc = { 0 };
+  guint conflicts = 0;
+  json_t *got;
+
+  (void) data;
+  etu_create_table (f->b, "ById", "id", "S");
+  etu_put (f->b, "ById", "{'id':{'S':'k1'},'v':{'N':'1'}}");
+  etu_put (f->b, "ById", "{'id':{'S':'k2'},'v':{'N':'2'}}");
+  o.here.backend = f->here;
+  o.here.table = "Here";
+  o.there.backend = f->there;
+  o.there.table = "ById";
+  o.no_base = TRUE;
+  o.exclude = (const char *const[]){ "m", NULL };
+  g_assert_null (ddb_compare_run (&o, NULL, NULL, NULL, &error));
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_VALIDATION);
+  g_clear_error (&error);
+  o.map_keys = TRUE;
+  r = ddb_compare_run (&o, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ddb_compare_result_counts (r)->same, ==, 2);
+  g_assert_cmpuint (ddb_compare_result_counts (r)->only_here, ==, 8);
+  diffs = differences (r);
+  g_assert_true (g_str_has_prefix (diffs, "k0 only-here none\nk3 only-here none\n"));
+  /* Pushed back under there's key name. */
+  g_assert_true (ddb_push_stage (r, f->staging, "there", NULL, NULL, &pc, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (pc.creates, ==, 8);
+  staged = ddb_staging_list (f->staging, "there", "ById", FALSE, &error);
+  g_assert_cmpuint (staged->len, ==, 8);
+  g_assert_nonnull (ddb_value_map_get (((DdbChange *) staged->pdata[0])->key, "id"));
+  g_assert_null (ddb_value_map_get (((DdbChange *) staged->pdata[0])->target, "pk"));
+  {
+    DdbCommitOptions co = { 0 };
+    DdbCommitReport report = { 0 };
+
+    co.connection = "there";
+    co.table = "ById";
+    g_assert_true (ddb_staging_commit (f->staging, f->there, &co, NULL, &report, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (report.committed, ==, 8);
+    conflicts = report.conflicts;
+    ddb_commit_report_clear (&report);
+  }
+  g_assert_cmpuint (conflicts, ==, 0);
+  got = etu_ok (f->b, "GetItem", "{'TableName':'ById','Key':{'id':{'S':'k9'}}}");
+  g_assert_nonnull (json_object_get (json_object_get (got, "Item"), "m"));
+  json_decref (got);
+}
+
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 
 int
@@ -460,6 +607,9 @@ main (int argc, char **argv)
   ADD ("/compare/three-way/export-base", test_export_base);
   ADD ("/compare/export-side", test_export_side);
   ADD ("/compare/bad-excludes", test_bad_excludes);
+  ADD ("/compare/filter", test_filter);
+  ADD ("/compare/partitions", test_partitions);
+  ADD ("/compare/map-keys", test_map_keys);
   ADD ("/push/three-way", test_push_three_way);
   ADD ("/push/two-way", test_push_two_way);
   ADD ("/push/select", test_select);
