@@ -33,8 +33,8 @@ gboolean ddb_push_is_pushable (const DdbCompareDifference *difference);
 /* Stages the push of RESULT on CONNECTION (there's connection id in STAGING) in there's table.
  * Refused, with nothing staged: there is an export (G_IO_ERROR_NOT_SUPPORTED); CONNECTION
  * already has open changes on that table (G_IO_ERROR_EXISTS: commit or discard them first, so
- * that a push never merges into someone's staged edits). COUNTS (may be NULL) gets what was
- * done. */
+ * that a push never merges into someone's staged edits). The changes are staged in one
+ * transaction: all of them, or none on an error. COUNTS (may be NULL) gets what was done. */
 gboolean ddb_push_stage (DdbCompareResult *result, DdbStaging *staging, const char *connection,
                          DdbPushSelectFunc select, gpointer user_data, DdbPushCounts *counts,
                          GError **error);
