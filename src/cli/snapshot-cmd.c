@@ -57,8 +57,8 @@ cli_snapshot_check_args (char **rest, const char *what)
   return NULL;
 }
 
-static void
-progress_line (const DdbSnapshotProgress *p, const char *verb)
+void
+cli_snapshot_progress_line (const DdbSnapshotProgress *p, const char *verb)
 {
   g_autofree char *bytes = g_format_size (p->bytes);
   g_autofree char *rate = g_format_size ((guint64) p->bytes_per_second);
@@ -82,7 +82,7 @@ on_progress (const DdbSnapshotProgress *p, gpointer user_data)
   CliSnapshotRun *run = user_data;
 
   if (run->terminal)
-    progress_line (p, run->verb);
+    cli_snapshot_progress_line (p, run->verb);
 }
 
 void
