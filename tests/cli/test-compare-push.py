@@ -235,6 +235,11 @@ BOTH_UPDATE_DELETE = upd("SET qty = :q", {":q": {"N": "3003"}})
 BOTH_DELETE_UPDATE = upd("SET qty = :q", {":q": {"N": "4004"}})
 BOTH_CREATE = "C-both-differ"
 
+# Edited offline and edited back (written, but equal to its base again), and changed live: the
+# classes compare values, not whether an item was written (edited there).
+REVERTED_HERE = upd("SET qty = :q", {":q": {"N": "5000"}})
+REVERTED_THERE = upd("SET note = :s", {":s": {"S": "changed live, reverted offline"}})
+
 # Equal on both sides in the end: the same change, the same create, a delete on both.
 SAME_UPDATE = upd("SET qty = :q, profile.theme = :t", {":q": {"N": "777"}, ":t": {"S": "same"}})
 SAME_CREATE = "C-both-same"
@@ -257,6 +262,7 @@ class Plan:
         self.both_delete_update = next(picks)
         self.same_update = next(picks)
         self.deleted_both = next(picks)
+        self.reverted = next(picks)
         keys = {kid(key_of(i)) for i in range(n)}
         here, there = set(keys), set(keys)
         expect = {}
@@ -293,10 +299,11 @@ class Plan:
         there.discard(kid(key_of(self.deleted_both)))
         here.add(kid(new_key(SAME_CREATE)))
         there.add(kid(new_key(SAME_CREATE)))
+        put_class(kid(key_of(self.reverted)), "changed", "edited-there")
         self.expect, self.here_keys, self.there_keys = expect, here, there
         # the keys written in the snapshot since its base (the engine keeps their base version)
         self.written_here = (len(self.here_updates) + len(self.here_deletes) + len(HERE_CREATES)
-                             + len(self.both_updates) + 4 + 2)
+                             + len(self.both_updates) + 4 + 2 + 1)
 
     def here_edits(self):
         """(key, (operation, fields)) of the snapshot's edits."""
@@ -309,7 +316,10 @@ class Plan:
                 (new_key(BOTH_CREATE), put(created(BOTH_CREATE, "here"))),
                 (key_of(self.same_update), SAME_UPDATE),
                 (key_of(self.deleted_both), DELETE),
-                (new_key(SAME_CREATE), put(created(SAME_CREATE, "both")))]
+                (new_key(SAME_CREATE), put(created(SAME_CREATE, "both"))),
+                (key_of(self.reverted), REVERTED_HERE),
+                (key_of(self.reverted),
+                 upd("SET qty = :q", {":q": {"N": str(self.reverted % 17)}}))]
         return out
 
     def there_edits(self):
@@ -322,7 +332,8 @@ class Plan:
                 (new_key(BOTH_CREATE), put(created(BOTH_CREATE, "there"))),
                 (key_of(self.same_update), SAME_UPDATE),
                 (key_of(self.deleted_both), DELETE),
-                (new_key(SAME_CREATE), put(created(SAME_CREATE, "both")))]
+                (new_key(SAME_CREATE), put(created(SAME_CREATE, "both"))),
+                (key_of(self.reverted), REVERTED_THERE)]
         return out
 
 
@@ -335,6 +346,18 @@ def counts(expect, here_keys, there_keys):
              kinds.count("only-there"))
     line2 = tuple(classes.count(c) for c in CLASSES)
     return line1, line2
+
+
+DIFF_LINE = re.compile(r"^(changed|only here|only there) (edited-here|edited-there|both) (\{.*\})$",
+                       re.M)
+
+
+def text_classes(text):
+    """{kid: (kind, class)} of compare's text lines `KIND CLASS KEYJSON`."""
+    out = {}
+    for kind, klass, key in DIFF_LINE.findall(text):
+        out[kid(json.loads(key))] = (kind.replace(" ", "-"), klass)
+    return out
 
 
 def three_way(base, here, there):
@@ -541,6 +564,7 @@ class RoundTrip(unittest.TestCase):
         r = self.compare(snap, table)
         self.assertEqual(self.lines_of(r), (line1, line2))
         text = r.stdout
+        self.assertEqual(text_classes(text), plan.expect)
         i = plan.here_updates[0][0]
         self.assertIn(f'changed edited-here {json.dumps(key_of(i), separators=(",", ":"))}\n'
                       f'  profile.a.b.c: {{"S":"edited offline"}} -> {{"S":"deep{i}"}}', text)
@@ -647,6 +671,7 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(classes, expect)
         r = self.compare(snap, table)
         self.assertEqual(self.lines_of(r), counts(expect, set(here), set(after)))
+        self.assertEqual(text_classes(r.stdout), expect)
         self.assertLess(time.monotonic() - started, 50, "the round trip must stay fast")
 
     # -- without an engine base -------------------------------------------------------------------
