@@ -64,10 +64,12 @@ static const CliCommand commands[] = {
         "sharded families, partitions a rate would overload, and advice"),
     cli_keys_main, NULL, NULL },
   { "compare",
-    "[--db PATH | --endpoint URL] compare --table T (--with-db PATH | --with-endpoint URL) "
-    "[--with-table T2] [--exclude ATTR …] [--json]",
-    N_ ("Compare a table with one of another database or endpoint, item by item and attribute "
-        "by attribute (exit 1 when they differ)"),
+    "[--db PATH | --endpoint URL] compare --table T (--with-db PATH | --with-endpoint URL | "
+    "--with-export PATH) [--with-table T2] [--base PATH] [--exclude PATH …] [--json] "
+    "[--stage [--staging PATH]]",
+    N_ ("Compare a table with one of another database or endpoint or an export, item by item "
+        "and attribute by attribute, three-way from a base; stage the push of the edits made "
+        "here (exit 1 when they differ)"),
     cli_compare_main, NULL, NULL },
   { "eval", "eval [OPTION…] [FILE…]",
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,

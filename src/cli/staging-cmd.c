@@ -146,6 +146,15 @@ usage_error (const char *command, const char *message)
   return EXIT_USAGE;
 }
 
+char *
+cli_staging_connection (const CliTarget *target, DdbBackend *backend)
+{
+  if (cli_target_is_remote (target))
+    return g_strdup (ddb_backend_get_description (backend));
+  return strcmp (target->db_path, ":memory:") == 0 ? g_strdup (target->db_path)
+                                                   : g_canonicalize_filename (target->db_path, NULL);
+}
+
 /* Opens the staging store and finds the connection id; opens the backend too with
  * NEED_BACKEND (listing and discarding need no database: none is created for them).
  * Returns 0, or the exit status. */
@@ -159,9 +168,7 @@ session_open (Session *s, const char *command, const CliTarget *target, const ch
   memset (s, 0, sizeof *s);
   if (!cli_target_is_remote (target))
     {
-      s->connection = strcmp (target->db_path, ":memory:") == 0
-                          ? g_strdup (target->db_path)
-                          : g_canonicalize_filename (target->db_path, NULL);
+      s->connection = cli_staging_connection (target, NULL);
       if (need_backend)
         {
           s->backend = ddb_backend_open_database (s->connection, &error);
@@ -180,7 +187,7 @@ session_open (Session *s, const char *command, const CliTarget *target, const ch
           fprintf (stderr, "dynoscope-cli %s: %s\n", command, error->message);
           return config_error ? EXIT_USAGE : 1;
         }
-      s->connection = g_strdup (ddb_backend_get_description (s->backend));
+      s->connection = cli_staging_connection (target, s->backend);
     }
   if (staging_path == NULL)
     staging_path = default_path = ddb_staging_default_path ();

@@ -82,7 +82,8 @@ typedef struct {
 } DdbCompareDifference;
 
 /* Called on the calling thread about ten times a second while a side is read (SIDE 0: here,
- * 1: there), with the items read on that side and the rate in items a second. */
+ * 1: there, 2: a base export), with the items read on that side and the rate in items a
+ * second. */
 typedef void (*DdbCompareProgress) (guint side, guint64 items, double rate, gpointer user_data);
 
 /* Called for each difference in key order; everything it is handed is borrowed. Returns FALSE

@@ -17,16 +17,15 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  guint staged;             /* changes staged (creates + updates + deletes) */
+  guint staged; /* changes staged (creates + updates + deletes) */
   guint creates, updates, deletes;
-  guint left_there;         /* three-way: edited there, left alone */
-  guint conflicts;          /* three-way: changed on both sides, not staged */
-  guint not_selected;       /* refused by the SELECT function */
+  guint left_there;   /* three-way: edited there, left alone */
+  guint conflicts;    /* three-way: changed on both sides, not staged */
+  guint not_selected; /* refused by the SELECT function */
 } DdbPushCounts;
 
 /* Chooses which differences are pushed (the app's selection); NULL: all. */
-typedef gboolean (*DdbPushSelectFunc) (const DdbCompareDifference *difference,
-                                       gpointer user_data);
+typedef gboolean (*DdbPushSelectFunc) (const DdbCompareDifference *difference, gpointer user_data);
 
 /* Whether the difference would be staged by a push (three-way: edited here; two-way: any). */
 gboolean ddb_push_is_pushable (const DdbCompareDifference *difference);
