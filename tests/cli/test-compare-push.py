@@ -599,7 +599,9 @@ class RoundTrip(unittest.TestCase):
                           kinds.count("only-there"), line2[1], line2[2]))
         staged = json.loads(self.cli("--endpoint", self.url, "staged", "--staging", staging,
                                      "--json").stdout)
-        self.assertEqual(sorted(kid(c["key"]) for c in staged), sorted(pushable))
+        change_kind = {"changed": "update", "only-here": "create", "only-there": "delete"}
+        self.assertEqual({kid(c["key"]): c["kind"] for c in staged},
+                         {k: change_kind[plan.expect[k][0]] for k in pushable})
         self.assertEqual({c["state"] for c in staged}, {"staged"})
         self.assertEqual({c["table"] for c in staged}, {table})
         # nothing written before the commit
@@ -609,62 +611,78 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(len(json.loads(self.cli("--endpoint", self.url, "staged", "--staging",
                                                  staging, "--json").stdout)), len(pushable))
 
-        # behind the staging's back: a path the pushed update touches (a conflict) and, on
-        # another pushed item, an attribute no pushed update touches (kept)
+        # behind the staging's back: a path a pushed update touches, an item a pushed delete
+        # removes, a key a pushed create writes (three conflicts) and, on another pushed item, an
+        # attribute no pushed update touches (kept beside the pushed edit)
         conflict_i = plan.here_updates[8][0]  # SET profile.theme, qty = qty + 5
         kept_i = plan.here_updates[0][0]      # SET profile.a.b.c
+        deleted_i = plan.here_deletes[0]
+        k_update, k_kept = kid(key_of(conflict_i)), kid(key_of(kept_i))
+        k_delete, k_create = kid(key_of(deleted_i)), kid(new_key(HERE_CREATES[0]))
         self.ddb.update_item(TableName=table, Key=to_boto_key(key_of(conflict_i)),
                              UpdateExpression="SET qty = :q",
                              ExpressionAttributeValues={":q": {"N": "424242"}})
+        self.ddb.update_item(TableName=table, Key=to_boto_key(key_of(deleted_i)),
+                             UpdateExpression="SET note = :s",
+                             ExpressionAttributeValues={":s": {"S": "still wanted"}})
+        self.ddb.put_item(TableName=table, Item={k: to_boto(v) for k, v in
+                                                 created(HERE_CREATES[0], "behind").items()})
         self.ddb.update_item(TableName=table, Key=to_boto_key(key_of(kept_i)),
                              UpdateExpression="SET behind = :s",
                              ExpressionAttributeValues={":s": {"S": "behind your back"}})
         before = self.live_items(table)
+        conflicted = {k_update: "update", k_delete: "delete", k_create: "create"}
 
         r = self.cli("--endpoint", self.url, "commit", "--staging", staging, "--table", table)
         m = COMMITTED.search(r.stdout)
         self.assertIsNotNone(m, r.stdout)
-        self.assertEqual(tuple(int(x) for x in m.groups()), (len(pushable) - 1, 1, 0))
-        conflicts = re.findall(r"^conflict: #\d+ \S+ \S+ (\{.*\})$", r.stderr, re.M)
-        self.assertEqual([kid(json.loads(c)) for c in conflicts], [kid(key_of(conflict_i))],
+        self.assertEqual(tuple(int(x) for x in m.groups()),
+                         (len(pushable) - len(conflicted), len(conflicted), 0))
+        reported = re.findall(r"^conflict: #\d+ (\S+) \S+ (\{.*\})$", r.stderr, re.M)
+        self.assertEqual({kid(json.loads(key)): kind for kind, key in reported}, conflicted,
                          r.stderr)
         self.assertIn('qty: expected {"N":"%d"}, found {"N":"424242"}' % (conflict_i % 17),
                       r.stderr)
         left = json.loads(self.cli("--endpoint", self.url, "staged", "--staging", staging,
                                    "--json").stdout)
-        self.assertEqual([(kid(c["key"]), c["state"]) for c in left],
-                         [(kid(key_of(conflict_i)), "conflict")])
-        self.assertEqual(left[0]["current"]["qty"], {"N": "424242"})
+        self.assertEqual({kid(c["key"]): (c["kind"], c["state"]) for c in left},
+                         {k: (kind, "conflict") for k, kind in conflicted.items()})
+        current = {kid(c["key"]): c["current"] for c in left}
+        self.assertEqual(current[k_update]["qty"], {"N": "424242"})
+        self.assertEqual(current[k_delete]["note"], {"S": "still wanted"})
+        self.assertEqual(current[k_create]["origin"], {"S": "behind"})
 
         # what live holds now, item by item, attribute by attribute (numbers as exact strings)
         after = self.live_items(table)
         want = dict(before)
-        for k in pushable - {kid(key_of(conflict_i))}:
+        for k in pushable - set(conflicted):
             if k in here:
                 want[k] = here[k]
             else:
                 del want[k]
-        want[kid(key_of(kept_i))] = dict(here[kid(key_of(kept_i))],
-                                         behind={"S": "behind your back"})
+        want[k_kept] = dict(here[k_kept], behind={"S": "behind your back"})
         self.assert_same_items(after, want, "live after commit")
         # spelled out for the reader: offline-only edits live, live-only ones intact, conflicts
-        # as live had them, the one changed behind our back as it was changed
-        for k in pushable - {kid(key_of(conflict_i)), kid(key_of(kept_i))}:
+        # as live had them, the ones changed behind our back as they were changed
+        for k in pushable - set(conflicted) - {k_kept}:
             self.assertEqual(after.get(k), here.get(k), k)
         for k, (_, c) in plan.expect.items():
             if c in ("edited-there", "both"):
                 self.assertEqual(after.get(k), there.get(k), k)
-        self.assertEqual(after[kid(key_of(conflict_i))],
-                         dict(there[kid(key_of(conflict_i))], qty={"N": "424242"}))
+        self.assertEqual(after[k_update], dict(there[k_update], qty={"N": "424242"}))
+        self.assertEqual(after[k_delete], dict(there[k_delete], note={"S": "still wanted"}))
+        self.assertEqual(after[k_create], norm_item(created(HERE_CREATES[0], "behind")))
         i = plan.here_updates[3][0]
         self.assertEqual(after[kid(key_of(i))]["amount"], {"N": str(10 ** 37 + i * 982451653 + 1)})
 
         # compare again: the base still classifies what is left
         expect = {k: v for k, v in plan.expect.items() if v[1] != "edited-here"}
-        # the conflicted item now differs from the base on both sides (qty changed live), and so
-        # does the one changed behind our back (behind live, the pushed path on both)
-        expect[kid(key_of(conflict_i))] = ("changed", "both")
-        expect[kid(key_of(kept_i))] = ("changed", "both")
+        # the conflicted items now differ from the base on both sides, and so does the one changed
+        # behind our back (`behind` live, the pushed path on both)
+        expect[k_update] = ("changed", "both")
+        expect[k_delete] = ("only-there", "both")
+        expect[k_create] = ("changed", "both")
+        expect[k_kept] = ("changed", "both")
         self.assertEqual(three_way(base, here, after), expect)
         r = self.compare(snap, table, "--json")
         head, classes, _ = self.json_classes(r)
@@ -717,6 +735,14 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual((head["edited_here"], head["edited_there"], head["both"]), line2)
         self.assertEqual(self.lines_of(self.compare(no_base, table, "--base", export)),
                          (line1, line2))
+        # from the live side, the other side's recorded base classifies: the mirror image
+        r = self.cli("--endpoint", self.url, "compare", "--table", table, "--with-db", with_base,
+                     "--json", expect=1)
+        mirror = {"only-here": "only-there", "only-there": "only-here", "changed": "changed",
+                  "edited-here": "edited-there", "edited-there": "edited-here", "both": "both"}
+        self.assertEqual(self.json_classes(r)[1],
+                         {k: (mirror[kind], mirror[klass])
+                          for k, (kind, klass) in plan.expect.items()})
         # without a base (none recorded, or --no-base): no classes
         self.assertEqual(self.lines_of(self.compare(no_base, table), with_base=False),
                          (line1, None))
