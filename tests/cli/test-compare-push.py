@@ -30,7 +30,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -527,7 +526,6 @@ class RoundTrip(unittest.TestCase):
     # -- the round trip -------------------------------------------------------------------
 
     def test_round_trip(self):
-        started = time.monotonic()
         table, n = "Orders", 5000
         plan = Plan(n)
         snap, staging = self.path("snap.db"), self.path("staging.db")
@@ -690,7 +688,6 @@ class RoundTrip(unittest.TestCase):
         r = self.compare(snap, table)
         self.assertEqual(self.lines_of(r), counts(expect, set(here), set(after)))
         self.assertEqual(text_classes(r.stdout), expect)
-        self.assertLess(time.monotonic() - started, 50, "the round trip must stay fast")
 
     # -- without an engine base -------------------------------------------------------------------
 
