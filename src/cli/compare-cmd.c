@@ -22,6 +22,7 @@
 #include "cli/staging-cmd.h"
 #include "compare/push.h"
 #include "core/ddbjson.h"
+#include "core/error.h"
 #include "staging/diff.h"
 
 #define COMPARE_PREFIX "dynoscope-cli compare: "
@@ -424,8 +425,11 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
           fprintf (stderr, COMPARE_PREFIX "%s\n", _ ("interrupted"));
           return 130;
         }
-      fprintf (stderr, COMPARE_PREFIX "%s: %s\n", ddb_backend_error_name (error, NULL),
-               error->message);
+      if (error->domain == DDB_ERROR)
+        fprintf (stderr, COMPARE_PREFIX "%s: %s\n", ddb_backend_error_name (error, NULL),
+                 error->message);
+      else
+        fprintf (stderr, COMPARE_PREFIX "%s\n", error->message);
       return 3;
     }
   print_counts (result, json);
