@@ -1,6 +1,5 @@
 /* main.c: dynoscope-cli, the scriptable face of Dynoscope: global options, then one command. */
 #include <glib/gi18n.h>
-#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +16,7 @@
 #include "cli/sql-cmd.h"
 #include "cli/staging-cmd.h"
 #include "cli/target.h"
+#include "core/i18n.h"
 
 typedef struct {
   const char *name;
@@ -163,10 +163,7 @@ main (int argc, char **argv)
   CliTarget target = { 0 };
   int i = 1;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  ddb_i18n_init ();
 
   /* Global options come before the command, so that a command's own options never clash. */
   for (; i < argc && argv[i][0] == '-'; i++)
