@@ -268,3 +268,95 @@ dy_collection_limit_text (guint64 bytes, int *level)
   return g_strdup_printf ("%" G_GUINT64_FORMAT ".%02u%% of 10 GB", basis / 100,
                           (guint) (basis % 100));
 }
+
+GListModel *
+dy_group_tree_children (gpointer item, gpointer user_data)
+{
+  (void) user_data;
+  if (DY_IS_GROUP (item))
+    return g_object_ref (dy_group_get_items (DY_GROUP (item)));
+  return NULL;
+}
+
+/* ---- Collections built from rows ---- */
+
+typedef struct {
+  DyGroup *group;
+  GArray *positions; /* guint32 */
+  guint64 size;
+} Collection;
+
+struct _DyGroupBuilder {
+  GHashTable *by_key;      /* key text -> Collection (borrowed from collections) */
+  GPtrArray *collections; /* Collection*, first seen first */
+};
+
+static void
+collection_free (Collection *c)
+{
+  g_clear_object (&c->group);
+  if (c->positions != NULL)
+    g_array_unref (c->positions);
+  g_free (c);
+}
+
+DyGroupBuilder *
+dy_group_builder_new (void)
+{
+  DyGroupBuilder *b = g_new0 (DyGroupBuilder, 1);
+
+  b->by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  b->collections = g_ptr_array_new_with_free_func ((GDestroyNotify) collection_free);
+  return b;
+}
+
+void
+dy_group_builder_free (DyGroupBuilder *builder)
+{
+  if (builder == NULL)
+    return;
+  g_hash_table_unref (builder->by_key);
+  g_ptr_array_unref (builder->collections);
+  g_free (builder);
+}
+
+void
+dy_group_builder_add (DyGroupBuilder *builder, const char *key_text, guint32 position,
+                      guint64 size)
+{
+  Collection *c = g_hash_table_lookup (builder->by_key, key_text);
+
+  if (c == NULL)
+    {
+      c = g_new0 (Collection, 1);
+      c->group = dy_group_new (key_text);
+      c->positions = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_hash_table_insert (builder->by_key, g_strdup (key_text), c);
+      g_ptr_array_add (builder->collections, c);
+    }
+  g_array_append_val (c->positions, position);
+  c->size += size;
+}
+
+GListModel *
+dy_group_builder_finish (DyGroupBuilder *builder, DyRows *rows, GCompareDataFunc compare,
+                         gpointer user_data)
+{
+  g_autoptr (GListStore) groups = g_list_store_new (DY_TYPE_GROUP);
+
+  for (guint i = 0; i < builder->collections->len; i++)
+    {
+      Collection *c = builder->collections->pdata[i];
+      g_autoptr (DyRowList) items = NULL;
+
+      if (compare != NULL)
+        g_qsort_with_data (c->positions->data, (int) c->positions->len, sizeof (guint32), compare,
+                           user_data);
+      items = dy_row_list_new (rows, g_steal_pointer (&c->positions));
+      dy_group_set_items (c->group, G_LIST_MODEL (items), c->size);
+      g_list_store_append (groups, c->group);
+    }
+  g_hash_table_remove_all (builder->by_key);
+  g_ptr_array_set_size (builder->collections, 0);
+  return dy_group_collect_shards (G_LIST_MODEL (groups));
+}

@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 
 #include "app/dy-item.h"
+#include "app/dy-rows.h"
 
 G_BEGIN_DECLS
 
@@ -24,6 +25,25 @@ GListModel *dy_group_get_items (DyGroup *self);
 /* Items (of all its collections, for a shard set). */
 guint dy_group_get_n_items (DyGroup *self);
 guint64 dy_group_get_total_size (DyGroup *self);
+
+/* For gtk_tree_list_model_new: a collection's (or shard set's) children, NULL for an item. */
+GListModel *dy_group_tree_children (gpointer item, gpointer user_data);
+
+/* ---- Collections built from rows ---- */
+
+typedef struct _DyGroupBuilder DyGroupBuilder;
+
+DyGroupBuilder *dy_group_builder_new (void);
+void dy_group_builder_free (DyGroupBuilder *builder);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DyGroupBuilder, dy_group_builder_free)
+/* Puts row POSITION (SIZE bytes) in the collection whose partition key shows as KEY_TEXT. */
+void dy_group_builder_add (DyGroupBuilder *builder, const char *key_text, guint32 position,
+                           guint64 size);
+/* The collections (DyGroup) in first-seen order, each showing its rows of ROWS in the order
+ * COMPARE (on guint32 positions, may be NULL: as added) gives, with the shard sets gathered
+ * (dy_group_collect_shards). The builder is left empty. */
+GListModel *dy_group_builder_finish (DyGroupBuilder *builder, DyRows *rows,
+                                     GCompareDataFunc compare, gpointer user_data);
 
 /* ---- Shards ---- */
 

@@ -12,29 +12,6 @@
 #include "app/dy-model-window-private.h"
 #include "app/dy-rows.h"
 
-static GListModel *
-create_children (gpointer item, gpointer user_data)
-{
-  if (DY_IS_GROUP (item))
-    return g_object_ref (dy_group_get_items (DY_GROUP (item)));
-  return NULL;
-}
-
-typedef struct {
-  DyGroup *group;
-  GArray *positions; /* guint32 */
-  guint64 size;
-} Collection;
-
-static void
-collection_free (Collection *c)
-{
-  g_clear_object (&c->group);
-  if (c->positions != NULL)
-    g_array_unref (c->positions);
-  g_free (c);
-}
-
 typedef struct {
   DyRows *rows;
   const char *sk;
@@ -59,10 +36,7 @@ static GListModel *
 group_rows (DyRows *rows, const char *pk, const char *sk)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (rows));
-  g_autoptr (GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GPtrArray) collections
-      = g_ptr_array_new_with_free_func ((GDestroyNotify) collection_free);
-  g_autoptr (GListStore) groups = g_list_store_new (DY_TYPE_GROUP);
+  g_autoptr (DyGroupBuilder) builder = dy_group_builder_new ();
   SortData sort = { rows, sk };
 
   for (guint32 i = 0; i < n; i++)
@@ -71,32 +45,10 @@ group_rows (DyRows *rows, const char *pk, const char *sk)
       const DdbValue *value = dy_item_get_attribute (item, pk);
       g_autofree char *text
           = value != NULL ? dy_format_key (value) : g_strdup (_ ("(no partition key)"));
-      Collection *c = g_hash_table_lookup (by_key, text);
 
-      if (c == NULL)
-        {
-          c = g_new0 (Collection, 1);
-          c->group = dy_group_new (text);
-          c->positions = g_array_new (FALSE, FALSE, sizeof (guint32));
-          g_hash_table_insert (by_key, g_steal_pointer (&text), c);
-          g_ptr_array_add (collections, c);
-        }
-      g_array_append_val (c->positions, i);
-      c->size += dy_item_get_size (item);
+      dy_group_builder_add (builder, text, i, dy_item_get_size (item));
     }
-  for (guint i = 0; i < collections->len; i++)
-    {
-      Collection *c = collections->pdata[i];
-      g_autoptr (DyRowList) items = NULL;
-
-      if (sk != NULL)
-        g_qsort_with_data (c->positions->data, (int) c->positions->len, sizeof (guint32),
-                           compare_sort_keys, &sort);
-      items = dy_row_list_new (rows, g_steal_pointer (&c->positions));
-      dy_group_set_items (c->group, G_LIST_MODEL (items), c->size);
-      g_list_store_append (groups, c->group);
-    }
-  return dy_group_collect_shards (G_LIST_MODEL (groups));
+  return dy_group_builder_finish (builder, rows, sk != NULL ? compare_sort_keys : NULL, &sort);
 }
 
 /* The Collection column: a collection's key, item count and size (and its shards), or an
@@ -128,7 +80,9 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
 
       text = dy_grid_collection_heading (group);
       if (dy_group_is_shard_set (group))
-        flags = g_strdup_printf (_ ("%u shards (hot key)"), dy_group_get_shard_count (group));
+        flags = g_strdup_printf (ngettext ("%u shard (hot key)", "%u shards (hot key)",
+                                           dy_group_get_shard_count (group)),
+                                 dy_group_get_shard_count (group));
       else if (base != NULL && dy_group_get_shard_count (group) > 1)
         /* TRANSLATORS: a collection that is one shard of a partition written across keys */
         flags = g_strdup_printf (_ ("shard %s/%u"), dy_group_get_shard_suffix (group),
@@ -393,7 +347,7 @@ dy_model_window_show_items (DyModelWindow *self, const char *table_name, const c
     add_column (self->items_view, added, page->names->pdata[i], page);
   dy_row_page_free (page);
 
-  tree = gtk_tree_list_model_new (g_steal_pointer (&groups), FALSE, FALSE, create_children, NULL,
+  tree = gtk_tree_list_model_new (g_steal_pointer (&groups), FALSE, FALSE, dy_group_tree_children, NULL,
                                   NULL);
   open_collection (tree, focus);
   selection = gtk_no_selection_new (G_LIST_MODEL (tree));

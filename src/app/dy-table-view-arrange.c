@@ -18,14 +18,6 @@ column_sorter (DyTableView *self)
   return gtk_column_view_get_sorter (self->column_view);
 }
 
-static GListModel *
-create_children (gpointer item, gpointer user_data)
-{
-  if (DY_IS_GROUP (item))
-    return g_object_ref (dy_group_get_items (DY_GROUP (item)));
-  return NULL;
-}
-
 /* Sorting and grouping read every row loaded, so they run on a worker over a snapshot of the
  * rows, unless there are so few that doing it at once costs less than a frame. */
 #define ARRANGE_AT_ONCE 1000
@@ -183,21 +175,6 @@ sort_rows (Arrange *job, GCancellable *cancellable, GError **error)
 }
 
 typedef struct {
-  DyGroup *group;
-  GArray *positions; /* guint32 */
-  guint64 size;
-} Collection;
-
-static void
-collection_free (Collection *c)
-{
-  g_clear_object (&c->group);
-  if (c->positions != NULL)
-    g_array_unref (c->positions);
-  g_free (c);
-}
-
-typedef struct {
   DdbValue **sk;
   gboolean descending;
 } GroupSort;
@@ -224,10 +201,9 @@ static GListModel *
 group_rows (Arrange *job, GCancellable *cancellable, GError **error)
 {
   guint n = dy_rows_snapshot_get_n (job->snapshot);
-  g_autoptr (GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GPtrArray) collections = g_ptr_array_new_with_free_func ((GDestroyNotify) collection_free);
+  g_autoptr (DyGroupBuilder) builder = dy_group_builder_new ();
   GroupSort sort = { job->sk != NULL ? g_new0 (DdbValue *, MAX (n, 1)) : NULL, job->descending };
-  g_autoptr (GListStore) groups = g_list_store_new (DY_TYPE_GROUP);
+  GListModel *groups = NULL;
   gboolean ok = TRUE;
 
   for (guint32 i = 0; i < n && ok; i++)
@@ -235,7 +211,6 @@ group_rows (Arrange *job, GCancellable *cancellable, GError **error)
       g_autoptr (DdbValue) item = dy_rows_snapshot_read (job->snapshot, i, error);
       const DdbValue *pk;
       g_autofree char *text = NULL;
-      Collection *c;
 
       if (item == NULL || (i % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error)))
         {
@@ -244,17 +219,7 @@ group_rows (Arrange *job, GCancellable *cancellable, GError **error)
         }
       pk = ddb_value_map_get (item, job->pk);
       text = pk != NULL ? dy_format_key (pk) : g_strdup (_("(no partition key)"));
-      c = g_hash_table_lookup (by_key, text);
-      if (c == NULL)
-        {
-          c = g_new0 (Collection, 1);
-          c->group = dy_group_new (text);
-          c->positions = g_array_new (FALSE, FALSE, sizeof (guint32));
-          g_hash_table_insert (by_key, g_steal_pointer (&text), c);
-          g_ptr_array_add (collections, c);
-        }
-      g_array_append_val (c->positions, i);
-      c->size += ddb_item_size (item);
+      dy_group_builder_add (builder, text, i, ddb_item_size (item));
       if (sort.sk != NULL)
         {
           const DdbValue *sk = ddb_value_map_get (item, job->sk);
@@ -262,22 +227,13 @@ group_rows (Arrange *job, GCancellable *cancellable, GError **error)
           sort.sk[i] = sk != NULL ? ddb_value_copy (sk) : NULL;
         }
     }
-  for (guint i = 0; ok && i < collections->len; i++)
-    {
-      Collection *c = collections->pdata[i];
-      g_autoptr (DyRowList) items = NULL;
-
-      if (sort.sk != NULL)
-        g_qsort_with_data (c->positions->data, (int) c->positions->len, sizeof (guint32),
-                           compare_in_collection, &sort);
-      items = dy_row_list_new (job->rows, g_steal_pointer (&c->positions));
-      dy_group_set_items (c->group, G_LIST_MODEL (items), c->size);
-      g_list_store_append (groups, c->group);
-    }
+  if (ok)
+    groups = dy_group_builder_finish (builder, job->rows,
+                                      sort.sk != NULL ? compare_in_collection : NULL, &sort);
   for (guint i = 0; sort.sk != NULL && i < n; i++)
     g_clear_pointer (&sort.sk[i], ddb_value_free);
   g_free (sort.sk);
-  return ok ? dy_group_collect_shards (G_LIST_MODEL (groups)) : NULL;
+  return groups;
 }
 
 static void
@@ -326,7 +282,7 @@ static void
 show_groups (DyTableView *self, GListModel *groups)
 {
   GtkTreeListModel *tree = gtk_tree_list_model_new (g_object_ref (groups), FALSE, FALSE,
-                                                    create_children, NULL, NULL);
+                                                    dy_group_tree_children, NULL, NULL);
 
   /* Sorting by a column header sorts the items within their collection, a step at a time. */
   if (self->sorting)

@@ -1,6 +1,5 @@
 /* main.c: dynoscope-cli, the scriptable face of Dynoscope: global options, then one command. */
 #include <glib/gi18n.h>
-#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +17,7 @@
 #include "cli/sql-cmd.h"
 #include "cli/staging-cmd.h"
 #include "cli/target.h"
+#include "core/i18n.h"
 
 typedef struct {
   const char *name;
@@ -77,10 +77,12 @@ static const CliCommand commands[] = {
         "sharded families, partitions a rate would overload, and advice"),
     cli_keys_main, NULL, NULL },
   { "compare",
-    "[--db PATH | --endpoint URL] compare --table T (--with-db PATH | --with-endpoint URL) "
-    "[--with-table T2] [--exclude ATTR …] [--json]",
-    N_ ("Compare a table with one of another database or endpoint, item by item and attribute "
-        "by attribute (exit 1 when they differ)"),
+    "[--db PATH | --endpoint URL] compare --table T (--with-db PATH | --with-endpoint URL | "
+    "--with-export PATH) [--with-table T2] [--base PATH] [--exclude PATH …] [--json] "
+    "[--stage [--staging PATH]]",
+    N_ ("Compare a table with one of another database or endpoint or an export, item by item "
+        "and attribute by attribute, three-way from a base; stage the push of the edits made "
+        "here (exit 1 when they differ)"),
     cli_compare_main, NULL, NULL },
   { "eval", "eval [OPTION…] [FILE…]",
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
@@ -174,10 +176,7 @@ main (int argc, char **argv)
   CliTarget target = { 0 };
   int i = 1;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  ddb_i18n_init ();
 
   /* Global options come before the command, so that a command's own options never clash. */
   for (; i < argc && argv[i][0] == '-'; i++)

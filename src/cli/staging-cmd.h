@@ -11,6 +11,10 @@ int cli_staged_main (const CliTarget *target, int argc, char **argv);
 int cli_commit_main (const CliTarget *target, int argc, char **argv);
 int cli_discard_main (const CliTarget *target, int argc, char **argv);
 
+/* The connection id under which the staging store keeps TARGET's changes: the absolute path
+ * of its database, or BACKEND's description (the endpoint). Newly allocated. */
+char *cli_staging_connection (const CliTarget *target, DdbBackend *backend);
+
 /* The four entries of main.c's command table (name, usage, N_() description, run_target,
  * run_db, run), kept here so that the table gains one line. */
 /* clang-format off */

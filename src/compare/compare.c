@@ -1,30 +1,19 @@
-/* compare.c: the two-way compare of compare.h. Each side is scanned (ddb_keys_scan) into its
- * own table of a temporary SQLite file: the key's ordered encoding (src/core/keycodec), the
- * item without the excluded attributes (src/core/itemcodec) and its DynamoDB size. Both tables
- * are then walked in key order with two cursors: equal encodings are the same item; otherwise
- * the decoded items are compared with ddb_diff_items (numbers by value, sets as sets), and an
- * empty diff is still the same item. The keys that differ are kept in a third table, which
- * ddb_compare_result_foreach walks again. */
+/* compare.c: the compare of compare.h. Each side is read (compare-read.c) into its own table of
+ * a temporary SQLite file (compare-private.h), and the base too when one is known. Both side
+ * tables are then walked in key order with two cursors: equal encodings are the same item;
+ * otherwise the decoded items are compared with ddb_diff_items (numbers by value, sets as
+ * sets), and an empty diff is still the same item. A difference is classified against the base
+ * (looked up by key) and kept in the diffs table, which ddb_compare_result_foreach walks
+ * again. */
 #include <errno.h>
 #include <glib/gstdio.h>
-#include <sqlite3.h>
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare-private.h"
 #include "core/error.h"
 #include "core/itemcodec.h"
-#include "core/itemsize.h"
 #include "core/keycodec.h"
-#include "model/keys.h"
 #include "staging/diff.h"
-
-struct _DdbCompareResult {
-  char *dir, *path;
-  sqlite3 *db;
-  guint n_keys;
-  char *key_names[2];
-  DdbCompareCounts counts;
-};
 
 const char *
 ddb_compare_kind_name (DdbCompareKind kind)
@@ -43,42 +32,54 @@ ddb_compare_kind_name (DdbCompareKind kind)
   return "unknown";
 }
 
-static gboolean
-sql_error (sqlite3 *db, GError **error)
+const char *
+ddb_compare_class_name (DdbCompareClass klass)
+{
+  switch (klass)
+    {
+    case DDB_COMPARE_NO_BASE:
+      return "none";
+    case DDB_COMPARE_EDITED_HERE:
+      return "edited-here";
+    case DDB_COMPARE_EDITED_THERE:
+      return "edited-there";
+    case DDB_COMPARE_EDITED_BOTH:
+      return "both";
+    }
+  return "unknown";
+}
+
+gboolean
+compare_sql_error (sqlite3 *db, GError **error)
 {
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "The compare's temporary database: %s",
                sqlite3_errmsg (db));
   return FALSE;
 }
 
-static gboolean
-sql_exec (sqlite3 *db, const char *sql, GError **error)
+gboolean
+compare_sql_exec (sqlite3 *db, const char *sql, GError **error)
 {
   if (sqlite3_exec (db, sql, NULL, NULL, NULL) != SQLITE_OK)
-    return sql_error (db, error);
+    return compare_sql_error (db, error);
   return TRUE;
 }
 
 /* ---- key schemas ---- */
 
-typedef struct {
-  char *name[2];
-  char *type[2];
-  guint n;
-} KeySchema;
-
 static void
-key_schema_clear (KeySchema *s)
+key_schema_clear (CompareKeySchema *s)
 {
   for (guint i = 0; i < 2; i++)
     {
-      g_free (s->name[i]);
-      g_free (s->type[i]);
+      g_clear_pointer (&s->name[i], g_free);
+      g_clear_pointer (&s->type[i], g_free);
     }
+  s->n = 0;
 }
 
 static gboolean
-describe_keys (const DdbCompareSide *side, KeySchema *out, GCancellable *cancellable,
+describe_keys (const DdbCompareSide *side, CompareKeySchema *out, GCancellable *cancellable,
                GError **error)
 {
   json_t *request = json_pack ("{s:s}", "TableName", side->table);
@@ -121,345 +122,201 @@ describe_keys (const DdbCompareSide *side, KeySchema *out, GCancellable *cancell
 }
 
 static char *
-key_schema_text (const KeySchema *s)
+key_schema_text (const CompareKeySchema *s)
 {
   if (s->n == 1)
     return g_strdup_printf ("%s (%s)", s->name[0], s->type[0]);
   return g_strdup_printf ("%s (%s), %s (%s)", s->name[0], s->type[0], s->name[1], s->type[1]);
 }
 
+char *
+compare_key_spec (const CompareKeySchema *keys)
+{
+  if (keys->n == 1)
+    return g_strdup_printf ("%s:%s", keys->name[0], keys->type[0]);
+  return g_strdup_printf ("%s:%s,%s:%s", keys->name[0], keys->type[0], keys->name[1],
+                          keys->type[1]);
+}
+
 static gboolean
-check_schemas (const DdbCompareOptions *o, const KeySchema *a, const KeySchema *b, GError **error)
+same_schemas (const CompareKeySchema *a, const CompareKeySchema *b)
 {
   gboolean same = a->n == b->n;
 
   for (guint i = 0; same && i < a->n; i++)
     same = g_strcmp0 (a->name[i], b->name[i]) == 0 && g_strcmp0 (a->type[i], b->type[i]) == 0;
-  if (!same)
+  return same;
+}
+
+static gboolean
+same_types (const CompareKeySchema *a, const CompareKeySchema *b)
+{
+  gboolean same = a->n == b->n;
+
+  for (guint i = 0; same && i < a->n; i++)
+    same = g_strcmp0 (a->type[i], b->type[i]) == 0;
+  return same;
+}
+
+/* The key schema of the compare: both table sides' (they must agree), or the one table side's
+ * when the other is an export. */
+static gboolean
+settle_keys (DdbCompareResult *r, GCancellable *cancellable, GError **error)
+{
+  const DdbCompareOptions *o = &r->options;
+  CompareKeySchema other = { 0 };
+  gboolean ok = TRUE;
+
+  if (o->here.export_path != NULL && o->there.export_path != NULL)
     {
-      g_autofree char *ta = key_schema_text (a), *tb = key_schema_text (b);
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                           "Both sides are exports: a compare needs at least one table, whose "
+                           "key schema it reads the exports with");
+      return FALSE;
+    }
+  if (o->here.export_path == NULL)
+    ok = describe_keys (&o->here, &r->keys, cancellable, error);
+  if (ok && o->there.export_path == NULL)
+    ok = describe_keys (&o->there, o->here.export_path == NULL ? &other : &r->keys, cancellable,
+                        error);
+  if (ok && other.n > 0 && !same_schemas (&r->keys, &other) && o->map_keys
+      && same_types (&r->keys, &other))
+    {
+      r->rename = TRUE;
+      for (guint i = 0; i < other.n; i++)
+        r->there_names[i] = g_strdup (other.name[i]);
+    }
+  else if (ok && other.n > 0 && !same_schemas (&r->keys, &other))
+    {
+      g_autofree char *ta = key_schema_text (&r->keys), *tb = key_schema_text (&other);
 
       g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
                    "The key schemas differ: %s has %s, %s has %s; a compare needs the same key "
-                   "attribute names and types",
+                   "attribute names and types (or the same types, with the names mapped)",
                    o->here.table, ta, o->there.table, tb);
+      ok = FALSE;
+    }
+  key_schema_clear (&other);
+  return ok;
+}
+
+/* ---- excluded paths ---- */
+
+/* "a.b.c" or "a[2].b" -> path; FALSE for an empty name or a bad index. */
+static gboolean
+parse_path (const char *text, DdbPath *out)
+{
+  GArray *elems = g_array_new (FALSE, TRUE, sizeof (DdbPathElem));
+  const char *p = text;
+  gboolean ok = TRUE;
+
+  while (ok && *p != '\0')
+    {
+      DdbPathElem e = { 0 };
+      const char *end = p + strcspn (p, ".[");
+
+      if (end == p)
+        {
+          ok = FALSE;
+          break;
+        }
+      e.name = g_strndup (p, (gsize) (end - p));
+      g_array_append_val (elems, e);
+      p = end;
+      while (ok && *p == '[')
+        {
+          char *stop = NULL;
+          guint64 index = g_ascii_strtoull (p + 1, &stop, 10);
+
+          ok = stop != p + 1 && *stop == ']' && index <= G_MAXUINT32;
+          if (ok)
+            {
+              DdbPathElem ie = { NULL, (guint32) index };
+
+              g_array_append_val (elems, ie);
+              p = stop + 1;
+            }
+        }
+      if (ok && *p == '.')
+        {
+          p++;
+          ok = *p != '\0';
+        }
+      else if (ok && *p != '\0')
+        ok = FALSE;
+    }
+  out->n = elems->len;
+  out->elems = (DdbPathElem *) g_array_free (elems, FALSE);
+  if (!ok || out->n == 0 || out->elems[out->n - 1].name == NULL)
+    {
+      ddb_path_clear (out);
       return FALSE;
     }
-  for (guint i = 0; o->exclude != NULL && o->exclude[i] != NULL; i++)
-    for (guint k = 0; k < a->n; k++)
-      if (strcmp (o->exclude[i], a->name[k]) == 0)
-        {
-          g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
-                       "%s is a key attribute and cannot be excluded from the compare",
-                       o->exclude[i]);
-          return FALSE;
-        }
   return TRUE;
 }
 
-/* ---- reading a side ---- */
-
-typedef struct {
-  DdbCompareResult *result;
-  const DdbCompareOptions *options;
-  sqlite3_stmt *insert;
-  GMutex lock;
-  GError *error;
-  GCancellable *inner;
-  guint side;
-  guint64 items, bytes;
-  gint64 started;
-  DdbCompareProgress progress;
-  gpointer progress_data;
-} Reader;
-
 static gboolean
-encode_key (DdbCompareResult *r, const DdbValue *item, GByteArray *out, GError **error)
+parse_excludes (DdbCompareResult *r, GError **error)
 {
-  for (guint i = 0; i < r->n_keys; i++)
+  guint n = r->exclude_names != NULL ? g_strv_length (r->exclude_names) : 0;
+
+  r->exclude = g_new0 (DdbPath, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
     {
-      const DdbValue *v = ddb_value_map_get (item, r->key_names[i]);
+      const char *text = r->exclude_names[i];
+
+      if (!parse_path (text, &r->exclude[i]))
+        {
+          g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                       "%s is not an attribute path to exclude (names joined by \".\", list "
+                       "elements as [N], ending with a name)",
+                       text);
+          return FALSE;
+        }
+      r->n_exclude = i + 1;
+      for (guint k = 0; k < r->keys.n; k++)
+        if (strcmp (r->exclude[i].elems[0].name, r->keys.name[k]) == 0)
+          {
+            g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                         "%s is a key attribute and cannot be excluded from the compare", text);
+            return FALSE;
+          }
+    }
+  return TRUE;
+}
+
+DdbValue *
+compare_strip (DdbCompareResult *r, const DdbValue *item)
+{
+  DdbValue *copy = ddb_value_copy (item);
+
+  for (guint i = 0; i < r->n_exclude; i++)
+    {
+      if (r->exclude[i].n == 1)
+        ddb_value_map_remove (copy, r->exclude[i].elems[0].name);
+      else if (ddb_path_lookup (copy, &r->exclude[i]) != NULL)
+        ddb_path_set (copy, &r->exclude[i], NULL);
+    }
+  return copy;
+}
+
+gboolean
+compare_encode_key (DdbCompareResult *r, const DdbValue *item, GByteArray *out, GError **error)
+{
+  for (guint i = 0; i < r->keys.n; i++)
+    {
+      const DdbValue *v = ddb_value_map_get (item, r->keys.name[i]);
 
       if (v == NULL)
         {
           g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
-                       "An item read has no key attribute %s", r->key_names[i]);
+                       "An item read has no key attribute %s", r->keys.name[i]);
           return FALSE;
         }
       if (!ddb_key_encode (v, out, error))
         return FALSE;
     }
   return TRUE;
-}
-
-static void
-read_item (DdbValue *item, guint segment, gpointer data)
-{
-  Reader *rd = data;
-  g_autoptr (GByteArray) key = g_byte_array_new ();
-  g_autoptr (GByteArray) enc = g_byte_array_new ();
-  GError *error = NULL;
-  gsize size = ddb_item_size (item);
-
-  (void) segment;
-  if (!encode_key (rd->result, item, key, &error))
-    goto fail;
-  for (guint i = 0; rd->options->exclude != NULL && rd->options->exclude[i] != NULL; i++)
-    ddb_value_map_remove (item, rd->options->exclude[i]);
-  ddb_item_encode (item, enc);
-  ddb_value_free (item);
-  item = NULL;
-
-  g_mutex_lock (&rd->lock);
-  if (rd->error == NULL)
-    {
-      sqlite3_bind_blob (rd->insert, 1, key->data, (int) key->len, SQLITE_STATIC);
-      sqlite3_bind_blob (rd->insert, 2, enc->data, (int) enc->len, SQLITE_STATIC);
-      sqlite3_bind_int64 (rd->insert, 3, (sqlite3_int64) size);
-      if (sqlite3_step (rd->insert) != SQLITE_DONE)
-        {
-          if (sqlite3_extended_errcode (rd->result->db) == SQLITE_CONSTRAINT_PRIMARYKEY)
-            g_set_error (&rd->error, DDB_ERROR, DDB_ERROR_INTERNAL,
-                         "%s gave the same key twice in one Scan",
-                         rd->side == 0 ? rd->options->here.table : rd->options->there.table);
-          else
-            sql_error (rd->result->db, &rd->error);
-          g_cancellable_cancel (rd->inner);
-        }
-      sqlite3_reset (rd->insert);
-      sqlite3_clear_bindings (rd->insert);
-      rd->items++;
-      rd->bytes += size;
-    }
-  g_mutex_unlock (&rd->lock);
-  return;
-
-fail:
-  ddb_value_free (item);
-  g_mutex_lock (&rd->lock);
-  if (rd->error == NULL)
-    rd->error = error;
-  else
-    g_error_free (error);
-  g_mutex_unlock (&rd->lock);
-  g_cancellable_cancel (rd->inner);
-}
-
-static void
-read_progress (guint64 items, gpointer data)
-{
-  Reader *rd = data;
-  double secs = (double) (g_get_monotonic_time () - rd->started) / G_USEC_PER_SEC;
-
-  if (rd->progress != NULL)
-    rd->progress (rd->side, items, secs > 0 ? (double) items / secs : 0.0, rd->progress_data);
-}
-
-static void
-forward_cancel (GCancellable *outer, gpointer inner)
-{
-  (void) outer;
-  g_cancellable_cancel (inner);
-}
-
-static gboolean
-read_side (DdbCompareResult *r, const DdbCompareOptions *o, guint side, DdbCompareProgress progress,
-           gpointer user_data, GCancellable *cancellable, GError **error)
-{
-  const DdbCompareSide *s = side == 0 ? &o->here : &o->there;
-  const char *sql = side == 0 ? "INSERT INTO here (k, item, size) VALUES (?, ?, ?)"
-                              : "INSERT INTO there (k, item, size) VALUES (?, ?, ?)";
-  DdbKeysOptions ko = { 0 };
-  Reader rd = { 0 };
-  gulong handler = 0;
-  gboolean ok;
-  GError *scan_error = NULL;
-
-  if (!sql_exec (r->db, "BEGIN", error))
-    return FALSE;
-  if (sqlite3_prepare_v2 (r->db, sql, -1, &rd.insert, NULL) != SQLITE_OK)
-    return sql_error (r->db, error);
-  rd.result = r;
-  rd.options = o;
-  rd.side = side;
-  rd.started = g_get_monotonic_time ();
-  rd.progress = progress;
-  rd.progress_data = user_data;
-  rd.inner = g_cancellable_new ();
-  g_mutex_init (&rd.lock);
-  if (cancellable != NULL)
-    handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel),
-                                     g_object_ref (rd.inner), g_object_unref);
-  ko.table = s->table;
-  ok = ddb_keys_scan (s->backend, &ko, ddb_keys_scan_segments (s->backend, o->segments), read_item,
-                      &rd, read_progress, &rd, NULL, rd.inner, &scan_error);
-  if (handler != 0)
-    g_cancellable_disconnect (cancellable, handler);
-  sqlite3_finalize (rd.insert);
-  g_mutex_clear (&rd.lock);
-  g_object_unref (rd.inner);
-  if (rd.error != NULL)
-    {
-      g_clear_error (&scan_error);
-      g_propagate_error (error, rd.error);
-      ok = FALSE;
-    }
-  else if (!ok && g_cancellable_is_cancelled (cancellable))
-    {
-      g_clear_error (&scan_error);
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The compare was cancelled");
-    }
-  else if (!ok && scan_error == NULL)
-    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The compare was cancelled");
-  else if (!ok)
-    g_propagate_error (error, scan_error);
-  if (!ok)
-    {
-      sql_exec (r->db, "ROLLBACK", NULL);
-      return FALSE;
-    }
-  if (side == 0)
-    {
-      r->counts.items_here = rd.items;
-      r->counts.bytes_here = rd.bytes;
-    }
-  else
-    {
-      r->counts.items_there = rd.items;
-      r->counts.bytes_there = rd.bytes;
-    }
-  return sql_exec (r->db, "COMMIT", error);
-}
-
-/* ---- walking both sides ---- */
-
-static int
-blob_cmp (sqlite3_stmt *a, sqlite3_stmt *b)
-{
-  int la = sqlite3_column_bytes (a, 0), lb = sqlite3_column_bytes (b, 0);
-  int c = memcmp (sqlite3_column_blob (a, 0), sqlite3_column_blob (b, 0), (size_t) MIN (la, lb));
-
-  return c != 0 ? c : (la > lb) - (la < lb);
-}
-
-static DdbValue *
-decode_column (sqlite3_stmt *s, int col, GError **error)
-{
-  return ddb_item_decode (sqlite3_column_blob (s, col), (gsize) sqlite3_column_bytes (s, col),
-                          error);
-}
-
-static gboolean
-record (sqlite3_stmt *ins, sqlite3_stmt *from, DdbCompareKind kind, GError **error)
-{
-  sqlite3_bind_blob (ins, 1, sqlite3_column_blob (from, 0), sqlite3_column_bytes (from, 0),
-                     SQLITE_TRANSIENT);
-  sqlite3_bind_int (ins, 2, (int) kind);
-  if (sqlite3_step (ins) != SQLITE_DONE)
-    {
-      sqlite3_reset (ins);
-      return sql_error (sqlite3_db_handle (ins), error);
-    }
-  sqlite3_reset (ins);
-  return TRUE;
-}
-
-/* The next row of S: TRUE on a row, FALSE at the end or (with *FAILED set) on an error. */
-static gboolean
-next_row (sqlite3_stmt *s, gboolean *failed)
-{
-  int rc = sqlite3_step (s);
-
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    *failed = TRUE;
-  return rc == SQLITE_ROW;
-}
-
-static gboolean
-classify (DdbCompareResult *r, GCancellable *cancellable, GError **error)
-{
-  sqlite3_stmt *a = NULL, *b = NULL, *ins = NULL;
-  gboolean ok = FALSE, more_a, more_b, failed = FALSE;
-  guint64 steps = 0;
-
-  if (!sql_exec (r->db, "BEGIN", error))
-    return FALSE;
-  if (sqlite3_prepare_v2 (r->db, "SELECT k, item FROM here ORDER BY k", -1, &a, NULL) != SQLITE_OK
-      || sqlite3_prepare_v2 (r->db, "SELECT k, item FROM there ORDER BY k", -1, &b, NULL)
-             != SQLITE_OK
-      || sqlite3_prepare_v2 (r->db, "INSERT INTO diffs (k, kind) VALUES (?, ?)", -1, &ins, NULL)
-             != SQLITE_OK)
-    {
-      sql_error (r->db, error);
-      goto out;
-    }
-  more_a = next_row (a, &failed);
-  more_b = next_row (b, &failed);
-  while (more_a || more_b)
-    {
-      int c = !more_a ? 1 : !more_b ? -1 : blob_cmp (a, b);
-
-      if ((++steps & 0xfff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        goto out;
-      if (c < 0)
-        {
-          r->counts.only_here++;
-          if (!record (ins, a, DDB_COMPARE_ONLY_HERE, error))
-            goto out;
-          more_a = next_row (a, &failed);
-          continue;
-        }
-      if (c > 0)
-        {
-          r->counts.only_there++;
-          if (!record (ins, b, DDB_COMPARE_ONLY_THERE, error))
-            goto out;
-          more_b = next_row (b, &failed);
-          continue;
-        }
-      if (sqlite3_column_bytes (a, 1) == sqlite3_column_bytes (b, 1)
-          && memcmp (sqlite3_column_blob (a, 1), sqlite3_column_blob (b, 1),
-                     (size_t) sqlite3_column_bytes (a, 1))
-                 == 0)
-        r->counts.same++;
-      else
-        {
-          g_autoptr (DdbValue) ia = decode_column (a, 1, error);
-          g_autoptr (DdbValue) ib = ia != NULL ? decode_column (b, 1, error) : NULL;
-          g_autoptr (GPtrArray) diff = NULL;
-
-          if (ib == NULL)
-            goto out;
-          diff = ddb_diff_items (ia, ib);
-          if (diff->len == 0)
-            r->counts.same++;
-          else
-            {
-              r->counts.changed++;
-              if (!record (ins, a, DDB_COMPARE_CHANGED, error))
-                goto out;
-            }
-        }
-      more_a = next_row (a, &failed);
-      more_b = next_row (b, &failed);
-    }
-  if (failed)
-    {
-      sql_error (r->db, error);
-      goto out;
-    }
-  ok = TRUE;
-
-out:
-  sqlite3_finalize (a);
-  sqlite3_finalize (b);
-  sqlite3_finalize (ins);
-  if (!ok)
-    {
-      sql_exec (r->db, "ROLLBACK", NULL);
-      return FALSE;
-    }
-  return sql_exec (r->db, "COMMIT", error);
 }
 
 /* ---- the result ---- */
@@ -471,6 +328,18 @@ result_open (const DdbCompareOptions *o, GError **error)
   g_autofree char *tmpl = g_build_filename (o->temp_dir != NULL ? o->temp_dir : g_get_tmp_dir (),
                                             "dynoscope-compare-XXXXXX", NULL);
 
+  r->options = *o;
+  r->options.here.table = r->strings[0] = g_strdup (o->here.table);
+  r->options.there.table = r->strings[1] = g_strdup (o->there.table);
+  r->options.here.export_path = r->strings[2] = g_strdup (o->here.export_path);
+  r->options.there.export_path = r->strings[3] = g_strdup (o->there.export_path);
+  r->options.base_path = r->strings[4] = g_strdup (o->base_path);
+  r->exclude_names = g_strdupv ((char **) o->exclude);
+  r->options.exclude = (const char *const *) r->exclude_names;
+  r->options.temp_dir = NULL;
+  r->options.filter = o->filter != NULL ? json_incref (o->filter) : NULL;
+  r->partition_names = g_strdupv ((char **) o->partitions);
+  r->options.partitions = (const char *const *) r->partition_names;
   r->dir = g_mkdtemp (g_steal_pointer (&tmpl));
   if (r->dir == NULL)
     {
@@ -484,53 +353,47 @@ result_open (const DdbCompareOptions *o, GError **error)
   if (sqlite3_open_v2 (r->path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)
       != SQLITE_OK)
     {
-      sql_error (r->db, error);
+      compare_sql_error (r->db, error);
       return NULL;
     }
-  if (!sql_exec (r->db,
-                 "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
-                 "PRAGMA temp_store = FILE; PRAGMA cache_size = -32768; "
-                 "CREATE TABLE here (k BLOB PRIMARY KEY, item BLOB NOT NULL, size INTEGER) "
-                 "WITHOUT ROWID; "
-                 "CREATE TABLE there (k BLOB PRIMARY KEY, item BLOB NOT NULL, size INTEGER) "
-                 "WITHOUT ROWID; "
-                 "CREATE TABLE diffs (k BLOB PRIMARY KEY, kind INTEGER NOT NULL) WITHOUT ROWID",
-                 error))
+  if (!compare_sql_exec (
+          r->db,
+          "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+          "PRAGMA temp_store = FILE; PRAGMA cache_size = -32768; "
+          "CREATE TABLE here (k BLOB PRIMARY KEY, item BLOB NOT NULL, cmp BLOB, size INTEGER) "
+          "WITHOUT ROWID; "
+          "CREATE TABLE there (k BLOB PRIMARY KEY, item BLOB NOT NULL, cmp BLOB, size INTEGER) "
+          "WITHOUT ROWID; "
+          "CREATE TABLE base (k BLOB PRIMARY KEY, item BLOB, cmp BLOB, size INTEGER) "
+          "WITHOUT ROWID; "
+          "CREATE TABLE diffs (k BLOB PRIMARY KEY, kind INTEGER NOT NULL, class INTEGER NOT "
+          "NULL) WITHOUT ROWID",
+          error))
     return NULL;
   return g_steal_pointer (&r);
+}
+
+static gboolean
+check_side (const DdbCompareSide *s)
+{
+  return s->export_path != NULL || (s->backend != NULL && s->table != NULL);
 }
 
 DdbCompareResult *
 ddb_compare_run (const DdbCompareOptions *options, DdbCompareProgress progress, gpointer user_data,
                  GCancellable *cancellable, GError **error)
 {
-  KeySchema ka = { 0 }, kb = { 0 };
   g_autoptr (DdbCompareResult) r = NULL;
-  gboolean ok;
 
-  g_return_val_if_fail (options != NULL && options->here.backend != NULL
-                            && options->there.backend != NULL && options->here.table != NULL
-                            && options->there.table != NULL,
-                        NULL);
-  ok = describe_keys (&options->here, &ka, cancellable, error)
-       && describe_keys (&options->there, &kb, cancellable, error)
-       && check_schemas (options, &ka, &kb, error);
-  if (ok)
-    {
-      r = result_open (options, error);
-      ok = r != NULL;
-    }
-  if (ok)
-    {
-      r->n_keys = ka.n;
-      for (guint i = 0; i < ka.n; i++)
-        r->key_names[i] = g_strdup (ka.name[i]);
-    }
-  key_schema_clear (&ka);
-  key_schema_clear (&kb);
-  if (!ok || !read_side (r, options, 0, progress, user_data, cancellable, error)
-      || !read_side (r, options, 1, progress, user_data, cancellable, error)
-      || !classify (r, cancellable, error))
+  g_return_val_if_fail (
+      options != NULL && check_side (&options->here) && check_side (&options->there), NULL);
+  r = result_open (options, error);
+  if (r == NULL || !settle_keys (r, cancellable, error) || !parse_excludes (r, error)
+      || !compare_select_init (r, error)
+      || !compare_read_base (r, progress, user_data, cancellable, error)
+      || !compare_read_side (r, 0, progress, user_data, cancellable, error)
+      || !compare_read_side (r, 1, progress, user_data, cancellable, error)
+      || !compare_classify (r, cancellable, error))
     return NULL;
   return g_steal_pointer (&r);
 }
@@ -541,73 +404,23 @@ ddb_compare_result_counts (DdbCompareResult *result)
   return &result->counts;
 }
 
+const char *
+ddb_compare_result_base (DdbCompareResult *result)
+{
+  return result->counts.has_base ? result->base_text : NULL;
+}
+
+const DdbCompareOptions *
+ddb_compare_result_options (DdbCompareResult *result)
+{
+  return &result->options;
+}
+
 gboolean
 ddb_compare_result_identical (DdbCompareResult *result)
 {
   return result->counts.changed == 0 && result->counts.only_here == 0
          && result->counts.only_there == 0;
-}
-
-static DdbValue *
-key_of (DdbCompareResult *r, const DdbValue *item)
-{
-  DdbValue *key = ddb_value_new_m ();
-
-  for (guint i = 0; i < r->n_keys; i++)
-    {
-      const DdbValue *v = ddb_value_map_get (item, r->key_names[i]);
-
-      if (v != NULL)
-        ddb_value_map_set (key, r->key_names[i], ddb_value_copy (v));
-    }
-  return key;
-}
-
-gboolean
-ddb_compare_result_foreach (DdbCompareResult *result, DdbCompareFunc each, gpointer user_data,
-                            GError **error)
-{
-  sqlite3_stmt *s = NULL;
-  gboolean ok = TRUE;
-  int rc = SQLITE_DONE;
-
-  if (sqlite3_prepare_v2 (result->db,
-                          "SELECT d.kind, h.item, t.item FROM diffs d "
-                          "LEFT JOIN here h ON h.k = d.k LEFT JOIN there t ON t.k = d.k "
-                          "ORDER BY d.k",
-                          -1, &s, NULL)
-      != SQLITE_OK)
-    return sql_error (result->db, error);
-  while (ok && (rc = sqlite3_step (s)) == SQLITE_ROW)
-    {
-      DdbCompareDifference d = { 0 };
-      g_autoptr (DdbValue) here = NULL;
-      g_autoptr (DdbValue) there = NULL;
-      g_autoptr (DdbValue) key = NULL;
-      g_autoptr (GPtrArray) diff = NULL;
-
-      d.kind = (DdbCompareKind) sqlite3_column_int (s, 0);
-      if (sqlite3_column_type (s, 1) != SQLITE_NULL && (here = decode_column (s, 1, error)) == NULL)
-        ok = FALSE;
-      if (ok && sqlite3_column_type (s, 2) != SQLITE_NULL
-          && (there = decode_column (s, 2, error)) == NULL)
-        ok = FALSE;
-      if (!ok)
-        break;
-      key = key_of (result, here != NULL ? here : there);
-      if (d.kind == DDB_COMPARE_CHANGED && here != NULL && there != NULL)
-        diff = ddb_diff_items (here, there);
-      d.key = key;
-      d.here = here;
-      d.there = there;
-      d.diff = diff;
-      if (!each (&d, user_data))
-        break;
-    }
-  if (ok && rc != SQLITE_ROW && rc != SQLITE_DONE)
-    ok = sql_error (result->db, error);
-  sqlite3_finalize (s);
-  return ok;
 }
 
 void
@@ -621,8 +434,19 @@ ddb_compare_result_free (DdbCompareResult *result)
     g_unlink (result->path);
   if (result->dir != NULL)
     g_rmdir (result->dir);
+  key_schema_clear (&result->keys);
+  for (guint i = 0; i < result->n_exclude; i++)
+    ddb_path_clear (&result->exclude[i]);
+  g_free (result->exclude);
+  for (guint i = 0; i < G_N_ELEMENTS (result->strings); i++)
+    g_free (result->strings[i]);
+  g_strfreev (result->exclude_names);
+  g_strfreev (result->partition_names);
+  json_decref ((json_t *) result->options.filter);
+  compare_select_clear (result);
   for (guint i = 0; i < 2; i++)
-    g_free (result->key_names[i]);
+    g_free (result->there_names[i]);
+  g_free (result->base_text);
   g_free (result->path);
   g_free (result->dir);
   g_free (result);

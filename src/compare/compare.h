@@ -60,6 +60,18 @@ typedef struct {
    * the engine's recorded base of here's table if it has one (else there's), unless NO_BASE. */
   const char *base_path;
   gboolean no_base;
+  /* Only the items this condition holds for, on every side: {"FilterExpression": "…",
+   * "ExpressionAttributeNames": {…}, "ExpressionAttributeValues": {…}} as the API takes them
+   * (a key range is a condition on the key attributes), evaluated on each item read, after the
+   * key mapping. NULL: every item. Borrowed. */
+  json_t *filter;
+  /* Only these partitions (partition key values as text: S as is, N its digits, B base64);
+   * table sides are read with a Query a partition instead of a Scan. NULL-terminated. */
+  const char *const *partitions;
+  /* Key attributes matched by position (partition with partition, sort with sort) when their
+   * names differ: there's items are compared and handed over under here's names, and pushed
+   * back under there's. */
+  gboolean map_keys;
 } DdbCompareOptions;
 
 typedef struct {
@@ -82,7 +94,8 @@ typedef struct {
 } DdbCompareDifference;
 
 /* Called on the calling thread about ten times a second while a side is read (SIDE 0: here,
- * 1: there), with the items read on that side and the rate in items a second. */
+ * 1: there, 2: a base export), with the items read on that side and the rate in items a
+ * second. */
 typedef void (*DdbCompareProgress) (guint side, guint64 items, double rate, gpointer user_data);
 
 /* Called for each difference in key order; everything it is handed is borrowed. Returns FALSE
@@ -92,7 +105,8 @@ typedef gboolean (*DdbCompareFunc) (const DdbCompareDifference *difference, gpoi
 typedef struct _DdbCompareResult DdbCompareResult;
 
 /* Reads both sides and classifies every key. Fails (DDB_ERROR_VALIDATION) when the key
- * schemas differ (names, types or count), an excluded attribute is a key attribute; with the
+ * schemas differ (types or count; names without map_keys), an excluded path is not a path or
+ * is a key attribute, the filter or a partition value is invalid; with the
  * DynamoDB error of a side, an IO error of the temporary file, or G_IO_ERROR_CANCELLED. */
 DdbCompareResult *ddb_compare_run (const DdbCompareOptions *options, DdbCompareProgress progress,
                                    gpointer user_data, GCancellable *cancellable, GError **error);

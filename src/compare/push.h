@@ -17,16 +17,15 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  guint staged;             /* changes staged (creates + updates + deletes) */
+  guint staged; /* changes staged (creates + updates + deletes) */
   guint creates, updates, deletes;
-  guint left_there;         /* three-way: edited there, left alone */
-  guint conflicts;          /* three-way: changed on both sides, not staged */
-  guint not_selected;       /* refused by the SELECT function */
+  guint left_there;   /* three-way: edited there, left alone */
+  guint conflicts;    /* three-way: changed on both sides, not staged */
+  guint not_selected; /* refused by the SELECT function */
 } DdbPushCounts;
 
 /* Chooses which differences are pushed (the app's selection); NULL: all. */
-typedef gboolean (*DdbPushSelectFunc) (const DdbCompareDifference *difference,
-                                       gpointer user_data);
+typedef gboolean (*DdbPushSelectFunc) (const DdbCompareDifference *difference, gpointer user_data);
 
 /* Whether the difference would be staged by a push (three-way: edited here; two-way: any). */
 gboolean ddb_push_is_pushable (const DdbCompareDifference *difference);
@@ -34,8 +33,8 @@ gboolean ddb_push_is_pushable (const DdbCompareDifference *difference);
 /* Stages the push of RESULT on CONNECTION (there's connection id in STAGING) in there's table.
  * Refused, with nothing staged: there is an export (G_IO_ERROR_NOT_SUPPORTED); CONNECTION
  * already has open changes on that table (G_IO_ERROR_EXISTS: commit or discard them first, so
- * that a push never merges into someone's staged edits). COUNTS (may be NULL) gets what was
- * done. */
+ * that a push never merges into someone's staged edits). The changes are staged in one
+ * transaction: all of them, or none on an error. COUNTS (may be NULL) gets what was done. */
 gboolean ddb_push_stage (DdbCompareResult *result, DdbStaging *staging, const char *connection,
                          DdbPushSelectFunc select, gpointer user_data, DdbPushCounts *counts,
                          GError **error);

@@ -80,6 +80,13 @@ gboolean ddb_staging_stage_delete (DdbStaging *staging, const char *connection, 
                                    const DdbValue *key, const DdbValue *original, gint64 *id,
                                    GError **error);
 
+/* One durable transaction around several stagings, so that staging thousands of changes costs
+ * one commit to disk, and they are staged all or none: holds the store's lock until
+ * ddb_staging_batch_end, which keeps what was staged since the beginning when OK, else rolls it
+ * all back (and returns FALSE). */
+gboolean ddb_staging_batch_begin (DdbStaging *staging, GError **error);
+gboolean ddb_staging_batch_end (DdbStaging *staging, gboolean ok, GError **error);
+
 /* One change, or NULL with G_IO_ERROR_NOT_FOUND. */
 DdbChange *ddb_staging_get (DdbStaging *staging, gint64 id, GError **error);
 /* The changes of CONNECTION (NULL: all) and TABLE (NULL: all), oldest first: the open ones, and

@@ -30,11 +30,6 @@ void ddb_staging_bind_text (sqlite3_stmt *stmt, int index, const char *text);
 gboolean ddb_staging_journal_append (DdbStaging *staging, gint64 id, DdbChangeState state,
                                      const char *detail, GError **error);
 
-/* One durable transaction around several stagings (holds the store's lock until the end; on
- * !OK everything staged since the beginning is rolled back). */
-gboolean ddb_staging_batch_begin (DdbStaging *staging, GError **error);
-gboolean ddb_staging_batch_end (DdbStaging *staging, gboolean ok, GError **error);
-
 /* Shared by the stagers of a result (exprstage.c, sqlstage.c). */
 
 /* Frees a DdbExprStageFailure (a GDestroyNotify for the reports' failures). */

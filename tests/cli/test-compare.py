@@ -93,16 +93,28 @@ class Compare:
         self.assertEqual(r.returncode, 1, r.stderr)
         lines = r.stdout.splitlines()
         self.assertEqual(lines[0], f"same={N - 2 - 3} changed=3 only_here=2 only_there=4")
-        self.assertTrue(lines[1].startswith(f"items_here={N} "), lines[1])
-        self.assertIn(f"items_there={N - 2 + 4} ", lines[1])
-        text = "\n".join(lines[2:])
-        self.assertIn('changed {"pk":{"S":"P2"},"sk":{"N":"30"}}\n'
+        # This side was imported and never written since: its import is the base, and every
+        # difference was made on the other side.
+        self.assertEqual(lines[1], "edited_here=0 edited_there=9 both=0")
+        self.assertTrue(lines[2].startswith(f"items_here={N} "), lines[2])
+        self.assertIn(f"items_there={N - 2 + 4} ", lines[2])
+        text = "\n".join(lines[3:])
+        self.assertIn('changed edited-there {"pk":{"S":"P2"},"sk":{"N":"30"}}\n'
                       '  cfg.theme: {"S":"dark"} -> {"S":"light"}', text)
         self.assertIn('  n: {"N":"1"} -> {"N":"2"}', text)
         self.assertIn('  tags: {"SS":["a","b","c"]} -> {"SS":["a","b"]}', text)
-        self.assertIn('only here {"pk":{"S":"P6"},"sk":{"N":"20"}}', text)
-        self.assertIn('only there {"pk":{"S":"P0"},"sk":{"N":"1001"}}', text)
+        self.assertIn('only here edited-there {"pk":{"S":"P6"},"sk":{"N":"20"}}', text)
+        self.assertIn('only there edited-there {"pk":{"S":"P0"},"sk":{"N":"1001"}}', text)
         self.assertNotIn("updatedAt", text)
+
+    def test_no_base_is_two_way(self):
+        r = self.compare("--exclude", "updatedAt", "--no-base")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], f"same={N - 2 - 3} changed=3 only_here=2 only_there=4")
+        self.assertTrue(lines[1].startswith(f"items_here={N} "), lines[1])
+        self.assertIn('changed {"pk":{"S":"P2"},"sk":{"N":"30"}}', r.stdout)
+        self.assertNotIn("edited", r.stdout)
 
     def test_without_exclude_timestamps_differ(self):
         r = self.compare()
@@ -132,7 +144,8 @@ class Compare:
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines()[0], f"same={N + 2} changed=0 only_here=0 "
                          "only_there=0")
-        self.assertEqual(len(r.stdout.splitlines()), 2)
+        self.assertEqual(r.stdout.splitlines()[1], "edited_here=0 edited_there=0 both=0")
+        self.assertEqual(len(r.stdout.splitlines()), 3)
 
     def test_missing_table_exits_3(self):
         r = run("--db", self.here_db, "compare", "--table", "Items", *self.other_side(),
@@ -158,7 +171,7 @@ class Databases(Compare, unittest.TestCase):
     def test_usage_errors_exit_2(self):
         r = run("--db", self.here_db, "compare", "--table", "Items")
         self.assertEqual(r.returncode, 2)
-        self.assertIn("--with-db or --with-endpoint", r.stderr)
+        self.assertIn("one of --with-db, --with-endpoint or --with-export", r.stderr)
         r = run("--db", self.here_db, "compare", "--with-db", self.there_db)
         self.assertEqual(r.returncode, 2)
         self.assertIn("--table is required", r.stderr)
@@ -172,6 +185,46 @@ class Databases(Compare, unittest.TestCase):
                 "--with-table", "ById")
         self.assertEqual(r.returncode, 3)
         self.assertIn("The key schemas differ", r.stderr)
+
+
+class Export(Compare, unittest.TestCase):
+    """Here a database, there a folder in the S3 export layout of the other database's table,
+    read directly without importing it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="test-compare-export-")
+        cls.here_db = cls.make_db("here", here_items())
+        cls.there_db = cls.make_db("there", there_items())
+        cls.export = os.path.join(cls.tmp, "there-s3")
+        r = run("--db", cls.there_db, "export", "--table", "Items", "--format", "s3", cls.export)
+        assert r.returncode == 0, r.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def other_side(self):
+        return ["--with-export", self.export]
+
+    def test_missing_table_exits_3(self):
+        r = run("--db", self.here_db, "compare", "--table", "Items", "--with-export",
+                os.path.join(self.tmp, "nowhere"))
+        self.assertEqual(r.returncode, 3, r.stdout)
+
+    def test_usage_errors_exit_2(self):
+        for extra in (["--stage"], ["--base", self.export, "--no-base"],
+                      ["--staging", os.path.join(self.tmp, "st.db")]):
+            r = self.compare(*extra)
+            self.assertEqual(r.returncode, 2, (extra, r.stderr))
+
+    def test_base_export_names_the_base(self):
+        r = self.compare("--exclude", "updatedAt", "--base", self.export, "--json")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        head = json.loads(r.stdout.splitlines()[0])
+        # There is its own base: every difference was made here.
+        self.assertEqual((head["edited_here"], head["edited_there"], head["both"]), (9, 0, 0))
+        self.assertEqual(head["base"], f"export {self.export}")
 
 
 class DynamoDBLocal(Compare, unittest.TestCase):
