@@ -7,6 +7,8 @@ import json
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -97,6 +99,29 @@ class Pull:
         base = self.run_cli("--db", self.db, "snapshot", "base", "--table", "Snap")
         self.assertTrue(base.stdout.strip().endswith("edited=1"), base.stdout)
 
+    def test_compare_knows_the_base(self):
+        # compare reads the pulled snapshot's base: an edit here and one there are told apart.
+        self.pull("--table", "Snap", "--from-table", "Live")
+        live = list(live_items())
+        edited_there = live[5]
+        put = self.run_cli("--db", self.db, "call", "PutItem", json.dumps(
+            {"TableName": "Snap", "Item": dict(live[3], qty={"N": "99"})}))
+        self.assertEqual(put.returncode, 0, put.stderr)
+        try:
+            put = self.run_cli("--endpoint", self.url, "call", "PutItem", json.dumps(
+                {"TableName": "Live", "Item": dict(edited_there, qty={"N": "7"})}))
+            self.assertEqual(put.returncode, 0, put.stderr)
+            r = self.run_cli("--db", self.db, "compare", "--table", "Snap", "--with-endpoint",
+                             self.url, "--with-table", "Live")
+            self.assertEqual(r.returncode, 1, r.stderr)
+            lines = r.stdout.splitlines()
+            self.assertEqual(lines[0], f"same={N_ITEMS - 2} changed=2 only_here=0 only_there=0")
+            self.assertEqual(lines[1], "edited_here=1 edited_there=1 both=0")
+        finally:
+            put = self.run_cli("--endpoint", self.url, "call", "PutItem", json.dumps(
+                {"TableName": "Live", "Item": edited_there}))
+            self.assertEqual(put.returncode, 0, put.stderr)
+
     def test_same_name_by_default(self):
         self.pull("--table", "Live")
         base = self.run_cli("--db", self.db, "snapshot", "base", "--table", "Live")
@@ -165,6 +190,39 @@ class Serve(Pull, unittest.TestCase):
         self.assertEqual(q.returncode, 0, q.stderr)
         want = sum(1 for i in range(N_ITEMS) if i % 2 == 0 and i % 5 == 0)
         self.assertEqual(json.loads(q.stdout)["Count"], want)
+
+
+class Interrupt(unittest.TestCase):
+    """Ctrl-C while the export waits on an endpoint that never answers: exit 130, nothing left
+    (no temporary folder, no table)."""
+
+    def test_ctrl_c(self):
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        work = tempfile.mkdtemp(prefix="dynoscope-pull-int-")
+        tmp = os.path.join(work, "tmp")
+        os.mkdir(tmp)
+        db = os.path.join(work, "snap.db")
+        try:
+            env = lib.client_env({"AWS_REGION": "us-east-1", "TMPDIR": tmp})
+            proc = subprocess.Popen([CLI, "--db", db, "snapshot", "pull", "--table", "T",
+                                     "--from-endpoint",
+                                     "http://127.0.0.1:%d" % listener.getsockname()[1]],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    env=env)
+            listener.accept()  # the request is in flight: the server holds it
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=30)
+            self.assertEqual(proc.returncode, 130, err)
+            self.assertIn("cancelled", err)
+            self.assertEqual(os.listdir(tmp), [])
+            r = subprocess.run([CLI, "--db", db, "call", "--compact", "ListTables", "{}"],
+                               capture_output=True, text=True, env=env, timeout=30)
+            self.assertEqual(json.loads(r.stdout)["TableNames"], [])
+        finally:
+            listener.close()
+            shutil.rmtree(work)
 
 
 class DynamoDBLocal(Pull, unittest.TestCase):
