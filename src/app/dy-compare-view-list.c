@@ -176,6 +176,7 @@ row_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_d
 static void
 row_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
 {
+  DyCompareView *self = user_data;
   DyCompareRow *row = gtk_list_item_get_item (item);
   GObject *box = G_OBJECT (gtk_list_item_get_child (item));
   GtkWidget *badge = g_object_get_data (box, "badge");
@@ -185,8 +186,10 @@ row_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_da
 
   for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
     gtk_widget_remove_css_class (badge, classes[i]);
-  /* coloured as the change a push stages for it; grey when a push leaves it alone */
-  gtk_widget_add_css_class (badge, row->pushable ? kind_css (row->kind) : "compare-kept");
+  /* coloured as the change a push stages for it; grey when a push leaves it alone (or there
+   * is nothing to push to) */
+  gtk_widget_add_css_class (
+      badge, row->pushable && self->result_other != NULL ? kind_css (row->kind) : "compare-kept");
   gtk_label_set_text (GTK_LABEL (badge), kind_text (row->kind));
   gtk_label_set_text (GTK_LABEL (title), row->title);
   gtk_widget_set_tooltip_text (title, row->title);
@@ -307,7 +310,7 @@ dy_compare_view_list_init (DyCompareView *self)
       = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->rows)), GTK_FILTER (filter));
   self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->shown)));
   g_signal_connect (factory, "setup", G_CALLBACK (row_setup), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (row_bind), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (row_bind), self);
   gtk_list_view_set_factory (self->list_view, factory);
   g_object_unref (factory);
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
@@ -324,6 +327,7 @@ void
 dy_compare_view_clear_result (DyCompareView *self)
 {
   g_list_store_remove_all (self->rows);
+  self->n_pushable = 0;
   self->has_counts = FALSE;
   gtk_label_set_text (self->summary_label, "");
   gtk_label_set_text (self->classes_label, "");
@@ -369,6 +373,11 @@ dy_compare_view_show_result (DyCompareView *self, GPtrArray *rows, double second
       /* TRANSLATORS: where the base of a three-way compare came from */
       base = g_strdup_printf (_ ("Base: %s"), ddb_compare_result_base (self->result));
     }
+  else if (self->result_other == NULL)
+    {
+      gtk_label_set_text (self->classes_label, "");
+      base = g_strdup (_ ("No base is known: the differences are two-way"));
+    }
   else
     {
       gtk_label_set_text (self->classes_label, "");
@@ -397,6 +406,9 @@ dy_compare_view_show_result (DyCompareView *self, GPtrArray *rows, double second
       gtk_string_list_splice (shows, DY_COMPARE_SHOW_EDITED_HERE, n - DY_COMPARE_SHOW_EDITED_HERE,
                               NULL);
   }
+  self->n_pushable = 0;
+  for (guint i = 0; i < rows->len; i++)
+    self->n_pushable += ((DyCompareRow *) rows->pdata[i])->pushable;
   g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
                        rows->pdata, rows->len);
   update_count (self);
@@ -428,15 +440,7 @@ dy_compare_view_count_pushable (DyCompareView *self, gboolean selected_only)
   guint position;
 
   if (!selected_only)
-    {
-      for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-        {
-          g_autoptr (DyCompareRow) row = g_list_model_get_item (model, i);
-
-          n += row->pushable;
-        }
-      return n;
-    }
+    return self->n_pushable;
   set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
   for (gboolean ok = gtk_bitset_iter_init_first (&iter, set, &position); ok;
        ok = gtk_bitset_iter_next (&iter, &position))

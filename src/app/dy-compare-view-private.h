@@ -71,6 +71,7 @@ struct _DyCompareView {
   GtkFilterListModel *shown; /* ROWS through the kind or class filter */
   GtkMultiSelection *selection;
   DyCompareShow show;
+  guint n_pushable; /* of ROWS */
 
   /* The detail. */
   GCancellable *detail_cancellable;
@@ -92,7 +93,7 @@ void dy_compare_view_list_init (DyCompareView *self);
 void dy_compare_view_show_result (DyCompareView *self, GPtrArray *rows, double seconds);
 /* Empties the list and the summary. */
 void dy_compare_view_clear_result (DyCompareView *self);
-/* Whether ROW is pushable and selected. */
+/* The pushable rows: all of them, or those selected. */
 guint dy_compare_view_count_pushable (DyCompareView *self, gboolean selected_only);
 /* The keys (as dy_compare_view_key_text) of the selected pushable rows. */
 GHashTable *dy_compare_view_selected_keys (DyCompareView *self);

@@ -664,14 +664,19 @@ push_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       g_autofree char *message = NULL;
 
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+      gboolean open = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+
+      if (open)
         /* TRANSLATORS: the push was refused: changes are already staged on that table */
         message = g_strdup_printf (_ ("Nothing was staged: %s"), error->message);
       else
         message = g_strdup_printf (_ ("The push could not be staged: %s"), error->message);
       if (!self->disposed)
         {
-          AdwToast *toast = adw_toast_new (message);
+          /* the whole message is in the error bar; a toast is one line */
+          AdwToast *toast = adw_toast_new (open ? _ ("Nothing was staged: changes are already "
+                                                     "open on the other side’s table")
+                                                : _ ("The push could not be staged"));
 
           set_error (self, message);
           adw_toast_set_timeout (toast, 8);
@@ -778,6 +783,12 @@ gboolean
 dy_compare_view_get_pushing (DyCompareView *self)
 {
   return self->pushing;
+}
+
+GtkWidget *
+dy_compare_view_get_push_button (DyCompareView *self)
+{
+  return self->push_button;
 }
 
 gboolean

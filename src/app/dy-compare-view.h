@@ -102,6 +102,8 @@ char *dy_compare_view_dup_detail_text (DyCompareView *self);
  * at once (NULL returned). */
 GtkWidget *dy_compare_view_stage_push (DyCompareView *self, gboolean selected);
 gboolean dy_compare_view_get_pushing (DyCompareView *self);
+/* The Stage Push button (insensitive when there is nothing to push, or nothing to push to). */
+GtkWidget *dy_compare_view_get_push_button (DyCompareView *self);
 /* The last push's counts; FALSE when there has been none (or it failed). */
 gboolean dy_compare_view_get_push_counts (DyCompareView *self, DdbPushCounts *counts);
 

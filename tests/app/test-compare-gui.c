@@ -96,7 +96,27 @@ build_live_database (void)
   ddb_engine_free (engine);
 }
 
-/* The window binds Ctrl+Shift+E to win.compare, once. */
+/* WIDGET or one of its descendants is a GtkShortcutsShortcut for ACCEL titled with TITLE. */
+static gboolean
+lists_shortcut (GtkWidget *widget, const char *accel, const char *title)
+{
+  if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
+    {
+      g_autofree char *a = NULL;
+      g_autofree char *t = NULL;
+
+      g_object_get (widget, "accelerator", &a, "title", &t, NULL);
+      if (g_strcmp0 (a, accel) == 0 && t != NULL && strstr (t, title) != NULL)
+        return TRUE;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    if (lists_shortcut (c, accel, title))
+      return TRUE;
+  return FALSE;
+}
+
+/* The window binds Ctrl+Shift+E to win.compare, once, and the shortcuts window lists it. */
 static void
 assert_shortcut (void)
 {
@@ -124,6 +144,14 @@ assert_shortcut (void)
         }
     }
   g_assert_cmpuint (found, ==, 1);
+  /* and the shortcuts window lists it */
+  {
+    GtkShortcutsWindow *help
+        = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (gui_window));
+
+    g_assert_nonnull (help);
+    g_assert_true (lists_shortcut (GTK_WIDGET (help), "<Control><Shift>e", "Compare"));
+  }
 }
 
 static DyCompareView *
@@ -424,6 +452,35 @@ test_compare (void)
     g_assert_cmpint (change_of (changes, "C#1074#US#P-MONITOR")->kind, ==, DDB_CHANGE_DELETE);
     g_clear_pointer (&changes, g_ptr_array_unref);
     g_assert_true (dy_staging_discard_all (dy_staging_get_default (), live, "Orders", &error));
+  }
+
+  /* an export of the live table as the other side: the same counts (two-way, total left out),
+   * and nothing to push to */
+  {
+    g_autofree char *export = g_build_filename (g_get_user_cache_dir (), "live-orders.jsonl", NULL);
+    DdbExportOptions options = { .table_name = "Orders" };
+    g_autoptr (GError) error = NULL;
+    DdbEngine *engine = ddb_engine_open (live_path, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (ddb_snapshot_export (engine, export, &options, NULL, &error));
+    g_assert_no_error (error);
+    ddb_engine_free (engine);
+    gtk_window_present (GTK_WINDOW (view));
+    dy_compare_view_set_other_export (view, export);
+    g_assert_null (dy_compare_view_get_other_connection (view));
+    g_assert_cmpstr (dy_compare_view_get_other_name (view), ==, export);
+    run_and_wait (view);
+    counts = dy_compare_view_get_counts (view);
+    g_assert_cmpuint (counts->same, ==, 64);
+    g_assert_cmpuint (counts->changed, ==, 2);
+    g_assert_cmpuint (counts->only_here, ==, 1);
+    g_assert_cmpuint (counts->only_there, ==, 2);
+    g_assert_cmpuint (counts->items_there, ==, 68);
+    g_assert_null (dy_compare_view_stage_push (view, FALSE));
+    g_assert_false (dy_compare_view_get_pushing (view));
+    g_assert_false (gtk_widget_is_sensitive (dy_compare_view_get_push_button (view)));
+    gui_screenshot ("compare-export.png");
   }
 
   /* closed: freed once its workers are done */
