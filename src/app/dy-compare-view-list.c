@@ -161,6 +161,7 @@ row_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_d
   gtk_widget_add_css_class (caption, "caption");
   gtk_widget_add_css_class (caption, "dim-label");
   gtk_widget_set_hexpand (texts, TRUE);
+  gtk_widget_set_valign (texts, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (texts), title);
   gtk_box_append (GTK_BOX (texts), caption);
   gtk_box_append (GTK_BOX (box), badge);

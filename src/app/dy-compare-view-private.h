@@ -1,7 +1,7 @@
 /* dy-compare-view-private.h: what the Compare window's files share: dy-compare-view.c (the
- * window, its inputs, the compare on a worker thread and the push), dy-compare-view-list.c (the
- * rows, the summary and the filtered list) and dy-compare-view-detail.c (the selected
- * difference read again and shown side by side). */
+ * window, its inputs and the compare on a worker thread), dy-compare-view-list.c (the
+ * rows, the summary and the filtered list), dy-compare-view-detail.c (the selected
+ * difference read again and shown side by side) and dy-compare-view-push.c (Stage Push). */
 #pragma once
 
 #include "app/dy-compare-view.h"
@@ -83,6 +83,12 @@ struct _DyCompareView {
   gboolean has_push_counts;
   DdbPushCounts push_counts;
 };
+
+/* dy-compare-view.c */
+/* Shows MESSAGE in the error bar (NULL: hides it). */
+void dy_compare_view_set_error (DyCompareView *self, const char *message);
+/* The actions and controls follow the state (comparing, pushing, a result). */
+void dy_compare_view_update_actions (DyCompareView *self);
 
 /* dy-compare-view-list.c */
 /* A row for a difference (its key copied). */

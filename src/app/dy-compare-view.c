@@ -1,7 +1,7 @@
 /* dy-compare-view.c: the Compare window (see dy-compare-view.h): its inputs (the other side, the
- * base, the attributes left out), the compare on a worker thread with each side's progress and
- * Cancel, and Stage Push. The list and summary are dy-compare-view-list.c, the side by side
- * dy-compare-view-detail.c. */
+ * base, the attributes left out) and the compare on a worker thread with each side's progress
+ * and Cancel. The list and summary are dy-compare-view-list.c, the side by side
+ * dy-compare-view-detail.c, Stage Push dy-compare-view-push.c. */
 #define G_LOG_DOMAIN "dynoscope-compare-view"
 
 #include <glib/gi18n.h>
@@ -113,8 +113,8 @@ out:
 
 /* Inputs. */
 
-static void
-set_error (DyCompareView *self, const char *message)
+void
+dy_compare_view_set_error (DyCompareView *self, const char *message)
 {
   g_free (self->error);
   self->error = g_strdup (message);
@@ -166,8 +166,8 @@ table_selected (DyCompareView *self)
     }
 }
 
-static void
-update_actions (DyCompareView *self)
+void
+dy_compare_view_update_actions (DyCompareView *self)
 {
   gboolean running = self->task != NULL;
   gboolean exported = self->export_path != NULL && selected_other (self) == NULL;
@@ -193,7 +193,7 @@ static void
 other_tables_changed (DyCompareView *self)
 {
   select_wanted_table (self);
-  update_actions (self);
+  dy_compare_view_update_actions (self);
 }
 
 static void
@@ -254,7 +254,7 @@ chooser_response (GtkNativeDialog *dialog, int response, gpointer user_data)
   g_object_unref (dialog);
   g_object_unref (self);
   g_free (c);
-  update_actions (self);
+  dy_compare_view_update_actions (self);
 }
 
 static void
@@ -289,7 +289,7 @@ other_selected (DyCompareView *self)
     }
   else if (!self->choosing)
     choose_export (self, FALSE, i - self->others->len == OTHER_EXPORT_FOLDER, self->other_previous);
-  update_actions (self);
+  dy_compare_view_update_actions (self);
 }
 
 static void
@@ -375,7 +375,7 @@ dy_compare_view_set_other (DyCompareView *self, DyConnection *connection, const 
         gtk_drop_down_set_selected (self->other_dropdown, i);
         set_table_model (self, connection);
       }
-  update_actions (self);
+  dy_compare_view_update_actions (self);
 }
 
 void
@@ -399,7 +399,7 @@ dy_compare_view_set_other_export (DyCompareView *self, const char *path)
       self->choosing = FALSE;
     }
   self->other_previous = gtk_drop_down_get_selected (self->other_dropdown);
-  update_actions (self);
+  dy_compare_view_update_actions (self);
 }
 
 DyConnection *
@@ -492,7 +492,7 @@ run_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (error != NULL)
     {
       g_clear_object (&self->task);
-      update_actions (self);
+      dy_compare_view_update_actions (self);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           g_autofree char *count = dy_keys_count_text (self->items_read);
@@ -507,7 +507,7 @@ run_done (GObject *source, GAsyncResult *result, gpointer user_data)
         {
           g_autofree char *why = dy_connection_describe_error (self->connection, error, NULL);
 
-          set_error (self, why);
+          dy_compare_view_set_error (self, why);
           adw_status_page_set_description (self->empty_page,
                                            _ ("The compare failed: nothing to show."));
         }
@@ -537,7 +537,7 @@ run_done (GObject *source, GAsyncResult *result, gpointer user_data)
   dy_compare_view_show_result (self, g_steal_pointer (&d->rows), seconds);
   g_clear_object (&self->task);
   gtk_stack_set_visible_child_name (self->content_stack, "result");
-  update_actions (self);
+  dy_compare_view_update_actions (self);
 }
 
 void
@@ -579,7 +579,7 @@ dy_compare_view_run (DyCompareView *self)
     d->base_path = g_strdup (self->base_path);
   d->exclude = (GStrv) g_ptr_array_free (g_steal_pointer (&exclude), FALSE);
 
-  set_error (self, NULL);
+  dy_compare_view_set_error (self, NULL);
   self->items_read = 0;
   self->started = g_get_monotonic_time ();
   self->run_cancellable = g_cancellable_new ();
@@ -589,7 +589,7 @@ dy_compare_view_run (DyCompareView *self)
   g_task_run_in_thread (self->task, run_thread);
   self->progress_timer = g_timeout_add (100, progress_tick, self);
   update_progress (self);
-  update_actions (self);
+  dy_compare_view_update_actions (self);
 }
 
 void
@@ -623,180 +623,6 @@ const char *
 dy_compare_view_get_error (DyCompareView *self)
 {
   return self->error;
-}
-
-/* The push. */
-
-typedef struct {
-  DyCompareView *self;
-  GHashTable *keys; /* the selected keys' texts, or NULL: all */
-} PushData;
-
-static gboolean
-push_select (const DdbCompareDifference *difference, gpointer user_data)
-{
-  PushData *p = user_data;
-  g_autofree char *key = dy_compare_view_key_text (difference->key);
-
-  return g_hash_table_contains (p->keys, key);
-}
-
-static void
-push_done (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  PushData *p = user_data;
-  DyCompareView *self = p->self;
-  g_autoptr (GError) error = NULL;
-  DdbPushCounts counts = { 0 };
-  gboolean ok = dy_staging_push_finish (DY_STAGING (source), result, &counts, &error);
-  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
-
-  self->pushing = FALSE;
-  g_clear_pointer (&p->keys, g_hash_table_unref);
-  g_free (p);
-  if (!self->disposed)
-    {
-      self->has_push_counts = ok;
-      self->push_counts = counts;
-      update_actions (self);
-    }
-  if (!ok)
-    {
-      g_autofree char *message = NULL;
-
-      gboolean open = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
-
-      if (open)
-        /* TRANSLATORS: the push was refused: changes are already staged on that table */
-        message = g_strdup_printf (_ ("Nothing was staged: %s"), error->message);
-      else
-        message = g_strdup_printf (_ ("The push could not be staged: %s"), error->message);
-      if (!self->disposed)
-        {
-          /* the whole message is in the error bar; a toast is one line */
-          AdwToast *toast = adw_toast_new (open ? _ ("Nothing was staged: changes are already "
-                                                     "open on the other side’s table")
-                                                : _ ("The push could not be staged"));
-
-          set_error (self, message);
-          adw_toast_set_timeout (toast, 8);
-          adw_toast_overlay_add_toast (self->toast_overlay, toast);
-        }
-      if (counts.staged == 0 || !DY_IS_WINDOW (parent))
-        {
-          g_object_unref (self);
-          return;
-        }
-    }
-  if (DY_IS_WINDOW (parent) && self->result_other != NULL)
-    {
-      g_autofree char *text = NULL;
-
-      /* TRANSLATORS: what the push staged; the staging panel shows it, to commit */
-      text = g_strdup_printf (
-          g_dngettext (NULL,
-                       "%u change staged for the other side (creates: %u, updates: %u, "
-                       "deletes: %u) · edited there, left alone: %u · conflicts, not pushed: %u",
-                       "%u changes staged for the other side (creates: %u, updates: %u, "
-                       "deletes: %u) · edited there, left alone: %u · conflicts, not pushed: %u",
-                       counts.staged),
-          counts.staged, counts.creates, counts.updates, counts.deletes, counts.left_there,
-          counts.conflicts);
-      dy_window_show_staging (DY_WINDOW (parent), self->result_other,
-                              ddb_compare_result_options (self->result)->there.table);
-      dy_window_toast (DY_WINDOW (parent), text);
-      gtk_window_present (parent);
-    }
-  g_object_unref (self);
-}
-
-static void
-start_push (DyCompareView *self, gboolean selected)
-{
-  PushData *p;
-
-  if (self->pushing || self->result == NULL || self->result_other == NULL)
-    return;
-  p = g_new0 (PushData, 1);
-  p->self = g_object_ref (self);
-  if (selected)
-    p->keys = dy_compare_view_selected_keys (self);
-  self->pushing = TRUE;
-  set_error (self, NULL);
-  update_actions (self);
-  dy_staging_push_async (dy_staging_get_default (), self->result_other, self->result,
-                         &self->result_lock, selected ? push_select : NULL, p, push_done, p);
-}
-
-static void
-confirm_response (AdwMessageDialog *dialog, const char *response, gpointer user_data)
-{
-  DyCompareView *self = user_data;
-
-  if (g_str_equal (response, "stage"))
-    start_push (self, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "dy-selected")));
-}
-
-GtkWidget *
-dy_compare_view_stage_push (DyCompareView *self, gboolean selected)
-{
-  guint n;
-  g_autofree char *here = NULL;
-  g_autofree char *body = NULL;
-  GtkWidget *dialog;
-
-  g_return_val_if_fail (DY_IS_COMPARE_VIEW (self), NULL);
-  if (self->pushing || self->result == NULL || self->result_other == NULL)
-    return NULL;
-  if (self->counts.has_base)
-    {
-      start_push (self, selected);
-      return NULL;
-    }
-  n = dy_compare_view_count_pushable (self, selected);
-  /* TRANSLATORS: this side of a compare: a table and its connection */
-  here = g_strdup_printf (_ ("%s in %s"), self->table, dy_connection_get_title (self->connection));
-  /* TRANSLATORS: asked before a push without a base; the first %s is the other side, the
-   * second this table */
-  body = g_strdup_printf (
-      g_dngettext (NULL,
-                   "No base is known: the push makes %s equal to %s, %u change. Changes made "
-                   "there since are overwritten. Nothing is written until you commit.",
-                   "No base is known: the push makes %s equal to %s, %u changes. Changes made "
-                   "there since are overwritten. Nothing is written until you commit.",
-                   n),
-      self->result_other_name, here, n);
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), _ ("Stage a Two-Way Push?"), body);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _ ("_Cancel"), "stage",
-                                    _ ("_Stage Push"), NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stage",
-                                              ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_object_set_data (G_OBJECT (dialog), "dy-selected", GINT_TO_POINTER (selected));
-  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_response), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-  return dialog;
-}
-
-gboolean
-dy_compare_view_get_pushing (DyCompareView *self)
-{
-  return self->pushing;
-}
-
-GtkWidget *
-dy_compare_view_get_push_button (DyCompareView *self)
-{
-  return self->push_button;
-}
-
-gboolean
-dy_compare_view_get_push_counts (DyCompareView *self, DdbPushCounts *counts)
-{
-  if (self->has_push_counts && counts != NULL)
-    *counts = self->push_counts;
-  return self->has_push_counts;
 }
 
 /* Actions. */
@@ -929,8 +755,8 @@ dy_compare_view_init (DyCompareView *self)
   dy_compare_view_list_init (self);
   g_signal_connect_swapped (self->table_dropdown, "notify::selected", G_CALLBACK (table_selected),
                             self);
-  g_signal_connect_swapped (self->table_dropdown, "notify::selected", G_CALLBACK (update_actions),
-                            self);
+  g_signal_connect_swapped (self->table_dropdown, "notify::selected",
+                            G_CALLBACK (dy_compare_view_update_actions), self);
   g_signal_connect_swapped (self->base_dropdown, "notify::selected", G_CALLBACK (base_selected),
                             self);
 }
@@ -961,7 +787,7 @@ dy_compare_view_open (DyWindow *window, DyConnection *connection, const char *ta
   g_signal_connect_swapped (self->other_dropdown, "notify::selected", G_CALLBACK (other_selected),
                             self);
   dy_compare_view_clear_result (self);
-  update_actions (self);
+  dy_compare_view_update_actions (self);
   gtk_window_present (GTK_WINDOW (self));
   return self;
 }

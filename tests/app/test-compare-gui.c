@@ -559,6 +559,40 @@ test_cancel (void)
   g_assert_null (dy_compare_view_get_error (view));
   g_assert_cmpuint (dy_compare_view_get_items_read (view), <, 2 * BIG_ITEMS);
   gui_screenshot ("compare-cancelled.png");
+
+  /* against an empty table: every item a difference, listed, and the last one shown */
+  call (connection, "CreateTable",
+        "{\"TableName\": \"Empty\", \"BillingMode\": \"PAY_PER_REQUEST\","
+        " \"AttributeDefinitions\": [{\"AttributeName\": \"pk\", \"AttributeType\": \"S\"},"
+        " {\"AttributeName\": \"sk\", \"AttributeType\": \"N\"}],"
+        " \"KeySchema\": [{\"AttributeName\": \"pk\", \"KeyType\": \"HASH\"},"
+        " {\"AttributeName\": \"sk\", \"KeyType\": \"RANGE\"}]}");
+  dy_compare_view_set_other (view, connection, "Empty");
+  dy_compare_view_set_base (view, DY_COMPARE_BASE_NONE, NULL);
+  {
+    gint64 started = g_get_monotonic_time ();
+    GListModel *rows;
+    g_autofree char *detail = NULL;
+    g_autoptr (DyCompareRow) last = NULL;
+
+    run_and_wait (view);
+    g_test_message ("%u differences compared and listed in %.1f s", BIG_ITEMS,
+                    (double) (g_get_monotonic_time () - started) / G_USEC_PER_SEC);
+    g_assert_cmpuint (dy_compare_view_get_counts (view)->only_here, ==, BIG_ITEMS);
+    rows = dy_compare_view_get_rows (view);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, BIG_ITEMS);
+    last = g_list_model_get_item (rows, BIG_ITEMS - 1);
+    started = g_get_monotonic_time ();
+    g_assert_true (gtk_selection_model_select_item (dy_compare_view_get_selection (view),
+                                                    BIG_ITEMS - 1, TRUE));
+    gui_wait_for (detail_ready, view, "the last difference's values");
+    g_test_message ("the last difference read again in %.1f s",
+                    (double) (g_get_monotonic_time () - started) / G_USEC_PER_SEC);
+    detail = dy_compare_view_dup_detail_text (view);
+    assert_contains (detail, dy_compare_row_get_title (last));
+    assert_contains (detail, "Only here: a push creates it there");
+    gui_screenshot ("compare-big.png");
+  }
   g_object_add_weak_pointer (G_OBJECT (view), (gpointer *) &view);
   gtk_window_destroy (GTK_WINDOW (view));
   while (view != NULL)
