@@ -47,6 +47,7 @@ struct _DyCompareView {
   char *table;
   GPtrArray *others; /* DyConnection*, parallel to the first entries of other_list */
   char *other_table; /* the table wanted on the other connection */
+  gboolean syncing;  /* the table dropdown is being changed, not picked from */
   char *export_path; /* the other side when it is an export */
   char *base_path;   /* DY_COMPARE_BASE_EXPORT's export */
   gboolean choosing; /* a file chooser is open */

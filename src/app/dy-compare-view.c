@@ -136,19 +136,35 @@ static void
 select_wanted_table (DyCompareView *self)
 {
   GListModel *tables = gtk_drop_down_get_model (self->table_dropdown);
+  guint n = tables != NULL ? g_list_model_get_n_items (tables) : 0;
+  guint selected = gtk_drop_down_get_selected (self->table_dropdown);
 
-  for (guint i = 0; tables != NULL && i < g_list_model_get_n_items (tables); i++)
+  self->syncing = TRUE;
+  for (guint i = 0; i < n; i++)
     {
       g_autoptr (GtkStringObject) name = g_list_model_get_item (tables, i);
 
       if (g_strcmp0 (gtk_string_object_get_string (name), self->other_table) == 0)
         {
           gtk_drop_down_set_selected (self->table_dropdown, i);
+          self->syncing = FALSE;
           return;
         }
     }
+  self->syncing = FALSE;
+  /* not listed (yet): the wanted table stays while the list loads, else what is shown is it */
+  if (n > 0 && selected < n && selected_other (self) != NULL
+      && !dy_connection_get_loading (selected_other (self)))
+    {
+      g_autoptr (GtkStringObject) name = g_list_model_get_item (tables, selected);
+
+      g_free (self->other_table);
+      self->other_table = g_strdup (gtk_string_object_get_string (name));
+    }
 }
 
+/* The user's pick; the dropdown's own selection of a first row while its list changes is not
+ * one. */
 static void
 table_selected (DyCompareView *self)
 {
@@ -156,7 +172,7 @@ table_selected (DyCompareView *self)
   guint i = gtk_drop_down_get_selected (self->table_dropdown);
   GListModel *tables = gtk_drop_down_get_model (self->table_dropdown);
 
-  if (tables == NULL || i == GTK_INVALID_LIST_POSITION)
+  if (self->syncing || tables == NULL || i == GTK_INVALID_LIST_POSITION)
     return;
   name = g_list_model_get_item (tables, i);
   if (name != NULL)
@@ -189,9 +205,18 @@ dy_compare_view_update_actions (DyCompareView *self)
   dy_compare_view_update_push (self);
 }
 
+/* Around a change of the other connection's table list: the selection model of the dropdown
+ * handles it between these two. */
+static void
+other_tables_changing (DyCompareView *self)
+{
+  self->syncing = TRUE;
+}
+
 static void
 other_tables_changed (DyCompareView *self)
 {
+  self->syncing = FALSE;
   select_wanted_table (self);
   dy_compare_view_update_actions (self);
 }
@@ -200,15 +225,27 @@ static void
 set_table_model (DyCompareView *self, DyConnection *connection)
 {
   GListModel *old = gtk_drop_down_get_model (self->table_dropdown);
+  GListModel *tables = connection != NULL ? dy_connection_get_tables (connection) : NULL;
 
-  if (old != NULL)
-    g_signal_handlers_disconnect_by_func (old, other_tables_changed, self);
-  gtk_drop_down_set_model (self->table_dropdown,
-                           connection != NULL ? dy_connection_get_tables (connection) : NULL);
+  if (old != tables)
+    {
+      if (old != NULL)
+        {
+          g_signal_handlers_disconnect_by_func (old, other_tables_changing, self);
+          g_signal_handlers_disconnect_by_func (old, other_tables_changed, self);
+        }
+      if (tables != NULL)
+        g_signal_connect_object (tables, "items-changed", G_CALLBACK (other_tables_changing), self,
+                                 G_CONNECT_SWAPPED);
+      self->syncing = TRUE;
+      gtk_drop_down_set_model (self->table_dropdown, tables);
+      self->syncing = FALSE;
+      if (tables != NULL)
+        g_signal_connect_object (tables, "items-changed", G_CALLBACK (other_tables_changed), self,
+                                 G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+    }
   if (connection != NULL)
     {
-      g_signal_connect_object (dy_connection_get_tables (connection), "items-changed",
-                               G_CALLBACK (other_tables_changed), self, G_CONNECT_SWAPPED);
       dy_connection_ensure_tables (connection);
       /* the push stages under the connection's id, which a profile resolves on a thread */
       dy_staging_prepare (dy_staging_get_default (), connection);

@@ -298,6 +298,14 @@ test_compare (void)
   /* the table of the same name in the other connection */
   g_assert_true (dy_compare_view_get_other_connection (view) == live);
   g_assert_cmpstr (dy_compare_view_get_other_name (view), ==, "Orders");
+  /* another connection's table list does not lose the table asked for; one it does not list is
+   * replaced by the one shown */
+  dy_compare_view_set_other (view, demo, "Workspaces");
+  g_assert_true (dy_compare_view_get_other_connection (view) == demo);
+  g_assert_cmpstr (dy_compare_view_get_other_name (view), ==, "Workspaces");
+  dy_compare_view_set_other (view, live, "NoSuchTable");
+  g_assert_cmpstr (dy_compare_view_get_other_name (view), ==, "Orders");
+  dy_compare_view_set_other (view, live, "Orders");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.compare", NULL));
   g_assert_true (find_compare_view ("Orders") == view);
   gui_screenshot ("compare-empty.png");
@@ -526,6 +534,13 @@ big_listed (gpointer data)
 }
 
 static gboolean
+two_tables (gpointer data)
+{
+  return !dy_connection_get_loading (data)
+         && g_list_model_get_n_items (dy_connection_get_tables (data)) == 2;
+}
+
+static gboolean
 some_items_read (gpointer data)
 {
   return dy_compare_view_get_items_read (data) > 0;
@@ -567,7 +582,10 @@ test_cancel (void)
         " {\"AttributeName\": \"sk\", \"AttributeType\": \"N\"}],"
         " \"KeySchema\": [{\"AttributeName\": \"pk\", \"KeyType\": \"HASH\"},"
         " {\"AttributeName\": \"sk\", \"KeyType\": \"RANGE\"}]}");
+  dy_connection_refresh_tables (connection);
+  gui_wait_for (two_tables, connection, "the new table listed");
   dy_compare_view_set_other (view, connection, "Empty");
+  g_assert_cmpstr (dy_compare_view_get_other_name (view), ==, "Empty");
   dy_compare_view_set_base (view, DY_COMPARE_BASE_NONE, NULL);
   {
     gint64 started = g_get_monotonic_time ();
