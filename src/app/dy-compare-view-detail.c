@@ -291,7 +291,7 @@ detail_done (GObject *source, GAsyncResult *result, gpointer user_data)
   gboolean found = g_task_propagate_boolean (G_TASK (result), &error);
 
   if (self->disposed || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-      || d->index != self->detail_index)
+      || d->index != self->detail_index || d->generation != self->generation)
     return;
   g_clear_object (&self->detail_cancellable);
   if (error != NULL || !found)

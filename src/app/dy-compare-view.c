@@ -551,6 +551,9 @@ run_done (GObject *source, GAsyncResult *result, gpointer user_data)
       gtk_stack_set_visible_child_name (self->content_stack, "empty");
       return;
     }
+  if (self->detail_cancellable != NULL)
+    g_cancellable_cancel (self->detail_cancellable);
+  g_clear_object (&self->detail_cancellable);
   /* the detail reads the result on a worker: it is replaced under the lock */
   g_mutex_lock (&self->result_lock);
   g_clear_pointer (&self->result, ddb_compare_result_free);
