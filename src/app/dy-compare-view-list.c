@@ -412,6 +412,7 @@ dy_compare_view_show_result (DyCompareView *self, GPtrArray *rows, double second
     self->n_pushable += ((DyCompareRow *) rows->pdata[i])->pushable;
   g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
                        rows->pdata, rows->len);
+  g_ptr_array_unref (rows);
   update_count (self);
   dy_compare_view_update_push (self);
 }

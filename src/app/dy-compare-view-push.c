@@ -45,9 +45,8 @@ push_done (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   if (!ok)
     {
-      g_autofree char *message = NULL;
-
       gboolean open = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+      g_autofree char *message = NULL;
 
       if (open)
         /* TRANSLATORS: the push was refused: changes are already staged on that table */
