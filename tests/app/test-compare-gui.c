@@ -397,6 +397,25 @@ test_compare (void)
   gtk_window_present (GTK_WINDOW (gui_window));
   gui_screenshot ("compare-pushed.png");
 
+  /* the base named as an export (the data both started from): the same three classes */
+  {
+    g_autofree char *source
+        = g_build_filename (g_getenv ("DYNOSCOPE_DEMO_DATA"), "orders.jsonl", NULL);
+    g_autofree char *base_text = g_strdup_printf ("Base: export %s\n", source);
+
+    gtk_window_present (GTK_WINDOW (view));
+    dy_compare_view_set_base (view, DY_COMPARE_BASE_EXPORT, source);
+    run_and_wait (view);
+    counts = dy_compare_view_get_counts (view);
+    g_assert_true (counts->has_base);
+    g_assert_cmpuint (counts->edited_here, ==, 3);
+    g_assert_cmpuint (counts->edited_there, ==, 2);
+    g_assert_cmpuint (counts->both, ==, 1);
+    g_free (summary);
+    summary = dy_compare_view_dup_summary_text (view);
+    assert_contains (summary, base_text);
+  }
+
   /* two-way, with total left out: the live edit of a total is the same item now */
   gtk_window_present (GTK_WINDOW (view));
   dy_compare_view_set_base (view, DY_COMPARE_BASE_NONE, NULL);
