@@ -588,6 +588,9 @@ test_cancel (void)
   cancelled_at = g_get_monotonic_time ();
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "compare.cancel", NULL));
   gui_wait_for (view_idle, view, "the cancel");
+  g_test_message ("cancelled after %" G_GUINT64_FORMAT " items, stopped in %.2f s",
+                  dy_compare_view_get_items_read (view),
+                  (double) (g_get_monotonic_time () - cancelled_at) / G_USEC_PER_SEC);
   g_assert_cmpint (g_get_monotonic_time () - cancelled_at, <, 5 * G_USEC_PER_SEC);
   g_assert_null (dy_compare_view_get_counts (view));
   g_assert_null (dy_compare_view_get_error (view));
