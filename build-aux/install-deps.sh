@@ -2,7 +2,7 @@
 # Installs, with apt-get, the Debian/Ubuntu packages that building and testing Dynoscope need and
 # that are not installed yet. Used by run-demo.sh and, with --tests (which adds what the tests
 # need: Java, npm, AWS's DynamoDB Local for the differential and client tests and dynalite for
-# the client tests), by run-tests.sh and CI.
+# the client tests, debhelper and lintian for the package suite), by run-tests.sh and CI.
 set -euo pipefail
 
 for_tests=false
@@ -42,7 +42,9 @@ if $for_tests; then
   # The code generator's tests (tests/codegen) parse the Go and Rust programs with gofmt and
   # rustfmt, and compile the literals of every language (rustc for Rust).
   # The completion tests drive bash (and zsh, which the completion is also written for).
-  for p in awscli python3-boto3 openssl golang-go rustfmt rustc bash zsh; do
+  # The package suite (tests/package) builds the Debian packages and lints them.
+  for p in awscli python3-boto3 openssl golang-go rustfmt rustc bash zsh \
+           dpkg-dev debhelper lintian; do
     dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed || missing+=("$p")
   done
 fi
