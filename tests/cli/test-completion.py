@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""bash completion of dynoscope-cli (data/completions/dynoscope-cli.bash), driven as bash drives
-it: the script sourced, COMP_WORDS and COMP_CWORD set, the function called, COMPREPLY read."""
+"""Shell completion of dynoscope-cli. bash (data/completions/dynoscope-cli.bash) driven as bash
+drives it: the script sourced, COMP_WORDS and COMP_CWORD set, the function called, COMPREPLY
+read. zsh (data/completions/_dynoscope-cli) through a real interactive zsh in a pseudo-terminal
+(zsh-complete.zsh): the line typed, Tab pressed, the screen read."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,16 +44,7 @@ class BashCompletion(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
-        cls.db = os.path.join(cls.tmp.name, "shop.db")
-        for table, key, source in (("Blog", None, "blog.jsonl"),
-                                   ("Orders", "TenantShard:S,orderedAt:S", "orders.jsonl"),
-                                   ("Workspaces", "EntityRef:S,Detail:S", "workspaces.jsonl")):
-            args = [CLI, "--db", cls.db, "import", "--table", table]
-            if key:
-                args += ["--key", key]
-            r = subprocess.run(args + [os.path.join(SRC, "data", "demo", source)],
-                               capture_output=True, text=True, timeout=60)
-            assert r.returncode == 0, r.stderr
+        cls.db = make_db(cls.tmp.name)
 
     @classmethod
     def tearDownClass(cls):
@@ -107,6 +101,78 @@ class BashCompletion(unittest.TestCase):
 
     def test_files_for_db(self):
         self.assertEqual(complete("--db", os.path.join(self.tmp.name, "sh")), [self.db])
+
+
+def make_db(directory):
+    db = os.path.join(directory, "shop.db")
+    for table, key, source in (("Blog", None, "blog.jsonl"),
+                               ("Orders", "TenantShard:S,orderedAt:S", "orders.jsonl"),
+                               ("Workspaces", "EntityRef:S,Detail:S", "workspaces.jsonl")):
+        args = [CLI, "--db", db, "import", "--table", table]
+        if key:
+            args += ["--key", key]
+        r = subprocess.run(args + [os.path.join(SRC, "data", "demo", source)],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+    return db
+
+
+def zsh_screen(line, home=None):
+    """What the terminal shows after LINE and a Tab in an interactive zsh, escapes removed."""
+    env = dict(os.environ, LANGUAGE="C", LC_ALL="C.UTF-8", TERM="dumb")
+    env.pop("AWS_CONFIG_FILE", None)
+    env.pop("AWS_SHARED_CREDENTIALS_FILE", None)
+    if home is not None:
+        env["HOME"] = home
+    r = subprocess.run(["zsh", "-f", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                  "zsh-complete.zsh"),
+                        os.path.join(SRC, "data", "completions"), os.path.dirname(CLI), line],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|[\r\x08]", " ", r.stdout)
+    return screen.split("READY", 1)[1]
+
+
+@unittest.skipUnless(shutil.which("zsh"), "zsh is not installed")
+class ZshCompletion(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.db = make_db(cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_command_names(self):
+        words = zsh_screen("dynoscope-cli com").split()
+        self.assertIn("commit", words)
+        self.assertIn("compare", words)
+        self.assertNotIn("codegen", words)
+
+    def test_options_of_compare(self):
+        words = zsh_screen(f"dynoscope-cli --db {self.db} compare --with-").split()
+        for opt in ("--with-db", "--with-endpoint", "--with-export", "--with-table"):
+            self.assertIn(opt, words)
+
+    def test_table_from_the_database(self):
+        words = zsh_screen(f"dynoscope-cli --db {self.db} keys --table ").split()
+        for table in ("Blog", "Orders", "Workspaces"):
+            self.assertIn(table, words)
+        self.assertIn("--table Workspaces",
+                      " ".join(zsh_screen(f"dynoscope-cli --db {self.db} keys --table W")
+                               .split()))
+
+    def test_profile_from_the_aws_files(self):
+        with tempfile.TemporaryDirectory() as home:
+            os.mkdir(os.path.join(home, ".aws"))
+            with open(os.path.join(home, ".aws", "config"), "w") as f:
+                f.write("[default]\n[profile dev]\n[profile prod-eu]\n")
+            with open(os.path.join(home, ".aws", "credentials"), "w") as f:
+                f.write("[ci]\n")
+            words = zsh_screen("dynoscope-cli --profile ", home=home).split()
+            for profile in ("ci", "default", "dev", "prod-eu"):
+                self.assertIn(profile, words)
 
 
 if __name__ == "__main__":
