@@ -29,7 +29,9 @@ start=$SECONDS
 # so the package is built from exactly what is being tested, and the source tree stays clean.
 mkdir "$work/dynoscope"
 if git -C "$src" rev-parse --show-toplevel >/dev/null 2>&1; then
-  (cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$work/dynoscope")
+  (cd "$src" && git ls-files -co --exclude-standard -z \
+     | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done \
+     | xargs -0 cp -P --parents -t "$work/dynoscope")
 else
   (cd "$src" && tar --exclude='./build*' --exclude=./_build* --exclude=./.git -cf - .) \
     | tar -C "$work/dynoscope" -xf -
