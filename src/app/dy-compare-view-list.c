@@ -9,7 +9,6 @@
 #include "app/dy-compare-view-private.h"
 #include "app/dy-diff-markup.h"
 #include "app/dy-format.h"
-#include "app/dy-keys-rows.h"
 #include "compare/push.h"
 #include "core/ddbjson.h"
 
@@ -342,12 +341,12 @@ void
 dy_compare_view_show_result (DyCompareView *self, GPtrArray *rows, double seconds)
 {
   const DdbCompareCounts *c = &self->counts;
-  g_autofree char *same = dy_keys_count_text (c->same);
-  g_autofree char *changed = dy_keys_count_text (c->changed);
-  g_autofree char *only_here = dy_keys_count_text (c->only_here);
-  g_autofree char *only_there = dy_keys_count_text (c->only_there);
-  g_autofree char *items_here = dy_keys_count_text (c->items_here);
-  g_autofree char *items_there = dy_keys_count_text (c->items_there);
+  g_autofree char *same = dy_format_count (c->same);
+  g_autofree char *changed = dy_format_count (c->changed);
+  g_autofree char *only_here = dy_format_count (c->only_here);
+  g_autofree char *only_there = dy_format_count (c->only_there);
+  g_autofree char *items_here = dy_format_count (c->items_here);
+  g_autofree char *items_there = dy_format_count (c->items_there);
   g_autofree char *bytes_here = dy_format_size (c->bytes_here);
   g_autofree char *bytes_there = dy_format_size (c->bytes_there);
   g_autofree char *summary = NULL;
@@ -361,9 +360,9 @@ dy_compare_view_show_result (DyCompareView *self, GPtrArray *rows, double second
   gtk_label_set_text (self->summary_label, summary);
   if (c->has_base)
     {
-      g_autofree char *edited_here = dy_keys_count_text (c->edited_here);
-      g_autofree char *edited_there = dy_keys_count_text (c->edited_there);
-      g_autofree char *both = dy_keys_count_text (c->both);
+      g_autofree char *edited_here = dy_format_count (c->edited_here);
+      g_autofree char *edited_there = dy_format_count (c->edited_there);
+      g_autofree char *both = dy_format_count (c->both);
       g_autofree char *classes = NULL;
 
       /* TRANSLATORS: the three-way classes of the differences against the base */
@@ -497,8 +496,8 @@ dy_compare_view_update_push (DyCompareView *self)
     text = g_strdup (_ ("The other side is an export: nothing to push to"));
   else if (self->counts.has_base)
     {
-      g_autofree char *there = dy_keys_count_text (self->counts.edited_there);
-      g_autofree char *both = dy_keys_count_text (self->counts.both);
+      g_autofree char *there = dy_format_count (self->counts.edited_there);
+      g_autofree char *both = dy_format_count (self->counts.both);
 
       /* TRANSLATORS: what a three-way push stages: the edits made here, not those made there
        * nor the conflicts */

@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "app/dy-compare-view-private.h"
-#include "app/dy-keys-rows.h"
+#include "app/dy-format.h"
 #include "app/dy-staging.h"
 
 G_DEFINE_FINAL_TYPE (DyCompareView, dy_compare_view, ADW_TYPE_WINDOW)
@@ -490,8 +490,8 @@ update_progress (DyCompareView *self)
   if (d == NULL)
     return;
   g_mutex_lock (&d->lock);
-  here = dy_keys_count_text (d->items[0]);
-  there = dy_keys_count_text (d->items[1]);
+  here = dy_format_count (d->items[0]);
+  there = dy_format_count (d->items[1]);
   self->items_read = d->items[0] + d->items[1];
   rates[0] = d->rate[0];
   rates[1] = d->rate[1];
@@ -532,7 +532,7 @@ run_done (GObject *source, GAsyncResult *result, gpointer user_data)
       dy_compare_view_update_actions (self);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          g_autofree char *count = dy_keys_count_text (self->items_read);
+          g_autofree char *count = dy_format_count (self->items_read);
           g_autofree char *message = g_strdup_printf (
               g_dngettext (NULL, "Cancelled after %s item read: nothing to show.",
                            "Cancelled after %s items read: nothing to show.", self->items_read),
