@@ -44,7 +44,7 @@ class ManPage(unittest.TestCase):
         names = commands()
         self.assertGreaterEqual(len(names), 10, names)
         self.assertEqual(subcommands("model"), ["apply", "check", "estimate", "infer"])
-        self.assertEqual(subcommands("snapshot"), ["base"])
+        self.assertEqual(subcommands("snapshot"), ["base", "pull"])
         sections = re.findall(r"^\.SS (\S+)$", self.page, re.M)
         self.assertEqual([s.replace("\\-", "-") for s in sections], names)
 
