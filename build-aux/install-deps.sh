@@ -2,7 +2,7 @@
 # Installs, with apt-get, the Debian/Ubuntu packages that building and testing Dynoscope need and
 # that are not installed yet. Used by run-demo.sh and, with --tests (which adds what the tests
 # need: Java, npm, AWS's DynamoDB Local for the differential and client tests and dynalite for
-# the client tests), by run-tests.sh and CI.
+# the client tests, debhelper and lintian for the package suite), by run-tests.sh and CI.
 set -euo pipefail
 
 for_tests=false
@@ -20,6 +20,8 @@ packages=(
   libgtk-4-dev libadwaita-1-dev libgtksourceview-5-dev desktop-file-utils appstream
   # the GUI tests and build-aux/screenshots.sh: a virtual X server and ImageMagick's import
   xvfb xauth imagemagick
+  # the man pages' check (man renders them) and bash-completion's completionsdir
+  man-db bash-completion
 )
 
 missing=()
@@ -39,7 +41,10 @@ if $for_tests; then
   # tests/lib makes a self-signed certificate with the openssl command for the TLS tests.
   # The code generator's tests (tests/codegen) parse the Go and Rust programs with gofmt and
   # rustfmt, and compile the literals of every language (rustc for Rust).
-  for p in awscli python3-boto3 openssl golang-go rustfmt rustc; do
+  # The completion tests drive bash (and zsh, which the completion is also written for).
+  # The package suite (tests/package) builds the Debian packages and lints them.
+  for p in awscli python3-boto3 openssl golang-go rustfmt rustc bash zsh \
+           dpkg-dev debhelper lintian; do
     dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed || missing+=("$p")
   done
 fi

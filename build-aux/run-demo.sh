@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 build-aux/install-deps.sh
 [ -f build/build.ninja ] || meson setup build
 ninja -C build
+# The build's compiled catalogs, so that LANGUAGE=tr (it, el) works before any install.
+export DYNOSCOPE_LOCALEDIR="$PWD/build/po"
 
 app=build/src/app/dynoscope
 if [ "${1:-}" != "--cli" ] && [ -x "$app" ] \

@@ -2,8 +2,10 @@
 # Installs what is missing, builds, and runs every test:
 #   1. the whole test suite, warnings as errors;
 #   2. the GTK-free suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
-#   3. each libFuzzer target for FUZZ_SECONDS (default 20) from its committed corpus.
-# Ends with one line "N passed, N failed".
+#   3. each libFuzzer target for FUZZ_SECONDS (default 20) from its committed corpus;
+#   4. the slow 'package' suite: the Debian packages built, unpacked, run and linted (about two
+#      minutes; the two runs above leave it out).
+# Ends with one line "N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build-aux/install-deps.sh --tests || exit 1
@@ -46,9 +48,11 @@ setup () { # builddir, options... (quiet unless it fails)
   rm -f "$log"
 }
 
-echo "== build (warnings as errors) and full test suite"
+echo "== build (warnings as errors) and full test suite (but the package suite, run last)"
+built=false
 if setup build -Dwerror=true && ninja -C build; then
-  meson test -C build --print-errorlogs --num-processes 2
+  built=true
+  meson test -C build --no-suite package --print-errorlogs --num-processes 2
   count_meson build
 else
   echo "build failed"; failed=$((failed + 1))
@@ -58,7 +62,8 @@ echo "== GTK-free tests (all but the gui suite) under address + undefined saniti
 if setup build-sanitize -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false \
    && ninja -C build-sanitize; then
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    meson test -C build-sanitize --no-suite gui --print-errorlogs --num-processes 2
+    meson test -C build-sanitize --no-suite gui --no-suite package --print-errorlogs \
+      --num-processes 2
   count_meson build-sanitize
 else
   echo "sanitizer build failed"; failed=$((failed + 1))
@@ -84,6 +89,16 @@ if [ -f build-fuzz/build.ninja ] || CC=clang setup build-fuzz -Dfuzzing=true -Dt
   fi
 else
   echo "fuzz configure failed"; failed=$((failed + 1))
+fi
+
+echo "== Debian packages (suite package)"
+if $built; then
+  # Counted from its own log: none (a failure) rather than the main run's counted twice.
+  rm -f build/meson-logs/testlog.json
+  meson test -C build --no-rebuild --suite package --print-errorlogs
+  count_meson build
+else
+  echo "skipped: the build failed"
 fi
 
 echo

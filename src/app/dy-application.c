@@ -170,6 +170,8 @@ dy_application_class_init (DyApplicationClass *klass)
 static void
 dy_application_init (DyApplication *self)
 {
+  /* The files on the command line are opened as databases (dy_application_open). */
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[DATABASE…]"));
   g_application_add_main_option (G_APPLICATION (self), "model", 0, G_OPTION_FLAG_NONE,
                                  G_OPTION_ARG_FILENAME, _("Open a key design model (a NoSQL "
                                                           "Workbench data model)"),

@@ -63,12 +63,15 @@ count_and_size (json_t *object)
   if (count == NULL && size == NULL)
     return NULL;
   {
+    guint64 n = (guint64) MAX (json_integer_value (count), 0);
     g_autofree char *words = dy_format_size ((guint64) json_integer_value (size));
+    g_autofree char *items = dy_format_count (n);
+    g_autofree char *bytes = dy_format_count ((guint64) MAX (json_integer_value (size), 0));
 
     /* TRANSLATORS: item count, size in words, size in bytes */
-    return g_strdup_printf (_("%" G_GINT64_FORMAT " items · %s (%" G_GINT64_FORMAT " bytes)"),
-                            (gint64) json_integer_value (count), words,
-                            (gint64) json_integer_value (size));
+    return g_strdup_printf (ngettext ("%s item · %s (%s bytes)", "%s items · %s (%s bytes)",
+                                      (gulong) n),
+                            items, words, bytes);
   }
 }
 
@@ -98,12 +101,17 @@ throughput_text (json_t *throughput)
 {
   if (throughput == NULL)
     return NULL;
-  /* TRANSLATORS: provisioned read and write capacity units */
-  return g_strdup_printf (_("%" G_GINT64_FORMAT " RCU, %" G_GINT64_FORMAT " WCU"),
-                          (gint64) json_integer_value (json_object_get (throughput,
-                                                                        "ReadCapacityUnits")),
-                          (gint64) json_integer_value (json_object_get (throughput,
-                                                                        "WriteCapacityUnits")));
+  {
+    g_autofree char *rcu = g_strdup_printf (
+        "%" G_GINT64_FORMAT,
+        (gint64) json_integer_value (json_object_get (throughput, "ReadCapacityUnits")));
+    g_autofree char *wcu = g_strdup_printf (
+        "%" G_GINT64_FORMAT,
+        (gint64) json_integer_value (json_object_get (throughput, "WriteCapacityUnits")));
+
+    /* TRANSLATORS: provisioned read and write capacity units */
+    return g_strdup_printf (_("%s RCU, %s WCU"), rcu, wcu);
+  }
 }
 
 static void

@@ -381,12 +381,18 @@ stage_done (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   else
     set_error (self, NULL);
-  status = g_strdup_printf (_ ("Staged %u of %u items: %u skipped by the condition, %u "
-                               "unchanged, %u failed"),
-                            report.n_staged,
-                            report.n_staged + report.n_skipped + report.n_unchanged
-                                + report.n_failed,
-                            report.n_skipped, report.n_unchanged, report.n_failed);
+  {
+    guint total = report.n_staged + report.n_skipped + report.n_unchanged + report.n_failed;
+
+    /* TRANSLATORS: staged of all the items, then how many were skipped, unchanged, failed */
+    status = g_strdup_printf (ngettext ("Staged %u of %u item: %u skipped by the condition, %u "
+                                        "unchanged, %u failed",
+                                        "Staged %u of %u items: %u skipped by the condition, %u "
+                                        "unchanged, %u failed",
+                                        total),
+                              report.n_staged, total, report.n_skipped, report.n_unchanged,
+                              report.n_failed);
+  }
   set_status (self, status);
   ddb_expr_stage_report_clear (&report);
 }

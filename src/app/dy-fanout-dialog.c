@@ -267,9 +267,13 @@ planned (GObject *source, GAsyncResult *result, gpointer user_data)
   title = g_strdup_printf (g_dngettext (NULL, "%u copy found", "%u copies found", plan->n_items),
                            plan->n_items);
   /* TRANSLATORS: fan-out cost: "612 B · 3 WCU as single writes, 6 in transactions" */
-  subtitle = g_strdup_printf (
-      _ ("%s · %" G_GUINT64_FORMAT " WCU as single writes, %" G_GUINT64_FORMAT " in transactions"),
-      size, plan->write_units, plan->write_units_transactions);
+  {
+    g_autofree char *single = dy_format_count (plan->write_units);
+    g_autofree char *transactions = dy_format_count (plan->write_units_transactions);
+
+    subtitle = g_strdup_printf (_ ("%s · %s WCU as single writes, %s in transactions"), size,
+                                single, transactions);
+  }
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->preview_row), title);
   adw_action_row_set_subtitle (self->preview_row, plan->n_items > 0
                                                       ? subtitle

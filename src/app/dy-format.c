@@ -150,11 +150,23 @@ dy_format_key (const DdbValue *value)
 }
 
 char *
+dy_format_count (guint64 n)
+{
+  /* ' groups the digits as the locale does */
+  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
+}
+
+char *
 dy_format_size (guint64 bytes)
 {
   /* DynamoDB's limits are in binary kilobytes (400 KB = 409600 bytes), so the app counts so. */
   if (bytes < 1024)
-    return g_strdup_printf (_("%" G_GUINT64_FORMAT " B"), bytes);
+    {
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
+
+      /* TRANSLATORS: a size in bytes */
+      return g_strdup_printf (_("%s B"), n);
+    }
   if (bytes < 1024 * 1024)
     return g_strdup_printf (_("%.1f KB"), bytes / 1024.0);
   if (bytes < G_GUINT64_CONSTANT (1024) * 1024 * 1024)

@@ -18,6 +18,8 @@ char *dy_format_value (const DdbValue *value);
 char *dy_format_key (const DdbValue *value);
 /* "1.2 KB", "312 B", "400 KB". Newly allocated. */
 char *dy_format_size (guint64 bytes);
+/* N with the locale's thousands separators, as the chrome shows counts. Newly allocated. */
+char *dy_format_count (guint64 n);
 /* Orders two key values as DynamoDB orders keys of one type (S and B by unsigned bytes, N
  * numerically); values of different types order by type. */
 int dy_format_compare_keys (const DdbValue *a, const DdbValue *b);

@@ -163,10 +163,14 @@ inspect_folder (const char *dir)
   count = json_object_get (summary, "itemCount");
   if (json_is_integer (count))
     {
-      g_autofree char *n = g_strdup_printf ("%" JSON_INTEGER_FORMAT, json_integer_value (count));
+      json_int_t items = json_integer_value (count);
+      g_autofree char *n = dy_format_count ((guint64) MAX (items, 0));
 
       /* TRANSLATORS: the source of an import; %s is a number of items */
-      inspection->description = g_strdup_printf (_ ("DynamoDB export to S3 · %s items"), n);
+      inspection->description = g_strdup_printf (
+          ngettext ("DynamoDB export to S3 · %s item", "DynamoDB export to S3 · %s items",
+                    (gulong) MAX (items, 0)),
+          n);
     }
   else
     inspection->description = g_strdup (_ ("DynamoDB export to S3"));
@@ -505,21 +509,23 @@ update_progress (DyImportDialog *self)
       return;
     }
   bytes = dy_format_size (p.bytes);
-  /* ' groups the digits as the locale does */
-  items = g_strdup_printf ("%'" G_GUINT64_FORMAT, p.items);
+  items = dy_format_count (p.items);
   if (p.total_bytes > 0)
     {
       total = dy_format_size (p.total_bytes);
       gtk_progress_bar_set_fraction (self->progress_bar,
                                      MIN (1.0, (double) p.bytes / (double) p.total_bytes));
       /* TRANSLATORS: import progress: items read, bytes read of the source's size */
-      text = g_strdup_printf (_ ("%s items · %s of %s"), items, bytes, total);
+      text = g_strdup_printf (ngettext ("%s item · %s of %s", "%s items · %s of %s",
+                                        (gulong) p.items),
+                              items, bytes, total);
     }
   else
     {
       gtk_progress_bar_pulse (self->progress_bar);
       /* TRANSLATORS: import progress: items read, bytes read */
-      text = g_strdup_printf (_ ("%s items · %s"), items, bytes);
+      text = g_strdup_printf (ngettext ("%s item · %s", "%s items · %s", (gulong) p.items), items,
+                              bytes);
     }
   rate = dy_format_size ((guint64) p.bytes_per_second);
   /* TRANSLATORS: import rate: items a second, bytes a second */

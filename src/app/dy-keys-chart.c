@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "app/dy-keys-chart.h"
+#include "app/dy-format.h"
 #include "app/dy-keys-rows.h"
 #include "model/keys.h"
 
@@ -94,7 +95,7 @@ draw_chart (GtkDrawingArea *drawing, cairo_t *cr, int width, int height, gpointe
   for (guint b = 0; b < chart->n_buckets; b++)
     {
       g_autofree char *label = ddb_keys_bucket_label (b);
-      g_autofree char *count = dy_keys_count_text (chart->buckets[b]);
+      g_autofree char *count = dy_format_count (chart->buckets[b]);
       g_autoptr (PangoLayout) l1 = layout_of (area, label, &w, &h);
       g_autoptr (PangoLayout) l2 = layout_of (area, count, NULL, NULL);
 
@@ -119,7 +120,7 @@ draw_chart (GtkDrawingArea *drawing, cairo_t *cr, int width, int height, gpointe
   /* grid lines and ticks */
   for (guint64 t = 0; t <= most; t += step)
     {
-      g_autofree char *text = dy_keys_count_text (t);
+      g_autofree char *text = dy_format_count (t);
       g_autoptr (PangoLayout) tick = layout_of (area, text, &w, &h);
       double x = floor (plot_x + plot_w * (double) t / (double) most) + 0.5;
 
@@ -142,7 +143,7 @@ draw_chart (GtkDrawingArea *drawing, cairo_t *cr, int width, int height, gpointe
   for (guint b = 0; b < chart->n_buckets; b++)
     {
       g_autofree char *label = ddb_keys_bucket_label (b);
-      g_autofree char *count = dy_keys_count_text (chart->buckets[b]);
+      g_autofree char *count = dy_format_count (chart->buckets[b]);
       g_autoptr (PangoLayout) l1 = layout_of (area, label, &w, &h);
       g_autoptr (PangoLayout) l2 = NULL;
       double y = top + (double) b * row;
@@ -206,7 +207,7 @@ dy_keys_chart_set_buckets (GtkWidget *area, const guint64 *buckets, guint n_buck
   for (guint b = 0; b < n_buckets; b++)
     {
       g_autofree char *label = ddb_keys_bucket_label (b);
-      g_autofree char *count = dy_keys_count_text (buckets[b]);
+      g_autofree char *count = dy_format_count (buckets[b]);
 
       g_string_append_printf (
           description,

@@ -220,8 +220,3 @@ dy_keys_list_fit (GtkWidget *list, guint n_rows)
   gtk_scrolled_window_set_min_content_height (scroller, height);
 }
 
-char *
-dy_keys_count_text (guint64 n)
-{
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
-}

@@ -38,8 +38,6 @@ typedef struct {
 GtkWidget *dy_keys_list_new (GListModel *rows, const DyKeysColumn *columns, guint n_columns,
                              int max_height, GtkColumnView **view);
 
-/* N with the locale's thousands separators, as the view's figures show. Newly allocated. */
-char *dy_keys_count_text (guint64 n);
 
 /* Sizes LIST (from dy_keys_list_new) to show N_ROWS rows, up to its MAX_HEIGHT. */
 void dy_keys_list_fit (GtkWidget *list, guint n_rows);

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "app/dy-keys-chart.h"
+#include "app/dy-format.h"
 #include "app/dy-keys-rows.h"
 #include "app/dy-keys-view-private.h"
 #include "codegen/quote.h"
@@ -27,9 +28,9 @@ dy_keys_view_set_source_text (DyKeysView *self, char *text)
 static void
 fill_summary (DyKeysView *self, const DdbKeysReport *r, double seconds)
 {
-  g_autofree char *items = dy_keys_count_text (r->items);
+  g_autofree char *items = dy_format_count (r->items);
   g_autofree char *bytes = g_format_size_full (r->bytes, G_FORMAT_SIZE_IEC_UNITS);
-  g_autofree char *cardinality = dy_keys_count_text (r->partitions->len);
+  g_autofree char *cardinality = dy_format_count (r->partitions->len);
   g_autofree char *caption = NULL;
   g_autofree char *what = NULL;
   char *source;
@@ -146,7 +147,7 @@ fill_lists (DyKeysView *self, const DdbKeysReport *r)
   for (guint i = 0; i < shown; i++)
     {
       const DdbKeysPartition *p = r->partitions->pdata[i];
-      g_autofree char *items = dy_keys_count_text (p->items);
+      g_autofree char *items = dy_format_count (p->items);
       g_autofree char *bytes = g_format_size_full (p->bytes, G_FORMAT_SIZE_IEC_UNITS);
       g_autofree char *si = percent_text (ddb_keys_share_items (r, p));
       g_autofree char *sb = percent_text (ddb_keys_share_bytes (r, p));
@@ -156,8 +157,10 @@ fill_lists (DyKeysView *self, const DdbKeysReport *r)
     }
   if (r->partitions->len > shown)
     /* TRANSLATORS: %u rows shown of %u partitions */
-    note = g_strdup_printf (_ ("The %'u heaviest of %'u partitions, by items then bytes."), shown,
-                            r->partitions->len);
+    note = g_strdup_printf (ngettext ("The %'u heaviest of %'u partition, by items then bytes.",
+                                      "The %'u heaviest of %'u partitions, by items then bytes.",
+                                      r->partitions->len),
+                            shown, r->partitions->len);
   else
     note = g_strdup (_ ("Every partition, heaviest first (by items, then bytes)."));
   gtk_label_set_text (self->heaviest_note, note);
@@ -189,7 +192,7 @@ fill_lists (DyKeysView *self, const DdbKeysReport *r)
       /* TRANSLATORS: a sharded family's shards: their number, the first and the last key */
       g_autofree char *shards
           = g_strdup_printf (_ ("%u (%s … %s)"), f->shards->len, first->key, last->key);
-      g_autofree char *items = dy_keys_count_text (f->items);
+      g_autofree char *items = dy_format_count (f->items);
       g_autofree char *share
           = percent_text (r->items ? (double) f->items / (double) r->items : 0.0);
       g_autofree char *spread = g_strdup_printf ("%'" G_GUINT64_FORMAT " – %'" G_GUINT64_FORMAT,

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "app/dy-keys-chart.h"
+#include "app/dy-format.h"
 #include "app/dy-keys-rows.h"
 #include "app/dy-copy-as.h"
 #include "app/dy-keys-view-private.h"
@@ -84,10 +85,12 @@ update_progress (DyKeysView *self)
 
   if (d != NULL)
     self->items_read = g_atomic_pointer_get (&d->items_read);
-  count = dy_keys_count_text (self->items_read);
+  count = dy_format_count (self->items_read);
   /* TRANSLATORS: the progress of the partition-key analysis: items read so far, and the rate */
-  text = g_strdup_printf (_ ("Reading… %s items read, %'.0f items/s"), count,
-                          seconds > 0.05 ? (double) self->items_read / seconds : 0.0);
+  text = g_strdup_printf (ngettext ("Reading… %s item read, %'.0f items/s",
+                                    "Reading… %s items read, %'.0f items/s",
+                                    (gulong) self->items_read),
+                          count, seconds > 0.05 ? (double) self->items_read / seconds : 0.0);
   gtk_label_set_text (self->progress_label, text);
 }
 
@@ -142,7 +145,7 @@ run_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (report == NULL)
     {
       g_autofree char *message = NULL;
-      g_autofree char *count = dy_keys_count_text (self->items_read);
+      g_autofree char *count = dy_format_count (self->items_read);
 
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         /* TRANSLATORS: the analysis was cancelled after reading this many items */

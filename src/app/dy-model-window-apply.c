@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "app/dy-format.h"
 #include "app/dy-model-window-private.h"
 #include "backend/backend.h"
 #include "model/apply.h"
@@ -105,9 +106,14 @@ show_progress (gpointer data)
   total = apply->table_total;
   if (apply->table != NULL)
     /* TRANSLATORS: the table being created and filled, and its items written of all */
-    text = g_strdup_printf (_ ("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " items "
-                               "written"),
-                            apply->table, written, total);
+    {
+      g_autofree char *w = dy_format_count (written);
+      g_autofree char *t = dy_format_count (total);
+
+      text = g_strdup_printf (ngettext ("%s: %s of %s item written", "%s: %s of %s items written",
+                                        (gulong) total),
+                              apply->table, w, t);
+    }
   g_mutex_unlock (&apply->lock);
   if (text != NULL)
     gtk_label_set_text (apply->label, text);
@@ -179,10 +185,9 @@ apply_done (GObject *source, GAsyncResult *result, gpointer user_data)
           ngettext ("Created %u table on %s.", "Created %u tables on %s.", apply->n_tables),
           apply->n_tables, dy_connection_get_title (apply->connection));
       /* TRANSLATORS: the items Create on… wrote into the tables it created */
+      g_autofree char *n = dy_format_count (written);
       g_autofree char *items
-          = g_strdup_printf (ngettext ("Wrote %" G_GUINT64_FORMAT " item.",
-                                       "Wrote %" G_GUINT64_FORMAT " items.", written),
-                             written);
+          = g_strdup_printf (ngettext ("Wrote %s item.", "Wrote %s items.", (gulong) written), n);
       /* two whole sentences, one after the other */
       g_autofree char *text = g_strdup_printf ("%s %s", tables, items);
 
@@ -199,14 +204,17 @@ apply_done (GObject *source, GAsyncResult *result, gpointer user_data)
       GtkWidget *dialog;
 
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        /* TRANSLATORS: Create on… was cancelled after writing this many items */
-        text = g_strdup_printf (
-            ngettext ("Cancelled after %" G_GUINT64_FORMAT " item: the tables created and the "
-                      "items written until then stay.",
-                      "Cancelled after %" G_GUINT64_FORMAT " items: the tables created and the "
-                      "items written until then stay.",
-                      written),
-            written);
+        {
+          g_autofree char *count = dy_format_count (written);
+
+          /* TRANSLATORS: Create on… was cancelled after writing this many items */
+          text = g_strdup_printf (ngettext ("Cancelled after %s item: the tables created and the "
+                                            "items written until then stay.",
+                                            "Cancelled after %s items: the tables created and "
+                                            "the items written until then stay.",
+                                            (gulong) written),
+                                  count);
+        }
       else
         /* TRANSLATORS: Create on… failed; %s is DynamoDB's error name and message */
         text = g_strdup_printf (_ ("%s\n\nWhat was created and written before the error stays."),
@@ -373,8 +381,11 @@ dy_model_window_review_create (DyModelWindow *self, DyConnection *connection)
   review = g_new0 (Review, 1);
   review->apply = apply;
   /* TRANSLATORS: %s is the number of sample items of the model */
-  sample = g_strdup_printf (_ ("The sample items (%" G_GUINT64_FORMAT ")"),
-                            n_sample_items (apply->model));
+  {
+    g_autofree char *count = dy_format_count (n_sample_items (apply->model));
+
+    sample = g_strdup_printf (_ ("The sample items (%s)"), count);
+  }
   {
     const char *choices[] = { sample, _ ("Generated items"), NULL };
 

@@ -80,7 +80,9 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
 
       text = dy_grid_collection_heading (group);
       if (dy_group_is_shard_set (group))
-        flags = g_strdup_printf (_ ("%u shards (hot key)"), dy_group_get_shard_count (group));
+        flags = g_strdup_printf (ngettext ("%u shard (hot key)", "%u shards (hot key)",
+                                           dy_group_get_shard_count (group)),
+                                 dy_group_get_shard_count (group));
       else if (base != NULL && dy_group_get_shard_count (group) > 1)
         /* TRANSLATORS: a collection that is one shard of a partition written across keys */
         flags = g_strdup_printf (_ ("shard %s/%u"), dy_group_get_shard_suffix (group),

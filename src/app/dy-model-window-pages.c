@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "app/dy-format.h"
 #include "app/dy-model-window-private.h"
 
 /* ---- Building blocks ---- */
@@ -100,8 +101,12 @@ billing_text (const DyModelTable *table)
     return g_strdup (_ ("On demand (PAY_PER_REQUEST)"));
   if (g_strcmp0 (table->billing_mode, "PROVISIONED") == 0)
     /* TRANSLATORS: provisioned capacity: read and write capacity units */
-    return g_strdup_printf (_ ("Provisioned: %" G_GINT64_FORMAT " RCU, %" G_GINT64_FORMAT " WCU"),
-                            table->rcu, table->wcu);
+    {
+      g_autofree char *rcu = g_strdup_printf ("%" G_GINT64_FORMAT, table->rcu);
+      g_autofree char *wcu = g_strdup_printf ("%" G_GINT64_FORMAT, table->wcu);
+
+      return g_strdup_printf (_ ("Provisioned: %s RCU, %s WCU"), rcu, wcu);
+    }
   return g_strdup (_ ("Not set"));
 }
 

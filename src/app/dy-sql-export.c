@@ -192,7 +192,8 @@ export_tick (gpointer data)
   g_autofree char *text = NULL;
 
   /* TRANSLATORS: export progress: rows written, of how many */
-  text = g_strdup_printf (_ ("Exporting %u of %u rows…"), done, e->total);
+  text = g_strdup_printf (ngettext ("Exporting %u of %u row…", "Exporting %u of %u rows…", e->total),
+                          done, e->total);
   gtk_progress_bar_set_text (self->progress_bar, text);
   gtk_progress_bar_set_fraction (self->progress_bar, e->total > 0 ? (double) done / e->total : 1);
   return G_SOURCE_CONTINUE;

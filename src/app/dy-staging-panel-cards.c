@@ -4,91 +4,11 @@
 #define G_LOG_DOMAIN "dynoscope-staging-panel"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
-#include "app/dy-format.h"
+#include "app/dy-diff-markup.h"
 #include "app/dy-staging-panel-private.h"
 #include "core/expr.h"
 #include "staging/diff.h"
-#include "staging/worddiff.h"
-
-/* Value text. */
-
-char *
-dy_staging_panel_value_text (const DdbValue *value)
-{
-  if (value == NULL)
-    return NULL;
-  if (value->type == DDB_TYPE_S)
-    return g_strdup_printf ("“%s”", value->bytes.data);
-  return dy_format_value (value);
-}
-
-static gboolean
-is_long_string (const DdbValue *v)
-{
-  return v != NULL && v->type == DDB_TYPE_S && g_utf8_strlen (v->bytes.data, -1) >= LONG_STRING;
-}
-
-/* Removed and added text are marked by colour with an alpha, which reads on light and dark
- * backgrounds alike, and removed text is also struck through for those who cannot tell the
- * colours apart. */
-#define REMOVED_SPAN "<span background=\"#e01b24\" bgalpha=\"22%\" strikethrough=\"true\">"
-#define ADDED_SPAN "<span background=\"#2ec27e\" bgalpha=\"28%\">"
-
-static char *
-word_diff_markup (const char *old_text, const char *new_text)
-{
-  g_autoptr (GPtrArray) spans = ddb_word_diff (old_text, new_text);
-  GString *markup = g_string_new (NULL);
-
-  for (guint i = 0; i < spans->len; i++)
-    {
-      DdbWordSpan *s = g_ptr_array_index (spans, i);
-      g_autofree char *escaped = g_markup_escape_text (s->text, -1);
-
-      if (s->op == DDB_WORD_SAME)
-        g_string_append (markup, escaped);
-      else if (s->op == DDB_WORD_ADDED && i > 0
-               && ((DdbWordSpan *) g_ptr_array_index (spans, i - 1))->op == DDB_WORD_REMOVED)
-        /* a gap between the struck and the new words, so that they do not run together */
-        g_string_append_printf (markup, " %s%s</span>", ADDED_SPAN, escaped);
-      else
-        g_string_append_printf (markup, "%s%s</span>",
-                                s->op == DDB_WORD_REMOVED ? REMOVED_SPAN : ADDED_SPAN, escaped);
-    }
-  return g_string_free (markup, FALSE);
-}
-
-/* "old → new" with absent sides said in words. */
-static char *
-change_markup (const DdbValue *old_value, const DdbValue *new_value)
-{
-  g_autofree char *old_text = dy_staging_panel_value_text (old_value);
-  g_autofree char *new_text = dy_staging_panel_value_text (new_value);
-  g_autofree char *old_escaped = NULL;
-  g_autofree char *new_escaped = NULL;
-
-  if (old_value != NULL && new_value != NULL
-      && (is_long_string (old_value) || is_long_string (new_value))
-      && old_value->type == new_value->type)
-    return word_diff_markup (old_value->bytes.data, new_value->bytes.data);
-  if (old_value == NULL)
-    {
-      new_escaped = g_markup_escape_text (new_text, -1);
-      return g_strdup_printf ("%s%s</span>", ADDED_SPAN, new_escaped);
-    }
-  if (new_value == NULL)
-    {
-      old_escaped = g_markup_escape_text (old_text, -1);
-      /* TRANSLATORS: an attribute removed by a change, after its old value */
-      return g_strdup_printf ("%s%s</span> <i>%s</i>", REMOVED_SPAN, old_escaped, _ ("removed"));
-    }
-  old_escaped = g_markup_escape_text (old_text, -1);
-  new_escaped = g_markup_escape_text (new_text, -1);
-  return g_strdup_printf ("%s%s</span> → %s%s</span>", REMOVED_SPAN, old_escaped, ADDED_SPAN,
-                          new_escaped);
-}
 
 /* Cards. */
 
@@ -116,22 +36,6 @@ icon_button (const char *icon, const char *tooltip, const char *action, GVariant
   return button;
 }
 
-char *
-dy_staging_panel_key_title (const DdbValue *key)
-{
-  GString *text = g_string_new (NULL);
-
-  for (guint i = 0; i < ddb_value_map_size (key); i++)
-    {
-      g_autofree char *part = dy_format_key (ddb_value_map_nth (key, i)->value);
-
-      if (i > 0)
-        g_string_append (text, " · ");
-      g_string_append (text, part);
-    }
-  return g_string_free (text, FALSE);
-}
-
 static GtkWidget *
 kind_badge (DdbChangeKind kind)
 {
@@ -149,7 +53,7 @@ static void
 add_entry_row (GtkGrid *grid, int row, const DdbChange *change, const DdbDiffEntry *e)
 {
   g_autofree char *path = ddb_path_to_string (&e->path);
-  g_autofree char *markup = change_markup (e->old_value, e->new_value);
+  g_autofree char *markup = dy_diff_change_markup (e->old_value, e->new_value);
   GtkWidget *path_label = dy_staging_panel_label_new (path, "monospace");
   GtkWidget *value = dy_staging_panel_label_new (NULL, NULL);
   gboolean is_key = ddb_value_map_get (change->key, path) != NULL;
@@ -203,7 +107,7 @@ build_card (DyStagingPanel *self, const DdbChange *change)
   GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  g_autofree char *title = dy_staging_panel_key_title (change->key);
+  g_autofree char *title = dy_diff_key_title (change->key);
   GtkWidget *title_label = dy_staging_panel_label_new (title, "heading");
   GtkWidget *grid = gtk_grid_new ();
   g_autoptr (GPtrArray) diff = ddb_change_diff (change);
@@ -341,19 +245,13 @@ dy_staging_panel_copy_change (const DdbChange *change)
   return copy;
 }
 
-static gboolean
-same_value (const DdbValue *a, const DdbValue *b)
-{
-  return a == NULL ? b == NULL : b != NULL && ddb_value_equal (a, b);
-}
-
 /* Whether a card drawn for A shows B as well. */
 static gboolean
 same_change (const DdbChange *a, const DdbChange *b)
 {
   return a->id == b->id && a->kind == b->kind && a->state == b->state
-         && g_strcmp0 (a->message, b->message) == 0 && same_value (a->target, b->target)
-         && same_value (a->original, b->original) && same_value (a->current, b->current);
+         && g_strcmp0 (a->message, b->message) == 0 && dy_diff_same_value (a->target, b->target)
+         && dy_diff_same_value (a->original, b->original) && dy_diff_same_value (a->current, b->current);
 }
 
 /* Builds up to BUDGET new cards in order; TRUE when all are there. */

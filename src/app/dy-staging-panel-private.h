@@ -16,9 +16,6 @@ G_BEGIN_DECLS
 #define CARDS_PER_STEP 16
 /* Paths listed on one card before "and N more". */
 #define MAX_ENTRIES 12
-/* Strings at least this long (in characters) are shown as a word diff; shorter ones read
- * better whole, old -> new. */
-#define LONG_STRING 32
 
 struct _DyStagingPanel {
   GtkBox parent_instance;
@@ -67,13 +64,9 @@ void dy_staging_panel_clear_cards (DyStagingPanel *self);
 DdbChange *dy_staging_panel_copy_change (const DdbChange *change);
 /* Tests read the cards: those still to come are built now. */
 void dy_staging_panel_finish_cards (DyStagingPanel *self);
-/* A key as a card's title: its attributes' values, exact. */
-char *dy_staging_panel_key_title (const DdbValue *key);
 /* A start-aligned label with the CSS class CSS (may be NULL). */
 GtkWidget *dy_staging_panel_label_new (const char *text, const char *css);
 /* Shows CHANGES (copies of the staged changes, taken): same cards kept, new ones built. */
 void dy_staging_panel_show_cards (DyStagingPanel *self, GPtrArray *changes);
-/* A value as the cards show it (strings in quotes, the rest as dy_format_value); NULL for none. */
-char *dy_staging_panel_value_text (const DdbValue *value);
 
 G_END_DECLS

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "app/dy-diff-markup.h"
 #include "app/dy-fanout-dialog.h"
 #include "app/dy-format.h"
 #include "app/dy-staging-panel-private.h"
@@ -316,7 +317,7 @@ dy_staging_panel_show_conflict (DyStagingPanel *self, gint64 id)
   if (change->state != DDB_CHANGE_CONFLICT)
     return NULL;
   diff = ddb_change_diff (change);
-  title = dy_staging_panel_key_title (change->key);
+  title = dy_diff_key_title (change->key);
   dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, title,
                                    change->current == NULL
                                        ? _ ("The item no longer exists. Nothing was written.")
@@ -340,9 +341,9 @@ dy_staging_panel_show_conflict (DyStagingPanel *self, gint64 id)
       g_autofree char *path = ddb_path_to_string (&e->path);
       const DdbValue *now
           = change->current != NULL ? ddb_path_lookup (change->current, &e->path) : NULL;
-      g_autofree char *expected = dy_staging_panel_value_text (e->old_value);
-      g_autofree char *current = dy_staging_panel_value_text (now);
-      g_autofree char *staged = dy_staging_panel_value_text (e->new_value);
+      g_autofree char *expected = dy_diff_value_text (e->old_value);
+      g_autofree char *current = dy_diff_value_text (now);
+      g_autofree char *staged = dy_diff_value_text (e->new_value);
       gboolean differs = (now == NULL) != (e->old_value == NULL)
                          || (now != NULL && !ddb_value_equal (now, e->old_value));
 

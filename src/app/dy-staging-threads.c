@@ -1,5 +1,6 @@
 /* dy-staging-threads.c: the staging area's work on worker threads: commits with progress and
- * cancel, fan-out plans and their staging, and the expression builder's staging of a result. */
+ * cancel, fan-out plans and their staging, the expression builder's staging of a result, and a
+ * compare's push. */
 #define G_LOG_DOMAIN "dynoscope-staging"
 
 #include <glib/gi18n.h>
@@ -370,4 +371,81 @@ dy_staging_stage_expression_finish (DyStaging *self, GAsyncResult *result,
   if (report->n_staged > 0)
     dy_staging_emit_changed (self);
   return TRUE;
+}
+
+/* A compare's push, off the main loop: one staged change per difference. */
+typedef struct {
+  char *id;
+  DdbCompareResult *result; /* the caller's */
+  GMutex *lock;
+  DdbPushSelectFunc select;
+  gpointer select_data;
+  DdbPushCounts counts;
+} PushData;
+
+static void
+push_data_free (PushData *d)
+{
+  g_free (d->id);
+  g_free (d);
+}
+
+static void
+push_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  DyStaging *self = source;
+  PushData *d = task_data;
+  GError *error = NULL;
+  gboolean ok;
+
+  if (d->lock != NULL)
+    g_mutex_lock (d->lock);
+  ok = ddb_push_stage (d->result, self->store, d->id, d->select, d->select_data, &d->counts,
+                       &error);
+  if (d->lock != NULL)
+    g_mutex_unlock (d->lock);
+  if (ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+dy_staging_push_async (DyStaging *self, DyConnection *connection, DdbCompareResult *result,
+                       GMutex *lock, DdbPushSelectFunc select, gpointer select_data,
+                       GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (self, NULL, callback, user_data);
+  PushData *d = g_new0 (PushData, 1);
+  GError *error = NULL;
+  const char *id;
+
+  g_task_set_source_tag (task, dy_staging_push_async);
+  d->result = result;
+  d->lock = lock;
+  d->select = select;
+  d->select_data = select_data;
+  g_task_set_task_data (task, d, (GDestroyNotify) push_data_free);
+  if (!dy_staging_check_open (self, &error) || (id = dy_staging_require_id (connection, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  d->id = g_strdup (id);
+  g_task_run_in_thread (task, push_thread);
+}
+
+gboolean
+dy_staging_push_finish (DyStaging *self, GAsyncResult *result, DdbPushCounts *counts,
+                        GError **error)
+{
+  PushData *d = g_task_get_task_data (G_TASK (result));
+  gboolean ok = g_task_propagate_boolean (G_TASK (result), error);
+
+  if (counts != NULL)
+    *counts = d->counts;
+  /* a push that stopped part way staged some changes too */
+  if (d->counts.staged > 0)
+    dy_staging_emit_changed (self);
+  return ok;
 }

@@ -7,6 +7,7 @@
 
 #include "app/dy-connection.h"
 #include "app/dy-inspector.h"
+#include "compare/push.h"
 #include "staging/changeset.h"
 #include "staging/commit.h"
 #include "staging/exprstage.h"
@@ -154,6 +155,18 @@ void dy_staging_commit_async (DyStaging *self, DyConnection *connection, const c
  * it returns FALSE (cancelled, or stopped by an error). */
 gboolean dy_staging_commit_finish (DyStaging *self, GAsyncResult *result, DdbCommitReport *report,
                                    GError **error);
+
+/* A compare's push (see ddb_push_stage): stages RESULT's pushable differences that SELECT
+ * (may be NULL: all) chooses on CONNECTION, there's connection, on a thread. RESULT and
+ * SELECT_DATA are the caller's and stay in use until CALLBACK; LOCK (may be NULL) is held
+ * around the use of RESULT, for a caller that reads it on other threads too. */
+void dy_staging_push_async (DyStaging *self, DyConnection *connection, DdbCompareResult *result,
+                            GMutex *lock, DdbPushSelectFunc select, gpointer select_data,
+                            GAsyncReadyCallback callback, gpointer user_data);
+/* COUNTS gets what was staged (also when it fails part way); FALSE with ddb_push_stage's
+ * error (G_IO_ERROR_EXISTS: CONNECTION has open changes on the table). */
+gboolean dy_staging_push_finish (DyStaging *self, GAsyncResult *result, DdbPushCounts *counts,
+                                 GError **error);
 
 /* Fan-out: finds the copies on a thread (SPEC is copied). */
 void dy_staging_fanout_plan_async (DyStaging *self, DyConnection *connection,

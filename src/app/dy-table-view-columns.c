@@ -113,8 +113,13 @@ group_flags (DyTableView *self, DyGroup *group, int *level, char **tooltip)
                            "of tables with a local secondary index: past it, writes to this "
                            "partition key fail. Index projections add to the real size."));
   if (dy_group_is_shard_set (group))
-    g_string_append_printf (text, _(" · %u shards (hot key)"),
-                            dy_group_get_shard_count (group));
+    {
+      g_autofree char *shards = g_strdup_printf (
+          ngettext ("%u shard (hot key)", "%u shards (hot key)", dy_group_get_shard_count (group)),
+          dy_group_get_shard_count (group));
+
+      g_string_append_printf (text, " · %s", shards);
+    }
   else if (base != NULL && dy_group_get_shard_count (group) > 1)
     /* TRANSLATORS: a collection that is one shard of a partition written across keys */
     g_string_append_printf (text, _(" · shard %s/%u"), dy_group_get_shard_suffix (group),

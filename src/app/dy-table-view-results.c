@@ -16,6 +16,7 @@
 #endif
 
 #include "app/dy-copy-as.h"
+#include "app/dy-format.h"
 #include "app/dy-table-view-private.h"
 
 /* A Run's first request, without a Limit of the user's, reads this many items: a screenful
@@ -64,11 +65,24 @@ dy_table_view_update_footer (DyTableView *self)
   if (self->requests == 0)
     text = g_strdup (_("Nothing run yet"));
   else
-    /* TRANSLATORS: the footer of a table view */
-    text = g_strdup_printf (_("%u items shown · %" G_GUINT64_FORMAT " scanned · %u pages · "
-                              "%u requests · %g capacity units%s"),
-                            shown, self->scanned, self->pages, self->requests, self->capacity,
-                            self->last_key != NULL ? _(" · more pages remain") : "");
+    {
+      /* The footer of a table view: its figures, each with its own plural, joined by " · ". */
+      g_autofree char *scanned = dy_format_count (self->scanned);
+      char *parts[7] = {
+        g_strdup_printf (ngettext ("%u item shown", "%u items shown", shown), shown),
+        /* TRANSLATORS: items read by the requests (DynamoDB's ScannedCount) */
+        g_strdup_printf (_("%s scanned"), scanned),
+        g_strdup_printf (ngettext ("%u page", "%u pages", self->pages), self->pages),
+        g_strdup_printf (ngettext ("%u request", "%u requests", self->requests), self->requests),
+        g_strdup_printf (_("%g capacity units"), self->capacity),
+        self->last_key != NULL ? g_strdup (_("more pages remain")) : NULL,
+        NULL,
+      };
+
+      text = g_strjoinv (" · ", parts);
+      for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+        g_free (parts[i]);
+    }
   gtk_label_set_text (self->footer_label, text);
 }
 
@@ -424,11 +438,24 @@ update_progress (DyTableView *self)
   gint64 total = json_integer_value (json_object_get (self->description, "ItemCount"));
   g_autofree char *text = NULL;
 
-  /* TRANSLATORS: progress of Load All: items shown, items read, pages, items read a second */
-  text = g_strdup_printf (_("%u items · %" G_GUINT64_FORMAT " read · %u pages · %"
-                            G_GUINT64_FORMAT " items/s"),
-                          g_list_model_get_n_items (G_LIST_MODEL (self->items)), self->scanned,
-                          self->pages, rate);
+  {
+    guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+    g_autofree char *read = dy_format_count (self->scanned);
+    g_autofree char *per_second = dy_format_count (rate);
+    /* The progress of Load All: items shown, items read, pages, items read a second. */
+    char *parts[5] = {
+      g_strdup_printf (ngettext ("%u item", "%u items", shown), shown),
+      /* TRANSLATORS: items read so far by Load All */
+      g_strdup_printf (_("%s read"), read),
+      g_strdup_printf (ngettext ("%u page", "%u pages", self->pages), self->pages),
+      g_strdup_printf (_("%s items/s"), per_second),
+      NULL,
+    };
+
+    text = g_strjoinv (" · ", parts);
+    for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+      g_free (parts[i]);
+  }
   gtk_progress_bar_set_text (self->progress_bar, text);
   /* ItemCount is DynamoDB's estimate (refreshed about every six hours): a guide only. */
   if (total > 0 && self->operation != NULL && g_str_equal (self->operation, "Scan"))

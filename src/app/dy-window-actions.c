@@ -1,12 +1,13 @@
 /* dy-window-actions.c: the main window's actions on its tabs and the current table: the SQL,
- * Changes and key-distribution tabs and windows, the Model window, the staging panel and the
- * fan-out dialog, new and closed tabs, and the table view's actions forwarded from the window
+ * Changes and key-distribution tabs and windows, the Compare window, the Model window, the
+ * staging panel and the fan-out dialog, new and closed tabs, and the table view's actions forwarded from the window
  * (Run, Load More, Group, Filter, Load All, Cancel, the expression builder). */
 #define G_LOG_DOMAIN "dynoscope-window"
 
 #include <glib/gi18n.h>
 
 #include "app/dy-changes-view.h"
+#include "app/dy-compare-view.h"
 #include "app/dy-fanout-dialog.h"
 #include "app/dy-keys-view.h"
 #include "app/dy-model-window.h"
@@ -87,6 +88,31 @@ keys_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     dy_window_toast (self, _ ("Open a table first: the key distribution is a table’s"));
 }
 
+/* win.compare (Ctrl+Shift+E): the Compare window of the current tab's table, else of the table
+ * selected in the sidebar. */
+static void
+compare_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyWindow *self = DY_WINDOW (widget);
+  GtkWidget *child = dy_window_current_child (self);
+  DyConnection *connection;
+  const char *table;
+
+  if (DY_IS_TABLE_VIEW (child) || DY_IS_CHANGES_VIEW (child))
+    {
+      DyTableView *view = DY_IS_TABLE_VIEW (child) ? DY_TABLE_VIEW (child) : NULL;
+
+      dy_compare_view_open (self, dy_window_current_connection (self),
+                            view != NULL ? dy_table_view_get_table_name (view)
+                                         : dy_changes_view_get_table_name (DY_CHANGES_VIEW (child)));
+      return;
+    }
+  if (sidebar_table (self, &connection, &table))
+    dy_compare_view_open (self, connection, table);
+  else
+    dy_window_toast (self, _ ("Open or select a table first: Compare starts from a table"));
+}
+
 static void
 toggle_staging_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
@@ -105,6 +131,13 @@ fanout_staged (DyFanoutDialog *dialog, guint n, DyWindow *self)
       n);
 
   dy_window_toast (self, text);
+  gtk_toggle_button_set_active (self->staging_button, TRUE);
+}
+
+void
+dy_window_show_staging (DyWindow *self, DyConnection *connection, const char *table)
+{
+  dy_window_open_table (self, connection, table);
   gtk_toggle_button_set_active (self->staging_button, TRUE);
 }
 
@@ -214,6 +247,7 @@ dy_window_actions_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.changes", NULL, changes_action);
   gtk_widget_class_install_action (widget_class, "win.model", NULL, model_action);
   gtk_widget_class_install_action (widget_class, "win.keys", NULL, keys_action);
+  gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, GDK_CONTROL_MASK, "win.new-tab",
                                        NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close-tab",
@@ -244,4 +278,7 @@ dy_window_actions_class_init (GtkWidgetClass *widget_class)
                                        NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_k, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.keys", NULL);
+  /* Ctrl+Shift+D is the staging panel's */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.compare", NULL);
 }

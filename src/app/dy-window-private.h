@@ -27,8 +27,6 @@ struct _DyWindow {
 };
 
 /* dy-window.c */
-/* A toast of MESSAGE, shown for 8 s. */
-void dy_window_toast (DyWindow *self, const char *message);
 /* The selected tab's DyTableView, DySqlView or DyChangesView, or NULL. */
 GtkWidget *dy_window_current_child (DyWindow *self);
 /* The connection of the selected tab, or NULL. */

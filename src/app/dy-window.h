@@ -33,6 +33,11 @@ DyTableView *dy_window_get_current_view (DyWindow *self);
 AdwTabView *dy_window_get_tab_view (DyWindow *self);
 /* The staging panel beside the tabs (win.toggle-staging, Ctrl+Shift+D, shows it). */
 DyStagingPanel *dy_window_get_staging_panel (DyWindow *self);
+/* Opens TABLE of CONNECTION in its tab (the staging panel follows the current tab's connection)
+ * and shows the staging panel. */
+void dy_window_show_staging (DyWindow *self, DyConnection *connection, const char *table);
+/* A toast of MESSAGE, shown for 8 s. */
+void dy_window_toast (DyWindow *self, const char *message);
 /* The app's settings, or NULL when the schema is not installed (a build run in place). */
 GSettings *dy_window_get_settings (DyWindow *self);
 

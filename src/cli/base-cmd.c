@@ -43,8 +43,9 @@ print_base (DdbEngine *engine, const char *table)
     }
   when = g_date_time_new_from_unix_utc (base.created_ms / 1000);
   when_text = when != NULL ? g_date_time_format_iso8601 (when) : g_strdup ("?");
-  printf (_ ("source=%s format=%s recorded=%s items=%" G_GINT64_FORMAT " edited=%" G_GINT64_FORMAT
-             "\n"),
+  /* key=value words for scripts: not translated */
+  printf ("source=%s format=%s recorded=%s items=%" G_GINT64_FORMAT " edited=%" G_GINT64_FORMAT
+          "\n",
           base.source, base.format, when_text, base.item_count, edited);
   ddb_table_base_clear (&base);
   return 0;

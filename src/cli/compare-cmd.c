@@ -22,6 +22,7 @@
 #include "cli/staging-cmd.h"
 #include "compare/push.h"
 #include "core/ddbjson.h"
+#include "core/error.h"
 #include "staging/diff.h"
 
 #define COMPARE_PREFIX "dynoscope-cli compare: "
@@ -35,15 +36,23 @@
 static void
 show_progress (guint side, guint64 items, double rate, gpointer data)
 {
+  g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, items);
+
   (void) data;
   fprintf (stderr, "\r\033[K");
+  /* TRANSLATORS: items read so far, and items a second */
   if (side == 0)
-    fprintf (stderr, _ ("Reading this side… %" G_GUINT64_FORMAT " items (%.0f/s)"), items, rate);
+    fprintf (stderr, ngettext ("Reading this side… %s item (%.0f/s)",
+                               "Reading this side… %s items (%.0f/s)", (gulong) items),
+             n, rate);
   else if (side == 1)
-    fprintf (stderr, _ ("Reading the other side… %" G_GUINT64_FORMAT " items (%.0f/s)"), items,
-             rate);
+    fprintf (stderr, ngettext ("Reading the other side… %s item (%.0f/s)",
+                               "Reading the other side… %s items (%.0f/s)", (gulong) items),
+             n, rate);
   else
-    fprintf (stderr, _ ("Reading the base… %" G_GUINT64_FORMAT " items (%.0f/s)"), items, rate);
+    fprintf (stderr, ngettext ("Reading the base… %s item (%.0f/s)",
+                               "Reading the base… %s items (%.0f/s)", (gulong) items),
+             n, rate);
   fflush (stderr);
 }
 
@@ -204,13 +213,18 @@ stage_push (DdbCompareResult *result, const CliTarget *other, DdbBackend *there,
                         "staged, each guarded by the base values.\n"),
              ddb_compare_result_base (result));
   else
-    fprintf (stderr,
-             ngettext ("No base is known: the push makes the other side equal to this one, "
-                       "%" G_GUINT64_FORMAT " change guarded by the values the compare saw.\n",
-                       "No base is known: the push makes the other side equal to this one, "
-                       "%" G_GUINT64_FORMAT " changes guarded by the values the compare saw.\n",
-                       c->changed + c->only_here + c->only_there),
-             c->changed + c->only_here + c->only_there);
+    {
+      guint64 n = c->changed + c->only_here + c->only_there;
+      g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+
+      fprintf (stderr,
+               ngettext ("No base is known: the push makes the other side equal to this one, "
+                         "%s change guarded by the values the compare saw.\n",
+                         "No base is known: the push makes the other side equal to this one, "
+                         "%s changes guarded by the values the compare saw.\n",
+                         (gulong) n),
+               text);
+    }
   if (!ddb_push_stage (result, staging, connection, NULL, NULL, &pc, &error))
     {
       fprintf (stderr, COMPARE_PREFIX "%s\n", error->message);
@@ -424,8 +438,11 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
           fprintf (stderr, COMPARE_PREFIX "%s\n", _ ("interrupted"));
           return 130;
         }
-      fprintf (stderr, COMPARE_PREFIX "%s: %s\n", ddb_backend_error_name (error, NULL),
-               error->message);
+      if (error->domain == DDB_ERROR)
+        fprintf (stderr, COMPARE_PREFIX "%s: %s\n", ddb_backend_error_name (error, NULL),
+                 error->message);
+      else
+        fprintf (stderr, COMPARE_PREFIX "%s\n", error->message);
       return 3;
     }
   print_counts (result, json);

@@ -189,7 +189,10 @@ cli_export_main (const CliTarget *target, int argc, char **argv)
   else if (run.terminal)
     {
       g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, progress.items);
-      fprintf (stderr, _ ("Exported %s items of %s in %.1f s\n"), items, table, progress.seconds);
+      fprintf (stderr,
+               ngettext ("Exported %s item of %s in %.1f s\n",
+                         "Exported %s items of %s in %.1f s\n", (gulong) progress.items),
+               items, table, progress.seconds);
     }
   cli_snapshot_run_end (&run);
 

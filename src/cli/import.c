@@ -139,15 +139,23 @@ cli_import_main (const CliTarget *target, int argc, char **argv)
         {
           g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, progress.items);
           fprintf (stderr,
-                   _ ("dynoscope-cli import: %s items were written before the import was "
-                      "cancelled; an import to an endpoint is not undone: table %s stays\n"),
+                   ngettext ("dynoscope-cli import: %s item was written before the import was "
+                             "cancelled; an import to an endpoint is not undone: table %s "
+                             "stays\n",
+                             "dynoscope-cli import: %s items were written before the import was "
+                             "cancelled; an import to an endpoint is not undone: table %s "
+                             "stays\n",
+                             (gulong) progress.items),
                    items, table);
         }
     }
   else if (run.terminal)
     {
       g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, progress.items);
-      fprintf (stderr, _ ("Imported %s items into %s in %.1f s\n"), items, table, progress.seconds);
+      fprintf (stderr,
+               ngettext ("Imported %s item into %s in %.1f s\n",
+                         "Imported %s items into %s in %.1f s\n", (gulong) progress.items),
+               items, table, progress.seconds);
     }
   cli_snapshot_run_end (&run);
 

@@ -22,9 +22,11 @@
 static void
 show_progress (guint64 items, gpointer data)
 {
+  g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, items);
+
   (void) data;
   fprintf (stderr, "\r%s", "");
-  fprintf (stderr, _ ("Reading… %" G_GUINT64_FORMAT " items"), items);
+  fprintf (stderr, ngettext ("Reading… %s item", "Reading… %s items", (gulong) items), n);
   fflush (stderr);
 }
 
@@ -55,19 +57,26 @@ static void
 print_text (const DdbKeysReport *r)
 {
   g_autofree char *bytes = human_bytes (r->bytes);
+  g_autofree char *n_items = g_strdup_printf ("%" G_GUINT64_FORMAT, r->items);
   guint64 most = 0;
 
   printf (_ ("%s%s%s, partition key %s\n"), r->table, r->index != NULL ? "." : "",
           r->index != NULL ? r->index : "", r->key_name);
   if (r->sampled)
-    printf (_ ("Read: a sample of %" G_GUINT64_FORMAT " items (not the whole table: the figures "
-               "are of the sample, whole item collections from a few places in the key space; a "
-               "partition it did not meet is not counted, so read without --sample for exact "
-               "figures)\n"), r->items);
+    printf (ngettext ("Read: a sample of %s item (not the whole table: the figures are of the "
+                      "sample, whole item collections from a few places in the key space; a "
+                      "partition it did not meet is not counted, so read without --sample for "
+                      "exact figures)\n",
+                      "Read: a sample of %s items (not the whole table: the figures are of the "
+                      "sample, whole item collections from a few places in the key space; a "
+                      "partition it did not meet is not counted, so read without --sample for "
+                      "exact figures)\n",
+                      (gulong) r->items),
+            n_items);
   else
-    printf (_ ("Read: all %" G_GUINT64_FORMAT " items\n"), r->items);
-  printf (_ ("Items: %" G_GUINT64_FORMAT ", %s; distinct partition key values: %u\n"), r->items,
-          bytes, r->partitions->len);
+    printf (ngettext ("Read: all %s item\n", "Read: all %s items\n", (gulong) r->items), n_items);
+  printf (_ ("Items: %s, %s; distinct partition key values: %u\n"), n_items, bytes,
+          r->partitions->len);
 
   printf ("\n%s\n", _ ("Items per partition (partitions, log scale):"));
   for (guint b = 0; b < r->n_buckets; b++)
@@ -118,11 +127,18 @@ print_text (const DdbKeysReport *r)
       const DdbKeysPartition *first = f->shards->pdata[0];
       const DdbKeysPartition *last = f->shards->pdata[f->shards->len - 1];
 
-      printf (_ ("  %s* (%s … %s): %u shards, %" G_GUINT64_FORMAT " items (%.1f%%), "
-                 "%" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT " a shard (×%.1f), heaviest %s\n"),
-              f->prefix, first->key, last->key, f->shards->len, f->items,
-              r->items ? 100.0 * (double) f->items / (double) r->items : 0.0, f->min_items,
-              f->max_items, f->min_items ? (double) f->max_items / (double) f->min_items : 0.0,
+      g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, f->items);
+      g_autofree char *lo = g_strdup_printf ("%" G_GUINT64_FORMAT, f->min_items);
+      g_autofree char *hi = g_strdup_printf ("%" G_GUINT64_FORMAT, f->max_items);
+
+      /* TRANSLATORS: a sharded family: its prefix, first and last shard, the number of shards
+       * (always two or more), its items and their share, the fewest and most items a shard,
+       * their ratio, and the heaviest shard */
+      printf (_ ("  %s* (%s … %s): %u shards, %s items (%.1f%%), %s–%s a shard (×%.1f), "
+                 "heaviest %s\n"),
+              f->prefix, first->key, last->key, f->shards->len, items,
+              r->items ? 100.0 * (double) f->items / (double) r->items : 0.0, lo, hi,
+              f->min_items ? (double) f->max_items / (double) f->min_items : 0.0,
               f->hottest->key);
     }
 

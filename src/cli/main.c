@@ -1,6 +1,5 @@
 /* main.c: dynoscope-cli, the scriptable face of Dynoscope: global options, then one command. */
 #include <glib/gi18n.h>
-#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,9 +13,11 @@
 #include "cli/keys-cmd.h"
 #include "cli/model-cmd.h"
 #include "cli/serve.h"
+#include "cli/snapshot-pull.h"
 #include "cli/sql-cmd.h"
 #include "cli/staging-cmd.h"
 #include "cli/target.h"
+#include "core/i18n.h"
 
 typedef struct {
   const char *name;
@@ -27,6 +28,15 @@ typedef struct {
   int (*run_db) (const char *db_path, int argc, char **argv); /* commands on a database only */
   int (*run) (int argc, char **argv);                        /* commands without one */
 } CliCommand;
+
+/* `snapshot base` or `snapshot pull`. */
+static int
+snapshot_main (const char *db_path, int argc, char **argv)
+{
+  if (argc >= 2 && strcmp (argv[1], "pull") == 0)
+    return cli_snapshot_pull_main (db_path, argc, argv);
+  return cli_snapshot_base_main (db_path, argc, argv);
+}
 
 static const CliCommand commands[] = {
   { "call", "[--db PATH | --endpoint URL] call OPERATION [REQUEST_JSON | -]",
@@ -40,10 +50,13 @@ static const CliCommand commands[] = {
     N_ ("Write a table to a snapshot (DynamoDB JSON lines, JSON, CSV, S3 export layout) from the "
         "database or the endpoint"),
     cli_export_main, NULL, NULL },
-  { "snapshot", "--db PATH snapshot base --table NAME [EXPORT]",
+  { "snapshot",
+    "--db PATH snapshot base --table NAME [EXPORT]\n           dynoscope-cli --db PATH snapshot "
+    "pull --table T --from-endpoint URL [--from-table T2] [--segments N]",
     N_ ("Record an export as the base of a snapshot table, or print its base and how many items "
-        "were edited since"),
-    NULL, cli_snapshot_base_main, NULL },
+        "were edited since; or copy a live table of an endpoint into the database as a snapshot "
+        "whose base is that live table"),
+    NULL, snapshot_main, NULL },
   { "serve", "--db PATH serve [--host HOST] [--port PORT] [--auth KEYID:SECRET …]",
     N_ ("Answer DynamoDB's API over HTTP from the database, as a local endpoint"), NULL,
     cli_serve_main, NULL },
@@ -163,10 +176,7 @@ main (int argc, char **argv)
   CliTarget target = { 0 };
   int i = 1;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  ddb_i18n_init ();
 
   /* Global options come before the command, so that a command's own options never clash. */
   for (; i < argc && argv[i][0] == '-'; i++)

@@ -42,7 +42,9 @@ on_progress (const char *table, guint64 written, guint64 total, gpointer user_da
       g_autofree char *w = g_strdup_printf ("%" G_GUINT64_FORMAT, written);
       g_autofree char *t = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
       /* TRANSLATORS: table name, items written, items in all */
-      fprintf (stderr, _ ("\r%s: %s of %s items"), table, w, t);
+      fprintf (stderr, "\r");
+      fprintf (stderr, ngettext ("%s: %s of %s item", "%s: %s of %s items", (gulong) total), table,
+               w, t);
       fflush (stderr);
     }
 }
@@ -70,7 +72,9 @@ dry_run (const DyModel *model, guint items)
         }
       g_autofree char *text = json_dumps (req, JSON_INDENT (2) | JSON_SORT_KEYS);
       g_autofree char *n = g_strdup_printf ("%zu", json_array_size (rows));
-      printf (_ ("CreateTable %s (then %s items):\n%s\n"), table->name, n, text);
+      printf (ngettext ("CreateTable %s (then %s item):\n%s\n",
+                        "CreateTable %s (then %s items):\n%s\n", (gulong) json_array_size (rows)),
+              table->name, n, text);
     }
   return 0;
 }
@@ -155,7 +159,9 @@ cli_model_apply_main (const CliTarget *target, int argc, char **argv)
     {
       g_autofree char *n
           = g_strdup_printf ("%" G_GUINT64_FORMAT, g_array_index (run.totals, guint64, i));
-      printf (_ ("Created table %s on %s and wrote %s items\n"),
+      printf (ngettext ("Created table %s on %s and wrote %s item\n",
+                        "Created table %s on %s and wrote %s items\n",
+                        (gulong) g_array_index (run.totals, guint64, i)),
               (char *) g_ptr_array_index (run.tables, i), ddb_backend_get_description (backend), n);
     }
   if (!ok)

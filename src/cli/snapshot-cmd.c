@@ -57,19 +57,28 @@ cli_snapshot_check_args (char **rest, const char *what)
   return NULL;
 }
 
-static void
-progress_line (const DdbSnapshotProgress *p, const char *verb)
+void
+cli_snapshot_progress_line (const DdbSnapshotProgress *p, const char *verb)
 {
   g_autofree char *bytes = g_format_size (p->bytes);
   g_autofree char *rate = g_format_size ((guint64) p->bytes_per_second);
   g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, p->items);
   GString *line = g_string_new (NULL);
 
-  /* TRANSLATORS: "Importing: 1200 items, 3.1 MB" */
-  g_string_append_printf (line, _ ("%s: %s items, %s"), verb, items, bytes);
+  /* TRANSLATORS: "Importing: 1200 items, 3.1 MB (40%), 52000 items/s, 8.2 MB/s" */
   if (p->total_bytes > 0)
-    g_string_append_printf (line, " (%.0f%%)", 100.0 * (double) p->bytes / (double) p->total_bytes);
-  g_string_append_printf (line, _ (", %.0f items/s, %s/s"), p->items_per_second, rate);
+    g_string_append_printf (line,
+                            ngettext ("%s: %s item, %s (%.0f%%), %.0f items/s, %s/s",
+                                      "%s: %s items, %s (%.0f%%), %.0f items/s, %s/s",
+                                      (gulong) p->items),
+                            verb, items, bytes,
+                            100.0 * (double) p->bytes / (double) p->total_bytes,
+                            p->items_per_second, rate);
+  else
+    g_string_append_printf (line,
+                            ngettext ("%s: %s item, %s, %.0f items/s, %s/s",
+                                      "%s: %s items, %s, %.0f items/s, %s/s", (gulong) p->items),
+                            verb, items, bytes, p->items_per_second, rate);
   /* \r and clear to the end of the line: the line is rewritten in place. */
   fprintf (stderr, "\r%s\033[K%s", line->str, p->done ? "\n" : "");
   fflush (stderr);
@@ -82,7 +91,7 @@ on_progress (const DdbSnapshotProgress *p, gpointer user_data)
   CliSnapshotRun *run = user_data;
 
   if (run->terminal)
-    progress_line (p, run->verb);
+    cli_snapshot_progress_line (p, run->verb);
 }
 
 void

@@ -15,6 +15,10 @@ G_BEGIN_DECLS
  * if all is well, else the message of the usage error (free it). */
 char *cli_snapshot_check_args (char **rest, const char *what);
 
+/* Rewrites the progress line on standard error ("VERB: 1200 items, 3.1 MB …"); a final one
+ * (p->done) ends it. */
+void cli_snapshot_progress_line (const DdbSnapshotProgress *p, const char *verb);
+
 typedef struct {
   GCancellable *cancellable;
   const char *verb;  /* shown on the progress line: "Importing" */

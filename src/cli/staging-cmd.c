@@ -545,8 +545,10 @@ on_commit_progress (const DdbCommitProgress *p, gpointer user_data)
   if (!run->terminal)
     return;
   /* TRANSLATORS: "Committing: 120/500 (committed 117, conflicts 3, failed 0)" */
-  fprintf (stderr, _ ("\rCommitting: %u/%u (committed %u, conflicts %u, failed %u)\033[K"), done,
-           p->total, p->committed, p->conflicts, p->failed);
+  fprintf (stderr, "\r");
+  fprintf (stderr, _ ("Committing: %u/%u (committed %u, conflicts %u, failed %u)"), done, p->total,
+           p->committed, p->conflicts, p->failed);
+  fprintf (stderr, "\033[K");
   fflush (stderr);
 }
 
@@ -557,9 +559,11 @@ print_conflict (const DdbChange *change)
 {
   g_autoptr (GPtrArray) diff = ddb_change_diff (change);
   g_autofree char *key = ddb_json_format_item (change->key);
+  g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, change->id);
 
-  fprintf (stderr, _ ("conflict: #%" G_GINT64_FORMAT " %s %s %s\n"), change->id,
-           ddb_change_kind_name (change->kind), change->table, key);
+  /* TRANSLATORS: the change's number, its kind (create, update, delete), table and key */
+  fprintf (stderr, _ ("conflict: #%s %s %s %s\n"), id, ddb_change_kind_name (change->kind),
+           change->table, key);
   if (change->current == NULL && change->kind != DDB_CHANGE_CREATE)
     fprintf (stderr, "  %s\n", _ ("the item no longer exists"));
   for (guint i = 0; i < diff->len; i++)
@@ -692,8 +696,9 @@ cli_commit_main (const CliTarget *target, int argc, char **argv)
       if (change->state == DDB_CHANGE_FAILED && g_hash_table_contains (sent, &change->id))
         {
           g_autofree char *key = ddb_json_format_item (change->key);
+          g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, change->id);
 
-          fprintf (stderr, _ ("failed: #%" G_GINT64_FORMAT " %s %s %s: %s\n"), change->id,
+          fprintf (stderr, _ ("failed: #%s %s %s %s: %s\n"), id,
                    ddb_change_kind_name (change->kind), change->table, key,
                    change->message != NULL ? change->message : "");
         }
@@ -766,9 +771,11 @@ cli_discard_main (const CliTarget *target, int argc, char **argv)
               || (table != NULL && strcmp (change->table, table) != 0)
               || change->state == DDB_CHANGE_COMMITTED))
         {
+          g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, change_id);
+
           g_clear_pointer (&change, ddb_change_free);
           g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                       _ ("No open change %" G_GINT64_FORMAT " on this connection"), change_id);
+                       _ ("No open change %s on this connection"), id);
         }
       if (change != NULL && ddb_staging_discard (session.staging, change_id, &error))
         n = 1;

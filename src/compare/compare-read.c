@@ -184,8 +184,7 @@ read_export (Reader *rd, const char *path, GError **error)
     }
   if (local != NULL)
     {
-      ddb_snapshot_reader_prefix_error (reader, &local);
-      g_propagate_error (error, local);
+      g_propagate_error (error, local); /* already "FILE:LINE: …" */
       return FALSE;
     }
   report (rd, rd->items);

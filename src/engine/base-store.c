@@ -2,7 +2,13 @@
  *
  *   dy_bases(tid PRIMARY KEY, source, format, created, count)
  *   dy_base_items(tid, tk, item) PRIMARY KEY (tid, tk) WITHOUT ROWID: tk = pk || sk, item the
- *     item codec's encoding of the base version, NULL when the item was absent. */
+ *     item codec's encoding of the base version, NULL when the item was absent.
+ *
+ * Every write asks whether its table has a base (ddb_base_enabled): the writer connection keeps
+ * the answers per table id (store->bases), so that a write pays no query for it. The cache is
+ * trusted in a write transaction once PRAGMA data_version (which only moves when another
+ * connection commits) is the one it was filled under; ddb_base_set and ddb_base_drop update it
+ * and mark the transaction, whose rollback (or a group's) then empties it. */
 #include "engine/base-store.h"
 
 #include <string.h>
@@ -23,6 +29,68 @@ ddb_table_base_clear (DdbTableBase *base)
 {
   g_clear_pointer (&base->source, g_free);
   g_clear_pointer (&base->format, g_free);
+}
+
+/* ---- The writer's cache of ddb_base_enabled ---- */
+
+static void
+cache_put (DdbStore *store, gint64 tid, gboolean enabled)
+{
+  g_hash_table_replace (store->bases, g_memdup2 (&tid, sizeof tid),
+                        GINT_TO_POINTER (1 + (enabled ? 1 : 0)));
+}
+
+void
+store_bases_txn_begin (DdbStore *store)
+{
+  store->bases_checked = FALSE;
+}
+
+void
+store_bases_txn_end (DdbStore *store, gboolean committed)
+{
+  if (!committed && store->bases_dirty)
+    g_hash_table_remove_all (store->bases);
+  store->bases_dirty = FALSE;
+}
+
+void
+store_bases_savepoint_rollback (DdbStore *store)
+{
+  /* Still dirty: the group's earlier calls may have changed a base, and the group can fail. */
+  if (store->bases_dirty)
+    g_hash_table_remove_all (store->bases);
+}
+
+void
+store_bases_forget (DdbStore *store, gint64 tid)
+{
+  g_hash_table_remove (store->bases, &tid);
+}
+
+/* Empties the cache if another connection committed since it was last checked. */
+static gboolean
+cache_check (DdbStore *store, GError **error)
+{
+  sqlite3_stmt *stmt;
+  gint64 version;
+  int rc;
+
+  if (store->bases_checked)
+    return TRUE;
+  stmt = store_stmt_acquire (store, "PRAGMA data_version", error);
+  if (stmt == NULL)
+    return FALSE;
+  rc = sqlite3_step (stmt);
+  version = rc == SQLITE_ROW ? sqlite3_column_int64 (stmt, 0) : -1;
+  store_stmt_release (store, stmt);
+  if (rc != SQLITE_ROW)
+    return store_sql_error (store, error, "read");
+  if (version != store->bases_version)
+    g_hash_table_remove_all (store->bases);
+  store->bases_version = version;
+  store->bases_checked = TRUE;
+  return TRUE;
 }
 
 gboolean
@@ -60,6 +128,7 @@ ddb_base_set (DdbStore *store, const DdbTableDef *def, const char *source, const
 
   if (!store_auto_begin (store, &own, error))
     return FALSE;
+  store->bases_dirty = TRUE;
   ok = run_tid (store, "DELETE FROM dy_base_items WHERE tid = ?1", def->id, error);
   stmt = ok ? store_stmt_acquire (store,
                                   "INSERT OR REPLACE INTO dy_bases (tid, source, format, created,"
@@ -76,6 +145,8 @@ ddb_base_set (DdbStore *store, const DdbTableDef *def, const char *source, const
       sqlite3_bind_int64 (stmt, 5, item_count);
       ok = store_stmt_run (store, stmt, error);
     }
+  if (ok)
+    cache_put (store, def->id, TRUE);
   return store_auto_end (store, own, ok, error);
 }
 
@@ -111,12 +182,28 @@ gboolean
 ddb_base_enabled (DdbStore *store, const DdbTableDef *def, gboolean *enabled, GError **error)
 {
   sqlite3_stmt *stmt;
+  gboolean use_cache;
+  gpointer cached;
   int rc;
 
   *enabled = FALSE;
   /* A bulk load (an import) writes a table before its base is recorded. */
   if (store->saved_cache_size != 0)
     return TRUE;
+  /* The writer in a write transaction (readers never write, and outside a transaction nothing
+   * tells a later commit of another connection). */
+  use_cache = store->parent == NULL && store->in_txn;
+  if (use_cache)
+    {
+      if (!cache_check (store, error))
+        return FALSE;
+      cached = g_hash_table_lookup (store->bases, &def->id);
+      if (cached != NULL)
+        {
+          *enabled = GPOINTER_TO_INT (cached) == 2;
+          return TRUE;
+        }
+    }
   stmt = store_stmt_acquire (store, "SELECT 1 FROM dy_bases WHERE tid = ?1", error);
   if (stmt == NULL)
     return FALSE;
@@ -126,6 +213,8 @@ ddb_base_enabled (DdbStore *store, const DdbTableDef *def, gboolean *enabled, GE
   store_stmt_release (store, stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     return store_sql_error (store, error, "read");
+  if (use_cache)
+    cache_put (store, def->id, *enabled);
   return TRUE;
 }
 
@@ -256,6 +345,8 @@ ddb_base_items_foreach (DdbStore *store, const DdbTableDef *def, DdbBaseItemFunc
 gboolean
 ddb_base_drop (DdbStore *store, const DdbTableDef *def, GError **error)
 {
+  store->bases_dirty = TRUE;
+  store_bases_forget (store, def->id);
   return run_tid (store, "DELETE FROM dy_base_items WHERE tid = ?1", def->id, error)
          && run_tid (store, "DELETE FROM dy_bases WHERE tid = ?1", def->id, error);
 }

@@ -73,7 +73,7 @@ gboolean snap_is_blank (const char *s, gsize len);
 /* A file or something read like one (/dev/stdin, a named pipe), not a folder. */
 gboolean snap_file_exists (const char *path);
 
-/* ---- Sources of an import (snapshot-import.c, snapshot-s3.c) ---- */
+/* ---- Sources of an import (snapshot-source.c, snapshot-s3.c) ---- */
 
 typedef struct {
   char *path;    /* the file */
@@ -100,6 +100,52 @@ typedef struct {
 gboolean snap_load_s3_sources (Sources *s, const char *folder, GError **error);
 /* Checks the file's MD5 against the manifest's md5Checksum and etag. */
 gboolean snap_verify_checksums (const SourceFile *f, GCancellable *cancellable, GError **error);
+
+/* Fills `s` from SOURCE: the files of an S3 export folder, or the one file; `format` AUTO
+ * decides from the name (a folder is s3, .csv, .json, anything else jsonl). */
+gboolean snap_load_sources (Sources *s, const char *source, DdbSnapshotFormat format,
+                            GError **error);
+void snap_sources_clear (Sources *s);
+
+/* ---- Items of one source file (snapshot-source.c) ---- */
+
+typedef struct {
+  DdbSnapshotFormat format;
+  const SourceFile *file;
+  const DdbKeyDef *key; /* for CSV typing; may be NULL */
+  LineReader lr;
+  gboolean open;
+  /* jsonl: -1 undecided, 0 bare items, 1 {"Item": ...} */
+  int wrapped;
+  /* json: an array read whole, or one object a line */
+  gboolean json_decided;
+  gboolean array;
+  GByteArray *whole;
+  gsize pos;
+  guint64 array_line;
+  gboolean array_done;
+  /* csv */
+  GPtrArray *columns;
+  GPtrArray *cells;
+  guint64 item_line; /* where the item last returned starts */
+} ItemSource;
+
+/* Opens FILE for reading its items in FORMAT (`key` types CSV's untyped key columns; may be
+ * NULL). */
+gboolean snap_item_source_open (ItemSource *src, DdbSnapshotFormat format, const SourceFile *file,
+                                const DdbKeyDef *key, GCancellable *cancellable, GError **error);
+/* The next item (free it), or NULL at the end (no error) or on error ("FILE:LINE: ..."). */
+DdbValue *snap_item_source_next (ItemSource *src, GError **error);
+void snap_item_source_close (ItemSource *src);
+/* Prefixes `inner` with "DISPLAY:LINE: " and propagates it; FALSE. */
+gboolean snap_item_error (GError **error, GError *inner, const char *display, guint64 line);
+
+/* ---- The table an import creates (snapshot-keys.c) ---- */
+
+/* The table definition from the options (key and GSIs), or what the snapshot records, or a key
+ * inferred from a sample of the items (*inferred TRUE: the import must check it is unique). */
+DdbTableDef *snap_build_table_def (const char *table_name, const DdbImportOptions *options,
+                                   const Sources *s, gboolean *inferred, GError **error);
 
 /* ---- Export (snapshot-export.c) ---- */
 

@@ -287,8 +287,9 @@ snap_verify_checksums (const SourceFile *f, GCancellable *cancellable, GError **
 /* ---- Writing the S3 layout ---- */
 
 static gboolean
-describe_key_specs (const SnapCaller *caller, const char *table, char **key_spec, GStrv *gsis,
-                    char **table_arn, char **table_id, GError **error)
+describe_key_specs (const SnapCaller *caller, const char *table, GCancellable *cancellable,
+                    char **key_spec, GStrv *gsis, char **table_arn, char **table_id,
+                    GError **error)
 {
   json_auto_t *req = json_pack ("{ss}", "TableName", table);
   json_auto_t *resp = NULL;
@@ -297,7 +298,8 @@ describe_key_specs (const SnapCaller *caller, const char *table, char **key_spec
   GPtrArray *specs = g_ptr_array_new ();
   gsize i;
 
-  if (!caller->call (0, "DescribeTable", req, NULL, &resp, error, caller->data))
+  /* Cancellable: an endpoint that does not answer is left with Ctrl-C. */
+  if (!caller->call (0, "DescribeTable", req, cancellable, &resp, error, caller->data))
     {
       g_ptr_array_free (specs, TRUE);
       return FALSE;
@@ -434,8 +436,8 @@ snap_export_s3 (const SnapCaller *caller, const char *dest, const DdbExportOptio
     }
   else
     created = TRUE;
-  if (!describe_key_specs (caller, options->table_name, &key_spec, &gsis, &table_arn, &table_id,
-                           error))
+  if (!describe_key_specs (caller, options->table_name, options->cancellable, &key_spec, &gsis,
+                           &table_arn, &table_id, error))
     return FALSE;
   if (g_mkdir_with_parents (data_dir, 0777) != 0)
     {

@@ -226,6 +226,7 @@ ddb_store_table_create (DdbStore *store, DdbTableDef *def, GError **error)
       if (ok)
         {
           def->id = sqlite3_last_insert_rowid (store->db);
+          store_bases_forget (store, def->id);
           ok = store_stats_create (store, def->id, 0, error);
         }
       for (guint i = 0; ok && def->indexes != NULL && i < def->indexes->len; i++)

@@ -32,6 +32,15 @@ struct _DdbStore {
   GHashTable *defs;
   /* Removals are the service's own (TTL expiry): their stream records say so. */
   gboolean service_writes;
+  /* Table id -> GINT_TO_POINTER (1 + has a base): what ddb_base_enabled() answered (the writer
+   * only; base-store.c). Trusted within a write transaction once PRAGMA data_version shows that
+   * no other connection committed since it was filled (bases_checked: checked in the open
+   * transaction); bases_dirty: this transaction (or group) set or dropped a base, so a rollback
+   * empties the cache. */
+  GHashTable *bases;
+  gint64 bases_version;
+  gboolean bases_checked;
+  gboolean bases_dirty;
 };
 
 /* The key attributes kept out of stored item blobs: the table's hash and range key, then (index
@@ -104,5 +113,15 @@ void store_stats_add (DdbStore *store, gint64 tid, gint64 iid, gint64 count, gin
 gboolean store_put_index_entries (DdbStore *store, const DdbTableDef *def,
                                   const DdbIndexDef *only, const DdbValue *item,
                                   const GByteArray *tk, GError **error);
+
+/* base-store.c: the writer's cache of ddb_base_enabled(): a new write transaction checks it
+ * again (top: a BEGIN of its own or of a group); the end of one forgets it when the transaction
+ * changed a base and did not commit (committed: FALSE). */
+void store_bases_txn_begin (DdbStore *store);
+void store_bases_txn_end (DdbStore *store, gboolean committed);
+/* A savepoint (one call of a group) was rolled back. */
+void store_bases_savepoint_rollback (DdbStore *store);
+/* Table `tid` is new: no cached answer may outlive an earlier table of that id. */
+void store_bases_forget (DdbStore *store, gint64 tid);
 
 G_END_DECLS

@@ -410,6 +410,8 @@ store_new (void)
   store->item = g_byte_array_new ();
   store->deltas = g_array_new (FALSE, FALSE, sizeof (StatsDelta));
   store->defs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, cached_def_free);
+  store->bases = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  store->bases_version = -1;
   g_mutex_init (&store->readers_lock);
   return store;
 }
@@ -526,6 +528,7 @@ ddb_store_free (DdbStore *store)
   g_byte_array_unref (store->item);
   g_array_unref (store->deltas);
   g_hash_table_unref (store->defs);
+  g_hash_table_unref (store->bases);
   g_mutex_clear (&store->readers_lock);
   g_free (store->path);
   g_free (store);
@@ -611,6 +614,8 @@ ddb_store_begin (DdbStore *store, GError **error)
     }
   if (!run_cached (store, store->in_group ? "SAVEPOINT call" : "BEGIN IMMEDIATE", error))
     return FALSE;
+  if (!store->in_group)
+    store_bases_txn_begin (store);
   store->in_txn = TRUE;
   return TRUE;
 }
@@ -633,6 +638,8 @@ ddb_store_commit (DdbStore *store, GError **error)
       ddb_store_rollback (store);
       return FALSE;
     }
+  if (!store->in_group)
+    store_bases_txn_end (store, TRUE);
   store->in_txn = FALSE;
   return TRUE;
 }
@@ -646,6 +653,10 @@ ddb_store_rollback (DdbStore *store)
   g_array_set_size (store->deltas, 0);
   if (!store->in_txn)
     return;
+  if (!store->in_group)
+    store_bases_txn_end (store, FALSE);
+  else
+    store_bases_savepoint_rollback (store);
   if (sqlite3_get_autocommit (store->db) == 0)
     {
       if (!store->in_group)
@@ -664,6 +675,7 @@ ddb_store_group_begin (DdbStore *store, GError **error)
   g_return_val_if_fail (store->parent == NULL && !store->in_txn && !store->in_group, FALSE);
   if (!run_cached (store, "BEGIN IMMEDIATE", error))
     return FALSE;
+  store_bases_txn_begin (store);
   store->in_group = TRUE;
   return TRUE;
 }
@@ -681,16 +693,19 @@ ddb_store_group_end (DdbStore *store, GError **error)
   store->in_group = FALSE;
   if (sqlite3_get_autocommit (store->db) != 0)
     {
+      store_bases_txn_end (store, FALSE);
       g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
                            "Storage error: the write transaction was rolled back");
       return FALSE;
     }
   if (!run_cached (store, "COMMIT", error))
     {
+      store_bases_txn_end (store, FALSE);
       if (sqlite3_get_autocommit (store->db) == 0)
         store_exec_sql (store, "ROLLBACK", NULL);
       return FALSE;
     }
+  store_bases_txn_end (store, TRUE);
   return TRUE;
 }
 

@@ -64,6 +64,9 @@ key_text (const DdbValue *v)
     }
 }
 
+/* Items a page of a Scan of a remote table (see segment_thread). */
+#define REMOTE_PAGE_ITEMS 1000
+
 static void
 count_item (DdbValue *item, guint segment, gpointer user_data)
 {
@@ -124,6 +127,10 @@ segment_thread (gpointer data)
       json_object_set_new (request, "TableName", json_string (read->options->table));
       if (read->options->index != NULL)
         json_object_set_new (request, "IndexName", json_string (read->options->index));
+      /* A remote page is parsed whole into a JSON tree (about 50 times its 1 MB), one a
+       * segment at a time: smaller pages keep a parallel read of a remote table in tens of MB. */
+      if (ddb_backend_get_kind (read->backend) == DDB_BACKEND_REMOTE)
+        json_object_set_new (request, "Limit", json_integer (REMOTE_PAGE_ITEMS));
       json_object_set_new (request, "Segment", json_integer (segment->segment));
       json_object_set_new (request, "TotalSegments", json_integer (read->segments));
       if (start != NULL)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/serve.h"
+#include "core/i18n.h"
 
 int
 main (int argc, char **argv)
@@ -27,10 +28,7 @@ main (int argc, char **argv)
   /* SQLite's memory statistics (which nothing here reads) take one global lock on every
    * allocation, which the connection threads would contend for. Before SQLite starts. */
   sqlite3_config (SQLITE_CONFIG_MEMSTATUS, 0);
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  ddb_i18n_init ();
 
   if (argc > 2 && strcmp (argv[1], "--db") == 0)
     {

@@ -56,6 +56,7 @@ gui_screenshot_after (const char *name, guint pause_ms)
 
   if (dir == NULL)
     return;
+  g_mkdir_with_parents (dir, 0755);
   gui_settle_for (pause_ms);
   path = g_build_filename (dir, name, NULL);
   command = g_strdup_printf ("import -window root %s", path);

@@ -323,7 +323,7 @@ test_stage_guarded_rename (void)
   gui_wait_for (stage_finished, builder, "the Stage");
   gui_wait_for (staging_read, NULL, "the staging area");
   g_assert_cmpstr (dy_expr_builder_get_status (builder), ==,
-                   "Staged 1 of 1 items: 0 skipped by the condition, 0 unchanged, 0 failed");
+                   "Staged 1 of 1 item: 0 skipped by the condition, 0 unchanged, 0 failed");
   g_clear_pointer (&changes, g_ptr_array_unref);
   changes = dy_staging_list (dy_staging_get_default (), gui_demo_connection (), "Blog", &error);
   g_assert_no_error (error);

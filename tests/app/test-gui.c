@@ -100,7 +100,7 @@ test_query_projects_newest_first (void)
   g_assert_false (dy_table_view_get_can_load_more (view));
   g_assert_false (gtk_widget_get_sensitive (gui_child (view, "more_button")));
   g_assert_nonnull (strstr (gui_label_text (view, "footer_label"), "3 items shown"));
-  g_assert_nonnull (strstr (gui_label_text (view, "footer_label"), "1 requests"));
+  g_assert_nonnull (strstr (gui_label_text (view, "footer_label"), "· 1 request ·"));
 
   /* The request shown is the one sent: placeholders, values never spliced in. */
   request = dy_table_view_dup_request_text (view);

@@ -38,24 +38,38 @@ size_window (void)
   gui_settle ();
 }
 
-/* The view's Run button: the one of its action row (the stale-results bar has a Run Again). */
+/* The button of ACTION under WIDGET, leaving out SKIP's (the view's Run: the one of its action
+ * row, the stale-results bar has a Run Again). */
 static GtkWidget *
-find_run_button (GtkWidget *widget, GtkWidget *skip)
+find_action_button (GtkWidget *widget, const char *action, GtkWidget *skip)
 {
   if (widget == skip)
     return NULL;
   if (GTK_IS_BUTTON (widget)
-      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), "view.run") == 0)
+      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
     return widget;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_run_button (child, skip);
+      GtkWidget *found = find_action_button (child, action, skip);
 
       if (found != NULL)
         return found;
     }
   return NULL;
+}
+
+/* Run under LANGUAGE (the tr, it and el runs of this test): the labels are the catalog's,
+ * not the English ones, so that what is measured is the translated layout. */
+static void
+assert_translated (GtkWidget *button, const char *english)
+{
+  const char *language = g_getenv ("LANGUAGE");
+
+  if (language == NULL || *language == '\0' || g_str_has_prefix (language, "en"))
+    return;
+  g_assert_nonnull (gtk_button_get_label (GTK_BUTTON (button)));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), !=, english);
 }
 
 /* WIDGET's bounds in ANCESTOR's coordinates lie within ANCESTOR's own allocation. */
@@ -137,6 +151,7 @@ test_run_reachable_with_panels (void)
 {
   DyTableView *view;
   GtkWidget *run;
+  GtkWidget *commit;
   GtkWidget *more;
   g_autoptr (GObject) first = NULL;
   guint64 scanned;
@@ -162,10 +177,16 @@ test_run_reachable_with_panels (void)
   g_assert_true (window_sized (NULL));
   gui_screenshot ("50-layout-panels.png");
 
-  run = find_run_button (GTK_WIDGET (view), gui_child (view, "stale_revealer"));
+  run = find_action_button (GTK_WIDGET (view), "view.run", gui_child (view, "stale_revealer"));
   g_assert_nonnull (run);
   g_assert_true (gtk_widget_get_sensitive (run));
   assert_reachable (run);
+  /* The staging panel's Commit All, whole and uncovered beside the tabs. */
+  commit = find_action_button (GTK_WIDGET (dy_window_get_staging_panel (gui_window)),
+                               "panel.commit-all", NULL);
+  g_assert_nonnull (commit);
+  assert_reachable (commit);
+  assert_translated (commit, "Co_mmit All");
   /* and so is every other action of the filter row, from the index picker to the menu */
   assert_row_reachable (gtk_widget_get_parent (gui_child (view, "index_dropdown")));
   assert_row_reachable (gtk_widget_get_parent (gui_child (view, "filter_attr_entry")));

@@ -106,9 +106,9 @@ edit_both (Fixture *f)
   update (f->b, "There", "k6", "SET v = :v", "{':v':{'N':'60.0'}}");
 }
 
-static DdbCompareResult *
-run (Fixture *f, const char *base_path, gboolean no_base, const char *const *exclude,
-     GError **error)
+/* Here's table against there's. */
+static DdbCompareOptions
+options_for (Fixture *f)
 {
   DdbCompareOptions o = { 0 };
 
@@ -116,6 +116,15 @@ run (Fixture *f, const char *base_path, gboolean no_base, const char *const *exc
   o.here.table = "Here";
   o.there.backend = f->there;
   o.there.table = "There";
+  return o;
+}
+
+static DdbCompareResult *
+run (Fixture *f, const char *base_path, gboolean no_base, const char *const *exclude,
+     GError **error)
+{
+  DdbCompareOptions o = options_for (f);
+
   o.base_path = base_path;
   o.no_base = no_base;
   o.exclude = exclude;
@@ -453,12 +462,8 @@ test_select (Fixture *f, gconstpointer data)
 static DdbCompareResult *
 run_selected (Fixture *f, json_t *filter, const char *const *partitions, GError **error)
 {
-  DdbCompareOptions o = { 0 };
+  DdbCompareOptions o = options_for (f);
 
-  o.here.backend = f->here;
-  o.here.table = "Here";
-  o.there.backend = f->there;
-  o.there.table = "There";
   o.no_base = TRUE;
   o.filter = filter;
   o.partitions = partitions;

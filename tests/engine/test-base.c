@@ -4,7 +4,9 @@
 #include <glib/gstdio.h>
 
 #include "core/ddbjson.h"
+#include "engine/base-store.h"
 #include "engine/base.h"
+#include "engine/engine-private.h"
 #include "engine/snapshot.h"
 #include "engine-test-util.h"
 
@@ -375,6 +377,185 @@ test_no_base_no_records (Fixture *f, gconstpointer data)
   assert_base (f->engine, "Plain", "b", "{\"pk\":{\"S\":\"b\"}}");
 }
 
+/* ---- The writer's cache of "has a base" (base-store.c) ---- */
+
+static gboolean
+has_base (DdbEngine *e, const char *table)
+{
+  g_autoptr (GError) error = NULL;
+  DdbTableBase base = { 0 };
+  gboolean found = FALSE;
+
+  g_assert_true (ddb_engine_get_base (e, table, &base, &found, &error));
+  g_assert_no_error (error);
+  ddb_table_base_clear (&base);
+  return found;
+}
+
+static DdbValue *
+item_of (const char *pk)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = g_strdup_printf ("{\"pk\":{\"S\":\"%s\"}}", pk);
+  DdbValue *item = ddb_json_parse_item (text, -1, &error);
+
+  g_assert_no_error (error);
+  return item;
+}
+
+/* A base set (or dropped) in a transaction that is rolled back leaves no stale answer behind:
+ * the writes after it capture exactly as the stored bases say. */
+static void
+test_cache_rolled_back_set (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DdbTableDef) def = NULL;
+  DdbStore *store = f->engine->store;
+  gboolean enabled = FALSE;
+
+  (void) data;
+  etu_create_table (f->engine, "Plain", "pk", "S");
+  etu_put (f->engine, "Plain", "{'pk':{'S':'a'}}"); /* caches "no base" */
+  def = ddb_store_table_get (store, "Plain", &error);
+  g_assert_no_error (error);
+
+  /* A set rolled back (as a failed import's): still no base, and writes keep nothing. */
+  g_assert_true (ddb_store_begin (store, &error));
+  g_assert_true (ddb_base_set (store, def, "/x", "s3", 1, 1, &error));
+  g_assert_no_error (error);
+  g_assert_true (ddb_base_enabled (store, def, &enabled, &error));
+  g_assert_true (enabled);
+  ddb_store_rollback (store);
+  g_assert_false (has_base (f->engine, "Plain"));
+  etu_put (f->engine, "Plain", "{'pk':{'S':'a'},'v':{'N':'1'}}");
+  g_assert_cmpint (base_count (f->engine, "Plain"), ==, 0);
+
+  /* A set that commits is seen by the next write at once. */
+  g_assert_true (ddb_engine_set_base (f->engine, "Plain", "/x", "s3", &error));
+  g_assert_no_error (error);
+  etu_put (f->engine, "Plain", "{'pk':{'S':'a'},'v':{'N':'2'}}");
+  g_assert_cmpint (base_count (f->engine, "Plain"), ==, 1);
+  assert_base (f->engine, "Plain", "a", "{\"pk\":{\"S\":\"a\"},\"v\":{\"N\":\"1\"}}");
+
+  /* A drop rolled back: the base stays and writes go on capturing. */
+  g_assert_true (ddb_store_begin (store, &error));
+  g_assert_true (ddb_base_drop (store, def, &error));
+  g_assert_true (ddb_base_enabled (store, def, &enabled, &error));
+  g_assert_false (enabled);
+  ddb_store_rollback (store);
+  g_assert_true (has_base (f->engine, "Plain"));
+  etu_put (f->engine, "Plain", "{'pk':{'S':'b'}}");
+  g_assert_cmpint (base_count (f->engine, "Plain"), ==, 2);
+  assert_base (f->engine, "Plain", "b", "ABSENT");
+}
+
+/* In a group (calls in savepoints of one transaction): a call rolled back takes its set with it;
+ * a set by an earlier call that was kept holds for the later calls. */
+static void
+test_cache_group (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DdbTableDef) def = NULL;
+  DdbStore *store = f->engine->store;
+  g_autoptr (DdbValue) a = item_of ("a");
+  g_autoptr (DdbValue) b = item_of ("b");
+
+  (void) data;
+  etu_create_table (f->engine, "Plain", "pk", "S");
+  etu_put (f->engine, "Plain", "{'pk':{'S':'a'}}");
+  def = ddb_store_table_get (store, "Plain", &error);
+  g_assert_no_error (error);
+
+  g_assert_true (ddb_store_group_begin (store, &error));
+  /* call 1: sets a base, rolled back */
+  g_assert_true (ddb_store_begin (store, &error));
+  g_assert_true (ddb_base_set (store, def, "/x", "s3", 1, 1, &error));
+  ddb_store_rollback (store);
+  /* call 2: a write, which must keep nothing */
+  g_assert_true (ddb_store_begin (store, &error));
+  g_assert_true (ddb_store_item_put (store, def, a, &error));
+  g_assert_true (ddb_store_commit (store, &error));
+  g_assert_true (ddb_store_group_end (store, &error));
+  g_assert_no_error (error);
+  g_assert_false (has_base (f->engine, "Plain"));
+  g_assert_cmpint (base_count (f->engine, "Plain"), ==, 0);
+
+  g_assert_true (ddb_store_group_begin (store, &error));
+  /* call 1: sets a base, kept */
+  g_assert_true (ddb_store_begin (store, &error));
+  g_assert_true (ddb_base_set (store, def, "/y", "s3", 1, 1, &error));
+  g_assert_true (ddb_store_commit (store, &error));
+  /* call 2: fails (rolled back), which empties the cache */
+  g_assert_true (ddb_store_begin (store, &error));
+  g_assert_true (ddb_store_item_put (store, def, b, &error));
+  ddb_store_rollback (store);
+  /* call 3: a write, captured under call 1's base */
+  g_assert_true (ddb_store_begin (store, &error));
+  g_assert_true (ddb_store_item_put (store, def, a, &error));
+  g_assert_true (ddb_store_commit (store, &error));
+  g_assert_true (ddb_store_group_end (store, &error));
+  g_assert_no_error (error);
+  g_assert_true (has_base (f->engine, "Plain"));
+  g_assert_cmpint (base_count (f->engine, "Plain"), ==, 1);
+  assert_base (f->engine, "Plain", "a", "{\"pk\":{\"S\":\"a\"}}");
+  assert_base (f->engine, "Plain", "b", NULL);
+}
+
+/* A table dropped and created again under the same name is a new table: the old one's base does
+ * not follow it, in this connection or after a reopen. */
+static void
+test_cache_drop_recreate_reopen (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  (void) data;
+  import_source (f, "Tab");
+  etu_put (f->engine, "Tab", "{'pk':{'S':'p1'},'n':{'N':'10'}}"); /* caches "has a base" */
+  g_assert_cmpint (base_count (f->engine, "Tab"), ==, 1);
+  json_decref (etu_ok (f->engine, "DeleteTable", "{'TableName':'Tab'}"));
+  etu_create_table (f->engine, "Tab", "pk", "S");
+  etu_put (f->engine, "Tab", "{'pk':{'S':'p1'}}");
+  etu_put (f->engine, "Tab", "{'pk':{'S':'p1'},'n':{'N':'11'}}");
+  g_assert_false (has_base (f->engine, "Tab"));
+  g_assert_cmpint (base_count (f->engine, "Tab"), ==, 0);
+
+  /* A base set now survives a reopen, and the reopened engine's first write captures. */
+  g_assert_true (ddb_engine_set_base (f->engine, "Tab", "/z", "jsonl", &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&f->engine, ddb_engine_free);
+  f->engine = open_engine (f->db);
+  etu_put (f->engine, "Tab", "{'pk':{'S':'p1'},'n':{'N':'12'}}");
+  g_assert_cmpint (base_count (f->engine, "Tab"), ==, 1);
+  assert_base (f->engine, "Tab", "p1", "{\"pk\":{\"S\":\"p1\"},\"n\":{\"N\":\"11\"}}");
+}
+
+/* Another connection (another engine on the file, as another process would be) sets and drops
+ * bases: this connection's cached answers follow at its next write. */
+static void
+test_cache_other_connection (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  DdbEngine *other = NULL;
+
+  (void) data;
+  etu_create_table (f->engine, "Plain", "pk", "S");
+  etu_put (f->engine, "Plain", "{'pk':{'S':'a'}}"); /* caches "no base" */
+  other = open_engine (f->db);
+  g_assert_true (ddb_engine_set_base (other, "Plain", "/o", "s3", &error));
+  g_assert_no_error (error);
+  etu_put (f->engine, "Plain", "{'pk':{'S':'a'},'v':{'N':'1'}}");
+  g_assert_cmpint (base_count (f->engine, "Plain"), ==, 1);
+  assert_base (f->engine, "Plain", "a", "{\"pk\":{\"S\":\"a\"}}");
+
+  /* The other connection drops the table and creates it again: no base any more. */
+  json_decref (etu_ok (other, "DeleteTable", "{'TableName':'Plain'}"));
+  etu_create_table (other, "Plain", "pk", "S");
+  etu_put (f->engine, "Plain", "{'pk':{'S':'a'}}");
+  etu_put (f->engine, "Plain", "{'pk':{'S':'a'},'v':{'N':'2'}}");
+  g_assert_cmpint (base_count (f->engine, "Plain"), ==, 0);
+  ddb_engine_free (other);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -392,5 +573,13 @@ main (int argc, char **argv)
   g_test_add ("/base/ttl-expiry", Fixture, NULL, fixture_setup, test_ttl_expiry, fixture_teardown);
   g_test_add ("/base/failed-write-keeps-nothing", Fixture, NULL, fixture_setup,
               test_failed_write_keeps_nothing, fixture_teardown);
+  g_test_add ("/base/cache-rolled-back-set", Fixture, NULL, fixture_setup,
+              test_cache_rolled_back_set, fixture_teardown);
+  g_test_add ("/base/cache-group", Fixture, NULL, fixture_setup, test_cache_group,
+              fixture_teardown);
+  g_test_add ("/base/cache-drop-recreate-reopen", Fixture, NULL, fixture_setup,
+              test_cache_drop_recreate_reopen, fixture_teardown);
+  g_test_add ("/base/cache-other-connection", Fixture, NULL, fixture_setup,
+              test_cache_other_connection, fixture_teardown);
   return g_test_run ();
 }
