@@ -1,7 +1,10 @@
 /* dy-group.c: an item collection. */
 #define G_LOG_DOMAIN "dynoscope-group"
 
+#include <locale.h>
 #include <string.h>
+
+#include <glib/gi18n.h>
 
 #include "app/dy-group.h"
 
@@ -262,11 +265,19 @@ dy_collection_limit_text (guint64 bytes, int *level)
     *level = bytes >= DY_COLLECTION_LIMIT_BYTES ? 2
              : basis >= (guint64) DY_COLLECTION_WARN_PERCENT * 100 ? 1 : 0;
   if (basis == 0)
-    return g_strdup (bytes == 0 ? "0% of 10 GB" : "< 0.01% of 10 GB");
-  if (basis % 100 == 0)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT "%% of 10 GB", basis / 100);
-  return g_strdup_printf ("%" G_GUINT64_FORMAT ".%02u%% of 10 GB", basis / 100,
-                          (guint) (basis % 100));
+    return g_strdup (bytes == 0
+                     /* xgettext:no-c-format */
+                     ? _ ("0% of 10 GB")
+                     /* xgettext:no-c-format */
+                     : _ ("< 0.01% of 10 GB"));
+
+  g_autofree char *share = basis % 100 == 0
+      ? g_strdup_printf ("%" G_GUINT64_FORMAT, basis / 100)
+      : g_strdup_printf ("%" G_GUINT64_FORMAT "%s%02u", basis / 100,
+                         localeconv ()->decimal_point, (guint) (basis % 100));
+  /* TRANSLATORS: %s is a percentage such as "12.5" (already in the locale's decimal notation);
+     10 GB is DynamoDB's item collection size limit. */
+  return g_strdup_printf (_ ("%s%% of 10 GB"), share);
 }
 
 GListModel *

@@ -114,8 +114,12 @@ print_text (const DdbKeysReport *r)
       const DdbKeysPartition *p = r->collections->pdata[i];
       g_autofree char *size = human_bytes (p->bytes);
 
-      printf ("  %10s  %9.6f%% of 10 GB  %s\n", size,
-              100.0 * (double) p->bytes / (double) DDB_KEYS_COLLECTION_LIMIT, p->key);
+      /* TRANSLATORS: a share of DynamoDB's 10 GB item collection size limit, in percent. */
+      g_autofree char *share = g_strdup_printf (_ ("%9.6f%% of 10 GB"),
+                                                100.0 * (double) p->bytes
+                                                    / (double) DDB_KEYS_COLLECTION_LIMIT);
+
+      printf ("  %10s  %s  %s\n", size, share, p->key);
     }
 
   printf ("\n%s\n", _ ("Sharded families (keys differing only by a numeric suffix):"));

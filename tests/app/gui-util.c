@@ -3,6 +3,7 @@
 
 #include <glib/gstdio.h>
 
+#include "core/i18n.h"
 #include "gui-util.h"
 
 DyWindow *gui_window;
@@ -209,6 +210,8 @@ gui_init (int *argc, char ***argv)
   g_autofree char *data = NULL;
 
   dy_application_prepare_environment ();
+  /* as the app's main does: LANGUAGE and DYNOSCOPE_LOCALEDIR choose the catalogs */
+  ddb_i18n_init ();
   g_test_init (argc, argv, NULL);
   /* GTK warns without a session bus, which a CI machine may lack; criticals stay fatal. */
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);

@@ -3,6 +3,8 @@
  * by anything and works; grouped into item collections, the key columns stay readable. */
 #define G_LOG_DOMAIN "test-layout-gui"
 
+#include <glib/gi18n.h>
+
 #include "app/dy-staging.h"
 #include "gui-util.h"
 
@@ -269,7 +271,8 @@ test_collection_key_columns (void)
 {
   DyTableView *view;
   GtkColumnView *grid;
-  const char *columns[] = { "Collection", "EntityRef", "Detail" };
+  /* the tree column's title is the catalog's (the tr, it and el runs); the others are attributes */
+  const char *columns[] = { _ ("Collection"), "EntityRef", "Detail" };
   g_autoptr (GtkTreeListRow) row = NULL;
   g_autoptr (GObject) item = NULL;
 
