@@ -86,6 +86,13 @@ cli="$root/usr/bin/dynoscope-cli"
 got=$("$cli" --version) || fail "dynoscope-cli --version failed"
 [ "$got" = "dynoscope-cli ${version%%-*}" ] || fail "dynoscope-cli --version: '$got', not ${version%%-*}"
 echo "$got"
+# The catalogs of po/LINGUAS ship with the CLI (the app recommends it) and are the ones it reads.
+for lang in $(grep -v '^#' "$src/po/LINGUAS"); do
+  mo="usr/share/locale/$lang/LC_MESSAGES/dynoscope.mo"
+  [ -e "$root/$mo" ] || fail "$mo is not in dynoscope-cli"
+done
+usage=$(LANGUAGE=tr DYNOSCOPE_LOCALEDIR="$root/usr/share/locale" "$cli" --help | head -1)
+grep -q '^Kullanım:' <<<"$usage" || fail "the packaged Turkish catalog is not used: $usage"
 "$cli" --db "$work/t.db" call CreateTable '{"TableName": "Orders", "BillingMode": "PAY_PER_REQUEST",
   "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
   "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}' >/dev/null \
