@@ -100,7 +100,10 @@ group_flags (DyTableView *self, DyGroup *group, int *level, char **tooltip)
   GString *text = g_string_new (NULL);
 
   /* The size is of the items loaded (and without index projections): a lower bound. */
-  g_string_append_printf (text, g_str_has_prefix (limit, "<") ? "%s" : "≥ %s", limit);
+  /* xgettext:no-c-format */
+  const char *tiny = _("< 0.01% of 10 GB"); /* dy_collection_limit_text's, already an upper bound */
+
+  g_string_append_printf (text, strcmp (limit, tiny) == 0 ? "%s" : "≥ %s", limit);
   if (!has_lsi (self))
     {
       *level = 0;

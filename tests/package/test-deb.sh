@@ -91,8 +91,8 @@ for lang in $(grep -v '^#' "$src/po/LINGUAS"); do
   mo="usr/share/locale/$lang/LC_MESSAGES/dynoscope.mo"
   [ -e "$root/$mo" ] || fail "$mo is not in dynoscope-cli"
 done
-usage=$(LANGUAGE=tr DYNOSCOPE_LOCALEDIR="$root/usr/share/locale" "$cli" --help | head -1)
-grep -q '^Kullanım:' <<<"$usage" || fail "the packaged Turkish catalog is not used: $usage"
+usage=$(LANGUAGE=tr DYNOSCOPE_LOCALEDIR="$root/usr/share/locale" "$cli" --help)
+[[ $usage == Kullanım:* ]] || fail "the packaged Turkish catalog is not used: ${usage%%$'\n'*}"
 "$cli" --db "$work/t.db" call CreateTable '{"TableName": "Orders", "BillingMode": "PAY_PER_REQUEST",
   "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
   "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}' >/dev/null \
