@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The metainfo software centres read: a release with its date and notes, screenshots that are
 committed PNGs of data/screenshots (at the URLs of the repository the metainfo names), an OARS
-content rating, the gettext domain, the launchable desktop file and the binaries it provides."""
+content rating, the gettext domain, the launchable desktop file, the binaries it provides, and
+the translations of po/LINGUAS."""
 import os
 import sys
 import unittest
@@ -49,6 +50,19 @@ class Metainfo(unittest.TestCase):
         self.assertEqual(sorted(b.text for b in self.root.findall("provides/binary")),
                          ["dynoscope", "dynoscope-cli"])
         self.assertTrue(self.root.findtext("developer_name"))
+
+    def test_translated(self):
+        # The merge of po/LINGUAS's catalogs: the summary and description in every language.
+        lang = "{http://www.w3.org/XML/1998/namespace}lang"
+        with open(os.path.join(SRC, "po", "LINGUAS"), encoding="utf-8") as f:
+            languages = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+        self.assertTrue(languages)
+        for language in languages:
+            with self.subTest(language=language):
+                summary = [e for e in self.root.findall("summary") if e.get(lang) == language]
+                self.assertEqual(len(summary), 1)
+                self.assertNotEqual(summary[0].text, self.root.findtext("summary"))
+                self.assertTrue([e for e in self.root.iter("p") if e.get(lang) == language])
 
 
 if __name__ == "__main__":
