@@ -254,12 +254,24 @@ dy_group_collect_shards (GListModel *groups)
   return G_LIST_MODEL (out);
 }
 
+/* BYTES in hundredths of a percent of the limit, rounded down, in integers. */
+static guint64
+limit_basis (guint64 bytes)
+{
+  return bytes > G_MAXUINT64 / 10000 ? G_MAXUINT64 / DY_COLLECTION_LIMIT_BYTES
+                                     : bytes * 10000 / DY_COLLECTION_LIMIT_BYTES;
+}
+
+gboolean
+dy_collection_limit_below_shown (guint64 bytes)
+{
+  return bytes > 0 && limit_basis (bytes) == 0;
+}
+
 char *
 dy_collection_limit_text (guint64 bytes, int *level)
 {
-  /* Hundredths of a percent, rounded down, in integers. */
-  guint64 basis = bytes > G_MAXUINT64 / 10000 ? G_MAXUINT64 / DY_COLLECTION_LIMIT_BYTES
-                                              : bytes * 10000 / DY_COLLECTION_LIMIT_BYTES;
+  guint64 basis = limit_basis (bytes);
 
   if (level != NULL)
     *level = bytes >= DY_COLLECTION_LIMIT_BYTES ? 2

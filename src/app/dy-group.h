@@ -75,5 +75,8 @@ guint dy_group_get_shard_count (DyGroup *self);
 /* "< 0.01% of 10 GB", "12.5% of 10 GB", "103% of 10 GB": BYTES as a share of the limit.
  * *LEVEL: 0 below DY_COLLECTION_WARN_PERCENT, 1 from there, 2 at or past the limit. */
 char *dy_collection_limit_text (guint64 bytes, int *level);
+/* Whether BYTES is more than nothing but below the smallest share the text shows (its
+ * "< 0.01% of 10 GB"). */
+gboolean dy_collection_limit_below_shown (guint64 bytes);
 
 G_END_DECLS

@@ -95,15 +95,14 @@ has_lsi (DyTableView *self)
 static char *
 group_flags (DyTableView *self, DyGroup *group, int *level, char **tooltip)
 {
-  g_autofree char *limit = dy_collection_limit_text (dy_group_get_total_size (group), level);
+  guint64 bytes = dy_group_get_total_size (group);
+  g_autofree char *limit = dy_collection_limit_text (bytes, level);
   const char *base = dy_group_get_shard_base (group);
   GString *text = g_string_new (NULL);
 
-  /* The size is of the items loaded (and without index projections): a lower bound. */
-  /* xgettext:no-c-format */
-  const char *tiny = _("< 0.01% of 10 GB"); /* dy_collection_limit_text's, already an upper bound */
-
-  g_string_append_printf (text, strcmp (limit, tiny) == 0 ? "%s" : "≥ %s", limit);
+  /* The size is of the items loaded (and without index projections): a lower bound, said
+   * unless the text already bounds it ("< 0.01%"). */
+  g_string_append_printf (text, dy_collection_limit_below_shown (bytes) ? "%s" : "≥ %s", limit);
   if (!has_lsi (self))
     {
       *level = 0;

@@ -395,6 +395,10 @@ test_collection_limit (void)
   g_assert_cmpint (level, ==, 0);
   tiny = dy_collection_limit_text (1234, &level);
   g_assert_cmpstr (tiny, ==, "< 0.01% of 10 GB");
+  /* exactly when the text is that upper bound */
+  g_assert_true (dy_collection_limit_below_shown (1234));
+  g_assert_false (dy_collection_limit_below_shown (0));
+  g_assert_false (dy_collection_limit_below_shown (DY_COLLECTION_LIMIT_BYTES / 10000 + 1));
   half = dy_collection_limit_text (DY_COLLECTION_LIMIT_BYTES / 2, &level);
   g_assert_cmpstr (half, ==, "50% of 10 GB");
   g_assert_cmpint (level, ==, 0);
