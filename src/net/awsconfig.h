@@ -18,10 +18,12 @@ typedef enum {
   DDB_AWS_ERROR_PARTIAL_CREDENTIALS,  /* "Partial credentials found in env, missing: ..." */
   DDB_AWS_ERROR_NO_CREDENTIALS,       /* "Unable to locate credentials..." */
   DDB_AWS_ERROR_CREDENTIAL_RETRIEVAL, /* credential_process or STS failed */
-  DDB_AWS_ERROR_UNSUPPORTED,          /* SSO, web identity, MFA prompts, instance metadata */
+  DDB_AWS_ERROR_UNSUPPORTED,          /* a setting Dynoscope does not implement */
   DDB_AWS_ERROR_INVALID_REGION,   /* "Provided region_name 'x' doesn't match a supported format." */
   DDB_AWS_ERROR_NO_REGION,        /* "You must specify a region." */
   DDB_AWS_ERROR_INVALID_ENDPOINT, /* "Invalid endpoint: URL" */
+  DDB_AWS_ERROR_SIGN_IN_REQUIRED, /* an SSO or `aws login` session expired beyond refresh: the
+                                   * message names the profile and the command to sign in */
 } DdbAwsErrorCode;
 
 GQuark ddb_aws_error_quark (void);

@@ -52,8 +52,8 @@ ddb_client_new (const DdbClientOptions *options, GError **error)
   session_options.region = options->region;
   session_options.endpoint_url = options->endpoint_url;
   session_options.envp = options->envp;
-  session_options.sts_transport = ddb_http_sts_transport;
-  session_options.sts_user_data = client->http;
+  session_options.transport = ddb_http_aws_transport;
+  session_options.transport_data = client->http;
   client->session = ddb_aws_session_new (&session_options, error);
   if (client->session == NULL)
     return NULL;
@@ -349,7 +349,7 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
 
   *ok = FALSE;
   creds = ddb_aws_session_get_credentials (client->session, g_get_real_time () / G_USEC_PER_SEC,
-                                           error);
+                                           cancellable, error);
   if (creds == NULL)
     return ATTEMPT_DONE;
 

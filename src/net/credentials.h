@@ -6,6 +6,8 @@
  * appear in a GError message or a log line. */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "net/awsconfig.h"
 #include "net/endpoints.h"
 #include "net/sigv4.h"
@@ -31,29 +33,45 @@ void ddb_aws_credentials_free (DdbAwsCredentials *creds);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbAwsCredentials, ddb_aws_credentials_free)
 
-/* One STS call for the transport to make: POST BODY (application/x-www-form-urlencoded;
- * charset=utf-8) to URL, signed with SigV4 (service "sts", REGION) with CREDENTIALS. */
+/* One HTTP call for the transport to make, for a credential provider (STS, the SSO portal,
+ * SSO-OIDC, sign-in, instance metadata, the container endpoint). The transport adds Host. */
 typedef struct {
+  const char *method; /* "GET", "PUT", "POST" */
   const char *url;
-  const char *region;
-  const char *service; /* "sts" */
-  const char *content_type;
-  const char *body;
-  const DdbCredentials *credentials;
-} DdbStsRequest;
+  const DdbHttpHeader *headers; /* besides Host */
+  guint n_headers;
+  const guint8 *body;
+  gsize body_len;
+  guint connect_timeout_ms; /* 0: the transport's default */
+  guint timeout_ms;         /* 0: the transport's default */
+  /* Signed with SigV4 for SIGN_SERVICE in SIGN_REGION when SIGN_CREDENTIALS is set. */
+  const DdbCredentials *sign_credentials;
+  const char *sign_region;
+  const char *sign_service;
+} DdbAwsRequest;
 
 /* Makes the HTTP call. Returns FALSE with ERROR set only when no HTTP response came back;
- * otherwise sets *STATUS and *BODY (the response body; this layer wipes it when done). */
-typedef gboolean (*DdbStsTransport) (const DdbStsRequest *request, guint *status, GBytes **body,
-                                     gpointer user_data, GError **error);
+ * otherwise sets *STATUS and *BODY (the response body; the caller wipes it when done). */
+typedef gboolean (*DdbAwsTransport) (const DdbAwsRequest *request, guint *status, GBytes **body,
+                                     gpointer user_data, GCancellable *cancellable,
+                                     GError **error);
+
+/* Asks the person for the current code of the MFA device MFA_SERIAL, for PROFILE's role: the
+ * CLI on its terminal, the app in a dialog. Returns the code, or NULL with an error
+ * (G_IO_ERROR_CANCELLED when the person cancelled). Called from the thread that asked for the
+ * credentials, with the session's lock held (so that one prompt serves every waiting call). */
+typedef char *(*DdbAwsMfaPrompt) (const char *profile, const char *mfa_serial, gpointer user_data,
+                                  GCancellable *cancellable, GError **error);
 
 typedef struct {
   const char *profile;      /* --profile, or NULL: AWS_DEFAULT_PROFILE, AWS_PROFILE, "default" */
   const char *region;       /* --region, or NULL */
   const char *endpoint_url; /* --endpoint-url, or NULL */
   const char *const *envp;  /* NULL: the process environment */
-  DdbStsTransport sts_transport; /* NULL: profiles that assume a role fail clearly */
-  gpointer sts_user_data;
+  DdbAwsTransport transport; /* NULL: providers that need the network fail clearly */
+  gpointer transport_data;
+  DdbAwsMfaPrompt mfa_prompt; /* NULL: roles with mfa_serial fail clearly */
+  gpointer mfa_prompt_data;
 } DdbAwsSessionOptions;
 
 typedef struct _DdbAwsSession DdbAwsSession;
@@ -83,9 +101,33 @@ gboolean ddb_aws_session_endpoint_is_custom (DdbAwsSession *session);
 
 /* Credentials valid at NOW (seconds since the epoch), fetched or refreshed as needed:
  * refreshed when less than 15 minutes remain (failure then keeps the old ones), required to
- * be refreshed when less than 10 minutes remain. Thread-safe. Free the copy returned. */
+ * be refreshed when less than 10 minutes remain. Thread-safe. Free the copy returned.
+ * CANCELLABLE (may be NULL) stops a fetch under way (a network call, an MFA prompt). */
 DdbAwsCredentials *ddb_aws_session_get_credentials (DdbAwsSession *session, gint64 now,
-                                                    GError **error);
+                                                    GCancellable *cancellable, GError **error);
+
+/* Resolves again from the files as they are now: the configuration reloaded, the chain
+ * rebuilt, every cached credential dropped (the next call fetches anew). For an ExpiredToken
+ * answer, and when the AWS files change. On failure the session keeps its previous state. */
+gboolean ddb_aws_session_reload (DdbAwsSession *session, GError **error);
+
+/* Whether the config or credentials file changed (mtime, size or presence) since the session
+ * loaded them. */
+gboolean ddb_aws_session_files_changed (DdbAwsSession *session);
+
+/* How a person signs in again when this session's credentials need it. */
+typedef enum {
+  DDB_AWS_SIGN_IN_NONE,  /* nothing to sign in to: keys, roles, a process ... */
+  DDB_AWS_SIGN_IN_SSO,   /* IAM Identity Center: `aws sso login` or the device flow */
+  DDB_AWS_SIGN_IN_LOGIN, /* `aws login` console credentials */
+} DdbAwsSignInKind;
+
+/* The kind, and the command that signs in (for messages): "aws sso login --profile P". */
+DdbAwsSignInKind ddb_aws_session_get_sign_in (DdbAwsSession *session, char **command);
+
+/* The name of the provider that the chain resolved to (botocore's method names: "env",
+ * "sso", "assume-role", ...), or NULL when no credentials are configured. */
+const char *ddb_aws_session_get_method (DdbAwsSession *session);
 
 /* ---- The pieces, for tests and for the client ---- */
 
@@ -93,14 +135,5 @@ DdbAwsCredentials *ddb_aws_session_get_credentials (DdbAwsSession *session, gint
  * "SecretAccessKey": ..., "SessionToken": ..., "Expiration": ISO 8601}). */
 DdbAwsCredentials *ddb_aws_parse_process_output (const char *text, gsize len, GError **error);
 
-/* The form body of an STS AssumeRole request. EXTERNAL_ID may be NULL, DURATION_SECONDS < 0
- * for none. */
-char *ddb_aws_assume_role_body (const char *role_arn, const char *session_name,
-                                const char *external_id, gint64 duration_seconds);
-
-/* Parses an STS response: the credentials of an AssumeRoleResponse (STATUS 2xx), or the
- * ErrorResponse's code and message as the CLI prints them. */
-DdbAwsCredentials *ddb_aws_parse_assume_role_response (guint status, const char *body, gsize len,
-                                                       GError **error);
 
 G_END_DECLS

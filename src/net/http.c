@@ -298,6 +298,27 @@ ddb_http_post (DdbHttp *http, const char *url, const DdbHttpHeader *headers, gui
                const guint8 *body, gsize body_len, GCancellable *cancellable,
                DdbHttpResponse *response, GError **error)
 {
+  DdbHttpSend send = { 0 };
+
+  send.method = "POST";
+  send.url = url;
+  send.headers = headers;
+  send.n_headers = n_headers;
+  send.body = body;
+  send.body_len = body_len;
+  return ddb_http_send (http, &send, cancellable, response, error);
+}
+
+gboolean
+ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable,
+               DdbHttpResponse *response, GError **error)
+{
+  const char *url = send->url;
+  const DdbHttpHeader *headers = send->headers;
+  guint n_headers = send->n_headers;
+  const guint8 *body = send->body;
+  gsize body_len = send->body_len;
+  const char *method = send->method != NULL ? send->method : "POST";
   struct curl_slist *list = NULL;
   char errbuf[CURL_ERROR_SIZE] = "";
   Transfer t = { 0 };
@@ -337,12 +358,28 @@ ddb_http_post (DdbHttp *http, const char *url, const DdbHttpHeader *headers, gui
   curl_easy_setopt (http->easy, CURLOPT_SSL_VERIFYHOST, 2L);
   if (http->ca_bundle != NULL)
     curl_easy_setopt (http->easy, CURLOPT_CAINFO, http->ca_bundle);
-  curl_easy_setopt (http->easy, CURLOPT_CONNECTTIMEOUT_MS, (long) http->connect_timeout_ms);
-  curl_easy_setopt (http->easy, CURLOPT_TIMEOUT_MS, (long) http->timeout_ms);
+  if (http->ca_bundle != NULL)
+    /* An HTTPS proxy is verified against the same bundle (a company's proxy CA is usually the
+     * reason for a custom bundle). */
+    curl_easy_setopt (http->easy, CURLOPT_PROXY_CAINFO, http->ca_bundle);
+  curl_easy_setopt (http->easy, CURLOPT_PROXY_SSL_VERIFYPEER, 1L);
+  curl_easy_setopt (http->easy, CURLOPT_PROXY_SSL_VERIFYHOST, 2L);
+  curl_easy_setopt (http->easy, CURLOPT_CONNECTTIMEOUT_MS,
+                    (long) (send->connect_timeout_ms > 0 ? send->connect_timeout_ms
+                                                         : http->connect_timeout_ms));
+  curl_easy_setopt (http->easy, CURLOPT_TIMEOUT_MS,
+                    (long) (send->timeout_ms > 0 ? send->timeout_ms : http->timeout_ms));
   curl_easy_setopt (http->easy, CURLOPT_USERAGENT, "dynoscope/" PACKAGE_VERSION);
-  curl_easy_setopt (http->easy, CURLOPT_POST, 1L);
-  curl_easy_setopt (http->easy, CURLOPT_POSTFIELDS, body != NULL ? (const char *) body : "");
-  curl_easy_setopt (http->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) body_len);
+  if (g_ascii_strcasecmp (method, "GET") == 0 && body_len == 0)
+    curl_easy_setopt (http->easy, CURLOPT_HTTPGET, 1L);
+  else
+    {
+      curl_easy_setopt (http->easy, CURLOPT_POST, 1L);
+      curl_easy_setopt (http->easy, CURLOPT_POSTFIELDS, body != NULL ? (const char *) body : "");
+      curl_easy_setopt (http->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) body_len);
+      if (g_ascii_strcasecmp (method, "POST") != 0)
+        curl_easy_setopt (http->easy, CURLOPT_CUSTOMREQUEST, method);
+    }
   curl_easy_setopt (http->easy, CURLOPT_HTTPHEADER, list);
   curl_easy_setopt (http->easy, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt (http->easy, CURLOPT_WRITEDATA, &t);
@@ -359,6 +396,7 @@ ddb_http_post (DdbHttp *http, const char *url, const DdbHttpHeader *headers, gui
   curl_easy_setopt (http->easy, CURLOPT_HTTPHEADER, NULL);
   curl_easy_setopt (http->easy, CURLOPT_ERRORBUFFER, NULL);
   curl_easy_setopt (http->easy, CURLOPT_POSTFIELDS, NULL);
+  curl_easy_setopt (http->easy, CURLOPT_CUSTOMREQUEST, NULL);
   g_mutex_unlock (&http->lock);
   curl_slist_free_all (list);
 
@@ -399,47 +437,62 @@ ddb_http_error_is_transient (const GError *error)
 }
 
 gboolean
-ddb_http_sts_transport (const DdbStsRequest *request, guint *status, GBytes **body,
-                        gpointer user_data, GError **error)
+ddb_http_aws_transport (const DdbAwsRequest *request, guint *status, GBytes **body,
+                        gpointer user_data, GCancellable *cancellable, GError **error)
 {
   DdbHttp *http = user_data;
   g_autofree char *host = NULL;
-  g_autofree char *uri_path = NULL;
-  DdbHttpHeader headers[16];
+  DdbHttpHeader headers[24];
   DdbHttpRequest req = { 0 };
   DdbSigningParams params = { 0 };
   DdbSignature sig = { 0 };
   DdbHttpResponse response = { 0 };
+  DdbHttpSend send = { 0 };
   g_autoptr (GUri) uri = NULL;
-  const char *path;
   guint n = 0;
   gboolean ok;
 
   host = ddb_http_host_header (request->url, error);
   if (host == NULL)
     return FALSE;
-  uri = g_uri_parse (request->url, G_URI_FLAGS_NONE, NULL);
-  path = uri != NULL && *g_uri_get_path (uri) != '\0' ? g_uri_get_path (uri) : "/";
+  if (request->n_headers + 1 > G_N_ELEMENTS (headers) - 8)
+    {
+      g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED, "Too many headers");
+      return FALSE;
+    }
   headers[n++] = (DdbHttpHeader) { "Host", host };
-  headers[n++] = (DdbHttpHeader) { "Content-Type", request->content_type };
-  req.method = "POST";
-  req.path = path;
-  req.headers = headers;
-  req.n_headers = n;
-  req.body = (const guint8 *) request->body;
-  req.body_len = strlen (request->body);
-  params.region = request->region;
-  params.service = request->service;
-  params.time = g_get_real_time () / G_USEC_PER_SEC;
-  params.normalize_path = TRUE;
-  if (!ddb_sigv4_sign_headers (&req, request->credentials, &params, &sig, error))
-    return FALSE;
-  for (guint i = 0; sig.add_headers[i] != NULL && sig.add_headers[i + 1] != NULL
-                    && n < G_N_ELEMENTS (headers);
-       i += 2)
-    headers[n++] = (DdbHttpHeader) { sig.add_headers[i], sig.add_headers[i + 1] };
-  ok = ddb_http_post (http, request->url, headers, n, req.body, req.body_len, NULL, &response,
-                      error);
+  for (guint i = 0; i < request->n_headers; i++)
+    headers[n++] = request->headers[i];
+  if (request->sign_credentials != NULL)
+    {
+      uri = g_uri_parse (request->url, G_URI_FLAGS_ENCODED, NULL);
+      req.method = request->method != NULL ? request->method : "POST";
+      req.path = uri != NULL && *g_uri_get_path (uri) != '\0' ? g_uri_get_path (uri) : "/";
+      req.query = uri != NULL ? g_uri_get_query (uri) : NULL;
+      req.headers = headers;
+      req.n_headers = n;
+      req.body = request->body;
+      req.body_len = request->body_len;
+      params.region = request->sign_region;
+      params.service = request->sign_service;
+      params.time = g_get_real_time () / G_USEC_PER_SEC;
+      params.normalize_path = TRUE;
+      if (!ddb_sigv4_sign_headers (&req, request->sign_credentials, &params, &sig, error))
+        return FALSE;
+      for (guint i = 0; sig.add_headers[i] != NULL && sig.add_headers[i + 1] != NULL
+                        && n < G_N_ELEMENTS (headers);
+           i += 2)
+        headers[n++] = (DdbHttpHeader) { sig.add_headers[i], sig.add_headers[i + 1] };
+    }
+  send.method = request->method;
+  send.url = request->url;
+  send.headers = headers;
+  send.n_headers = n;
+  send.body = request->body;
+  send.body_len = request->body_len;
+  send.connect_timeout_ms = request->connect_timeout_ms;
+  send.timeout_ms = request->timeout_ms;
+  ok = ddb_http_send (http, &send, cancellable, &response, error);
   ddb_signature_clear (&sig);
   if (!ok)
     return FALSE;

@@ -60,6 +60,21 @@ gboolean ddb_http_post (DdbHttp *http, const char *url, const DdbHttpHeader *hea
                         guint n_headers, const guint8 *body, gsize body_len,
                         GCancellable *cancellable, DdbHttpResponse *response, GError **error);
 
+/* Any method: GET (no body) and POST as such, PUT and others as a custom request with BODY. */
+typedef struct {
+  const char *method; /* NULL: "POST" */
+  const char *url;
+  const DdbHttpHeader *headers;
+  guint n_headers;
+  const guint8 *body;
+  gsize body_len;
+  guint connect_timeout_ms; /* 0: the DdbHttp's */
+  guint timeout_ms;         /* 0: the DdbHttp's */
+} DdbHttpSend;
+
+gboolean ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable,
+                        DdbHttpResponse *response, GError **error);
+
 /* Whether an error of ddb_http_post is worth retrying as the AWS SDKs do (connection errors
  * and timeouts), not TLS verification failures, bad URLs or cancellation. */
 gboolean ddb_http_error_is_transient (const GError *error);
@@ -68,9 +83,9 @@ gboolean ddb_http_error_is_transient (const GError *error);
  * (with DDB_HTTP_ERROR_INVALID_URL) if URL is not http(s) with a host. */
 char *ddb_http_host_header (const char *url, GError **error);
 
-/* The DdbStsTransport of credentials.h over a DdbHttp (USER_DATA): signs the STS request with
- * SigV4 and POSTs it. */
-gboolean ddb_http_sts_transport (const DdbStsRequest *request, guint *status, GBytes **body,
-                                 gpointer user_data, GError **error);
+/* The DdbAwsTransport of credentials.h over a DdbHttp (USER_DATA): adds Host, signs with
+ * SigV4 when the request asks for it, and sends it. */
+gboolean ddb_http_aws_transport (const DdbAwsRequest *request, guint *status, GBytes **body,
+                                 gpointer user_data, GCancellable *cancellable, GError **error);
 
 G_END_DECLS
