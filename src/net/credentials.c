@@ -223,6 +223,14 @@ ddb_aws_session_service_url (DdbAwsSession *s, const char *service_id, const cha
     return NULL;
   if (url != NULL)
     return url;
+  if (strcmp (prefix, "sts") == 0)
+    return ddb_aws_sts_endpoint (region); /* the global endpoint without a region */
+  if (region == NULL)
+    {
+      g_set_error (error, DDB_AWS_ERROR, DDB_AWS_ERROR_NO_REGION,
+                   "The profile \"%s\" needs a region for %s", s->profile, service_id);
+      return NULL;
+    }
   return ddb_aws_standard_endpoint (prefix, region);
 }
 

@@ -1163,7 +1163,8 @@ test_assume_role_errors (Fixture *fx, gconstpointer data)
     g_autoptr (DdbAwsSession) s = session_ok (fx, "admin", NULL);
 
     assert_creds_error (s, NOW, DDB_AWS_ERROR_UNSUPPORTED,
-                        "The profile \"admin\" assumes a role, but no way to call STS was given");
+                        "The profile \"admin\" needs a network call to get credentials, but no way to "
+                        "make one was given");
   }
   /* Configured endpoints apply to STS too. */
   fake_sts_init (&sts);
