@@ -11,6 +11,8 @@ for_tests=false
 packages=(
   meson ninja-build gcc pkg-config gettext
   libglib2.0-dev libjansson-dev libsqlite3-dev libcurl4-openssl-dev
+  # OpenSSL's libcrypto signs the DPoP proofs of `aws login` sessions (ES256)
+  libssl-dev
   # the libFuzzer targets: clang and its sanitizer runtimes
   clang libclang-rt-dev
   python3

@@ -1,9 +1,12 @@
 /* assume-role.c: botocore's AssumeRoleProvider: role_arn with source_profile (any provider
  * as the source, chained, loops refused) or credential_source (Environment,
  * Ec2InstanceMetadata, EcsContainer); mfa_serial (the code asked through the session's
- * prompt), external_id, role_session_name, duration_seconds. */
+ * prompt), external_id, role_session_name, duration_seconds. Assumed credentials are shared
+ * with the AWS CLI through its cache, ~/.aws/cli/cache (role-cache.c): valid ones there are
+ * used without calling STS (nor asking for an MFA code), and new ones are written there. */
 #include "net/credentials-private.h"
 
+#include "net/role-cache.h"
 #include "net/sts.h"
 
 #include <string.h>
@@ -14,6 +17,7 @@ typedef struct {
   char *external_id;
   char *mfa_serial;
   gint64 duration_seconds;
+  char *cache_key; /* the AWS CLI's */
 } Role;
 
 static void
@@ -25,6 +29,7 @@ role_free (gpointer data)
   g_free (role->session_name);
   g_free (role->external_id);
   g_free (role->mfa_serial);
+  g_free (role->cache_key);
   g_free (role);
 }
 
@@ -44,12 +49,22 @@ assume_role (DdbAwsSession *s, DdbCredSource *src, gint64 now, GCancellable *can
   g_autoptr (DdbAwsCredentials) source_creds = NULL;
   g_autofree char *session_name = NULL;
   g_autofree char *body = NULL;
+  g_autofree char *cache_dir = ddb_role_cache_dir (s);
   g_autoptr (GBytes) answer = NULL;
+  g_autoptr (GError) cache_error = NULL;
+  DdbAwsCredentials *creds;
   char *code = NULL;
   guint status = 0;
   gsize len;
   const char *data;
 
+  /* CachedCredentialFetcher: the cache first, before the source or an MFA prompt. */
+  creds = ddb_role_cache_load (cache_dir, role->cache_key, now, "assume-role");
+  if (creds != NULL)
+    {
+      g_debug ("Credentials for the role of profile %s retrieved from the cache", src->profile);
+      return creds;
+    }
   source_creds = ddb_cred_source_get (s, src->source, now, cancellable, error);
   if (source_creds == NULL)
     return NULL;
@@ -69,7 +84,11 @@ assume_role (DdbAwsSession *s, DdbCredSource *src, gint64 now, GCancellable *can
   if (!ddb_sts_call (s, body, &source_creds->creds, &status, &answer, cancellable, error))
     return NULL;
   data = g_bytes_get_data (answer, &len);
-  return ddb_sts_parse_credentials ("AssumeRole", status, data, len, "assume-role", error);
+  creds = ddb_sts_parse_credentials ("AssumeRole", status, data, len, "assume-role", error);
+  if (creds != NULL
+      && !ddb_role_cache_store (cache_dir, role->cache_key, creds, role->role_arn, &cache_error))
+    g_info ("Not caching the credentials of profile %s: %s", src->profile, cache_error->message);
+  return creds;
 }
 
 static gboolean
@@ -218,6 +237,8 @@ role_source_new (DdbAwsSession *s, const char *profile, GPtrArray *visited, DdbC
   role = g_new0 (Role, 1);
   role->role_arn = g_strdup (ddb_aws_config_get (config, profile, "role_arn"));
   role->session_name = g_strdup (ddb_aws_config_get (config, profile, "role_session_name"));
+  if (role->session_name != NULL && role->session_name[0] == '\0')
+    g_clear_pointer (&role->session_name, g_free); /* botocore makes one up then too */
   role->external_id = g_strdup (ddb_aws_config_get (config, profile, "external_id"));
   role->mfa_serial = g_strdup (ddb_aws_config_get (config, profile, "mfa_serial"));
   role->duration_seconds = -1;
@@ -230,6 +251,13 @@ role_source_new (DdbAwsSession *s, const char *profile, GPtrArray *visited, DdbC
       if (g_ascii_string_to_unsigned (d, 10, 0, G_MAXINT32, &n, NULL))
         role->duration_seconds = n;
     }
+  role->cache_key = ddb_role_cache_key (&(DdbRoleCacheArgs){
+      .role_arn = role->role_arn,
+      .role_session_name = role->session_name,
+      .external_id = role->external_id,
+      .serial_number = role->mfa_serial,
+      .duration_seconds = role->duration_seconds,
+  });
   src = ddb_cred_source_new ("assume-role", profile, assume_role, role, role_free);
   src->source = inner;
   *out = src;

@@ -922,3 +922,32 @@ ddb_aws_config_get_service (DdbAwsConfig *config, const char *name, const char *
 
   return section != NULL ? ddb_ini_file_get_nested (config->config, section, service, key) : NULL;
 }
+
+GHashTable *
+ddb_aws_config_get_sso_session (DdbAwsConfig *config, const char *name)
+{
+  const char *found = NULL;
+  GHashTable *section, *out;
+  GHashTableIter it;
+  gpointer k, v;
+
+  if (config->config == NULL)
+    return NULL;
+  for (const char *const *s = ddb_ini_file_get_sections (config->config); *s != NULL; s++)
+    if (g_str_has_prefix (*s, "sso-session"))
+      {
+        g_autofree char *suffix = section_suffix (*s);
+
+        if (suffix != NULL && strcmp (suffix, name) == 0)
+          found = *s;
+      }
+  if (found == NULL)
+    return NULL;
+  section = g_hash_table_lookup (config->config->sections, found);
+  out = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, wiped_free);
+  g_hash_table_iter_init (&it, section);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    if (((IniValue *) v)->text != NULL)
+      g_hash_table_replace (out, g_strdup (k), g_strdup (((IniValue *) v)->text));
+  return out;
+}

@@ -116,6 +116,11 @@ gboolean ddb_aws_config_has_services (DdbAwsConfig *config, const char *name);
 const char *ddb_aws_config_get_service (DdbAwsConfig *config, const char *name, const char *service,
                                         const char *key);
 
+/* The config file's [sso-session NAME] section (the last one naming NAME, as botocore's
+ * build_profile_map keeps it): a new table of its plain values (key -> value), or NULL when
+ * there is none. */
+GHashTable *ddb_aws_config_get_sso_session (DdbAwsConfig *config, const char *name);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbAwsConfig, ddb_aws_config_unref)
 
 /* Splits a command line as Python's shlex.split does (POSIX mode, no comments): the CLI's

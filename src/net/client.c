@@ -22,7 +22,12 @@ struct _DdbClient {
   guint max_attempts;
   guint base_delay_ms;
   guint max_delay_ms;
+  GMutex reload_lock;   /* one re-resolve at a time */
+  gint64 last_check_us; /* monotonic time of the last look at the AWS files */
 };
+
+/* How often (at most) the AWS files are looked at before a call. */
+#define FILES_CHECK_INTERVAL_US G_USEC_PER_SEC
 
 static const char *
 nonempty (const char *s)
@@ -34,6 +39,7 @@ DdbClient *
 ddb_client_new (const DdbClientOptions *options, GError **error)
 {
   g_autoptr (DdbClient) client = g_new0 (DdbClient, 1);
+  g_autofree char *standard = NULL;
   DdbHttpOptions http_options = { 0 };
   DdbAwsSessionOptions session_options = { 0 };
   g_autofree char *ca_bundle = NULL;
@@ -45,8 +51,10 @@ ddb_client_new (const DdbClientOptions *options, GError **error)
   http_options.connect_timeout_ms = options->connect_timeout_ms;
   http_options.timeout_ms = options->timeout_ms;
   client->http = ddb_http_new (&http_options, error);
+  g_mutex_init (&client->reload_lock);
   if (client->http == NULL)
     return NULL;
+  ddb_http_set_proxy_env (client->http, options->envp);
 
   session_options.profile = options->profile;
   session_options.region = options->region;
@@ -54,11 +62,23 @@ ddb_client_new (const DdbClientOptions *options, GError **error)
   session_options.envp = options->envp;
   session_options.transport = ddb_http_aws_transport;
   session_options.transport_data = client->http;
+  session_options.mfa_prompt = options->mfa_prompt;
+  session_options.mfa_prompt_data = options->mfa_prompt_data;
   client->session = ddb_aws_session_new (&session_options, error);
   if (client->session == NULL)
     return NULL;
   if (!ddb_aws_session_get_endpoint (client->session, &url, &region, error))
     return NULL;
+  if (!ddb_aws_session_endpoint_is_custom (client->session))
+    {
+      /* The region's endpoint, FIPS or dual-stack when the profile asks for it. */
+      standard = ddb_aws_service_endpoint (ddb_aws_session_get_config (client->session),
+                                           ddb_aws_session_get_profile (client->session),
+                                           options->envp, "dynamodb", region, error);
+      if (standard == NULL)
+        return NULL;
+      url = standard;
+    }
   client->endpoint = g_strdup (url);
   client->signing_region = g_strdup (region);
   client->host = ddb_http_host_header (url, error);
@@ -67,7 +87,17 @@ ddb_client_new (const DdbClientOptions *options, GError **error)
   uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
   client->path
       = g_strdup (uri != NULL && *g_uri_get_path (uri) != '\0' ? g_uri_get_path (uri) : "/");
-  client->streams_endpoint = ddb_aws_streams_endpoint (url, region);
+  if (standard != NULL && strcmp (region, "local") != 0)
+    {
+      client->streams_endpoint = ddb_aws_service_endpoint (
+          ddb_aws_session_get_config (client->session),
+          ddb_aws_session_get_profile (client->session), options->envp, "streams.dynamodb",
+          region, error);
+      if (client->streams_endpoint == NULL)
+        return NULL;
+    }
+  else
+    client->streams_endpoint = ddb_aws_streams_endpoint (url, region);
   client->streams_host = ddb_http_host_header (client->streams_endpoint, error);
   if (client->streams_host == NULL)
     return NULL;
@@ -114,6 +144,7 @@ ddb_client_free (DdbClient *client)
   g_free (client->path);
   g_free (client->streams_endpoint);
   g_free (client->streams_host);
+  g_mutex_clear (&client->reload_lock);
   g_free (client);
 }
 
@@ -176,6 +207,48 @@ ddb_client_error_code_from_name (const char *type_name, DdbErrorCode *code)
         }
     }
   return FALSE;
+}
+
+gboolean
+ddb_client_error_is_expired_token (const char *type_name)
+{
+  /* The names the AWS SDKs treat as expired credentials (botocore's STS and the Java SDK's
+   * AwsErrorCode); DynamoDB answers ExpiredTokenException "The security token included in the
+   * request is expired". */
+  return type_name != NULL
+         && (strcmp (type_name, "ExpiredTokenException") == 0
+             || strcmp (type_name, "ExpiredToken") == 0);
+}
+
+/* Resolves the session again from the files; FORCE: whatever the files' state (an
+ * ExpiredToken answer), else only when they changed (looked at once a second at most). A
+ * failure is logged and the session keeps its state: the call goes on and reports what it
+ * meets. */
+static void
+reresolve (DdbClient *client, gboolean force)
+{
+  g_autoptr (GError) error = NULL;
+  gint64 now = g_get_monotonic_time ();
+
+  g_mutex_lock (&client->reload_lock);
+  if (!force)
+    {
+      if (client->last_check_us != 0 && now - client->last_check_us < FILES_CHECK_INTERVAL_US)
+        {
+          g_mutex_unlock (&client->reload_lock);
+          return;
+        }
+      client->last_check_us = now;
+      if (!ddb_aws_session_files_changed (client->session))
+        {
+          g_mutex_unlock (&client->reload_lock);
+          return;
+        }
+    }
+  if (!ddb_aws_session_reload (client->session, &error))
+    g_info ("Resolving the AWS profile again failed: %s", error->message);
+  client->last_check_us = g_get_monotonic_time ();
+  g_mutex_unlock (&client->reload_lock);
 }
 
 gboolean
@@ -452,6 +525,7 @@ ddb_client_call (DdbClient *client, const char *operation, json_t *request,
                                 ? g_strdup (operation)
                                 : g_strconcat (TARGET_PREFIX, operation, NULL);
   DdbClientCallInfo local_info = { 0 };
+  gboolean reresolved = FALSE;
   char *body;
   gsize body_len;
   gboolean ok = FALSE;
@@ -468,6 +542,7 @@ ddb_client_call (DdbClient *client, const char *operation, json_t *request,
       return FALSE;
     }
   body_len = strlen (body);
+  reresolve (client, FALSE);
 
   for (guint n = 1;; n++)
     {
@@ -475,6 +550,18 @@ ddb_client_call (DdbClient *client, const char *operation, json_t *request,
       AttemptResult r = attempt (client, target, body, body_len, cancellable, response, info, &ok,
                                  &attempt_error);
 
+      if (r == ATTEMPT_DONE && !ok && !reresolved && attempt_error != NULL
+          && attempt_error->domain == DDB_ERROR
+          && ddb_client_error_is_expired_token (ddb_client_error_name (attempt_error, *response)))
+        {
+          /* Expired credentials: resolved again, and the request sent once more at once. */
+          reresolved = TRUE;
+          g_clear_pointer (response, json_decref);
+          g_error_free (attempt_error);
+          reresolve (client, TRUE);
+          n--;
+          continue;
+        }
       if (r == ATTEMPT_DONE || n >= client->max_attempts)
         {
           if (attempt_error != NULL)

@@ -3,7 +3,11 @@
  * (refreshed as they near expiry), responses checked against x-amz-crc32, and retries as the
  * AWS SDKs do them for DynamoDB: throttling, 5xx, connection errors and CRC32 mismatches are
  * retried with capped exponential backoff and full jitter, up to a bounded number of attempts;
- * every other error comes back at once with its DynamoDB name and message. */
+ * every other error comes back at once with its DynamoDB name and message. When the AWS files
+ * change (checked at most once a second) the session is resolved again before the next call;
+ * an ExpiredToken answer resolves it again and sends the request once more with fresh
+ * credentials. Proxies come from the environment (HTTPS_PROXY, NO_PROXY, ...), FIPS and
+ * dual-stack endpoints from use_fips_endpoint / use_dualstack_endpoint. */
 #pragma once
 
 #include <gio/gio.h>
@@ -37,6 +41,10 @@ typedef struct {
   guint max_attempts;       /* 0: DDB_CLIENT_DEFAULT_MAX_ATTEMPTS; 1: no retries */
   guint base_delay_ms;      /* 0: DDB_CLIENT_DEFAULT_BASE_DELAY_MS */
   guint max_delay_ms;       /* 0: DDB_CLIENT_DEFAULT_MAX_DELAY_MS */
+  /* Asks for an MFA code for a role with mfa_serial (given to the session); NULL: such roles
+   * fail clearly. */
+  DdbAwsMfaPrompt mfa_prompt;
+  gpointer mfa_prompt_data;
 } DdbClientOptions;
 
 typedef struct _DdbClient DdbClient;
@@ -79,6 +87,10 @@ const char *ddb_client_error_name (const GError *error, json_t *extra);
 
 /* CRC32 (IEEE 802.3, as zlib's crc32) of DATA. */
 guint32 ddb_crc32 (const guint8 *data, gsize len);
+
+/* Whether an exception name means the credentials expired (ExpiredToken,
+ * ExpiredTokenException): the session is resolved again and the request sent once more. */
+gboolean ddb_client_error_is_expired_token (const char *type_name);
 
 /* Whether an exception name is one the SDKs retry (throttling and transient server errors). */
 gboolean ddb_client_error_is_retryable (const char *type_name, guint http_status);

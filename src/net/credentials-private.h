@@ -26,6 +26,10 @@ struct _DdbCredSource {
   DdbAwsCredentials *cached;
   DdbCredSource *source; /* an assumed role's source credentials */
   DdbAwsSignInKind sign_in; /* how to sign in again, for SSO and `aws login` */
+  /* Seconds before expiry when a refresh is tried (failure keeps the current credentials) and
+   * when it must succeed; 0: botocore's 15 and 10 minutes. */
+  gint64 advisory_refresh;
+  gint64 mandatory_refresh;
 };
 
 DdbCredSource *ddb_cred_source_new (const char *method, const char *profile,

@@ -7,6 +7,7 @@
 #include "net/credentials-private.h"
 
 #include "net/hash.h"
+#include "net/imds.h"
 
 #include <string.h>
 #include <glib/gstdio.h>
@@ -111,14 +112,16 @@ ddb_cred_source_get (DdbAwsSession *s, DdbCredSource *src, gint64 now, GCancella
   DdbAwsCredentials *fresh;
   GError *local = NULL;
 
-  if (src->cached != NULL && (src->fetch == NULL || !needs_refresh (src->cached, now,
-                                                                    ADVISORY_REFRESH)))
+  gint64 advisory = src->advisory_refresh > 0 ? src->advisory_refresh : ADVISORY_REFRESH;
+  gint64 mandatory = src->mandatory_refresh > 0 ? src->mandatory_refresh : MANDATORY_REFRESH;
+
+  if (src->cached != NULL && (src->fetch == NULL || !needs_refresh (src->cached, now, advisory)))
     return ddb_aws_credentials_copy (src->cached);
 
   fresh = src->fetch (s, src, now, cancellable, &local);
   if (fresh == NULL)
     {
-      if (src->cached != NULL && !needs_refresh (src->cached, now, MANDATORY_REFRESH)
+      if (src->cached != NULL && !needs_refresh (src->cached, now, mandatory)
           && !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           g_info ("Refreshing the credentials of profile %s failed; using the current ones "
@@ -130,7 +133,9 @@ ddb_cred_source_get (DdbAwsSession *s, DdbCredSource *src, gint64 now, GCancella
       g_propagate_error (error, local);
       return NULL;
     }
-  if (needs_refresh (fresh, now, MANDATORY_REFRESH))
+  /* As botocore: refreshed credentials must not be expired already (short-lived ones, such as
+   * `aws login`'s 15 minutes, are fine). */
+  if (fresh->expiration != 0 && fresh->expiration <= now)
     {
       ddb_aws_credentials_free (fresh);
       g_set_error (error, DDB_AWS_ERROR, DDB_AWS_ERROR_CREDENTIAL_RETRIEVAL,
@@ -224,14 +229,17 @@ ddb_aws_session_service_url (DdbAwsSession *s, const char *service_id, const cha
   if (url != NULL)
     return url;
   if (strcmp (prefix, "sts") == 0)
-    return ddb_aws_sts_endpoint (region); /* the global endpoint without a region */
+    /* The global endpoint without a region. */
+    return ddb_aws_service_endpoint (s->config, s->profile, ddb_aws_session_envp (s), prefix,
+                                     region, error);
   if (region == NULL)
     {
       g_set_error (error, DDB_AWS_ERROR, DDB_AWS_ERROR_NO_REGION,
                    "The profile \"%s\" needs a region for %s", s->profile, service_id);
       return NULL;
     }
-  return ddb_aws_standard_endpoint (prefix, region);
+  return ddb_aws_service_endpoint (s->config, s->profile, ddb_aws_session_envp (s), prefix,
+                                   region, error);
 }
 
 char *
@@ -362,9 +370,32 @@ ddb_aws_session_get_credentials (DdbAwsSession *session, gint64 now, GCancellabl
                                  GError **error)
 {
   DdbAwsCredentials *creds = NULL;
+  g_autofree char *imds_detail = NULL;
 
   g_mutex_lock (&session->lock);
-  if (session->chain == NULL)
+  if (session->chain != NULL)
+    {
+      GError *local = NULL;
+
+      creds = ddb_cred_source_get (session, session->chain, now, cancellable, &local);
+      /* Instance metadata is the last resort, there whenever nothing else is configured: when
+       * it gives nothing (or cannot be asked), say what the CLI says when nothing is found. */
+      if (creds == NULL && strcmp (session->chain->method, "iam-role") == 0
+          && (g_error_matches (local, DDB_AWS_ERROR, DDB_AWS_ERROR_NO_CREDENTIALS)
+              || g_error_matches (local, DDB_AWS_ERROR, DDB_AWS_ERROR_UNSUPPORTED)))
+        {
+          if (local->code == DDB_AWS_ERROR_NO_CREDENTIALS)
+            imds_detail = g_steal_pointer (&local->message);
+          g_clear_error (&local);
+        }
+      else if (creds == NULL)
+        {
+          g_propagate_error (error, local);
+          g_mutex_unlock (&session->lock);
+          return NULL;
+        }
+    }
+  if (creds == NULL)
     {
       const char *cfg = ddb_aws_config_get_config_path (session->config);
       const char *cred = ddb_aws_config_get_credentials_path (session->config);
@@ -372,16 +403,15 @@ ddb_aws_session_get_credentials (DdbAwsSession *session, gint64 now, GCancellabl
       g_set_error (error, DDB_AWS_ERROR, DDB_AWS_ERROR_NO_CREDENTIALS,
                    "Unable to locate credentials. You can configure credentials by running "
                    "\"aws configure\" (keys), \"aws configure sso\" (IAM Identity Center) or "
-                   "\"aws login\". Looked for profile \"%s\" %sin %s and %s.",
+                   "\"aws login\". Looked for profile \"%s\" %sin %s and %s.%s%s",
                    session->profile,
                    session->profile_explicit
                        ? ""
                        : "in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), ",
                    cred != NULL ? cred : "(no credentials file)",
-                   cfg != NULL ? cfg : "(no config file)");
+                   cfg != NULL ? cfg : "(no config file)", imds_detail != NULL ? " " : "",
+                   imds_detail != NULL ? imds_detail : "");
     }
-  else
-    creds = ddb_cred_source_get (session, session->chain, now, cancellable, error);
   g_mutex_unlock (&session->lock);
   return creds;
 }
@@ -454,6 +484,22 @@ resolve (DdbAwsSession *s, GError **error)
   if (!ddb_aws_resolve_region (s->config, s->profile, s->cli_region, ddb_aws_session_envp (s),
                                &s->region, error))
     return FALSE;
+  /* The last region provider, as botocore's: instance metadata (short timeouts; skipped when
+   * AWS_EC2_METADATA_DISABLED). */
+  if (s->region == NULL && s->transport != NULL)
+    {
+      g_autoptr (GError) imds_error = NULL;
+
+      s->region = ddb_imds_region (s, NULL, &imds_error);
+      if (s->region == NULL)
+        g_debug ("No region from instance metadata: %s", imds_error->message);
+      else if (!ddb_aws_region_is_valid (s->region))
+        {
+          /* Not quoted: whatever answered there is not instance metadata. */
+          g_debug ("The instance metadata's region is not a region name; ignored");
+          g_clear_pointer (&s->region, g_free);
+        }
+    }
 
   if (nonempty (s->cli_endpoint_url) != NULL)
     {
@@ -473,7 +519,14 @@ resolve (DdbAwsSession *s, GError **error)
           s->endpoint_custom = TRUE;
         }
       else if (s->region != NULL)
-        s->endpoint_url = ddb_aws_standard_endpoint ("dynamodb", s->region);
+        {
+          /* FIPS and dual-stack host names when the profile or environment asks for them. */
+          s->endpoint_url = ddb_aws_service_endpoint (s->config, s->profile,
+                                                      ddb_aws_session_envp (s), "dynamodb",
+                                                      s->region, error);
+          if (s->endpoint_url == NULL)
+            return FALSE;
+        }
     }
   if (s->region != NULL)
     s->signing_region

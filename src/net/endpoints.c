@@ -1,5 +1,6 @@
 /* endpoints.c: region and endpoint resolution, as botocore's config providers and endpoint
- * rules (endpoints.json partitions) have them for DynamoDB and STS. */
+ * rules (partitions.json, each service's endpoint-rule-set-1.json) have them for DynamoDB,
+ * DynamoDB Streams, STS, the SSO portal, SSO-OIDC and sign-in, FIPS and dual-stack included. */
 #include "net/endpoints.h"
 
 #include <string.h>
@@ -47,23 +48,132 @@ in_partition (const char *region, const char *prefix)
   return TRUE;
 }
 
+typedef struct {
+  const char *prefix; /* the region's first labels; NULL: the aws partition */
+  const char *name;
+  const char *suffix;
+  const char *dualstack_suffix;
+} Partition;
+
+/* partitions.json: each partition's region pattern, DNS suffix and dual-stack DNS suffix. */
+static const Partition partitions[] = {
+  { "cn", "aws-cn", "amazonaws.com.cn", "api.amazonwebservices.com.cn" },
+  { "us-gov", "aws-us-gov", "amazonaws.com", "api.aws" },
+  { "us-iso", "aws-iso", "c2s.ic.gov", "api.aws.ic.gov" },
+  { "us-isob", "aws-iso-b", "sc2s.sgov.gov", "api.aws.scloud" },
+  { "eu-isoe", "aws-iso-e", "cloud.adc-e.uk", "api.cloud-aws.adc-e.uk" },
+  { "us-isof", "aws-iso-f", "csp.hci.ic.gov", "api.aws.hci.ic.gov" },
+  { "eusc-de", "aws-eusc", "amazonaws.eu", "api.amazonwebservices.eu" },
+};
+static const Partition aws_partition = { NULL, "aws", "amazonaws.com", "api.aws" };
+
+static const Partition *
+partition_of (const char *region)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (partitions); i++)
+    if (in_partition (region, partitions[i].prefix))
+      return &partitions[i];
+  return &aws_partition;
+}
+
 const char *
 ddb_aws_region_dns_suffix (const char *region)
 {
-  static const struct {
-    const char *prefix;
-    const char *suffix;
-  } partitions[] = {
-    { "cn", "amazonaws.com.cn" },    { "us-gov", "amazonaws.com" },
-    { "us-iso", "c2s.ic.gov" },      { "us-isob", "sc2s.sgov.gov" },
-    { "eu-isoe", "cloud.adc-e.uk" }, { "us-isof", "csp.hci.ic.gov" },
-    { "eusc-de", "amazonaws.eu" },
-  };
+  return partition_of (region)->suffix;
+}
 
-  for (guint i = 0; i < G_N_ELEMENTS (partitions); i++)
-    if (in_partition (region, partitions[i].prefix))
-      return partitions[i].suffix;
-  return "amazonaws.com";
+const char *
+ddb_aws_region_dualstack_suffix (const char *region)
+{
+  return partition_of (region)->dualstack_suffix;
+}
+
+static gboolean
+config_true (const char *value)
+{
+  return value != NULL && g_ascii_strcasecmp (value, "true") == 0;
+}
+
+void
+ddb_aws_endpoint_variants (DdbAwsConfig *config, const char *profile, const char *const *envp,
+                           gboolean *fips, gboolean *dualstack)
+{
+  const char *f = ddb_aws_getenv (envp, "AWS_USE_FIPS_ENDPOINT");
+  const char *d = ddb_aws_getenv (envp, "AWS_USE_DUALSTACK_ENDPOINT");
+
+  if (f == NULL && config != NULL && profile != NULL)
+    f = ddb_aws_config_get (config, profile, "use_fips_endpoint");
+  if (d == NULL && config != NULL && profile != NULL)
+    d = ddb_aws_config_get (config, profile, "use_dualstack_endpoint");
+  *fips = config_true (f);
+  *dualstack = config_true (d);
+}
+
+char *
+ddb_aws_variant_endpoint (const char *prefix, const char *region, gboolean fips,
+                          gboolean dualstack, GError **error)
+{
+  const Partition *p;
+  const char *suffix;
+  gboolean big3;
+
+  if (strcmp (prefix, "sts") == 0 && !fips && !dualstack
+      && (region == NULL || strcmp (region, "aws-global") == 0))
+    return g_strdup ("https://sts.amazonaws.com");
+  if (region == NULL)
+    {
+      if (fips || dualstack)
+        g_set_error (error, DDB_AWS_ERROR, DDB_AWS_ERROR_INVALID_CONFIG,
+                     "Invalid Configuration: FIPS and dual-stack endpoints need a region");
+      else
+        g_set_error (error, DDB_AWS_ERROR, DDB_AWS_ERROR_NO_REGION,
+                     "You must specify a region. You can also configure your region by running "
+                     "\"aws configure\".");
+      return NULL;
+    }
+  if (strcmp (prefix, "dynamodb") == 0 && strcmp (region, "local") == 0)
+    {
+      if (fips || dualstack)
+        {
+          g_set_error (error, DDB_AWS_ERROR, DDB_AWS_ERROR_INVALID_CONFIG,
+                       "Invalid Configuration: %s and local endpoint are not supported",
+                       fips ? "FIPS" : "Dualstack");
+          return NULL;
+        }
+      return g_strdup ("http://localhost:8000");
+    }
+
+  p = partition_of (region);
+  suffix = dualstack ? p->dualstack_suffix : p->suffix;
+  big3 = strcmp (p->name, "aws") == 0 || strcmp (p->name, "aws-cn") == 0
+         || strcmp (p->name, "aws-us-gov") == 0;
+
+  if (strcmp (prefix, "signin") == 0 && !fips && !dualstack && big3)
+    {
+      const char *host = strcmp (p->name, "aws") == 0      ? "signin.aws.amazon.com"
+                         : strcmp (p->name, "aws-cn") == 0 ? "signin.amazonaws.cn"
+                                                            : "signin.amazonaws-us-gov.com";
+
+      return g_strdup_printf ("https://%s.%s", region, host);
+    }
+  if (strcmp (prefix, "streams.dynamodb") == 0 && dualstack && big3)
+    return g_strdup_printf ("https://streams-dynamodb%s.%s.%s", fips ? "-fips" : "", region,
+                            suffix);
+  /* GovCloud's endpoints are FIPS endpoints already (sign-in's are not). */
+  if (fips && !dualstack && strcmp (p->name, "aws-us-gov") == 0
+      && strcmp (prefix, "signin") != 0)
+    fips = FALSE;
+  return g_strdup_printf ("https://%s%s.%s.%s", prefix, fips ? "-fips" : "", region, suffix);
+}
+
+char *
+ddb_aws_service_endpoint (DdbAwsConfig *config, const char *profile, const char *const *envp,
+                          const char *prefix, const char *region, GError **error)
+{
+  gboolean fips, dualstack;
+
+  ddb_aws_endpoint_variants (config, profile, envp, &fips, &dualstack);
+  return ddb_aws_variant_endpoint (prefix, region, fips, dualstack, error);
 }
 
 char *

@@ -17,6 +17,10 @@ struct _DdbHttp {
   CURL *easy;
   CURLM *multi;
   char *ca_bundle;
+  gboolean proxy_set; /* the fields below are set (else libcurl reads the environment) */
+  char *https_proxy;
+  char *http_proxy;
+  char *no_proxy;
   guint connect_timeout_ms;
   guint timeout_ms;
 };
@@ -33,6 +37,33 @@ init_curl_once (void)
     {
       curl_global_init (CURL_GLOBAL_DEFAULT);
       g_once_init_leave (&curl_initialised, 1);
+    }
+}
+
+/* A copy of a proxy URL, which may hold a password: wiped when freed. */
+typedef char WipedString;
+
+static void
+wiped_string_free (WipedString *s)
+{
+  if (s != NULL)
+    memset (s, 0, strlen (s));
+  g_free (s);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WipedString, wiped_string_free)
+
+/* Proxy URLs may hold a password: wiped. */
+static void
+clear_proxies (DdbHttp *http)
+{
+  char **fields[] = { &http->https_proxy, &http->http_proxy, &http->no_proxy };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      if (*fields[i] != NULL)
+        memset (*fields[i], 0, strlen (*fields[i]));
+      g_clear_pointer (fields[i], g_free);
     }
 }
 
@@ -75,6 +106,7 @@ ddb_http_free (DdbHttp *http)
   if (http->multi != NULL)
     curl_multi_cleanup (http->multi);
   g_free (http->ca_bundle);
+  clear_proxies (http);
   g_mutex_clear (&http->lock);
   g_free (http);
 }
@@ -86,6 +118,62 @@ ddb_http_set_ca_bundle (DdbHttp *http, const char *ca_bundle)
   g_free (http->ca_bundle);
   http->ca_bundle = g_strdup (ca_bundle);
   g_mutex_unlock (&http->lock);
+}
+
+static const char *
+first_env (const char *const *envp, const char *lower, const char *upper)
+{
+  const char *v = ddb_aws_getenv (envp, lower);
+
+  if ((v == NULL || *v == '\0') && upper != NULL)
+    v = ddb_aws_getenv (envp, upper);
+  return v != NULL && *v != '\0' ? v : NULL;
+}
+
+void
+ddb_http_set_proxy_env (DdbHttp *http, const char *const *envp)
+{
+  const char *all = first_env (envp, "all_proxy", "ALL_PROXY");
+  const char *https = first_env (envp, "https_proxy", "HTTPS_PROXY");
+  /* httpoxy: in a CGI script HTTP_PROXY is a request header, not a setting. */
+  const char *http_p = first_env (envp, "http_proxy",
+                                  ddb_aws_getenv (envp, "REQUEST_METHOD") == NULL ? "HTTP_PROXY"
+                                                                                  : NULL);
+
+  g_mutex_lock (&http->lock);
+  clear_proxies (http);
+  http->proxy_set = TRUE;
+  http->https_proxy = g_strdup (https != NULL ? https : all);
+  http->http_proxy = g_strdup (http_p != NULL ? http_p : all);
+  http->no_proxy = g_strdup (first_env (envp, "no_proxy", "NO_PROXY"));
+  g_mutex_unlock (&http->lock);
+}
+
+/* Replaces the user name and password of PROXY's URL, wherever MESSAGE holds them, with ***. */
+static void
+scrub_proxy_secret (GString *message, const char *proxy)
+{
+  g_autoptr (GUri) uri = NULL;
+  g_autofree char *with_scheme = NULL;
+  const char *parts[3];
+
+  if (proxy == NULL || strchr (proxy, '@') == NULL)
+    return;
+  if (strstr (proxy, "://") == NULL)
+    proxy = with_scheme = g_strconcat ("http://", proxy, NULL);
+  uri = g_uri_parse (proxy, G_URI_FLAGS_HAS_PASSWORD | G_URI_FLAGS_ENCODED, NULL);
+  if (uri == NULL)
+    {
+      /* Unparsable: nothing of it is shown. */
+      g_string_assign (message, "the proxy URL is not valid");
+      return;
+    }
+  parts[0] = g_uri_get_userinfo (uri);
+  parts[1] = g_uri_get_password (uri);
+  parts[2] = g_uri_get_user (uri);
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    if (parts[i] != NULL && *parts[i] != '\0')
+      g_string_replace (message, parts[i], "***", 0);
 }
 
 void
@@ -195,9 +283,11 @@ on_cancelled (GCancellable *cancellable, gpointer user_data)
 }
 
 static gboolean
-set_curl_error (CURLcode code, const char *detail, const char *url, GError **error)
+set_curl_error (CURLcode code, const char *detail, const char *url, const char *proxy,
+                GError **error)
 {
-  const char *what = detail != NULL && *detail != '\0' ? detail : curl_easy_strerror (code);
+  g_autoptr (GString) what
+      = g_string_new (detail != NULL && *detail != '\0' ? detail : curl_easy_strerror (code));
   DdbHttpErrorCode ecode;
 
   switch (code)
@@ -236,8 +326,10 @@ set_curl_error (CURLcode code, const char *detail, const char *url, GError **err
       ecode = DDB_HTTP_ERROR_FAILED;
       break;
     }
-  /* libcurl's messages name the host and the cause, never headers or bodies. */
-  g_set_error (error, DDB_HTTP_ERROR, ecode, "Could not reach %s: %s", url, what);
+  /* libcurl's messages name the host and the cause, never headers or bodies; a proxy's
+   * credentials are taken out all the same. */
+  scrub_proxy_secret (what, proxy);
+  g_set_error (error, DDB_HTTP_ERROR, ecode, "Could not reach %s: %s", url, what->str);
   return FALSE;
 }
 
@@ -325,6 +417,7 @@ ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable
   gboolean cancelled = FALSE;
   CURLcode result;
   long status = 0;
+  g_autoptr (WipedString) proxy = NULL;
 
   memset (response, 0, sizeof *response);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -362,6 +455,16 @@ ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable
     /* An HTTPS proxy is verified against the same bundle (a company's proxy CA is usually the
      * reason for a custom bundle). */
     curl_easy_setopt (http->easy, CURLOPT_PROXY_CAINFO, http->ca_bundle);
+  if (http->proxy_set)
+    {
+      const char *p = g_ascii_strncasecmp (url, "https:", 6) == 0 ? http->https_proxy
+                                                                  : http->http_proxy;
+
+      /* "" turns libcurl's own reading of the environment off. */
+      curl_easy_setopt (http->easy, CURLOPT_PROXY, p != NULL ? p : "");
+      curl_easy_setopt (http->easy, CURLOPT_NOPROXY, http->no_proxy);
+      proxy = g_strdup (p);
+    }
   curl_easy_setopt (http->easy, CURLOPT_PROXY_SSL_VERIFYPEER, 1L);
   curl_easy_setopt (http->easy, CURLOPT_PROXY_SSL_VERIFYHOST, 2L);
   curl_easy_setopt (http->easy, CURLOPT_CONNECTTIMEOUT_MS,
@@ -419,7 +522,7 @@ ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable
     {
       g_byte_array_unref (t.body);
       g_hash_table_unref (t.headers);
-      return set_curl_error (result, errbuf, url, error);
+      return set_curl_error (result, errbuf, url, proxy, error);
     }
   response->status = (guint) status;
   response->body = g_byte_array_free_to_bytes (t.body);

@@ -39,8 +39,18 @@ DdbHttp *ddb_http_new (const DdbHttpOptions *options, GError **error);
 void ddb_http_free (DdbHttp *http);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbHttp, ddb_http_free)
 
-/* Replaces the CA bundle (NULL: the system's) for the following requests. */
+/* Replaces the CA bundle (NULL: the system's) for the following requests. It also verifies an
+ * HTTPS proxy. */
 void ddb_http_set_ca_bundle (DdbHttp *http, const char *ca_bundle);
+
+/* Takes the proxies from ENVP (NULL: the process environment) as botocore (urllib) does:
+ * https_proxy / HTTPS_PROXY for https URLs, http_proxy / HTTP_PROXY for http URLs (the lower
+ * case name first; HTTP_PROXY not when REQUEST_METHOD is set, as in a CGI script), all_proxy /
+ * ALL_PROXY for either, no_proxy / NO_PROXY for the hosts to reach directly. Set on libcurl
+ * explicitly, so that the process environment does not apply when ENVP is given. Credentials
+ * in a proxy URL never appear in an error message. Until this is called, libcurl's own
+ * defaults apply. */
+void ddb_http_set_proxy_env (DdbHttp *http, const char *const *envp);
 
 typedef struct {
   guint status;

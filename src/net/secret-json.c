@@ -186,11 +186,41 @@ read_literal (Reader *r, const char *word)
   return TRUE;
 }
 
+/* Drops what an earlier value at PATH left below it (a repeated key: the last one wins). */
+static void
+drop_below (Reader *r, const char *path)
+{
+  GHashTableIter iter;
+  gpointer key;
+  gsize n = strlen (path);
+
+  g_hash_table_remove (r->json->members, path);
+  g_hash_table_iter_init (&iter, r->json->entries);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (strncmp (key, path, n) == 0 && (((char *) key)[n] == '.' || ((char *) key)[n] == '['))
+      g_hash_table_iter_remove (&iter);
+  g_hash_table_iter_init (&iter, r->json->members);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (strncmp (key, path, n) == 0 && (((char *) key)[n] == '.' || ((char *) key)[n] == '['))
+      g_hash_table_iter_remove (&iter);
+}
+
 static void
 put (Reader *r, const char *path, DdbSecretJsonKind kind, GString *text)
 {
-  Entry *e = g_new0 (Entry, 1);
+  Entry *e;
 
+  /* PATH NULL: a value under a key that no path can name ("", or holding '.' or '['): read and
+   * checked, then dropped. */
+  if (path == NULL)
+    {
+      ddb_secret_string_free (text);
+      return;
+    }
+  e = g_hash_table_lookup (r->json->entries, path);
+  if (e != NULL && (e->kind == DDB_SECRET_JSON_OBJECT || e->kind == DDB_SECRET_JSON_ARRAY))
+    drop_below (r, path);
+  e = g_new0 (Entry, 1);
   e->kind = kind;
   e->text = text;
   g_hash_table_replace (r->json->entries, g_strdup (path), e);
@@ -201,9 +231,14 @@ static gboolean read_value (Reader *r, const char *path, guint depth);
 static gboolean
 read_object (Reader *r, const char *path, guint depth)
 {
+  /* Owned by the table, or by this frame when PATH names nothing. */
+  g_autoptr (GPtrArray) unnamed = NULL;
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
 
-  g_hash_table_replace (r->json->members, g_strdup (path), names);
+  if (path != NULL)
+    g_hash_table_replace (r->json->members, g_strdup (path), names);
+  else
+    unnamed = names;
   r->p++;
   ws (r);
   if (r->p < r->end && *r->p == '}')
@@ -224,7 +259,8 @@ read_object (Reader *r, const char *path, guint depth)
       ws (r);
       if (r->p >= r->end || *r->p++ != ':')
         return FALSE;
-      child = path[0] != '\0' ? g_strconcat (path, ".", key->str, NULL) : g_strdup (key->str);
+      if (path != NULL && key->len > 0 && strpbrk (key->str, ".[") == NULL)
+        child = path[0] != '\0' ? g_strconcat (path, ".", key->str, NULL) : g_strdup (key->str);
       if (!read_value (r, child, depth + 1))
         return FALSE;
       for (guint i = 0; i < names->len && !seen; i++)
@@ -260,7 +296,7 @@ read_array (Reader *r, const char *path, guint depth)
     }
   for (;; i++)
     {
-      g_autofree char *child = g_strdup_printf ("%s[%u]", path, i);
+      g_autofree char *child = path != NULL ? g_strdup_printf ("%s[%u]", path, i) : NULL;
 
       if (!read_value (r, child, depth + 1))
         return FALSE;
@@ -408,7 +444,7 @@ ddb_secret_json_get_int (DdbSecretJson *json, const char *path, gint64 *out)
       return TRUE;
     }
   d = g_ascii_strtod (e->text->str, &end);
-  if (*end != '\0' || d != (double) (gint64) d || d > 9.0e15 || d < -9.0e15)
+  if (*end != '\0' || d > 9.0e15 || d < -9.0e15 || d != (double) (gint64) d)
     return FALSE;
   *out = (gint64) d;
   return TRUE;

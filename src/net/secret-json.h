@@ -1,9 +1,10 @@
 /* secret-json.h: a strict JSON reader (RFC 8259) for the answers and files that hold secrets
  * (credential_process output, the SSO token cache, SSO, STS, IMDS and container answers): every
  * buffer it makes is wiped when freed, which a general JSON library's are not. Values of objects
- * (nested to any depth up to 64) are kept by path, "roleCredentials.accessKeyId"; strings
- * unescaped, numbers and literals as written; arrays are checked and skipped. A repeated key:
- * the last one wins, as in Python's json. Also the writer's half: a string quoted and escaped
+ * (nested to any depth up to 64) are kept by path, "roleCredentials.accessKeyId", and array
+ * elements as "a[0]"; strings unescaped, numbers and literals as written. A repeated key: the
+ * last one wins, as in Python's json. A key that no path can name ("", or one holding '.' or
+ * '[') is listed among its object's members, but its value is only checked, not kept. Also the writer's half: a string quoted and escaped
  * the way Python's json.dumps writes it. */
 #pragma once
 

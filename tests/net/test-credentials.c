@@ -29,6 +29,8 @@ fixture_setup (Fixture *fx, gconstpointer data)
   g_assert_no_error (error);
   fx->env = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (fx->env, g_strdup_printf ("HOME=%s", fx->dir));
+  /* No region or credentials from instance metadata: the fake transport is not IMDS. */
+  g_ptr_array_add (fx->env, g_strdup ("AWS_EC2_METADATA_DISABLED=true"));
   g_ptr_array_add (fx->env, g_strdup_printf ("PATH=%s", g_getenv ("PATH")));
   g_ptr_array_add (fx->env, g_strdup_printf ("AWS_CONFIG_FILE=%s/config", fx->dir));
   g_ptr_array_add (fx->env,
@@ -822,9 +824,12 @@ test_process_expiry (Fixture *fx, gconstpointer data)
                         "Error when retrieving credentials from custom-process: token service "
                         "down");
     g_assert_cmpint (process_runs (fx), ==, 3);
-    /* The refreshed credentials expire at the same time: still expired. */
+    /* Refreshed credentials that expire at the same time, in 10 minutes, serve (botocore
+     * refuses only refreshed credentials that have expired already)... */
     g_unlink (fail);
-    assert_creds_error (s, exp - 10 * 60 + 1, DDB_AWS_ERROR_CREDENTIAL_RETRIEVAL,
+    assert_creds (s, exp - 10 * 60 + 1, "PROC4", "PTOK4", "custom-process");
+    /* ... but once that time has passed they are still expired. */
+    assert_creds_error (s, exp + 1, DDB_AWS_ERROR_CREDENTIAL_RETRIEVAL,
                         "Credentials were refreshed, but the refreshed credentials are still "
                         "expired.");
   }
@@ -840,7 +845,7 @@ test_process_expiry (Fixture *fx, gconstpointer data)
     g_autofree char *key = g_strdup_printf ("PROC%d", run);
     g_autofree char *token = g_strdup_printf ("PTOK%d", run);
 
-    g_assert_cmpint (run, ==, 5);
+    g_assert_cmpint (run, ==, 6);
     assert_creds (s, NOW, key, token, "custom-process");
   }
 }
@@ -1035,7 +1040,13 @@ test_assume_role (Fixture *fx, gconstpointer data)
   }
   fake_sts_clear (&sts);
 
-  /* Chained: base's keys assume admin, whose credentials assume reader. */
+  /* Chained: base's keys assume admin, whose credentials assume reader. The first block left
+   * admin's credentials in the AWS CLI's cache (~/.aws/cli/cache): start without them. */
+  {
+    g_autofree char *aws_dir = g_build_filename (fx->dir, ".aws", NULL);
+
+    remove_tree (aws_dir);
+  }
   fake_sts_init (&sts);
   {
     g_autoptr (DdbAwsSession) s = session_ok (fx, "chained", &sts);
@@ -1148,9 +1159,9 @@ test_assume_role_errors (Fixture *fx, gconstpointer data)
     g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED);
     g_error_free (error);
   }
-  /* STS answering with credentials that are about to expire. */
+  /* STS answering with credentials that have expired already (a clock far off). */
   sts.fail_transport = FALSE;
-  sts.expiration = "2030-01-01T00:05:00Z";
+  sts.expiration = "2029-12-31T23:59:00Z";
   {
     g_autoptr (DdbAwsSession) s = session_ok (fx, "admin", &sts);
 
