@@ -15,8 +15,10 @@
 #include "cli/serve.h"
 #include "cli/snapshot-pull.h"
 #include "cli/sql-cmd.h"
+#include "cli/sso-cmd.h"
 #include "cli/staging-cmd.h"
 #include "cli/target.h"
+#include "cli/whoami-cmd.h"
 #include "core/i18n.h"
 
 typedef struct {
@@ -57,7 +59,9 @@ static const CliCommand commands[] = {
         "were edited since; or copy a live table of an endpoint into the database as a snapshot "
         "whose base is that live table"),
     NULL, snapshot_main, NULL },
-  { "serve", "--db PATH serve [--host HOST] [--port PORT] [--auth KEYID:SECRET …]",
+  { "serve",
+    "--db PATH serve [--host HOST] [--port PORT] [--auth KEYID:SECRET[:TOKEN] …] "
+    "[--auth-file PATH]",
     N_ ("Answer DynamoDB's API over HTTP from the database, as a local endpoint"), NULL,
     cli_serve_main, NULL },
   { "codegen",
@@ -84,6 +88,11 @@ static const CliCommand commands[] = {
         "and attribute by attribute, three-way from a base; stage the push of the edits made "
         "here (exit 1 when they differ)"),
     cli_compare_main, NULL, NULL },
+  { "sso", "[--profile NAME] sso login [--no-browser] [--sso-session NAME]",
+    N_ ("Sign in to IAM Identity Center (SSO) for the profile with a code approved in a "
+        "browser, as \"aws sso login --use-device-code\"; the token is cached where the AWS "
+        "CLI finds it"),
+    cli_sso_main, NULL, NULL },
   { "eval", "eval [OPTION…] [FILE…]",
     N_ ("Evaluate DynamoDB expressions over items in DynamoDB JSON lines"), NULL, NULL,
     cli_eval_main },
@@ -96,6 +105,10 @@ static const CliCommand commands[] = {
         "estimate its item sizes, capacity and monthly cost, create its tables on a connection "
         "with its sample or generated items, or infer one from a table's items"),
     cli_model_main, NULL, NULL },
+  { "whoami", "[--profile P] [--region R] whoami [--json]",
+    N_ ("Show who the profile's credentials belong to (STS GetCallerIdentity), where they came "
+        "from and when they expire"),
+    cli_whoami_main, NULL, NULL },
   CLI_STAGING_COMMANDS,
 };
 

@@ -1,8 +1,10 @@
-/* serve.c: `dynoscope-cli --db PATH serve [--host H] [--port P] [--auth KEYID:SECRET …]`: the
+/* serve.c: `dynoscope-cli --db PATH serve [--host H] [--port P] [--auth KEYID:SECRET[:TOKEN] …]
+ * [--auth-file PATH]` (and DYNOSCOPE_SERVE_AUTH, so that no secret need stand on a command line): the
  * database answers DynamoDB's JSON 1.0 protocol over HTTP until SIGINT or SIGTERM, then shuts down
  * cleanly: requests in flight are answered and the database is closed, so nothing acknowledged is
  * lost (every acknowledged write was committed before its answer left). */
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +17,7 @@
 
 #define SERVE_PREFIX "dynoscope-cli serve: "
 #define SERVE_USAGE "Usage: dynoscope-cli --db PATH serve [--host HOST] [--port PORT] " \
-                    "[--auth KEYID:SECRET …]"
+                    "[--auth KEYID:SECRET[:TOKEN] …] [--auth-file PATH]"
 /* Seconds between Time to Live sweeps (DYNOSCOPE_TTL_INTERVAL overrides). */
 #define TTL_INTERVAL_DEFAULT 60
 /* How long requests in flight get to finish once a shutdown is asked for. */
@@ -28,12 +30,122 @@ wipe_strv (char **strv)
     explicit_bzero (strv[i], strlen (strv[i]));
 }
 
+static void
+wipe_free (gpointer s)
+{
+  explicit_bzero (s, strlen (s));
+  g_free (s);
+}
+
+/* Checks ENTRY (KEYID:SECRET or KEYID:SECRET:SESSION_TOKEN, spaces around it ignored) and adds
+ * a copy to KEYS. WHERE says where it came from, for the message: the value itself is never
+ * shown, it holds a secret. */
+static gboolean
+take_auth_entry (GPtrArray *keys, const char *entry, const char *where)
+{
+  g_autofree char *copy = g_strdup (entry);
+  const char *text = g_strstrip (copy);
+  const char *c1 = strchr (text, ':');
+  const char *c2 = c1 != NULL ? strchr (c1 + 1, ':') : NULL;
+  gboolean ok = c1 != NULL && c1 != text && c1[1] != '\0' && c1[1] != ':'
+                && (c2 == NULL || (c2[1] != '\0' && strchr (c2 + 1, ':') == NULL));
+
+  if (ok)
+    g_ptr_array_add (keys, g_strdup (text));
+  else if (strcmp (where, "--auth") == 0)
+    fprintf (stderr, SERVE_PREFIX "%s\n",
+             _ ("--auth takes KEYID:SECRET or KEYID:SECRET:SESSION_TOKEN"));
+  else
+    fprintf (stderr, SERVE_PREFIX "%s: %s\n", where,
+             _ ("not KEYID:SECRET or KEYID:SECRET:SESSION_TOKEN"));
+  explicit_bzero (copy, strlen (copy));
+  return ok;
+}
+
+/* DYNOSCOPE_SERVE_AUTH: entries separated by commas or newlines. */
+static gboolean
+take_auth_env (GPtrArray *keys, const char *value)
+{
+  g_auto (GStrv) parts = g_strsplit_set (value, ",\n", -1);
+  gboolean ok = TRUE;
+
+  for (gsize i = 0; parts[i] != NULL && ok; i++)
+    {
+      g_autofree char *where = g_strdup_printf ("DYNOSCOPE_SERVE_AUTH (entry %zu)", i + 1);
+
+      if (*g_strstrip (parts[i]) != '\0')
+        ok = take_auth_entry (keys, parts[i], where);
+    }
+  wipe_strv (parts);
+  return ok;
+}
+
+/* --auth-file: one entry a line; blank lines and lines starting with # are skipped. A file
+ * others can read is used, with a warning. */
+static gboolean
+take_auth_file (GPtrArray *keys, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  gsize len = 0;
+  GStatBuf st;
+  gboolean ok = TRUE;
+
+  if (!g_file_get_contents (path, &text, &len, &error))
+    {
+      fprintf (stderr, SERVE_PREFIX "--auth-file: %s\n", error->message);
+      return FALSE;
+    }
+  if (g_stat (path, &st) == 0 && (st.st_mode & 0077) != 0)
+    fprintf (stderr, SERVE_PREFIX "%s\n",
+             _ ("warning: the --auth-file can be read by other users; make it private with "
+                "chmod 600"));
+  lines = g_strsplit (text, "\n", -1);
+  explicit_bzero (text, len);
+  for (gsize i = 0; lines[i] != NULL && ok; i++)
+    {
+      const char *line = g_strstrip (lines[i]);
+      g_autofree char *where = NULL;
+
+      if (*line == '\0' || *line == '#')
+        continue;
+      where = g_strdup_printf ("%s:%zu", path, i + 1);
+      ok = take_auth_entry (keys, line, where);
+    }
+  wipe_strv (lines);
+  return ok;
+}
+
+/* Adds the keys (KEYID:SECRET[:TOKEN], checked) to SERVER. */
+static void
+add_keys (DdbServer *server, GPtrArray *keys)
+{
+  for (guint i = 0; i < keys->len; i++)
+    {
+      g_autofree char *entry = g_strdup (g_ptr_array_index (keys, i));
+      char *c1 = strchr (entry, ':');
+      char *c2 = strchr (c1 + 1, ':');
+
+      *c1 = '\0';
+      if (c2 != NULL)
+        *c2 = '\0';
+      ddb_server_add_temporary_key (server, entry, c1 + 1, c2 != NULL ? c2 + 1 : NULL);
+      explicit_bzero (c1 + 1, strlen (c1 + 1));
+      if (c2 != NULL)
+        explicit_bzero (c2 + 1, strlen (c2 + 1));
+    }
+}
+
 int
 cli_serve_run (const char *db_path, int argc, char **argv)
 {
   char *host = NULL;
   int port = 8000;
   char **auth = NULL;
+  char *auth_file = NULL;
+  g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (wipe_free);
+  const char *auth_env = g_getenv ("DYNOSCOPE_SERVE_AUTH");
   g_autoptr (GOptionContext) octx = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (DdbEngine) engine = NULL;
@@ -52,8 +164,12 @@ cli_serve_run (const char *db_path, int argc, char **argv)
     { "port", 0, 0, G_OPTION_ARG_INT, &port,
       N_ ("The TCP port to listen on (default 8000; 0 picks a free one)"), N_ ("PORT") },
     { "auth", 0, 0, G_OPTION_ARG_STRING_ARRAY, &auth,
-      N_ ("Accept only requests signed (SigV4) with this key; may be repeated"),
-      N_ ("KEYID:SECRET") },
+      N_ ("Accept only requests signed (SigV4) with this key (and carrying this session token "
+          "when one is given); may be repeated"),
+      N_ ("KEYID:SECRET[:TOKEN]") },
+    { "auth-file", 0, 0, G_OPTION_ARG_FILENAME, &auth_file,
+      N_ ("Read keys as --auth takes them from this file, one a line (# starts a comment)"),
+      N_ ("PATH") },
     { NULL },
   };
 
@@ -66,7 +182,9 @@ cli_serve_run (const char *db_path, int argc, char **argv)
          "once ready."),
       _ ("Without --auth, requests are accepted whatever their signature, as DynamoDB Local "
          "does. With --auth, every request must carry a valid Signature Version 4 from one of the "
-         "keys given."),
+         "keys given. Keys can also come from --auth-file or from the DYNOSCOPE_SERVE_AUTH "
+         "environment variable (entries separated by commas or newlines), so that no secret "
+         "stands on the command line."),
       _ ("SIGINT or SIGTERM stops it: requests in flight are answered, the database is closed, "
          "and the exit status is 0. It also answers the DynamoDB Streams API (targets "
          "DynamoDBStreams_20120810.*), and deletes items past their Time to Live every "
@@ -104,6 +222,18 @@ cli_serve_run (const char *db_path, int argc, char **argv)
       status = 2;
       goto out;
     }
+  for (gsize i = 0; auth != NULL && auth[i] != NULL; i++)
+    if (!take_auth_entry (keys, auth[i], "--auth"))
+      {
+        status = 2;
+        goto out;
+      }
+  if ((auth_file != NULL && !take_auth_file (keys, auth_file))
+      || (auth_env != NULL && !take_auth_env (keys, auth_env)))
+    {
+      status = 2;
+      goto out;
+    }
 
   engine = ddb_engine_open (db_path, &error);
   if (engine == NULL)
@@ -113,20 +243,7 @@ cli_serve_run (const char *db_path, int argc, char **argv)
       goto out;
     }
   server = ddb_server_new (engine);
-  for (gsize i = 0; auth != NULL && auth[i] != NULL; i++)
-    {
-      char *colon = strchr (auth[i], ':');
-
-      /* The value is never echoed: it holds a secret. */
-      if (colon == NULL || colon == auth[i] || colon[1] == '\0')
-        {
-          fprintf (stderr, SERVE_PREFIX "%s\n", _ ("--auth takes KEYID:SECRET"));
-          status = 2;
-          goto out;
-        }
-      *colon = '\0';
-      ddb_server_add_key (server, auth[i], colon + 1);
-    }
+  add_keys (server, keys);
 
   /* Blocked before any thread starts, so that every thread inherits the mask and the signals
    * are only ever taken by sigwait() below. A client hanging up must not kill the process. */
@@ -167,6 +284,7 @@ cli_serve_run (const char *db_path, int argc, char **argv)
 out:
   wipe_strv (auth);
   g_strfreev (auth);
+  g_free (auth_file);
   g_free (host);
   /* The server and the sweeper go before the engine they use. */
   ddb_ttl_sweeper_stop (sweeper);

@@ -1,5 +1,6 @@
 /* target.c: the database or endpoint a command talks to. */
 #include "cli/target.h"
+#include "cli/mfa-prompt.h"
 
 gboolean
 cli_target_is_remote (const CliTarget *target)
@@ -21,6 +22,8 @@ cli_target_open (const CliTarget *target, gboolean *config_error, GError **error
   options.region = target->region;
   options.endpoint_url = target->endpoint_url;
   options.ca_bundle = target->ca_bundle;
+  /* A role with mfa_serial asks for its code on the terminal. */
+  options.mfa_prompt = cli_mfa_prompt;
   backend = ddb_backend_open_remote (&options, &local);
   if (backend == NULL)
     {

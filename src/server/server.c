@@ -33,6 +33,7 @@ static char empty_body[1];
 struct _DdbServer {
   DdbEngine *engine;
   GHashTable *keys; /* access key id -> secret; immutable once started */
+  GHashTable *tokens; /* access key id -> the session token it must come with */
   struct MHD_Daemon *daemon;
   int listen_fd; /* after quiescing; closed after the daemon stops */
   guint16 port;
@@ -490,6 +491,18 @@ lookup_secret (const char *access_key_id, gpointer user_data)
   return g_hash_table_lookup (server->keys, access_key_id);
 }
 
+/* A == B, in a time that does not depend on where they differ. */
+static gboolean
+same_secret (const char *a, const char *b)
+{
+  gsize la = strlen (a), lb = strlen (b);
+  guchar diff = la != lb;
+
+  for (gsize i = 0; i < la; i++)
+    diff |= (guchar) a[i] ^ (guchar) b[i % (lb > 0 ? lb : 1)];
+  return diff == 0 && la == lb;
+}
+
 static gboolean
 verify_signature (DdbServer *server, struct MHD_Connection *connection, const char *method,
                   Request *req, GError **error)
@@ -499,6 +512,7 @@ verify_signature (DdbServer *server, struct MHD_Connection *connection, const ch
   char *path = g_strndup (req->uri, query != NULL ? (gsize) (query - req->uri) : strlen (req->uri));
   DdbHttpRequest http = { 0 };
   DdbSigv4VerifyParams params = { 0 };
+  char *signer = NULL;
   gboolean ok;
 
   MHD_get_connection_values (connection, MHD_HEADER_KIND, collect_header, headers);
@@ -515,7 +529,21 @@ verify_signature (DdbServer *server, struct MHD_Connection *connection, const ch
   params.max_skew = 900;
   params.lookup = lookup_secret;
   params.user_data = server;
-  ok = ddb_sigv4_verify (&http, &params, NULL, error);
+  ok = ddb_sigv4_verify (&http, &params, &signer, error);
+  if (ok)
+    {
+      const char *wanted = g_hash_table_lookup (server->tokens, signer);
+      const char *given
+          = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "X-Amz-Security-Token");
+
+      if (wanted != NULL && (given == NULL || !same_secret (wanted, given)))
+        {
+          g_set_error_literal (error, DDB_ERROR, DDB_ERROR_UNRECOGNIZED_CLIENT,
+                               "The security token included in the request is invalid.");
+          ok = FALSE;
+        }
+    }
+  g_free (signer);
   g_free (path);
   g_array_unref (headers);
   return ok;
@@ -703,6 +731,13 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
   return answer (server, connection, method, req);
 }
 
+static void
+wipe_free (gpointer secret)
+{
+  explicit_bzero (secret, strlen (secret));
+  g_free (secret);
+}
+
 DdbServer *
 ddb_server_new (DdbEngine *engine)
 {
@@ -711,6 +746,7 @@ ddb_server_new (DdbEngine *engine)
   server->engine = engine;
   server->listen_fd = -1;
   server->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  server->tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, wipe_free);
   g_mutex_init (&server->lock);
   g_cond_init (&server->idle);
   return server;
@@ -726,6 +762,16 @@ ddb_server_add_key (DdbServer *server, const char *access_key_id, const char *se
   if (old != NULL)
     explicit_bzero (old, strlen (old));
   g_hash_table_insert (server->keys, g_strdup (access_key_id), g_strdup (secret));
+  g_hash_table_remove (server->tokens, access_key_id);
+}
+
+void
+ddb_server_add_temporary_key (DdbServer *server, const char *access_key_id, const char *secret,
+                              const char *session_token)
+{
+  ddb_server_add_key (server, access_key_id, secret);
+  if (session_token != NULL)
+    g_hash_table_insert (server->tokens, g_strdup (access_key_id), g_strdup (session_token));
 }
 
 static gboolean
@@ -837,6 +883,7 @@ ddb_server_free (DdbServer *server)
   ddb_server_shutdown (server, 10000);
   g_hash_table_foreach (server->keys, wipe_secret, NULL);
   g_hash_table_unref (server->keys);
+  g_hash_table_unref (server->tokens);
   g_mutex_clear (&server->lock);
   g_cond_clear (&server->idle);
   g_free (server);

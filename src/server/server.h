@@ -18,6 +18,13 @@ DdbServer *ddb_server_new (DdbEngine *engine);
  * when the server is freed. Only before ddb_server_start(). */
 void ddb_server_add_key (DdbServer *server, const char *access_key_id, const char *secret);
 
+/* ddb_server_add_key for temporary credentials: a request signed with ACCESS_KEY_ID must also
+ * carry exactly SESSION_TOKEN as X-Amz-Security-Token (else UnrecognizedClientException "The
+ * security token included in the request is invalid.", as DynamoDB answers). SESSION_TOKEN
+ * NULL: the key is a long-term one, as with ddb_server_add_key. */
+void ddb_server_add_temporary_key (DdbServer *server, const char *access_key_id,
+                                   const char *secret, const char *session_token);
+
 /* Listens on `host` (a numeric address or a name; NULL means 127.0.0.1) and `port` (0 picks a free
  * one) and answers on threads of its own. G_FILE_ERROR on failure (GLib's own domain, so that
  * the server needs no GIO). */

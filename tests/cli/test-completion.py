@@ -53,7 +53,7 @@ class BashCompletion(unittest.TestCase):
     def test_command_names(self):
         self.assertEqual(complete("co"), ["codegen", "commit", "compare"])
         self.assertIn("serve", complete(""))
-        self.assertEqual(complete("--db", self.db, "s"), ["serve", "snapshot", "sql", "staged"])
+        self.assertEqual(complete("--db", self.db, "s"), ["serve", "snapshot", "sql", "sso", "staged"])
 
     def test_global_options(self):
         self.assertEqual(complete("--e"), ["--endpoint"])
