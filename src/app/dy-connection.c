@@ -5,7 +5,8 @@
 #include <gtk/gtk.h>
 #include <string.h>
 
-#include "app/dy-connection.h"
+#include "app/dy-connection-private.h"
+#include "app/dy-mfa-dialog.h"
 #include "core/error.h"
 #include "net/awsconfig.h"
 #include "net/http.h"
@@ -15,26 +16,6 @@
 #define LOCAL_SECRET_KEY "dynoscope-local"
 #define LOCAL_REGION "us-east-1"
 
-struct _DyConnection {
-  GObject parent_instance;
-  DyConnectionKind kind;
-  char *title;
-  char *subtitle;
-  char *path;
-  char *profile;
-  char *url;
-  char *region;
-  char **envp; /* endpoints: an environment of their own */
-  GMutex lock; /* guards backend, opened by the first worker that needs it */
-  DdbBackend *backend;
-  GtkStringList *tables;
-  GCancellable *cancellable;
-  char *error;
-  gboolean loading;
-  gboolean loaded;
-  gboolean requested;
-};
-
 G_DEFINE_FINAL_TYPE (DyConnection, dy_connection, G_TYPE_OBJECT)
 
 enum {
@@ -42,6 +23,7 @@ enum {
   PROP_TITLE,
   PROP_LOADING,
   PROP_ERROR,
+  PROP_IDENTITY,
   N_PROPS
 };
 
@@ -53,6 +35,8 @@ dy_connection_dispose (GObject *object)
   DyConnection *self = DY_CONNECTION (object);
 
   g_cancellable_cancel (self->cancellable);
+  if (self->identity_cancellable != NULL)
+    g_cancellable_cancel (self->identity_cancellable);
   G_OBJECT_CLASS (dy_connection_parent_class)->dispose (object);
 }
 
@@ -69,6 +53,10 @@ dy_connection_finalize (GObject *object)
   g_free (self->region);
   g_strfreev (self->envp);
   g_free (self->error);
+  g_free (self->sign_in_command);
+  g_free (self->identity);
+  g_free (self->identity_tooltip);
+  g_clear_object (&self->identity_cancellable);
   g_mutex_clear (&self->lock);
   /* Worker threads hold a reference while they use the backend, so none is using it now. */
   g_clear_pointer (&self->backend, ddb_backend_free);
@@ -93,6 +81,9 @@ dy_connection_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_ERROR:
       g_value_set_string (value, self->error);
       break;
+    case PROP_IDENTITY:
+      g_value_set_string (value, self->identity);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -115,6 +106,9 @@ dy_connection_class_init (DyConnectionClass *klass)
   properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL,
                                                 G_PARAM_READABLE | G_PARAM_STATIC_STRINGS
                                                   | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_IDENTITY] = g_param_spec_string ("identity", NULL, NULL, NULL,
+                                                   G_PARAM_READABLE | G_PARAM_STATIC_STRINGS
+                                                     | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -301,7 +295,36 @@ error_hint (DyConnection *self, const char *name, const GError *error)
   static const char *const no_creds[] = { "NoCredentialsError", "PartialCredentialsError", NULL };
   const char *profile = self->profile;
 
-  if (self->kind == DY_CONNECTION_PROFILE)
+  if (error->domain == DDB_AWS_ERROR && error->code == DDB_AWS_ERROR_SIGN_IN_REQUIRED)
+    {
+      g_autofree char *command = NULL;
+
+      g_mutex_lock (&self->lock);
+      command = g_strdup (self->sign_in_command);
+      g_mutex_unlock (&self->lock);
+      if (command != NULL)
+        /* TRANSLATORS: %s is the command that signs in, e.g. aws sso login --profile dev */
+        return g_strdup_printf (_("Click Sign In, or run %s in a terminal, then click the "
+                                  "connection to retry."),
+                                command);
+      return g_strdup (_("Sign in again, then click the connection to retry."));
+    }
+  if (self->environment)
+    {
+      if (name_is (name, expired)
+          || (g_strcmp0 (name, "CredentialRetrievalError") == 0
+              && strstr (error->message, "expired") != NULL))
+        return g_strdup (_("The credentials in the environment (AWS_ACCESS_KEY_ID, "
+                           "AWS_SESSION_TOKEN) have expired. Start Dynoscope again from a "
+                           "shell with fresh ones (aws-vault, granted, ...)."));
+      if (name_is (name, bad_keys))
+        return g_strdup (_("The keys in the environment (AWS_ACCESS_KEY_ID, "
+                           "AWS_SECRET_ACCESS_KEY) were not accepted."));
+      if (g_strcmp0 (name, "NoRegionError") == 0)
+        return g_strdup (_("No region is set: set AWS_REGION in the environment, or a region "
+                           "in the default profile."));
+    }
+  else if (self->kind == DY_CONNECTION_PROFILE)
     {
       if (name_is (name, expired)
           || (g_strcmp0 (name, "CredentialRetrievalError") == 0
@@ -365,8 +388,13 @@ dy_connection_open_backend (DyConnection *self, guint max_attempts, GError **err
 
   if (self->kind == DY_CONNECTION_DATABASE)
     return ddb_backend_open_database (self->path, error);
-  options.profile = self->profile;
-  options.region = self->kind == DY_CONNECTION_ENDPOINT ? self->region : NULL;
+  options.profile = self->profile; /* NULL for the Environment: the chain's own order */
+  /* A profile's region is its own unless one was picked for this connection. */
+  options.region = self->kind == DY_CONNECTION_ENDPOINT || self->region_chosen ? self->region
+                                                                                 : NULL;
+  /* Roles with mfa_serial ask for the code in a dialog, from the thread that needs it. */
+  options.mfa_prompt = dy_mfa_prompt;
+  options.mfa_prompt_data = NULL;
   options.endpoint_url = self->url;
   options.envp = (const char *const *) self->envp;
   /* A sidebar waiting on an address that never answers helps nobody. */
@@ -375,9 +403,8 @@ dy_connection_open_backend (DyConnection *self, guint max_attempts, GError **err
   return ddb_backend_open_remote (&options, error);
 }
 
-/* The backend, opened at the first call for a remote connection. Worker threads only. */
-static DdbBackend *
-get_backend (DyConnection *self, GError **error)
+DdbBackend *
+dy_connection_get_backend_internal (DyConnection *self, GError **error)
 {
   DdbBackend *backend;
 
@@ -503,11 +530,26 @@ dy_connection_call_sync (DyConnection *self, const char *operation, json_t *requ
 {
   json_t *response = NULL;
   GError *local = NULL;
-  DdbBackend *backend = get_backend (self, &local);
+  DdbBackend *backend = dy_connection_get_backend_internal (self, &local);
 
   if (backend != NULL
       && ddb_backend_call (backend, operation, request, cancellable, &response, &local))
     return response;
+  if (backend != NULL && ddb_backend_get_client (backend) != NULL
+      && self->kind == DY_CONNECTION_PROFILE)
+    {
+      /* How to sign in again, for the Sign In button that the failure may call for. */
+      g_autofree char *command = NULL;
+      DdbAwsSignInKind kind
+        = ddb_aws_session_get_sign_in (ddb_client_get_session (ddb_backend_get_client (backend)),
+                                       &command);
+
+      g_mutex_lock (&self->lock);
+      self->sign_in = kind;
+      g_free (self->sign_in_command);
+      self->sign_in_command = g_steal_pointer (&command);
+      g_mutex_unlock (&self->lock);
+    }
   if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_propagate_error (error, local);
   else
@@ -580,6 +622,9 @@ list_tables_thread (GTask *task, gpointer source, gpointer task_data, GCancellab
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   json_t *start = NULL;
 
+  if (GPOINTER_TO_INT (task_data))
+    dy_connection_reload_session (self);
+
   do
     {
       json_t *request = json_object ();
@@ -623,28 +668,58 @@ list_tables_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         set_error (self, error->message);
+      else if (!g_cancellable_is_cancelled (self->cancellable))
+        {
+          /* Cancelled by the person (the MFA dialog), not by closing: the row says so. */
+          /* TRANSLATORS: after a cancelled sign-in step (the MFA dialog) */
+          g_autofree char *text = g_strdup_printf ("%s\n%s", error->message,
+                                                   _("Click the connection to try again."));
+
+          set_error (self, text);
+        }
       return;
     }
+  g_mutex_lock (&self->lock);
+  self->sign_in = DDB_AWS_SIGN_IN_NONE;
+  g_clear_pointer (&self->sign_in_command, g_free);
+  g_mutex_unlock (&self->lock);
   set_error (self, NULL);
   gtk_string_list_splice (self->tables, 0,
                           g_list_model_get_n_items (G_LIST_MODEL (self->tables)),
                           (const char *const *) names);
+  /* Who it is signed in as, for AWS connections (a local endpoint's keys are placeholders). */
+  if (self->kind == DY_CONNECTION_PROFILE)
+    dy_connection_refresh_identity (self);
 }
 
-void
-dy_connection_refresh_tables (DyConnection *self)
+static void
+start_listing (DyConnection *self, gboolean reload)
 {
   g_autoptr (GTask) task = g_task_new (self, self->cancellable, list_tables_done, NULL);
 
   self->requested = TRUE;
   set_loading (self, TRUE);
   g_task_set_source_tag (task, dy_connection_refresh_tables);
+  g_task_set_task_data (task, GINT_TO_POINTER (reload), NULL);
   g_task_run_in_thread (task, list_tables_thread);
 }
 
 void
-dy_connection_ensure_tables (DyConnection *self)
+dy_connection_refresh_tables (DyConnection *self)
 {
-  if (!self->requested)
-    dy_connection_refresh_tables (self);
+  start_listing (self, FALSE);
+}
+
+void
+dy_connection_retry (DyConnection *self)
+{
+  if (self->loading)
+    return;
+  start_listing (self, self->kind != DY_CONNECTION_DATABASE);
+}
+
+void
+dy_connection_notify_identity (DyConnection *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IDENTITY]);
 }

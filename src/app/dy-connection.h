@@ -43,6 +43,19 @@ DyConnection *dy_connection_new_profile (const char *profile, const char *region
 /* A local endpoint: requests are signed for REGION (NULL: us-east-1) with fixed placeholder
  * credentials, as DynamoDB Local and dynalite accept any; the user's profiles play no part. */
 DyConnection *dy_connection_new_endpoint (const char *url, const char *region);
+/* The Environment connection: keys from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (and
+ * AWS_SESSION_TOKEN), as aws-vault, granted or CI set them, resolved with no profile so that
+ * botocore's order applies (the environment first). Kind DY_CONNECTION_PROFILE with a NULL
+ * profile. NULL when ENVP (NULL: the process's) has no AWS_ACCESS_KEY_ID. */
+DyConnection *dy_connection_new_environment (const char *const *envp);
+gboolean dy_connection_is_environment (DyConnection *self);
+/* AWS's commercial regions, NULL-terminated. */
+const char *const *dy_aws_regions (void);
+/* The same profile (or the Environment) as BASE, in REGION instead of its configured one
+ * (as --region does). */
+DyConnection *dy_connection_new_in_region (DyConnection *base, const char *region);
+/* Whether the region was picked (dy_connection_new_in_region) rather than configured. */
+gboolean dy_connection_get_region_chosen (DyConnection *self);
 
 DyConnectionKind dy_connection_get_kind (DyConnection *self);
 const char *dy_connection_get_title (DyConnection *self);
@@ -64,6 +77,21 @@ const char *dy_connection_get_error (DyConnection *self);
 void dy_connection_refresh_tables (DyConnection *self);
 /* Refreshes the table list unless it has been fetched (or is being fetched) already. */
 void dy_connection_ensure_tables (DyConnection *self);
+/* Lists the tables again after a failure, the session first resolved again from the files
+ * (a token written by `aws sso login` elsewhere, new keys). Open tabs are not touched. */
+void dy_connection_retry (DyConnection *self);
+/* How the person signs in again after the last failure (NONE when there is no failure or
+ * nothing to sign in to), and the command that does it ("aws sso login --profile P"). */
+DdbAwsSignInKind dy_connection_get_sign_in (DyConnection *self, char **command);
+/* The AWS session of a remote connection once its backend is open, else NULL. */
+DdbAwsSession *dy_connection_get_session (DyConnection *self);
+/* Who an AWS connection is signed in as, once connected ("identity" property): "as
+ * Role/session · until 17:45 · IAM Identity Center", or "identity unknown · ..." when STS does
+ * not answer; NULL before. The tooltip has the whole Arn. */
+const char *dy_connection_get_identity (DyConnection *self);
+const char *dy_connection_get_identity_tooltip (DyConnection *self);
+/* Asks STS again on a thread (done after each successful table listing). */
+void dy_connection_refresh_identity (DyConnection *self);
 /* TRUE once a table list (or an error) has come back at least once. */
 gboolean dy_connection_get_loaded (DyConnection *self);
 

@@ -1,9 +1,11 @@
 /* dy-window-sidebar.c: the main window's sidebar: the connections and, under each, its tables
- * (a GtkTreeListModel), with their state (loading, error) and activation. */
+ * (a GtkTreeListModel), with their state (loading, error, who an AWS connection is signed in
+ * as, a Sign In button when its session needs one) and activation. */
 #define G_LOG_DOMAIN "dynoscope-window"
 
 #include <glib/gi18n.h>
 
+#include "app/dy-sign-in.h"
 #include "app/dy-window-private.h"
 
 static GListModel *
@@ -14,6 +16,127 @@ sidebar_children (gpointer item, gpointer user_data)
   return NULL;
 }
 
+/* The connection a connection row shows, or NULL. New reference. */
+static DyConnection *
+list_item_connection (GtkListItem *list_item)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  GObject *object = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+
+  if (DY_IS_CONNECTION (object))
+    return DY_CONNECTION (object);
+  g_clear_object (&object);
+  return NULL;
+}
+
+static void
+sidebar_sign_in_clicked (GtkButton *button, GtkListItem *list_item)
+{
+  g_autoptr (DyConnection) c = list_item_connection (list_item);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (button));
+
+  if (c != NULL)
+    dy_sign_in_present (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, c);
+}
+
+/* The region menu: the same profile in another of AWS's commercial regions, one click away. */
+
+static DyConnection *
+find_in_region (DyWindow *window, DyConnection *base, const char *region)
+{
+  GListModel *model = dy_window_get_connections (window);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (DyConnection) c = g_list_model_get_item (model, i);
+
+      if (dy_connection_get_kind (c) == DY_CONNECTION_PROFILE
+          && dy_connection_get_region_chosen (c)
+          && dy_connection_is_environment (c) == dy_connection_is_environment (base)
+          && g_strcmp0 (dy_connection_get_profile (c), dy_connection_get_profile (base)) == 0
+          && g_strcmp0 (dy_connection_get_region (c), region) == 0)
+        return c;
+    }
+  return NULL;
+}
+
+static void
+open_region (DyWindow *window, DyConnection *base, const char *region)
+{
+  DyConnection *c = find_in_region (window, base, region);
+
+  if (c == NULL)
+    {
+      g_autoptr (DyConnection) fresh = dy_connection_new_in_region (base, region);
+
+      g_list_store_append (window->connections, fresh);
+      c = fresh;
+    }
+  dy_window_expand_connection (window, c);
+}
+
+static void
+region_activated (GtkListBox *box, GtkListBoxRow *row, GtkListItem *list_item)
+{
+  g_autoptr (DyConnection) c = list_item_connection (list_item);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (box));
+  const char *region = g_object_get_data (G_OBJECT (row), "region");
+  GtkWidget *popover = gtk_widget_get_ancestor (GTK_WIDGET (box), GTK_TYPE_POPOVER);
+
+  if (popover != NULL)
+    gtk_popover_popdown (GTK_POPOVER (popover));
+  if (c != NULL && DY_IS_WINDOW (root))
+    open_region (DY_WINDOW (root), c, region);
+}
+
+/* Built when first opened: most rows never need it. */
+static void
+region_menu_create (GtkMenuButton *button, gpointer user_data)
+{
+  GtkListItem *list_item = user_data;
+  GtkWidget *popover;
+  GtkWidget *scrolled;
+  GtkWidget *box;
+  GtkWidget *list;
+  GtkWidget *heading;
+  g_autoptr (DyConnection) c = list_item_connection (list_item);
+  const char *current = c != NULL ? dy_connection_get_region (c) : NULL;
+
+  if (gtk_menu_button_get_popover (button) != NULL)
+    return;
+  list = gtk_list_box_new ();
+  gtk_list_box_set_activate_on_single_click (GTK_LIST_BOX (list), TRUE);
+  gtk_widget_add_css_class (list, "navigation-sidebar");
+  for (const char *const *r = dy_aws_regions (); *r != NULL; r++)
+    {
+      GtkWidget *label = gtk_label_new (*r);
+      GtkWidget *row = gtk_list_box_row_new ();
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      if (g_strcmp0 (*r, current) == 0)
+        gtk_widget_add_css_class (label, "heading");
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
+      g_object_set_data_full (G_OBJECT (row), "region", g_strdup (*r), g_free);
+      gtk_list_box_append (GTK_LIST_BOX (list), row);
+    }
+  g_signal_connect (list, "row-activated", G_CALLBACK (region_activated), list_item);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 360);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), list);
+  /* TRANSLATORS: heading of the region menu of an AWS connection in the sidebar */
+  heading = gtk_label_new (_("Open in Region"));
+  gtk_widget_add_css_class (heading, "heading");
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_box_append (GTK_BOX (box), heading);
+  gtk_box_append (GTK_BOX (box), scrolled);
+  popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (popover), box);
+  gtk_menu_button_set_popover (button, popover);
+}
+
 static void
 sidebar_setup (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
@@ -21,9 +144,14 @@ sidebar_setup (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoint
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *icon = gtk_image_new ();
   GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *title_line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *label = gtk_label_new (NULL);
   GtkWidget *subtitle = gtk_label_new (NULL);
   GtkWidget *error = gtk_label_new (NULL);
+  GtkWidget *identity = gtk_label_new (NULL);
+  /* TRANSLATORS: the button under a connection whose AWS session has to sign in again */
+  GtkWidget *sign_in = gtk_button_new_with_label (_("Sign In…"));
+  GtkWidget *region;
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
@@ -39,11 +167,42 @@ sidebar_setup (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoint
   gtk_label_set_selectable (GTK_LABEL (error), TRUE);
   gtk_widget_add_css_class (error, "caption");
   gtk_widget_add_css_class (error, "error");
+  gtk_label_set_xalign (GTK_LABEL (identity), 0);
+  /* Wraps: a role's session name and the expiry are both worth reading. */
+  gtk_label_set_wrap (GTK_LABEL (identity), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (identity), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (identity), 30);
+  gtk_widget_add_css_class (identity, "caption");
+  gtk_widget_add_css_class (identity, "dim-label");
+  gtk_widget_set_visible (identity, FALSE);
+  gtk_widget_set_halign (sign_in, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (sign_in, 4);
+  gtk_widget_set_margin_bottom (sign_in, 4);
+  gtk_widget_add_css_class (sign_in, "suggested-action");
+  gtk_widget_add_css_class (sign_in, "pill");
+  gtk_widget_set_visible (sign_in, FALSE);
+  g_signal_connect (sign_in, "clicked", G_CALLBACK (sidebar_sign_in_clicked), list_item);
+  region = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (region), "mark-location-symbolic");
+  gtk_menu_button_set_has_frame (GTK_MENU_BUTTON (region), FALSE);
+  /* TRANSLATORS: tooltip of the button that opens an AWS profile in another region */
+  gtk_widget_set_tooltip_text (region, _("Open in Another Region"));
+  gtk_widget_set_valign (region, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (region, "flat");
+  gtk_widget_set_visible (region, FALSE);
+  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (region), region_menu_create, list_item,
+                                         NULL);
   gtk_widget_set_hexpand (texts, TRUE);
   gtk_widget_set_valign (icon, GTK_ALIGN_START);
-  gtk_box_append (GTK_BOX (texts), label);
+  /* The region button shares the title's line only: the lines under it keep the width. */
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_box_append (GTK_BOX (title_line), label);
+  gtk_box_append (GTK_BOX (title_line), region);
+  gtk_box_append (GTK_BOX (texts), title_line);
   gtk_box_append (GTK_BOX (texts), subtitle);
+  gtk_box_append (GTK_BOX (texts), identity);
   gtk_box_append (GTK_BOX (texts), error);
+  gtk_box_append (GTK_BOX (texts), sign_in);
   gtk_box_append (GTK_BOX (box), icon);
   gtk_box_append (GTK_BOX (box), texts);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
@@ -51,6 +210,9 @@ sidebar_setup (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoint
   g_object_set_data (G_OBJECT (expander), "label", label);
   g_object_set_data (G_OBJECT (expander), "subtitle", subtitle);
   g_object_set_data (G_OBJECT (expander), "error", error);
+  g_object_set_data (G_OBJECT (expander), "identity", identity);
+  g_object_set_data (G_OBJECT (expander), "sign-in", sign_in);
+  g_object_set_data (G_OBJECT (expander), "region", region);
   gtk_list_item_set_child (list_item, expander);
 }
 
@@ -92,18 +254,25 @@ static void
 sidebar_update_connection (GtkListItem *list_item)
 {
   GtkWidget *expander = gtk_list_item_get_child (list_item);
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-  g_autoptr (GObject) object = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
-  DyConnection *c;
+  g_autoptr (DyConnection) c = list_item_connection (list_item);
+  GtkWidget *identity_label;
   const char *error;
+  const char *identity;
   const char *where;
   g_autofree char *tooltip = NULL;
   g_autofree char *short_error = NULL;
+  gboolean sign_in;
 
-  if (!DY_IS_CONNECTION (object))
+  if (c == NULL)
     return;
-  c = DY_CONNECTION (object);
   error = dy_connection_get_error (c);
+  identity = error == NULL ? dy_connection_get_identity (c) : NULL;
+  sign_in = dy_connection_get_sign_in (c, NULL) != DDB_AWS_SIGN_IN_NONE;
+  identity_label = g_object_get_data (G_OBJECT (expander), "identity");
+  gtk_label_set_text (GTK_LABEL (identity_label), identity != NULL ? identity : "");
+  gtk_widget_set_tooltip_text (identity_label, dy_connection_get_identity_tooltip (c));
+  gtk_widget_set_visible (identity_label, identity != NULL);
+  gtk_widget_set_visible (g_object_get_data (G_OBJECT (expander), "sign-in"), sign_in);
   short_error = sidebar_error_text (error);
   where = dy_connection_get_path (c) != NULL ? dy_connection_get_path (c)
                                              : dy_connection_get_subtitle (c);
@@ -147,7 +316,15 @@ sidebar_bind (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointe
       gtk_widget_add_css_class (label, "heading");
       gtk_label_set_text (GTK_LABEL (subtitle), sub != NULL ? sub : "");
       gtk_widget_set_visible (subtitle, sub != NULL);
+      /* A profile's other regions, one click away (not for a connection already moved); the
+       * menu is built again for the connection this row now shows. */
+      gtk_menu_button_set_popover (g_object_get_data (G_OBJECT (expander), "region"), NULL);
+      gtk_widget_set_visible (g_object_get_data (G_OBJECT (expander), "region"),
+                              dy_connection_get_kind (c) == DY_CONNECTION_PROFILE
+                                && !dy_connection_get_region_chosen (c));
       g_signal_connect_object (c, "notify::error", G_CALLBACK (sidebar_update_connection),
+                               list_item, G_CONNECT_SWAPPED);
+      g_signal_connect_object (c, "notify::identity", G_CALLBACK (sidebar_update_connection),
                                list_item, G_CONNECT_SWAPPED);
       g_signal_connect (row, "notify::expanded", G_CALLBACK (sidebar_row_expanded), NULL);
       sidebar_update_connection (list_item);
@@ -161,6 +338,9 @@ sidebar_bind (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointe
       gtk_widget_remove_css_class (label, "heading");
       gtk_widget_set_visible (subtitle, FALSE);
       gtk_widget_set_visible (error, FALSE);
+      gtk_widget_set_visible (g_object_get_data (G_OBJECT (expander), "identity"), FALSE);
+      gtk_widget_set_visible (g_object_get_data (G_OBJECT (expander), "sign-in"), FALSE);
+      gtk_widget_set_visible (g_object_get_data (G_OBJECT (expander), "region"), FALSE);
       gtk_widget_set_tooltip_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)),
                                    NULL);
     }
@@ -195,7 +375,9 @@ dy_window_sidebar_activate (DyWindow *self, guint position)
       /* A connection that failed is retried by clicking it, as its error message says. */
       if (dy_connection_get_error (c) != NULL && !dy_connection_get_loading (c))
         {
-          dy_connection_refresh_tables (c);
+          /* The session first resolves again from the files: signing in elsewhere (aws sso
+           * login in a terminal) needs no restart. */
+          dy_connection_retry (c);
           gtk_tree_list_row_set_expanded (row, TRUE);
         }
       else
@@ -214,6 +396,7 @@ dy_window_sidebar_init (DyWindow *self)
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkTreeListModel *tree;
   GtkSingleSelection *selection;
+  g_autoptr (DyConnection) environment = dy_connection_new_environment (NULL);
 
   /* Not autoexpanded: database files open on their tables, remote connections stay closed
    * until asked for (see sidebar_row_expanded). */
@@ -228,6 +411,10 @@ dy_window_sidebar_init (DyWindow *self)
   gtk_list_view_set_model (self->sidebar_list, GTK_SELECTION_MODEL (selection));
   g_object_unref (factory);
   g_object_unref (selection);
+  /* Keys in the environment (aws-vault, granted, CI) are a connection of their own, before
+   * the profiles (listed later, on a thread). */
+  if (environment != NULL)
+    g_list_store_append (self->connections, environment);
 }
 
 DyConnection *
