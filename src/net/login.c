@@ -8,6 +8,7 @@
  * with the cached dpopKey, the JSON {"clientId", "refreshToken", "grantType": "refresh_token"})
  * and the file is written back as botocore's JSONFileCache writes it (json.dumps, a 0600 temp
  * file renamed over it), so the AWS CLI and Dynoscope keep sharing the session. */
+#include "net/cache-file.h"
 #include "net/credentials-private.h"
 
 #include "net/hash.h"
@@ -246,58 +247,6 @@ updated_token (DdbSecretJson *token, DdbSecretJson *output, gint64 expiration)
   return out;
 }
 
-/* JSONFileCache.__setitem__: the directory made if needed, a temp file (mkstemp: 0600) in it,
- * written and fsynced, then renamed over the cache file. */
-static gboolean
-write_cache (const char *path, const GString *text, GError **error)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *tmp = g_build_filename (dir, "tmpXXXXXX.tmp", NULL);
-  gsize done = 0;
-  int fd, saved;
-
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "Cannot create %s: %s",
-                   dir, g_strerror (saved));
-      return FALSE;
-    }
-  fd = g_mkstemp_full (tmp, O_WRONLY, 0600);
-  if (fd < 0)
-    {
-      saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Cannot create a temporary file in %s: %s", dir, g_strerror (saved));
-      return FALSE;
-    }
-  while (done < text->len)
-    {
-      gssize n = write (fd, text->str + done, text->len - done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      done += n;
-    }
-  saved = done == text->len ? 0 : errno != 0 ? errno : EIO;
-  if (saved == 0 && fsync (fd) != 0)
-    saved = errno;
-  if (close (fd) != 0 && saved == 0)
-    saved = errno;
-  if (saved == 0 && g_rename (tmp, path) != 0)
-    saved = errno;
-  if (saved != 0)
-    {
-      g_unlink (tmp);
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "Cannot write %s: %s",
-                   path, g_strerror (saved));
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* ---- The sign-in service ---- */
 
 static gboolean
@@ -514,7 +463,7 @@ login_fetch (DdbAwsSession *s, DdbCredSource *src, gint64 now, GCancellable *can
   text = updated_token (token, output, expiration);
   /* botocore fails the refresh when the cache cannot be written; the refresh token is spent
    * by then, so the fresh credentials are used all the same. */
-  if (!write_cache (login->cache_path, text, &local))
+  if (!ddb_aws_cache_file_write (login->cache_path, text->str, text->len, &local))
     g_warning ("The refreshed `aws login` session of profile %s could not be saved: %s",
                src->profile, local->message);
   ddb_secret_string_free (text);

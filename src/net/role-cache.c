@@ -2,6 +2,8 @@
  * key as botocore derives it, reading an entry (its buffers wiped) and writing one atomically. */
 #include "net/role-cache.h"
 
+#include "net/cache-file.h"
+
 #include "net/hash.h"
 
 #include <errno.h>
@@ -168,13 +170,11 @@ ddb_role_cache_store (const char *dir, const char *key, const DdbAwsCredentials 
 {
   g_autofree char *name = g_strconcat (key, ".json", NULL);
   g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *tmp = g_build_filename (dir, "tmpXXXXXX", NULL);
   g_autofree char *account = arn_account (role_arn);
   g_autoptr (GDateTime) dt = g_date_time_new_from_unix_utc (creds->expiration);
   g_autofree char *expiration = NULL;
   GString *out;
-  gsize done = 0;
-  int fd, saved;
+  gboolean ok;
 
   if (dt == NULL)
     {
@@ -195,47 +195,7 @@ ddb_role_cache_store (const char *dir, const char *key, const DdbAwsCredentials 
     member (out, "AccountId", account, FALSE);
   g_string_append (out, "}}");
 
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      saved = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "Cannot create %s: %s", dir,
-                   g_strerror (saved));
-      ddb_secret_string_free (out);
-      return FALSE;
-    }
-  fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0600);
-  if (fd < 0)
-    {
-      saved = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "Cannot write in %s: %s",
-                   dir, g_strerror (saved));
-      ddb_secret_string_free (out);
-      return FALSE;
-    }
-  while (done < out->len)
-    {
-      ssize_t n = write (fd, out->str + done, out->len - done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      done += n;
-    }
-  saved = done < out->len ? errno : 0;
+  ok = ddb_aws_cache_file_write (path, out->str, out->len, error);
   ddb_secret_string_free (out);
-  if (saved == 0 && fsync (fd) != 0)
-    saved = errno;
-  if (close (fd) != 0 && saved == 0)
-    saved = errno;
-  if (saved == 0 && g_rename (tmp, path) != 0)
-    saved = errno;
-  if (saved != 0)
-    {
-      g_unlink (tmp);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "Cannot write %s: %s", path,
-                   g_strerror (saved));
-      return FALSE;
-    }
-  return TRUE;
+  return ok;
 }

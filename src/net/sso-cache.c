@@ -2,6 +2,7 @@
  * the sha1 of the sso-session name (or the start URL), client registrations named by the sha1
  * of their parameters; read with the wiping JSON reader, written as botocore's JSONFileCache
  * writes them (json.dumps, atomically through a temporary file in the same directory). */
+#include "net/cache-file.h"
 #include "net/sso-private.h"
 
 #include "net/hash.h"
@@ -293,54 +294,6 @@ gboolean
 ddb_sso_cache_write (const char *dir, const char *key, const GString *text, GError **error)
 {
   g_autofree char *path = ddb_sso_cache_path (dir, key);
-  g_autofree char *tmp = g_strconcat (dir, "/", key, ".XXXXXX.tmp", NULL);
-  gsize done = 0;
-  int fd, saved;
 
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Could not create the SSO cache directory %s: %s", dir, g_strerror (saved));
-      return FALSE;
-    }
-  /* mkstemp's file is 0600, as Python's tempfile.mkstemp. */
-  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
-  if (fd < 0)
-    {
-      saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Could not write to the SSO cache directory %s: %s", dir, g_strerror (saved));
-      return FALSE;
-    }
-  while (done < text->len)
-    {
-      gssize n = write (fd, text->str + done, text->len - done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        goto fail;
-      done += n;
-    }
-  if (fsync (fd) != 0)
-    goto fail;
-  if (close (fd) != 0)
-    {
-      fd = -1;
-      goto fail;
-    }
-  fd = -1;
-  if (g_rename (tmp, path) != 0)
-    goto fail;
-  return TRUE;
-
-fail:
-  saved = errno;
-  if (fd >= 0)
-    close (fd);
-  g_unlink (tmp);
-  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-               "Could not write the SSO cache file %s: %s", path, g_strerror (saved));
-  return FALSE;
+  return ddb_aws_cache_file_write (path, text->str, text->len, error);
 }
