@@ -141,7 +141,8 @@ walk (DdbSecretJson *json, const char *path, guint depth, gboolean strict)
       for (guint j = 0; j < i; j++)
         if (strcmp (members[i], members[j]) == 0)
           abort ();
-      if (strcmp (child, path) != 0)
+      /* A key no path can name ("", '.', '[') is listed but its value not kept. */
+      if (members[i][0] != '\0' && strpbrk (members[i], ".[") == NULL)
         walk (json, child, depth + 1, strict);
     }
 }

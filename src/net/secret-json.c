@@ -525,6 +525,10 @@ ddb_aws_parse_timestamp (const char *text, gint64 *out)
   dt = g_date_time_new_from_iso8601 (text, utc);
   if (dt == NULL)
     return FALSE;
+  /* No credential expires before 1970 or past 9999: such a date is not one (and would not
+   * be written back as it was read). */
+  if (g_date_time_to_unix (dt) < 0 || g_date_time_to_unix (dt) > G_GINT64_CONSTANT (253402300799))
+    return FALSE;
   *out = g_date_time_to_unix (dt);
   return TRUE;
 }
