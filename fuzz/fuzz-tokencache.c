@@ -162,7 +162,7 @@ survey (json_t *value, guint depth, gboolean *ambiguous, guint *max_depth)
     json_object_foreach (value, key, member)
       {
         if (strchr (key, '.') != NULL || strchr (key, '[') != NULL
-            || (depth == 0 && key[0] == '\0'))
+            || key[0] == '\0')
           *ambiguous = TRUE;
         survey (member, depth + 1, ambiguous, max_depth);
       }
