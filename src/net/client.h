@@ -74,7 +74,7 @@ typedef struct {
  * being DDB_ERROR_INTERNAL; ddb_client_error_name() gives the name to show either way.
  * Other failures: DDB_HTTP_ERROR (no response, after the retries), G_IO_ERROR_CANCELLED,
  * DDB_AWS_ERROR (credentials), with *RESPONSE NULL. INFO (may be NULL) tells what happened.
- * Thread-safe; requests from several threads are serialised on the connection. */
+ * Thread-safe; requests from several threads run at once, each on a connection of its own. */
 gboolean ddb_client_call (DdbClient *client, const char *operation, json_t *request,
                           GCancellable *cancellable, json_t **response, DdbClientCallInfo *info,
                           GError **error);

@@ -1,6 +1,8 @@
-/* http.c: the libcurl transport: one easy handle driven by one multi handle, so that the
- * connection cache lives as long as the DdbHttp and a cancellation can wake the transfer at
- * once (curl_multi_wakeup) instead of at the next progress tick. */
+/* http.c: the libcurl transport: a pool of connections, each an easy handle driven by a multi
+ * handle of its own, so that requests from several threads run at once, each connection stays
+ * alive between the requests that take it in turn, and a cancellation wakes its transfer at
+ * once (curl_multi_wakeup) instead of at the next progress tick. DNS answers and TLS sessions
+ * are shared between the connections (a CURLSH). */
 #include <curl/curl.h>
 #include <string.h>
 
@@ -9,13 +11,25 @@
 
 #define DEFAULT_CONNECT_TIMEOUT_MS 10000
 #define DEFAULT_TIMEOUT_MS 60000
+/* Connections open at once: enough for a region's DescribeTable calls over a slow link. */
+#define DEFAULT_MAX_CONNECTIONS 64
 /* Bodies larger than this are refused: DynamoDB's answers stay far below it. */
 #define MAX_RESPONSE_BYTES (256u * 1024u * 1024u)
 
-struct _DdbHttp {
-  GMutex lock; /* one request at a time on the handle */
+/* One connection: a request at a time. */
+typedef struct {
   CURL *easy;
   CURLM *multi;
+} Slot;
+
+struct _DdbHttp {
+  GMutex lock;      /* the fields below */
+  GCond slot_freed; /* a slot went back to idle, or a waiting request was cancelled */
+  GPtrArray *idle;  /* Slot *, the most recently used last */
+  guint n_slots;    /* idle and taken */
+  guint max_slots;
+  CURLSH *share;
+  GMutex share_locks[CURL_LOCK_DATA_LAST];
   char *ca_bundle;
   gboolean proxy_set; /* the fields below are set (else libcurl reads the environment) */
   char *https_proxy;
@@ -67,6 +81,32 @@ clear_proxies (DdbHttp *http)
     }
 }
 
+static void
+share_lock (CURL *handle, curl_lock_data data, curl_lock_access access, void *user_data)
+{
+  DdbHttp *http = user_data;
+
+  g_mutex_lock (&http->share_locks[data]);
+}
+
+static void
+share_unlock (CURL *handle, curl_lock_data data, void *user_data)
+{
+  DdbHttp *http = user_data;
+
+  g_mutex_unlock (&http->share_locks[data]);
+}
+
+static void
+slot_free (Slot *slot)
+{
+  if (slot->easy != NULL)
+    curl_easy_cleanup (slot->easy);
+  if (slot->multi != NULL)
+    curl_multi_cleanup (slot->multi);
+  g_free (slot);
+}
+
 DdbHttp *
 ddb_http_new (const DdbHttpOptions *options, GError **error)
 {
@@ -75,14 +115,24 @@ ddb_http_new (const DdbHttpOptions *options, GError **error)
   init_curl_once ();
   http = g_new0 (DdbHttp, 1);
   g_mutex_init (&http->lock);
-  http->easy = curl_easy_init ();
-  http->multi = curl_multi_init ();
-  if (http->easy == NULL || http->multi == NULL)
+  g_cond_init (&http->slot_freed);
+  for (guint i = 0; i < G_N_ELEMENTS (http->share_locks); i++)
+    g_mutex_init (&http->share_locks[i]);
+  http->idle = g_ptr_array_new ();
+  http->share = curl_share_init ();
+  if (http->share == NULL
+      || curl_share_setopt (http->share, CURLSHOPT_LOCKFUNC, share_lock) != CURLSHE_OK
+      || curl_share_setopt (http->share, CURLSHOPT_UNLOCKFUNC, share_unlock) != CURLSHE_OK
+      || curl_share_setopt (http->share, CURLSHOPT_USERDATA, http) != CURLSHE_OK
+      || curl_share_setopt (http->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS) != CURLSHE_OK
+      || curl_share_setopt (http->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION)
+             != CURLSHE_OK)
     {
       g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED, "Cannot initialise libcurl");
       ddb_http_free (http);
       return NULL;
     }
+  http->max_slots = DEFAULT_MAX_CONNECTIONS;
   http->connect_timeout_ms = DEFAULT_CONNECT_TIMEOUT_MS;
   http->timeout_ms = DEFAULT_TIMEOUT_MS;
   if (options != NULL)
@@ -91,6 +141,8 @@ ddb_http_new (const DdbHttpOptions *options, GError **error)
         http->connect_timeout_ms = options->connect_timeout_ms;
       if (options->timeout_ms > 0)
         http->timeout_ms = options->timeout_ms;
+      if (options->max_connections > 0)
+        http->max_slots = options->max_connections;
       http->ca_bundle = g_strdup (options->ca_bundle);
     }
   return http;
@@ -101,14 +153,76 @@ ddb_http_free (DdbHttp *http)
 {
   if (http == NULL)
     return;
-  if (http->easy != NULL)
-    curl_easy_cleanup (http->easy);
-  if (http->multi != NULL)
-    curl_multi_cleanup (http->multi);
+  /* Every request has returned its slot: the handles go before the share they use. */
+  g_warn_if_fail (http->idle->len == http->n_slots);
+  for (guint i = 0; i < http->idle->len; i++)
+    slot_free (g_ptr_array_index (http->idle, i));
+  g_ptr_array_unref (http->idle);
+  if (http->share != NULL)
+    curl_share_cleanup (http->share);
   g_free (http->ca_bundle);
   clear_proxies (http);
+  for (guint i = 0; i < G_N_ELEMENTS (http->share_locks); i++)
+    g_mutex_clear (&http->share_locks[i]);
+  g_cond_clear (&http->slot_freed);
   g_mutex_clear (&http->lock);
   g_free (http);
+}
+
+static void
+wake_waiters (GCancellable *cancellable, gpointer user_data)
+{
+  DdbHttp *http = user_data;
+
+  g_mutex_lock (&http->lock);
+  g_cond_broadcast (&http->slot_freed);
+  g_mutex_unlock (&http->lock);
+}
+
+/* A connection for one request: an idle one (the last used, its connection warm), a new one
+ * while fewer than max_slots exist, else the first to come back. NULL when cancelled first. */
+static Slot *
+take_slot (DdbHttp *http, GCancellable *cancellable)
+{
+  Slot *slot = NULL;
+  gulong handler = 0;
+
+  if (cancellable != NULL)
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (wake_waiters), http, NULL);
+  g_mutex_lock (&http->lock);
+  while (slot == NULL && !g_cancellable_is_cancelled (cancellable))
+    {
+      if (http->idle->len > 0)
+        slot = g_ptr_array_steal_index (http->idle, http->idle->len - 1);
+      else if (http->n_slots < http->max_slots)
+        {
+          slot = g_new0 (Slot, 1);
+          slot->easy = curl_easy_init ();
+          slot->multi = curl_multi_init ();
+          if (slot->easy == NULL || slot->multi == NULL)
+            {
+              slot_free (slot);
+              slot = NULL;
+              break;
+            }
+          http->n_slots++;
+        }
+      else
+        g_cond_wait (&http->slot_freed, &http->lock);
+    }
+  g_mutex_unlock (&http->lock);
+  if (handler != 0)
+    g_cancellable_disconnect (cancellable, handler);
+  return slot;
+}
+
+static void
+give_back_slot (DdbHttp *http, Slot *slot)
+{
+  g_mutex_lock (&http->lock);
+  g_ptr_array_add (http->idle, slot);
+  g_cond_signal (&http->slot_freed);
+  g_mutex_unlock (&http->lock);
 }
 
 void
@@ -333,21 +447,21 @@ set_curl_error (CURLcode code, const char *detail, const char *url, const char *
   return FALSE;
 }
 
-/* Runs the transfer set up on the easy handle; returns its result. */
+/* Runs the transfer set up on the slot's easy handle; returns its result. */
 static CURLcode
-perform (DdbHttp *http, GCancellable *cancellable, gboolean *cancelled)
+perform (Slot *slot, GCancellable *cancellable, gboolean *cancelled)
 {
   CURLcode result = CURLE_OK;
   gulong handler = 0;
   int running = 1;
 
-  if (curl_multi_add_handle (http->multi, http->easy) != CURLM_OK)
+  if (curl_multi_add_handle (slot->multi, slot->easy) != CURLM_OK)
     return CURLE_FAILED_INIT;
   if (cancellable != NULL)
-    handler = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), http->multi, NULL);
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), slot->multi, NULL);
   while (running)
     {
-      CURLMcode mc = curl_multi_perform (http->multi, &running);
+      CURLMcode mc = curl_multi_perform (slot->multi, &running);
 
       if (mc != CURLM_OK)
         {
@@ -361,7 +475,7 @@ perform (DdbHttp *http, GCancellable *cancellable, gboolean *cancelled)
         }
       if (!running)
         break;
-      if (curl_multi_poll (http->multi, NULL, 0, 1000, NULL) != CURLM_OK)
+      if (curl_multi_poll (slot->multi, NULL, 0, 1000, NULL) != CURLM_OK)
         {
           result = CURLE_FAILED_INIT;
           break;
@@ -373,15 +487,15 @@ perform (DdbHttp *http, GCancellable *cancellable, gboolean *cancelled)
       int left;
 
       result = CURLE_GOT_NOTHING;
-      while ((msg = curl_multi_info_read (http->multi, &left)) != NULL)
-        if (msg->msg == CURLMSG_DONE && msg->easy_handle == http->easy)
+      while ((msg = curl_multi_info_read (slot->multi, &left)) != NULL)
+        if (msg->msg == CURLMSG_DONE && msg->easy_handle == slot->easy)
           result = msg->data.result;
     }
   if (result == CURLE_ABORTED_BY_CALLBACK)
     *cancelled = TRUE;
   if (handler != 0)
     g_cancellable_disconnect (cancellable, handler);
-  curl_multi_remove_handle (http->multi, http->easy);
+  curl_multi_remove_handle (slot->multi, slot->easy);
   return result;
 }
 
@@ -418,6 +532,12 @@ ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable
   CURLcode result;
   long status = 0;
   g_autoptr (WipedString) proxy = NULL;
+  g_autoptr (WipedString) no_proxy = NULL;
+  g_autofree char *ca_bundle = NULL;
+  gboolean proxy_set;
+  guint connect_timeout_ms;
+  guint timeout_ms;
+  Slot *slot = NULL;
 
   memset (response, 0, sizeof *response);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -435,72 +555,89 @@ ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable
    * x-amz-crc32 of a DynamoDB answer is computed over the bytes as sent. */
   list = curl_slist_append (list, "Expect:");
 
+  /* The settings as they are now (another thread may change them during the request). */
+  g_mutex_lock (&http->lock);
+  ca_bundle = g_strdup (http->ca_bundle);
+  proxy_set = http->proxy_set;
+  if (proxy_set)
+    {
+      proxy = g_strdup (g_ascii_strncasecmp (url, "https:", 6) == 0 ? http->https_proxy
+                                                                    : http->http_proxy);
+      no_proxy = g_strdup (http->no_proxy);
+    }
+  connect_timeout_ms = send->connect_timeout_ms > 0 ? send->connect_timeout_ms
+                                                    : http->connect_timeout_ms;
+  timeout_ms = send->timeout_ms > 0 ? send->timeout_ms : http->timeout_ms;
+  g_mutex_unlock (&http->lock);
+
+  slot = take_slot (http, cancellable);
+  if (slot == NULL)
+    {
+      curl_slist_free_all (list);
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED, "Cannot initialise libcurl");
+      return FALSE;
+    }
   t.body = g_byte_array_new ();
   t.headers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   t.cancellable = cancellable;
 
-  g_mutex_lock (&http->lock);
-  curl_easy_reset (http->easy);
-  curl_easy_setopt (http->easy, CURLOPT_URL, url);
-  curl_easy_setopt (http->easy, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt (http->easy, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt (http->easy, CURLOPT_HTTP_VERSION, (long) CURL_HTTP_VERSION_1_1);
-  curl_easy_setopt (http->easy, CURLOPT_TCP_KEEPALIVE, 1L);
-  curl_easy_setopt (http->easy, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt (http->easy, CURLOPT_SSL_VERIFYPEER, 1L);
-  curl_easy_setopt (http->easy, CURLOPT_SSL_VERIFYHOST, 2L);
-  if (http->ca_bundle != NULL)
-    curl_easy_setopt (http->easy, CURLOPT_CAINFO, http->ca_bundle);
-  if (http->ca_bundle != NULL)
+  curl_easy_reset (slot->easy);
+  curl_easy_setopt (slot->easy, CURLOPT_SHARE, http->share);
+  curl_easy_setopt (slot->easy, CURLOPT_URL, url);
+  curl_easy_setopt (slot->easy, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt (slot->easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt (slot->easy, CURLOPT_HTTP_VERSION, (long) CURL_HTTP_VERSION_1_1);
+  curl_easy_setopt (slot->easy, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt (slot->easy, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt (slot->easy, CURLOPT_SSL_VERIFYPEER, 1L);
+  curl_easy_setopt (slot->easy, CURLOPT_SSL_VERIFYHOST, 2L);
+  if (ca_bundle != NULL)
+    curl_easy_setopt (slot->easy, CURLOPT_CAINFO, ca_bundle);
+  if (ca_bundle != NULL)
     /* An HTTPS proxy is verified against the same bundle (a company's proxy CA is usually the
      * reason for a custom bundle). */
-    curl_easy_setopt (http->easy, CURLOPT_PROXY_CAINFO, http->ca_bundle);
-  if (http->proxy_set)
+    curl_easy_setopt (slot->easy, CURLOPT_PROXY_CAINFO, ca_bundle);
+  if (proxy_set)
     {
-      const char *p = g_ascii_strncasecmp (url, "https:", 6) == 0 ? http->https_proxy
-                                                                  : http->http_proxy;
-
       /* "" turns libcurl's own reading of the environment off. */
-      curl_easy_setopt (http->easy, CURLOPT_PROXY, p != NULL ? p : "");
-      curl_easy_setopt (http->easy, CURLOPT_NOPROXY, http->no_proxy);
-      proxy = g_strdup (p);
+      curl_easy_setopt (slot->easy, CURLOPT_PROXY, proxy != NULL ? proxy : "");
+      curl_easy_setopt (slot->easy, CURLOPT_NOPROXY, no_proxy);
     }
-  curl_easy_setopt (http->easy, CURLOPT_PROXY_SSL_VERIFYPEER, 1L);
-  curl_easy_setopt (http->easy, CURLOPT_PROXY_SSL_VERIFYHOST, 2L);
-  curl_easy_setopt (http->easy, CURLOPT_CONNECTTIMEOUT_MS,
-                    (long) (send->connect_timeout_ms > 0 ? send->connect_timeout_ms
-                                                         : http->connect_timeout_ms));
-  curl_easy_setopt (http->easy, CURLOPT_TIMEOUT_MS,
-                    (long) (send->timeout_ms > 0 ? send->timeout_ms : http->timeout_ms));
-  curl_easy_setopt (http->easy, CURLOPT_USERAGENT, "dynoscope/" PACKAGE_VERSION);
+  curl_easy_setopt (slot->easy, CURLOPT_PROXY_SSL_VERIFYPEER, 1L);
+  curl_easy_setopt (slot->easy, CURLOPT_PROXY_SSL_VERIFYHOST, 2L);
+  curl_easy_setopt (slot->easy, CURLOPT_CONNECTTIMEOUT_MS, (long) connect_timeout_ms);
+  curl_easy_setopt (slot->easy, CURLOPT_TIMEOUT_MS, (long) timeout_ms);
+  curl_easy_setopt (slot->easy, CURLOPT_USERAGENT, "dynoscope/" PACKAGE_VERSION);
   if (g_ascii_strcasecmp (method, "GET") == 0 && body_len == 0)
-    curl_easy_setopt (http->easy, CURLOPT_HTTPGET, 1L);
+    curl_easy_setopt (slot->easy, CURLOPT_HTTPGET, 1L);
   else
     {
-      curl_easy_setopt (http->easy, CURLOPT_POST, 1L);
-      curl_easy_setopt (http->easy, CURLOPT_POSTFIELDS, body != NULL ? (const char *) body : "");
-      curl_easy_setopt (http->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) body_len);
+      curl_easy_setopt (slot->easy, CURLOPT_POST, 1L);
+      curl_easy_setopt (slot->easy, CURLOPT_POSTFIELDS, body != NULL ? (const char *) body : "");
+      curl_easy_setopt (slot->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) body_len);
       if (g_ascii_strcasecmp (method, "POST") != 0)
-        curl_easy_setopt (http->easy, CURLOPT_CUSTOMREQUEST, method);
+        curl_easy_setopt (slot->easy, CURLOPT_CUSTOMREQUEST, method);
     }
-  curl_easy_setopt (http->easy, CURLOPT_HTTPHEADER, list);
-  curl_easy_setopt (http->easy, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt (http->easy, CURLOPT_WRITEDATA, &t);
-  curl_easy_setopt (http->easy, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt (http->easy, CURLOPT_HEADERDATA, &t);
-  curl_easy_setopt (http->easy, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt (http->easy, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt (http->easy, CURLOPT_XFERINFODATA, &t);
-  curl_easy_setopt (http->easy, CURLOPT_ERRORBUFFER, errbuf);
+  curl_easy_setopt (slot->easy, CURLOPT_HTTPHEADER, list);
+  curl_easy_setopt (slot->easy, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt (slot->easy, CURLOPT_WRITEDATA, &t);
+  curl_easy_setopt (slot->easy, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt (slot->easy, CURLOPT_HEADERDATA, &t);
+  curl_easy_setopt (slot->easy, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt (slot->easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt (slot->easy, CURLOPT_XFERINFODATA, &t);
+  curl_easy_setopt (slot->easy, CURLOPT_ERRORBUFFER, errbuf);
 
-  result = perform (http, cancellable, &cancelled);
-  curl_easy_getinfo (http->easy, CURLINFO_RESPONSE_CODE, &status);
+  result = perform (slot, cancellable, &cancelled);
+  curl_easy_getinfo (slot->easy, CURLINFO_RESPONSE_CODE, &status);
   /* The handle must not keep pointers into this frame. */
-  curl_easy_setopt (http->easy, CURLOPT_HTTPHEADER, NULL);
-  curl_easy_setopt (http->easy, CURLOPT_ERRORBUFFER, NULL);
-  curl_easy_setopt (http->easy, CURLOPT_POSTFIELDS, NULL);
-  curl_easy_setopt (http->easy, CURLOPT_CUSTOMREQUEST, NULL);
-  g_mutex_unlock (&http->lock);
+  curl_easy_setopt (slot->easy, CURLOPT_HTTPHEADER, NULL);
+  curl_easy_setopt (slot->easy, CURLOPT_ERRORBUFFER, NULL);
+  curl_easy_setopt (slot->easy, CURLOPT_POSTFIELDS, NULL);
+  curl_easy_setopt (slot->easy, CURLOPT_CUSTOMREQUEST, NULL);
+  give_back_slot (http, slot);
   curl_slist_free_all (list);
 
   if (cancelled)

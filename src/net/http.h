@@ -1,5 +1,6 @@
-/* http.h: the HTTP transport under the DynamoDB client and STS: one libcurl handle per
- * DdbHttp, so connections are kept alive and reused between requests (HTTP/1.1); TLS peers are
+/* http.h: the HTTP transport under the DynamoDB client and STS: a pool of libcurl connections
+ * per DdbHttp, so that requests from several threads run at once and connections are kept alive
+ * and reused between requests (HTTP/1.1); TLS peers are
  * always verified (against the system's CAs or a CA bundle given; there is no way to turn
  * verification off); connect and total timeouts; a request can be cancelled from another thread
  * through a GCancellable. Nothing here logs headers or bodies. */
@@ -30,6 +31,7 @@ typedef struct {
   const char *ca_bundle;      /* a PEM file of CAs to trust instead of the system's, or NULL */
   guint connect_timeout_ms;   /* 0: 10 s */
   guint timeout_ms;           /* the whole request; 0: 60 s */
+  guint max_connections;      /* requests in flight at once (more wait their turn); 0: 64 */
 } DdbHttpOptions;
 
 typedef struct _DdbHttp DdbHttp;
@@ -64,8 +66,10 @@ void ddb_http_response_clear (DdbHttpResponse *response);
 const char *ddb_http_response_header (const DdbHttpResponse *response, const char *name);
 
 /* POSTs BODY to URL with HEADERS (exactly as given: the caller signs them; Host included or
- * not) and waits for the response. Any HTTP status is a success here. Requests on one DdbHttp
- * are serialised; another thread may cancel through CANCELLABLE at any time. */
+ * not) and waits for the response. Any HTTP status is a success here. Requests from several
+ * threads on one DdbHttp run at once, each on a connection of its own (up to max_connections;
+ * more wait for one); another thread may cancel through CANCELLABLE at any time, also while
+ * the request waits for a connection. */
 gboolean ddb_http_post (DdbHttp *http, const char *url, const DdbHttpHeader *headers,
                         guint n_headers, const guint8 *body, gsize body_len,
                         GCancellable *cancellable, DdbHttpResponse *response, GError **error);
