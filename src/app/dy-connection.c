@@ -29,6 +29,14 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  SIGNAL_RENEWED,
+  SIGNAL_TABLES_DESCRIBED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void
 dy_connection_dispose (GObject *object)
 {
@@ -62,6 +70,8 @@ dy_connection_finalize (GObject *object)
   g_clear_pointer (&self->backend, ddb_backend_free);
   g_clear_object (&self->tables);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->described, g_hash_table_unref);
+  g_clear_pointer (&self->pending, g_ptr_array_unref);
   G_OBJECT_CLASS (dy_connection_parent_class)->finalize (object);
 }
 
@@ -110,6 +120,27 @@ dy_connection_class_init (DyConnectionClass *klass)
                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS
                                                      | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* A listing after a failure succeeded (signed in again, keys renewed): views whose request
+   * failed for want of a session run it again. */
+  signals[SIGNAL_RENEWED] = g_signal_new ("renewed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* More tables have their DescribeTable (dy_connection_get_table_description). */
+  signals[SIGNAL_TABLES_DESCRIBED]
+      = g_signal_new ("tables-described", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                      NULL, NULL, G_TYPE_NONE, 0);
+}
+
+void
+dy_connection_emit_renewed (DyConnection *self)
+{
+  g_signal_emit (self, signals[SIGNAL_RENEWED], 0);
+}
+
+void
+dy_connection_emit_tables_described (DyConnection *self)
+{
+  g_signal_emit (self, signals[SIGNAL_TABLES_DESCRIBED], 0);
 }
 
 static void
@@ -117,6 +148,7 @@ dy_connection_init (DyConnection *self)
 {
   self->tables = gtk_string_list_new (NULL);
   self->cancellable = g_cancellable_new ();
+  dy_connection_tables_init (self);
   g_mutex_init (&self->lock);
 }
 
@@ -505,8 +537,8 @@ dy_connection_get_error (DyConnection *self)
   return self->error;
 }
 
-static void
-set_error (DyConnection *self, const char *error)
+void
+dy_connection_set_error (DyConnection *self, const char *error)
 {
   if (g_strcmp0 (error, self->error) == 0)
     return;
@@ -515,8 +547,8 @@ set_error (DyConnection *self, const char *error)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
 }
 
-static void
-set_loading (DyConnection *self, gboolean loading)
+void
+dy_connection_set_loading (DyConnection *self, gboolean loading)
 {
   if (self->loading == loading)
     return;
@@ -524,17 +556,10 @@ set_loading (DyConnection *self, gboolean loading)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
-json_t *
-dy_connection_call_sync (DyConnection *self, const char *operation, json_t *request,
-                         GCancellable *cancellable, GError **error)
+void
+dy_connection_call_failed (DyConnection *self, DdbBackend *backend, GError *local,
+                           json_t *response, GError **error)
 {
-  json_t *response = NULL;
-  GError *local = NULL;
-  DdbBackend *backend = dy_connection_get_backend_internal (self, &local);
-
-  if (backend != NULL
-      && ddb_backend_call (backend, operation, request, cancellable, &response, &local))
-    return response;
   if (backend != NULL && ddb_backend_get_client (backend) != NULL
       && self->kind == DY_CONNECTION_PROFILE)
     {
@@ -560,6 +585,20 @@ dy_connection_call_sync (DyConnection *self, const char *operation, json_t *requ
       g_set_error_literal (error, local->domain, local->code, text);
       g_error_free (local);
     }
+}
+
+json_t *
+dy_connection_call_sync (DyConnection *self, const char *operation, json_t *request,
+                         GCancellable *cancellable, GError **error)
+{
+  json_t *response = NULL;
+  GError *local = NULL;
+  DdbBackend *backend = dy_connection_get_backend_internal (self, &local);
+
+  if (backend != NULL
+      && ddb_backend_call (backend, operation, request, cancellable, &response, &local))
+    return response;
+  dy_connection_call_failed (self, backend, local, response, error);
   if (response != NULL)
     json_decref (response);
   return NULL;
@@ -613,109 +652,6 @@ dy_connection_call_finish (DyConnection *self, GAsyncResult *result, GError **er
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-list_tables_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  DyConnection *self = source;
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  json_t *start = NULL;
-
-  if (GPOINTER_TO_INT (task_data))
-    dy_connection_reload_session (self);
-
-  do
-    {
-      json_t *request = json_object ();
-      json_t *response;
-      json_t *list;
-      size_t i;
-      json_t *name;
-      GError *error = NULL;
-
-      if (start != NULL)
-        json_object_set_new (request, "ExclusiveStartTableName", start);
-      response = dy_connection_call_sync (self, "ListTables", request, cancellable, &error);
-      json_decref (request);
-      if (response == NULL)
-        {
-          g_ptr_array_unref (names);
-          g_task_return_error (task, error);
-          return;
-        }
-      list = json_object_get (response, "TableNames");
-      json_array_foreach (list, i, name)
-        g_ptr_array_add (names, g_strdup (json_string_value (name)));
-      start = json_incref (json_object_get (response, "LastEvaluatedTableName"));
-      json_decref (response);
-    }
-  while (start != NULL);
-  g_ptr_array_add (names, NULL);
-  g_task_return_pointer (task, g_ptr_array_free (names, FALSE), (GDestroyNotify) g_strfreev);
-}
-
-static void
-list_tables_done (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  DyConnection *self = DY_CONNECTION (source);
-  g_autoptr (GError) error = NULL;
-  g_auto (GStrv) names = g_task_propagate_pointer (G_TASK (result), &error);
-
-  set_loading (self, FALSE);
-  self->loaded = TRUE;
-  if (names == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        set_error (self, error->message);
-      else if (!g_cancellable_is_cancelled (self->cancellable))
-        {
-          /* Cancelled by the person (the MFA dialog), not by closing: the row says so. */
-          /* TRANSLATORS: after a cancelled sign-in step (the MFA dialog) */
-          g_autofree char *text = g_strdup_printf ("%s\n%s", error->message,
-                                                   _("Click the connection to try again."));
-
-          set_error (self, text);
-        }
-      return;
-    }
-  g_mutex_lock (&self->lock);
-  self->sign_in = DDB_AWS_SIGN_IN_NONE;
-  g_clear_pointer (&self->sign_in_command, g_free);
-  g_mutex_unlock (&self->lock);
-  set_error (self, NULL);
-  gtk_string_list_splice (self->tables, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (self->tables)),
-                          (const char *const *) names);
-  /* Who it is signed in as, for AWS connections (a local endpoint's keys are placeholders). */
-  if (self->kind == DY_CONNECTION_PROFILE)
-    dy_connection_refresh_identity (self);
-}
-
-static void
-start_listing (DyConnection *self, gboolean reload)
-{
-  g_autoptr (GTask) task = g_task_new (self, self->cancellable, list_tables_done, NULL);
-
-  self->requested = TRUE;
-  set_loading (self, TRUE);
-  g_task_set_source_tag (task, dy_connection_refresh_tables);
-  g_task_set_task_data (task, GINT_TO_POINTER (reload), NULL);
-  g_task_run_in_thread (task, list_tables_thread);
-}
-
-void
-dy_connection_refresh_tables (DyConnection *self)
-{
-  start_listing (self, FALSE);
-}
-
-void
-dy_connection_retry (DyConnection *self)
-{
-  if (self->loading)
-    return;
-  start_listing (self, self->kind != DY_CONNECTION_DATABASE);
 }
 
 void

@@ -73,12 +73,20 @@ GListModel *dy_connection_get_tables (DyConnection *self);
 gboolean dy_connection_get_loading (DyConnection *self);
 /* The last error text ("ResourceNotFoundException: ..."), or NULL ("error" property). */
 const char *dy_connection_get_error (DyConnection *self);
-/* Fetches every page of ListTables on a thread and replaces the table list. */
+/* Fetches every page of ListTables on a thread and replaces the table list, each page shown as
+ * it arrives, and describes every table (many DescribeTable calls at once): "tables-described"
+ * tells when more descriptions are in. */
 void dy_connection_refresh_tables (DyConnection *self);
+/* DescribeTable's Table of NAME from the last listing (borrowed), or NULL: not described yet,
+ * or DescribeTable failed (*ERROR, may be NULL, then says why; else NULL). */
+json_t *dy_connection_get_table_description (DyConnection *self, const char *name,
+                                             const char **error);
 /* Refreshes the table list unless it has been fetched (or is being fetched) already. */
 void dy_connection_ensure_tables (DyConnection *self);
 /* Lists the tables again after a failure, the session first resolved again from the files
- * (a token written by `aws sso login` elsewhere, new keys). Open tabs are not touched. */
+ * (a token written by `aws sso login` elsewhere, new keys). When that succeeds, "renewed" is
+ * emitted: open views run again what failed for want of a session
+ * (dy_connection_error_wants_session). */
 void dy_connection_retry (DyConnection *self);
 /* How the person signs in again after the last failure (NONE when there is no failure or
  * nothing to sign in to), and the command that does it ("aws sso login --profile P"). */
@@ -99,6 +107,13 @@ gboolean dy_connection_get_loaded (DyConnection *self);
  * (DynamoDB's exception name, or botocore's name for a configuration, credentials or network
  * failure), its message and, where one helps, what to do about it naming the profile. */
 char *dy_connection_describe_error (DyConnection *self, const GError *error, json_t *extra);
+
+/* Whether ERROR (from a call on a connection) is one that signing in again or renewed keys
+ * cure: no or expired credentials, a session to sign in to, a token the service refused. */
+gboolean dy_connection_error_wants_session (const GError *error);
+/* A view's call failed with ERROR: when the session is what failed, the connection shows the
+ * error (and Sign In where one helps) until a retry succeeds. Main thread. */
+void dy_connection_report_failure (DyConnection *self, const GError *error);
 
 /* Runs OPERATION with REQUEST (borrowed; copied for the thread) on a thread. */
 void dy_connection_call_async (DyConnection *self, const char *operation, json_t *request,

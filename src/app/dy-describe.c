@@ -75,6 +75,24 @@ count_and_size (json_t *object)
   }
 }
 
+char *
+dy_describe_summary (json_t *table)
+{
+  const char *status = json_string_value (json_object_get (table, "TableStatus"));
+  guint64 n = (guint64) MAX (json_integer_value (json_object_get (table, "ItemCount")), 0);
+  g_autofree char *items = NULL;
+  g_autofree char *size = NULL;
+
+  if (status != NULL && g_strcmp0 (status, "ACTIVE") != 0)
+    return g_strdup (status);
+  items = dy_format_count (n);
+  size = dy_format_size ((guint64) MAX (json_integer_value (json_object_get (table,
+                                                                             "TableSizeBytes")),
+                                        0));
+  /* TRANSLATORS: a table's item count and its size in words, under its name in the sidebar */
+  return g_strdup_printf (ngettext ("%s item · %s", "%s items · %s", (gulong) n), items, size);
+}
+
 static char *
 projection_text (json_t *projection)
 {
@@ -145,8 +163,8 @@ add_indexes (GPtrArray *rows, json_t *indexes, json_t *definitions, const char *
     }
 }
 
-GPtrArray *
-dy_describe_rows (json_t *table, json_t *ttl, const char *ttl_error)
+static GPtrArray *
+describe_rows (json_t *table, gboolean with_ttl, json_t *ttl, const char *ttl_error)
 {
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) dy_describe_row_free);
   json_t *definitions = json_object_get (table, "AttributeDefinitions");
@@ -176,7 +194,7 @@ dy_describe_rows (json_t *table, json_t *ttl, const char *ttl_error)
     }
   else
     add (rows, _("Billing mode"), g_strdup (billing));
-  if (ttl != NULL)
+  if (with_ttl && ttl != NULL)
     {
       const char *status = json_string_value (json_object_get (ttl, "TimeToLiveStatus"));
       const char *attr = json_string_value (json_object_get (ttl, "AttributeName"));
@@ -187,10 +205,10 @@ dy_describe_rows (json_t *table, json_t *ttl, const char *ttl_error)
       else
         add (rows, _("Time to live"), g_strdup (status != NULL ? status : "DISABLED"));
     }
-  else if (ttl_error != NULL)
+  else if (with_ttl && ttl_error != NULL)
     /* TRANSLATORS: %s is the error DescribeTimeToLive gave */
     add (rows, _("Time to live"), g_strdup_printf (_("unknown (%s)"), ttl_error));
-  else
+  else if (with_ttl)
     add (rows, _("Time to live"), g_strdup ("…"));
   if (stream != NULL && json_is_true (json_object_get (stream, "StreamEnabled")))
     add (rows, _("Stream"), g_strdup (json_string_value (json_object_get (stream,
@@ -199,6 +217,18 @@ dy_describe_rows (json_t *table, json_t *ttl, const char *ttl_error)
                provisioned);
   add_indexes (rows, json_object_get (table, "LocalSecondaryIndexes"), definitions, "LSI", FALSE);
   return rows;
+}
+
+GPtrArray *
+dy_describe_rows (json_t *table, json_t *ttl, const char *ttl_error)
+{
+  return describe_rows (table, TRUE, ttl, ttl_error);
+}
+
+GPtrArray *
+dy_describe_table_rows (json_t *table)
+{
+  return describe_rows (table, FALSE, NULL, NULL);
 }
 
 char *

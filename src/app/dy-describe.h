@@ -19,6 +19,12 @@ void dy_describe_row_free (DyDescribeRow *row);
 /* Rows of label and value, in display order. TTL may be NULL (not asked yet) and TTL_ERROR
  * says why it is unknown when DescribeTimeToLive failed (NULL otherwise). */
 GPtrArray *dy_describe_rows (json_t *table, json_t *ttl, const char *ttl_error);
+/* The rows of DescribeTable's TABLE alone (no time to live row). */
+GPtrArray *dy_describe_table_rows (json_t *table);
+
+/* One line for a list of tables: "1,234 items · 5.6 MB", or the table's status while it is
+ * not ACTIVE (CREATING...). New string. */
+char *dy_describe_summary (json_t *table);
 
 /* "label: value" lines of ROWS, for tests and for copying. */
 char *dy_describe_rows_to_text (GPtrArray *rows);

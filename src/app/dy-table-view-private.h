@@ -24,6 +24,15 @@ typedef struct {
   DdbType sk_type;
 } DyTableViewKeys;
 
+/* What a view runs again when its connection's session is renewed (signed in again). */
+typedef enum {
+  DY_TABLE_VIEW_RETRY_NONE,
+  DY_TABLE_VIEW_RETRY_DESCRIBE, /* DescribeTable: the view never got ready */
+  DY_TABLE_VIEW_RETRY_RUN,      /* the Run's first page */
+  DY_TABLE_VIEW_RETRY_MORE,     /* the page after the last one shown */
+  DY_TABLE_VIEW_RETRY_ALL,      /* Load All, from the last page shown */
+} DyTableViewRetry;
+
 struct _DyTableView {
   GtkBox parent_instance;
 
@@ -99,6 +108,8 @@ struct _DyTableView {
   GArray *filter_conds;      /* DyFilterCond of the extra filter rows, refilled by fill_spec */
   GHashTable *hidden_columns; /* names the column chooser hid, kept across Runs */
   GCancellable *describe_cancellable; /* not replaced by each Run, unlike cancellable */
+  DyTableViewRetry retry; /* what failed for want of a session, run again once renewed */
+  gulong renewed_handler;
   json_t *description; /* DescribeTable's Table */
   json_t *ttl;         /* DescribeTimeToLive's TimeToLiveDescription */
   char *ttl_error;
@@ -106,6 +117,10 @@ struct _DyTableView {
 
 /* dy-table-view.c */
 void dy_table_view_set_running (DyTableView *self, gboolean running);
+
+/* dy-table-view-results.c: runs again what RETRY names (the Run's first page, the next page,
+ * Load All) with the request the view holds. */
+void dy_table_view_rerun (DyTableView *self, DyTableViewRetry retry);
 
 /* dy-table-view-filter.c */
 void dy_table_view_filter_class_init (GtkWidgetClass *widget_class);

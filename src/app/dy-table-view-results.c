@@ -227,8 +227,15 @@ page_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->follow_up = FALSE;
       dy_table_view_show_error (self, error->message);
       dy_table_view_update_footer (self);
+      if (dy_connection_error_wants_session (error))
+        {
+          /* Runs again by itself once the connection is signed in again. */
+          self->retry = self->pages == 0 ? DY_TABLE_VIEW_RETRY_RUN : DY_TABLE_VIEW_RETRY_MORE;
+          dy_connection_report_failure (self->connection, error);
+        }
       return;
     }
+  self->retry = DY_TABLE_VIEW_RETRY_NONE;
   dy_table_view_show_error (self, NULL);
   apply_page (self, page);
   if (self->follow_up && self->last_key != NULL)
@@ -589,6 +596,11 @@ load_all_done (GObject *source, GAsyncResult *result, gpointer user_data)
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return; /* cancel_action has finished it (or a new Run replaced it) */
       dy_table_view_show_error (self, error->message);
+      if (dy_connection_error_wants_session (error))
+        {
+          self->retry = DY_TABLE_VIEW_RETRY_ALL;
+          dy_connection_report_failure (self->connection, error);
+        }
     }
   finish_load_all (self);
 }
@@ -671,6 +683,37 @@ copy_as_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     }
   dy_table_view_show_error (self, NULL);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), program);
+}
+
+void
+dy_table_view_rerun (DyTableView *self, DyTableViewRetry retry)
+{
+  if (self->running || self->request == NULL)
+    return;
+  switch (retry)
+    {
+    case DY_TABLE_VIEW_RETRY_RUN:
+      {
+        g_autofree char *operation = g_strdup (self->operation);
+
+        start_run (self, operation, json_incref (self->request));
+      }
+      break;
+    case DY_TABLE_VIEW_RETRY_MORE:
+      if (self->last_key != NULL)
+        {
+          dy_table_view_show_error (self, NULL);
+          send_next_page (self);
+        }
+      break;
+    case DY_TABLE_VIEW_RETRY_ALL:
+      load_all_action (GTK_WIDGET (self), NULL, NULL);
+      break;
+    case DY_TABLE_VIEW_RETRY_NONE:
+    case DY_TABLE_VIEW_RETRY_DESCRIBE:
+    default:
+      break;
+    }
 }
 
 void

@@ -114,8 +114,14 @@ describe_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         dy_table_view_show_error (self, error->message);
+      if (dy_connection_error_wants_session (error))
+        {
+          self->retry = DY_TABLE_VIEW_RETRY_DESCRIBE;
+          dy_connection_report_failure (self->connection, error);
+        }
       return;
     }
+  dy_table_view_show_error (self, NULL);
   table = json_object_get (response, "Table");
   if (!dy_table_view_set_key_schema (self, table))
     {
@@ -144,19 +150,41 @@ request_shown_changed (DyTableView *self)
 }
 
 static void
+start_describe (DyTableView *self)
+{
+  json_t *request = json_pack ("{ss}", "TableName", self->table_name);
+
+  dy_connection_call_async (self->connection, "DescribeTable", request,
+                            self->describe_cancellable, describe_done, g_object_ref (self));
+  json_decref (request);
+}
+
+/* Signed in again: what failed for want of a session runs again, the view as it was. */
+static void
+connection_renewed (DyTableView *self)
+{
+  DyTableViewRetry retry = self->retry;
+
+  self->retry = DY_TABLE_VIEW_RETRY_NONE;
+  if (retry == DY_TABLE_VIEW_RETRY_DESCRIBE)
+    start_describe (self);
+  else
+    dy_table_view_rerun (self, retry);
+}
+
+static void
 dy_table_view_constructed (GObject *object)
 {
   DyTableView *self = DY_TABLE_VIEW (object);
-  json_t *request = json_pack ("{ss}", "TableName", self->table_name);
 
   G_OBJECT_CLASS (dy_table_view_parent_class)->constructed (object);
   self->staging_handler = g_signal_connect_swapped (dy_staging_get_default (), "changed",
                                                     G_CALLBACK (dy_table_view_staging_changed), self);
   self->committed_handler = g_signal_connect (dy_staging_get_default (), "committed",
                                               G_CALLBACK (dy_table_view_staging_committed), self);
-  dy_connection_call_async (self->connection, "DescribeTable", request,
-                            self->describe_cancellable, describe_done, g_object_ref (self));
-  json_decref (request);
+  self->renewed_handler = g_signal_connect_swapped (self->connection, "renewed",
+                                                    G_CALLBACK (connection_renewed), self);
+  start_describe (self);
   dy_table_view_update_actions (self);
   dy_table_view_update_footer (self);
 }
@@ -170,6 +198,7 @@ dy_table_view_dispose (GObject *object)
   g_cancellable_cancel (self->describe_cancellable);
   g_clear_signal_handler (&self->staging_handler, dy_staging_get_default ());
   g_clear_signal_handler (&self->committed_handler, dy_staging_get_default ());
+  g_clear_signal_handler (&self->renewed_handler, self->connection);
   gtk_widget_dispose_template (GTK_WIDGET (self), DY_TYPE_TABLE_VIEW);
   g_cancellable_cancel (self->arrange_cancellable);
   g_clear_object (&self->order);

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "app/dy-describe.h"
 #include "app/dy-sign-in.h"
 #include "app/dy-window-private.h"
 
@@ -285,6 +286,51 @@ sidebar_update_connection (GtkListItem *list_item)
   gtk_widget_set_tooltip_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)), tooltip);
 }
 
+/* The connection a table row belongs to, or NULL. New reference. */
+static DyConnection *
+list_item_table_connection (GtkListItem *list_item)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  g_autoptr (GtkTreeListRow) parent = row != NULL ? gtk_tree_list_row_get_parent (row) : NULL;
+  GObject *object = parent != NULL ? gtk_tree_list_row_get_item (parent) : NULL;
+
+  if (DY_IS_CONNECTION (object))
+    return DY_CONNECTION (object);
+  g_clear_object (&object);
+  return NULL;
+}
+
+/* A table's row: its item count and size (or its status while not ACTIVE) under the name, the
+ * whole description in the tooltip, once DescribeTable has answered. */
+static void
+sidebar_update_table (GtkListItem *list_item)
+{
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *subtitle = g_object_get_data (G_OBJECT (expander), "subtitle");
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  g_autoptr (GObject) object = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+  g_autoptr (DyConnection) c = list_item_table_connection (list_item);
+  const char *failed = NULL;
+  json_t *table = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *tooltip = NULL;
+
+  if (c != NULL && GTK_IS_STRING_OBJECT (object))
+    table = dy_connection_get_table_description (
+        c, gtk_string_object_get_string (GTK_STRING_OBJECT (object)), &failed);
+  if (table != NULL)
+    {
+      g_autoptr (GPtrArray) rows = dy_describe_table_rows (table);
+
+      summary = dy_describe_summary (table);
+      tooltip = dy_describe_rows_to_text (rows);
+    }
+  gtk_label_set_text (GTK_LABEL (subtitle), summary != NULL ? summary : "");
+  gtk_widget_set_visible (subtitle, summary != NULL);
+  gtk_widget_set_tooltip_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)),
+                               tooltip != NULL ? tooltip : failed);
+}
+
 /* Remote connections list their tables when first opened, not at start: an account with many
  * profiles should not be called for each one every time the app starts. */
 static void
@@ -336,13 +382,18 @@ sidebar_bind (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointe
       gtk_label_set_text (GTK_LABEL (label),
                           gtk_string_object_get_string (GTK_STRING_OBJECT (object)));
       gtk_widget_remove_css_class (label, "heading");
-      gtk_widget_set_visible (subtitle, FALSE);
       gtk_widget_set_visible (error, FALSE);
       gtk_widget_set_visible (g_object_get_data (G_OBJECT (expander), "identity"), FALSE);
       gtk_widget_set_visible (g_object_get_data (G_OBJECT (expander), "sign-in"), FALSE);
       gtk_widget_set_visible (g_object_get_data (G_OBJECT (expander), "region"), FALSE);
-      gtk_widget_set_tooltip_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)),
-                                   NULL);
+      {
+        g_autoptr (DyConnection) c = list_item_table_connection (list_item);
+
+        if (c != NULL)
+          g_signal_connect_object (c, "tables-described", G_CALLBACK (sidebar_update_table),
+                                   list_item, G_CONNECT_SWAPPED);
+      }
+      sidebar_update_table (list_item);
     }
 }
 
@@ -356,6 +407,13 @@ sidebar_unbind (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
     {
       g_signal_handlers_disconnect_by_func (object, sidebar_update_connection, list_item);
       g_signal_handlers_disconnect_by_func (row, sidebar_row_expanded, NULL);
+    }
+  else
+    {
+      g_autoptr (DyConnection) c = list_item_table_connection (list_item);
+
+      if (c != NULL)
+        g_signal_handlers_disconnect_by_func (c, sidebar_update_table, list_item);
     }
 }
 

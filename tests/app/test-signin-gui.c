@@ -102,6 +102,24 @@ sign_in_code_shown (gpointer data)
 }
 
 static gboolean
+tab_failed (gpointer data)
+{
+  return gtk_revealer_get_reveal_child (GTK_REVEALER (gui_child (data, "error_revealer")));
+}
+
+static gboolean
+view_ready (gpointer data)
+{
+  return dy_table_view_get_ready (data);
+}
+
+static gboolean
+table_described (gpointer data)
+{
+  return dy_connection_get_table_description (data, "Signin001", NULL) != NULL;
+}
+
+static gboolean
 sign_in_closed (gpointer data)
 {
   return dy_sign_in_get_current () == NULL;
@@ -306,6 +324,7 @@ test_sso_sign_in (void)
   GtkWidget *dialog;
   g_autofree char *text = NULL;
   g_autofree char *command = NULL;
+  DyTableView *view;
 
   if (server_url == NULL)
     {
@@ -323,6 +342,11 @@ test_sso_sign_in (void)
                             "Click Sign In, or run aws sso login --profile sso in a terminal"));
   button = find_button (sidebar_list (), "Sign In…");
   g_assert_nonnull (button);
+  /* A tab opened meanwhile fails too (its DescribeTable): it runs again once signed in. */
+  view = dy_window_open_table (gui_window, c, "Signin001");
+  g_object_add_weak_pointer (G_OBJECT (view), (gpointer *) &view);
+  gui_wait_for (tab_failed, view, "the tab's DescribeTable to fail");
+  g_assert_false (dy_table_view_get_ready (view));
   gui_screenshot ("signin-sidebar-sign-in.png");
 
   gtk_widget_activate (button);
@@ -346,6 +370,17 @@ test_sso_sign_in (void)
   g_assert_cmpuint (g_list_model_get_n_items (dy_connection_get_tables (c)), ==, 1);
   gui_wait_for (identity_known, c, "the SSO identity");
   g_assert_true (g_str_has_suffix (dy_connection_get_identity (c), " · IAM Identity Center"));
+  /* The tab that failed got its description with the new session, without a click. */
+  g_assert_nonnull (view);
+  gui_wait_for (view_ready, view, "the tab's DescribeTable after signing in");
+  g_assert_false (gtk_revealer_get_reveal_child (
+      GTK_REVEALER (gui_child (view, "error_revealer"))));
+  /* The listing described the table for the sidebar. */
+  gui_wait_for (table_described, c, "the sidebar's DescribeTable of Signin001");
+  g_assert_cmpstr (json_string_value (json_object_get (
+                       dy_connection_get_table_description (c, "Signin001", NULL), "TableName")),
+                   ==, "Signin001");
+  g_object_remove_weak_pointer (G_OBJECT (view), (gpointer *) &view);
 }
 
 /* The row widget (the tree expander) that shows C in the sidebar. */
