@@ -80,8 +80,21 @@ model_check (const char *path, gboolean has_lang, DdbLang lang)
           printf ("  [%s] %s\n", dy_flag_kind_name (f->kind), f->message);
         }
     }
-  else
+  else if (report->resolutions->len > 0)
     printf ("\n%s\n", _ ("No flags: every access pattern is one request."));
+  else
+    printf ("\n%s\n", _ ("No flags."));
+  /* What could not be checked, so that a model without templates or patterns does not pass by
+   * silence. */
+  if (report->skipped->len > 0)
+    {
+      printf ("\n%s\n", _ ("Not checked:"));
+      for (guint i = 0; i < report->skipped->len; i++)
+        {
+          const DyFlag *f = g_ptr_array_index (report->skipped, i);
+          printf ("  [%s] %s\n", dy_flag_kind_name (f->kind), f->message);
+        }
+    }
   return report->flags->len > 0 ? 1 : 0;
 }
 
@@ -109,9 +122,11 @@ cli_model_check_main (const CliTarget *target, int argc, char **argv)
       octx, _ ("Resolve each access pattern of a NoSQL Workbench model (with Dynoscope's "
                "x-dynoscope member) to one GetItem or Query, printing its table or index, key "
                "condition, direction and request, and flag the patterns that need a Scan, a "
-               "filter or several requests, and key templates that can collide, will not sort "
-               "as numbers, mix cases or exceed DynamoDB's key sizes. Exits 1 when anything is "
-               "flagged."));
+               "filter or several requests, and keys that can collide, will not sort as "
+               "numbers, mix cases, exceed DynamoDB's key sizes or take few values (hot "
+               "partitions): from their key templates, and for keys without one (a plain "
+               "Workbench model) from the tables' and facets' sample items. What cannot be "
+               "checked is listed under \"Not checked\". Exits 1 when anything is flagged."));
   g_option_context_add_main_entries (octx, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (octx, &argc, &argv, &error))
     {

@@ -1,5 +1,6 @@
-/* check.c: access patterns resolved to requests; key templates checked. */
-#include "model/check.h"
+/* check.c: access patterns resolved to requests; key templates checked. (The checks on sample
+ * items are in check-sample.c.) */
+#include "model/check-private.h"
 
 #include <string.h>
 
@@ -30,6 +31,7 @@ dy_check_report_free (DyCheckReport *report)
     return;
   g_ptr_array_unref (report->resolutions);
   g_ptr_array_unref (report->flags);
+  g_ptr_array_unref (report->skipped);
   g_free (report);
 }
 
@@ -45,24 +47,42 @@ dy_flag_kind_name (DyFlagKind kind)
     case DY_FLAG_MIXED_CASE: return "mixed-case";
     case DY_FLAG_UNKNOWN_KEY: return "unknown-key";
     case DY_FLAG_LOW_CARDINALITY: return "low-cardinality";
+    case DY_FLAG_SAMPLE_KEY: return "sample-key";
     }
   return "unknown";
 }
 
 static void
-add_flag (DyCheckReport *report, DyFlagKind kind, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+add_to (GPtrArray *list, DyFlagKind kind, const char *fmt, va_list ap) G_GNUC_PRINTF (3, 0);
 
 static void
-add_flag (DyCheckReport *report, DyFlagKind kind, const char *fmt, ...)
+add_to (GPtrArray *list, DyFlagKind kind, const char *fmt, va_list ap)
 {
-  va_list ap;
-  va_start (ap, fmt);
   DyFlag *f = g_new0 (DyFlag, 1);
   f->kind = kind;
   f->message = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  g_ptr_array_add (report->flags, f);
+  g_ptr_array_add (list, f);
 }
+
+void
+dy_check_add_flag (DyCheckReport *report, DyFlagKind kind, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  add_to (report->flags, kind, fmt, ap);
+  va_end (ap);
+}
+
+void
+dy_check_add_skipped (DyCheckReport *report, DyFlagKind kind, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  add_to (report->skipped, kind, fmt, ap);
+  va_end (ap);
+}
+
+#define add_flag dy_check_add_flag
 
 /* TPL rendered with the pattern's examples; a field without one shows as <name>. */
 static char *
@@ -576,10 +596,8 @@ check_cardinality (const DyModelEntity *e, const DyModelTable *table, DyCheckRep
     }
 }
 
-typedef enum { CASE_NONE, CASE_UPPER, CASE_LOWER, CASE_MIXED } CaseStyle;
-
-static CaseStyle
-case_style (const char *s)
+DyCaseStyle
+dy_check_case_style (const char *s)
 {
   gboolean upper = FALSE, lower = FALSE;
   for (; *s; s++)
@@ -587,7 +605,20 @@ case_style (const char *s)
       upper |= g_ascii_isupper (*s);
       lower |= g_ascii_islower (*s);
     }
-  return upper && lower ? CASE_MIXED : upper ? CASE_UPPER : lower ? CASE_LOWER : CASE_NONE;
+  return upper && lower ? DY_CASE_MIXED : upper ? DY_CASE_UPPER : lower ? DY_CASE_LOWER
+                                                                        : DY_CASE_NONE;
+}
+
+gboolean
+dy_check_has_template (const DyModel *model, const DyModelTable *table, const char *attr)
+{
+  for (guint i = 0; attr && i < model->entities->len; i++)
+    {
+      const DyModelEntity *e = g_ptr_array_index (model->entities, i);
+      if (g_str_equal (e->table, table->name) && dy_model_entity_find_key (e, attr))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /* The sort keys of one item collection (entities whose partition-key templates share a literal
@@ -617,8 +648,8 @@ check_case (const DyModel *model, const DyModelTable *table, DyCheckReport *repo
           continue;
         g_autofree char *as = dy_template_literal_prefix (ask->tpl);
         g_autofree char *bs = dy_template_literal_prefix (bsk->tpl);
-        CaseStyle ca = case_style (as), cb = case_style (bs);
-        if (ca != CASE_NONE && cb != CASE_NONE && ca != cb)
+        DyCaseStyle ca = dy_check_case_style (as), cb = dy_check_case_style (bs);
+        if (ca != DY_CASE_NONE && cb != DY_CASE_NONE && ca != cb)
           add_flag (report, DY_FLAG_MIXED_CASE,
                     "table %s: sort keys \"%s\" (%s) and \"%s\" (%s) of one item collection "
                     "differ in case; DynamoDB compares bytes, so every upper-case letter sorts "
@@ -633,6 +664,7 @@ dy_model_check (const DyModel *model)
   DyCheckReport *report = g_new0 (DyCheckReport, 1);
   report->resolutions = g_ptr_array_new_with_free_func (resolution_free);
   report->flags = g_ptr_array_new_with_free_func (flag_free);
+  report->skipped = g_ptr_array_new_with_free_func (flag_free);
 
   for (guint i = 0; i < model->patterns->len; i++)
     {
@@ -666,6 +698,13 @@ dy_model_check (const DyModel *model)
           check_key_names (e, table, report);
           check_cardinality (e, table, report);
         }
+      dy_check_samples (model, table, report);
     }
+  if (model->patterns->len == 0)
+    dy_check_add_skipped (report, DY_FLAG_PATTERN,
+                          "the model has no access patterns to resolve to requests (a NoSQL "
+                          "Workbench model holds none: Dynoscope reads them from "
+                          "x-dynoscope.patterns, each an entity, its inputs and whether it "
+                          "reads many items)");
   return report;
 }

@@ -1,5 +1,8 @@
 /* check.h: a model's access patterns resolved to the one GetItem or Query each needs (or flagged
- * with why not), and its key templates checked for collisions, sort order and size limits. */
+ * with why not), and its keys checked for collisions, sort order, size limits and cardinality:
+ * from their templates where the model has them (x-dynoscope), and from the sample items (the
+ * tables' and the facets' TableData) for every key no template describes, as in a plain NoSQL
+ * Workbench model. A check that can run on neither says so in the report's `skipped`. */
 #pragma once
 
 #include "model/model.h"
@@ -33,7 +36,11 @@ typedef enum {
   DY_FLAG_UNKNOWN_KEY, /* a template for an attribute that is no key of the table or its indexes */
   DY_FLAG_LOW_CARDINALITY, /* a partition key (of the table or a GSI) of few values: a constant
                             * template, or one whose every field is a low-cardinality attribute
-                            * (see below): its items crowd into few, hot partitions */
+                            * (see below), or, without templates, one whose sample values are
+                            * few: its items crowd into few, hot partitions */
+  DY_FLAG_SAMPLE_KEY, /* a sample item DynamoDB would refuse: without a key attribute of the
+                       * table, or with a key attribute (the table's or an index's) of another
+                       * type than its definition */
 } DyFlagKind;
 
 typedef struct {
@@ -44,6 +51,8 @@ typedef struct {
 typedef struct {
   GPtrArray *resolutions; /* of DyResolution*, one per pattern in order */
   GPtrArray *flags;       /* of DyFlag*, the patterns' first */
+  GPtrArray *skipped;     /* of DyFlag*: checks that could not run, `kind` the check, `message`
+                           * where and what it lacks (templates, patterns, sample items) */
 } DyCheckReport;
 
 DyCheckReport *dy_model_check (const DyModel *model);
@@ -63,5 +72,12 @@ const char *dy_flag_kind_name (DyFlagKind kind);
  * them (a status, a type, a flag). Fields that name no attribute are taken to be of many values. */
 #define DY_LOW_CARDINALITY_MAX_VALUES 4
 #define DY_LOW_CARDINALITY_MIN_ITEMS 10
+
+/* Without a template, a partition key (the table's or a GSI's) is of few values when at least
+ * DY_LOW_CARDINALITY_SAMPLE_MIN_ITEMS of the table's sample items (its own and its facets') hold
+ * it and they hold at most DY_LOW_CARDINALITY_MAX_VALUES distinct values of it. Sample data
+ * clusters items into a few item collections by design (a customer and their orders), so the
+ * bar is dozens of items, not a few. Fewer items than that: the check says it could not judge. */
+#define DY_LOW_CARDINALITY_SAMPLE_MIN_ITEMS 20
 
 G_END_DECLS

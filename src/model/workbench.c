@@ -84,13 +84,18 @@ write_key_attributes (const DyModelAttr *partition, const DyModelAttr *sort)
   return keys;
 }
 
-/* Copies OBJ without the members the model reads itself. */
+/* Copies OBJ without the members the model reads itself, but for empty lists: the writer
+ * leaves an empty list out, so one the file has ("NonKeyAttributes": []) is kept from here. */
 static json_t *
 rest_of (json_t *obj, const char *const *read)
 {
   json_t *rest = json_deep_copy (obj);
   for (guint i = 0; read[i]; i++)
-    json_object_del (rest, read[i]);
+    {
+      json_t *v = json_object_get (rest, read[i]);
+      if (!json_is_array (v) || json_array_size (v) > 0)
+        json_object_del (rest, read[i]);
+    }
   return rest;
 }
 
