@@ -26,30 +26,46 @@ shard_id (const DdbStreamInfo *info)
                           (guint) g_str_hash (info->arn));
 }
 
-static DdbStreamInfo *
-stream_from_request (DdbEngine *e, json_t *req, GError **error)
+/* A stream ARN member (StreamArn, ExclusiveStartStreamArn): 37 to 1024 characters, as the API
+ * reference gives them. */
+static void
+check_arn_length (DdbViolations *v, const char *member, const char *arn, gboolean required)
 {
-  const char *arn = ddb_req_string (req, "StreamArn", FALSE, error);
-  DdbStreamInfo *info = NULL;
-  DdbViolations v;
+  if (arn == NULL && required)
+    ddb_violation_add (v, member, NULL, "Member must not be null");
+  else if (arn != NULL && strlen (arn) < 37)
+    ddb_violation_add (v, member, arn, "Member must have length greater than or equal to 37");
+  else if (arn != NULL && strlen (arn) > 1024)
+    ddb_violation_add (v, member, arn, "Member must have length less than or equal to 1024");
+}
 
-  if (arn == NULL && error != NULL && *error != NULL)
-    return NULL;
-  ddb_violations_init (&v);
-  if (arn == NULL)
-    ddb_violation_add (&v, "streamArn", NULL, "Member must not be null");
-  else if (strlen (arn) < 37)
-    ddb_violation_add (&v, "streamArn", arn, "Member must have length greater than or equal to 37");
-  else if (strlen (arn) > 1024)
-    ddb_violation_add (&v, "streamArn", arn, "Member must have length less than or equal to 1024");
-  if (!ddb_violations_finish (&v, error))
-    return NULL;
+/* The stream `arn` names; ResourceNotFoundException when none (never was, or gone). */
+static DdbStreamInfo *
+stream_named (DdbEngine *e, const char *arn, GError **error)
+{
+  DdbStreamInfo *info = NULL;
+
   if (!ddb_stream_get (e->store, arn, now_ms (), &info, error))
     return NULL;
   if (info == NULL)
     return ddb_req_fail (error, DDB_ERROR_RESOURCE_NOT_FOUND,
                          "Requested resource not found: Stream: %s not found", arn);
   return info;
+}
+
+static DdbStreamInfo *
+stream_from_request (DdbEngine *e, json_t *req, GError **error)
+{
+  const char *arn = ddb_req_string (req, "StreamArn", FALSE, error);
+  DdbViolations v;
+
+  if (arn == NULL && error != NULL && *error != NULL)
+    return NULL;
+  ddb_violations_init (&v);
+  check_arn_length (&v, "streamArn", arn, TRUE);
+  if (!ddb_violations_finish (&v, error))
+    return NULL;
+  return stream_named (e, arn, error);
 }
 
 static json_t *
@@ -69,6 +85,7 @@ ddb_op_list_streams (DdbEngine *e, json_t *req, json_t **extra, GError **error)
   gboolean present;
   g_autoptr (GPtrArray) streams = NULL;
   json_t *list, *out;
+  DdbViolations v;
 
   (void) extra;
   if (table == NULL && error != NULL && *error != NULL)
@@ -82,6 +99,19 @@ ddb_op_list_streams (DdbEngine *e, json_t *req, json_t **extra, GError **error)
   if (!ddb_req_int (req, "Limit", 1, G_MAXINT32, &limit, &present, error))
     return NULL;
   limit = MIN (limit, 100);
+  ddb_violations_init (&v);
+  check_arn_length (&v, "exclusiveStartStreamArn", start, FALSE);
+  if (!ddb_violations_finish (&v, error))
+    return NULL;
+  /* A start that names no stream is not a place in the list to page on from (the whole list
+   * again, or nothing, would both be wrong): ResourceNotFoundException, as for DescribeStream. */
+  if (start != NULL)
+    {
+      g_autoptr (DdbStreamInfo) info = stream_named (e, start, error);
+
+      if (info == NULL)
+        return NULL;
+    }
   streams = ddb_stream_list (e->store, table, start, (guint) limit + 1, now_ms (), error);
   if (streams == NULL)
     return NULL;

@@ -540,6 +540,45 @@ index_free (gpointer data)
   g_free (index);
 }
 
+/* An UpdateTable's AttributeDefinitions may repeat the table's key attributes, with the same
+ * type: one that gives an attribute another type than the table's definition, or than an
+ * earlier entry of the list, is refused with DynamoDB Local's message (CreateTable refuses any
+ * repetition: table-validate.c). */
+static gboolean
+check_redefinitions (const DdbTableDef *def, json_t *defs, GError **error)
+{
+  json_t *table_defs = json_object_get (def->meta, "AttributeDefinitions");
+  size_t i;
+  json_t *d;
+
+  json_array_foreach (defs, i, d)
+    {
+      const char *n = json_string_value (ddb_table_member (d, "AttributeName"));
+      const char *t = json_string_value (ddb_table_member (d, "AttributeType"));
+      json_t *earlier[2] = { table_defs, json_array () };
+      gboolean same = TRUE;
+
+      for (size_t k = 0; k < i; k++)
+        json_array_append (earlier[1], json_array_get (defs, k));
+      for (guint l = 0; l < G_N_ELEMENTS (earlier) && same; l++)
+        {
+          size_t j;
+          json_t *e;
+
+          json_array_foreach (earlier[l], j, e)
+            if (g_strcmp0 (json_string_value (ddb_table_member (e, "AttributeName")), n) == 0
+                && g_strcmp0 (json_string_value (ddb_table_member (e, "AttributeType")), t) != 0)
+              same = FALSE;
+        }
+      json_decref (earlier[1]);
+      if (!same)
+        return ddb_table_fail (error, DDB_ERROR_VALIDATION,
+                               "invalid attribute, SchemaElement redefined should be of same "
+                               "type as previously defined");
+    }
+  return TRUE;
+}
+
 /* Index key attributes of a new GSI get their types from the request's AttributeDefinitions,
  * falling back on the table's. */
 static json_t *
@@ -576,7 +615,7 @@ ddb_op_update_table (DdbEngine *e, json_t *req, json_t **extra, GError **error)
   if (!ddb_table_check_update_request (req, &up, error))
     return NULL;
   def = ddb_table_get_named (e, up.name, error);
-  if (def == NULL)
+  if (def == NULL || !check_redefinitions (def, up.defs, error))
     return NULL;
 
   /* Billing mode and throughput. */

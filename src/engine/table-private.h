@@ -43,6 +43,15 @@ gboolean ddb_table_check_type (json_t *j, json_type want, const char *java, GErr
 
 /* Tags of CreateTable/TagResource: types and constraints (`path` names the list). */
 gboolean ddb_table_check_tags (json_t *tags, const char *path, gboolean required, GError **error);
+/* Adds to `v` what is wrong with one tag key (a JSON string or NULL: length, characters) at
+ * `path`; TRUE when it has the prefix AWS keeps for itself (the caller refuses it with
+ * TAG_RESERVED once `v` holds nothing). */
+gboolean ddb_table_check_tag_key (DdbViolations *v, const char *path, json_t *key);
+#define TAG_PATTERN \
+  "Member must satisfy regular expression pattern: [\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*"
+#define TAG_RESERVED \
+  INVALID "Tag keys and values may not begin with the prefix aws:, which AWS reserves for the " \
+          "tags it assigns"
 
 /* A throughput member's value (ReadCapacityUnits, WriteCapacityUnits). */
 gint64 ddb_table_throughput_value (json_t *pt, const char *name);

@@ -1,6 +1,6 @@
 /* table-tags.c: TagResource, UntagResource, ListTagsOfResource, and the time to live
- * settings (UpdateTimeToLive, DescribeTimeToLive). The engine does not expire items by itself:
- * a TimeToLive setting is stored and described only. */
+ * settings (UpdateTimeToLive, DescribeTimeToLive). Expiry itself is ttl-sweep.c's (serve runs it):
+ * here a TimeToLive setting is stored and described. */
 #include "engine/table-private.h"
 
 #include <string.h>
@@ -63,7 +63,9 @@ table_from_arn (DdbEngine *e, json_t *req, GError **error)
   arn = json_string_value (j);
   parts = g_strsplit (arn, ":", 6);
   slash = g_strv_length (parts) == 6 ? strchr (parts[5], '/') : NULL;
+  /* arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME, none of them empty. */
   if (slash == NULL || strcmp (parts[0], "arn") != 0 || strcmp (parts[2], "dynamodb") != 0
+      || parts[1][0] == '\0' || parts[3][0] == '\0' || parts[4][0] == '\0'
       || strncmp (parts[5], "table/", 6) != 0 || strchr (slash + 1, '/') != NULL
       || slash[1] == '\0')
     {
@@ -112,6 +114,7 @@ ddb_op_untag_resource (DdbEngine *e, json_t *req, json_t **extra, GError **error
   json_t *keys = ddb_table_member (req, "TagKeys");
   g_autoptr (DdbTableDef) def = NULL;
   json_t *current;
+  gboolean reserved = FALSE;
   size_t i;
   json_t *k;
   DdbViolations v;
@@ -125,8 +128,17 @@ ddb_op_untag_resource (DdbEngine *e, json_t *req, json_t **extra, GError **error
   ddb_violations_init (&v);
   if (keys == NULL)
     ddb_violation_add (&v, "tagKeys", NULL, "Member must not be null");
+  json_array_foreach (keys, i, k)
+    {
+      g_autofree char *path = g_strdup_printf ("tagKeys.%zu.member", i + 1);
+
+      /* AWS's own tags cannot be taken away either. */
+      reserved |= ddb_table_check_tag_key (&v, path, k);
+    }
   if (!ddb_violations_finish (&v, error))
     return NULL;
+  if (reserved)
+    return ddb_req_fail (error, DDB_ERROR_VALIDATION, TAG_RESERVED);
   def = table_from_arn (e, req, error);
   if (def == NULL)
     return NULL;

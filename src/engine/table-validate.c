@@ -424,10 +424,80 @@ check_stream_spec (json_t *spec, gboolean *enabled, const char **view_type, GErr
   return TRUE;
 }
 
+/* Whether `text` keeps to the characters AWS allows in a tag key or value: Unicode letters,
+ * numbers and space separators, and _ . : / = + - @ (the API's pattern
+ * [\p{L}\p{Z}\p{N}_.:/=+\-@]*; the Developer Guide's "Tagging restrictions" lists the same
+ * classes). */
+static gboolean
+tag_text_allowed (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c < 0x80 && strchr ("_.:/=+-@", (int) c) != NULL)
+        continue;
+      switch (g_unichar_type (c))
+        {
+        case G_UNICODE_LOWERCASE_LETTER:
+        case G_UNICODE_MODIFIER_LETTER:
+        case G_UNICODE_OTHER_LETTER:
+        case G_UNICODE_TITLECASE_LETTER:
+        case G_UNICODE_UPPERCASE_LETTER:
+        case G_UNICODE_DECIMAL_NUMBER:
+        case G_UNICODE_LETTER_NUMBER:
+        case G_UNICODE_OTHER_NUMBER:
+        case G_UNICODE_SPACE_SEPARATOR:
+        case G_UNICODE_LINE_SEPARATOR:
+        case G_UNICODE_PARAGRAPH_SEPARATOR:
+          continue;
+        default:
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* The prefix AWS keeps for its own tags, in any case ("aws:", "AWS:", "Aws:"...). */
+static gboolean
+tag_text_reserved (const char *text)
+{
+  return g_ascii_strncasecmp (text, "aws:", 4) == 0;
+}
+
+/* A tag text of `j` (a JSON string), or NULL; `*bad_char` is set when it holds a NUL, which no
+ * tag may (C's view of the text would stop there). */
+static const char *
+tag_text (json_t *j, gboolean *bad_char)
+{
+  const char *text = json_string_value (j);
+
+  *bad_char = text != NULL && strlen (text) != json_string_length (j);
+  return text;
+}
+
+gboolean
+ddb_table_check_tag_key (DdbViolations *v, const char *path, json_t *j)
+{
+  gboolean bad_char;
+  const char *key = tag_text (j, &bad_char);
+
+  if (key == NULL)
+    ddb_violation_add (v, path, NULL, "Member must not be null");
+  else if (g_utf8_strlen (key, -1) < 1)
+    ddb_violation_add (v, path, key, "Member must have length greater than or equal to 1");
+  else if (g_utf8_strlen (key, -1) > 128)
+    ddb_violation_add (v, path, key, "Member must have length less than or equal to 128");
+  else if (bad_char || !tag_text_allowed (key))
+    ddb_violation_add (v, path, key, TAG_PATTERN);
+  return key != NULL && tag_text_reserved (key);
+}
+
 gboolean
 ddb_table_check_tags (json_t *tags, const char *path, gboolean required, GError **error)
 {
   static const char *const tag_members[] = { "Key", "Value", NULL };
+  gboolean reserved = FALSE;
   size_t i;
   json_t *t;
   DdbViolations v;
@@ -445,26 +515,25 @@ ddb_table_check_tags (json_t *tags, const char *path, gboolean required, GError 
     {
       g_autofree char *p_key = g_strdup_printf ("%s.%zu.member.key", path, i + 1);
       g_autofree char *p_value = g_strdup_printf ("%s.%zu.member.value", path, i + 1);
-      json_t *k = ddb_table_member (t, "Key");
-      json_t *val = ddb_table_member (t, "Value");
+      gboolean bad_char;
+      const char *val = tag_text (ddb_table_member (t, "Value"), &bad_char);
 
-      if (k == NULL)
-        ddb_violation_add (&v, p_key, NULL, "Member must not be null");
-      else if (g_utf8_strlen (json_string_value (k), -1) < 1)
-        ddb_violation_add (&v, p_key, json_string_value (k),
-                       "Member must have length greater than or equal to 1");
-      else if (g_utf8_strlen (json_string_value (k), -1) > 128)
-        ddb_violation_add (&v, p_key, json_string_value (k),
-                       "Member must have length less than or equal to 128");
+      reserved |= ddb_table_check_tag_key (&v, p_key, ddb_table_member (t, "Key"));
       if (val == NULL)
         ddb_violation_add (&v, p_value, NULL, "Member must not be null");
-      else if (g_utf8_strlen (json_string_value (val), -1) > 256)
-        ddb_violation_add (&v, p_value, json_string_value (val),
-                       "Member must have length less than or equal to 256");
+      else if (g_utf8_strlen (val, -1) > 256)
+        ddb_violation_add (&v, p_value, val, "Member must have length less than or equal to 256");
+      else if (bad_char || !tag_text_allowed (val))
+        ddb_violation_add (&v, p_value, val, TAG_PATTERN);
+      reserved |= val != NULL && tag_text_reserved (val);
     }
   if (required && json_array_size (tags) < 1)
     ddb_violation_add (&v, path, "[]", "Member must have length greater than or equal to 1");
-  return ddb_violations_finish (&v, error);
+  if (!ddb_violations_finish (&v, error))
+    return FALSE;
+  if (reserved)
+    return ddb_table_fail (error, DDB_ERROR_VALIDATION, TAG_RESERVED);
+  return TRUE;
 }
 
 /* AttributeDefinitions' element constraints. */

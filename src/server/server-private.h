@@ -16,6 +16,7 @@ typedef struct {
   const char *method;
   const char *content_type; /* NULL: none */
   const char *target;       /* X-Amz-Target; NULL: none */
+  const char *host;         /* Host; NULL: none (DescribeEndpoints answers with it) */
   const guint8 *body;
   gsize body_len;
   DdbServerVerifyFunc verify; /* NULL: signatures are not checked */

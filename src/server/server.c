@@ -621,7 +621,17 @@ ddb_server_handle (DdbEngine *engine, const DdbServerRequest *in, DdbServerReply
       goto out;
     }
 
-  if (ddb_engine_call (engine, operation, request, &response, &error))
+  /* The endpoint is the one the client reached, under the Host it gave; AWS keeps its
+   * answer for a day (CachePeriodInMinutes 1440). The engine knows no address, so serve
+   * answers this one itself. */
+  if (strcmp (operation, "DescribeEndpoints") == 0)
+    {
+      response = json_pack ("{s[{sssi}]}", "Endpoints", "Address",
+                            in->host != NULL && in->host[0] != '\0' ? in->host : "localhost",
+                            "CachePeriodInMinutes", 1440);
+      reply_json (reply, MHD_HTTP_OK, response, reply_type, NULL);
+    }
+  else if (ddb_engine_call (engine, operation, request, &response, &error))
     {
       /* As AWS answers them: 200 and no body at all. */
       if (strcmp (operation, "TagResource") == 0 || strcmp (operation, "UntagResource") == 0)
@@ -672,6 +682,7 @@ answer (DdbServer *server, struct MHD_Connection *connection, const char *method
   in.content_type
       = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
   in.target = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "X-Amz-Target");
+  in.host = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
   in.body = req->body != NULL ? req->body->data : NULL;
   in.body_len = req->body != NULL ? req->body->len : 0;
   if (g_hash_table_size (server->keys) > 0)
