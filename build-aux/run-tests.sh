@@ -52,7 +52,9 @@ echo "== build (warnings as errors) and full test suite (but the package suite, 
 built=false
 if setup build -Dwerror=true && ninja -C build; then
   built=true
-  meson test -C build --no-suite package --print-errorlogs --num-processes 2
+  # Timeouts are set for this build on an idle machine; twice that holds on a busy one.
+  meson test -C build --no-suite package --print-errorlogs --num-processes 2 \
+    --timeout-multiplier 2
   count_meson build
 else
   echo "build failed"; failed=$((failed + 1))
@@ -63,7 +65,7 @@ if setup build-sanitize -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=
    && ninja -C build-sanitize; then
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     meson test -C build-sanitize --no-suite gui --no-suite package --print-errorlogs \
-      --num-processes 2
+      --num-processes 2 --timeout-multiplier 3
   count_meson build-sanitize
 else
   echo "sanitizer build failed"; failed=$((failed + 1))
