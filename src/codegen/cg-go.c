@@ -16,6 +16,15 @@ key_prefix (const char *key)
   return g_string_free (t, FALSE);
 }
 
+/* Every list of a Go program written on several lines, a call's arguments as a composite
+ * literal's elements, ends with a comma: a line ending in a literal, an identifier, ")" or "}"
+ * would end the statement there (Go's automatic semicolons). Every container is made here. */
+static CgLit *
+go_list (const char *open, const char *close)
+{
+  return cg_lit_container (open, close, TRUE);
+}
+
 static CgLit *item_lit (json_t *j, const char *open);
 
 static CgLit *
@@ -32,7 +41,7 @@ value_lit (json_t *av)
 
       if (json_is_null (v))
         continue;
-      c = cg_lit_container (open, "}", TRUE);
+      c = go_list (open, "}");
       if (strcmp (type, "S") == 0 || strcmp (type, "N") == 0)
         inner = cg_lit_json_string (DDB_LANG_GO, v);
       else if (strcmp (type, "B") == 0)
@@ -46,10 +55,10 @@ value_lit (json_t *av)
           gsize i;
           json_t *e;
 
-          inner = cg_lit_container (strcmp (type, "L") == 0    ? "[]types.AttributeValue{"
-                                    : strcmp (type, "BS") == 0 ? "[][]byte{"
-                                                               : "[]string{",
-                                    "}", TRUE);
+          inner = go_list (strcmp (type, "L") == 0    ? "[]types.AttributeValue{"
+                           : strcmp (type, "BS") == 0 ? "[][]byte{"
+                                                      : "[]string{",
+                           "}");
           json_array_foreach (v, i, e)
             cg_lit_add (inner, NULL,
                         strcmp (type, "L") == 0    ? value_lit (e)
@@ -66,7 +75,7 @@ value_lit (json_t *av)
 static CgLit *
 item_lit (json_t *j, const char *open)
 {
-  CgLit *map = cg_lit_container (open, "}", TRUE);
+  CgLit *map = go_list (open, "}");
   const char *key;
   json_t *v;
 
@@ -94,14 +103,14 @@ member_lit (const CgMember *m, json_t *j)
     {
     case CG_STRING:
       {
-        CgLit *call = cg_lit_container ("aws.String(", ")", FALSE);
+        CgLit *call = go_list ("aws.String(", ")");
         cg_lit_add (call, NULL, cg_lit_json_string (DDB_LANG_GO, j), NULL);
         return call;
       }
     case CG_ENUM:
       {
         g_autofree char *conv = g_strdup_printf ("types.%s(", m->type);
-        CgLit *call = cg_lit_container (conv, ")", FALSE);
+        CgLit *call = go_list (conv, ")");
         cg_lit_add (call, NULL, cg_lit_json_string (DDB_LANG_GO, j), NULL);
         return call;
       }
@@ -116,7 +125,7 @@ member_lit (const CgMember *m, json_t *j)
     case CG_ITEM:
       return item_lit (j, "map[string]types.AttributeValue{");
     case CG_NAMES:
-      c = cg_lit_container ("map[string]string{", "}", TRUE);
+      c = go_list ("map[string]string{", "}");
       json_object_foreach (j, key, v)
         cg_lit_add (c, key_prefix (key), cg_lit_json_string (DDB_LANG_GO, v), NULL);
       return c;
@@ -128,7 +137,7 @@ member_lit (const CgMember *m, json_t *j)
              : m->kind == CG_VALUES ? g_strdup ("[]types.AttributeValue{")
              : m->kind == CG_ITEMS  ? g_strdup ("[]map[string]types.AttributeValue{")
                                     : g_strdup_printf ("[]types.%s{", m->shape->name);
-      c = cg_lit_container (open, "}", TRUE);
+      c = go_list (open, "}");
       json_array_foreach (j, i, v)
         cg_lit_add (c, NULL,
                     m->kind == CG_STRINGS  ? cg_lit_json_string (DDB_LANG_GO, v)
@@ -145,7 +154,7 @@ member_lit (const CgMember *m, json_t *j)
       open = g_strdup_printf (m->kind == CG_LIST_MAP ? "map[string][]types.%s{"
                                                      : "map[string]types.%s{",
                               m->shape->name);
-      c = cg_lit_container (open, "}", TRUE);
+      c = go_list (open, "}");
       json_object_foreach (j, key, v)
         {
           CgLit *inner;
@@ -155,7 +164,7 @@ member_lit (const CgMember *m, json_t *j)
               gsize n;
               json_t *e;
 
-              inner = cg_lit_container (ELIDED, "}", TRUE);
+              inner = go_list (ELIDED, "}");
               json_array_foreach (v, n, e)
                 cg_lit_add (inner, NULL, struct_lit (m->shape, e, ELIDED), NULL);
             }
@@ -171,7 +180,7 @@ member_lit (const CgMember *m, json_t *j)
 static CgLit *
 struct_lit (const CgShape *shape, json_t *j, const char *open)
 {
-  CgLit *c = cg_lit_container (open, "}", TRUE);
+  CgLit *c = go_list (open, "}");
   const char *key;
   json_t *v;
 
@@ -337,8 +346,13 @@ cg_write_go (const CgJob *job)
   GString *s = g_string_new (NULL);
   const char *op = job->operation;
   gboolean sleeps = job->flow == CG_READ_BATCH || job->flow == CG_WRITE_BATCH;
+  /* The table operations answer with a description, not items: printed as JSON. */
+  const char *described = strcmp (op, "UpdateTimeToLive") == 0 ? "TimeToLiveSpecification"
+                          : g_str_has_suffix (op, "Table")      ? "TableDescription"
+                                                                : NULL;
   gboolean shows = job->flow != CG_WRITE_BATCH && strcmp (op, "TransactWriteItems") != 0
-                   && !(job->flow == CG_READ_PAGES && cg_request_counts (job));
+                   && !(job->flow == CG_READ_PAGES && cg_request_counts (job))
+                   && described == NULL;
 
   g_string_append (body, "\tinput := ");
   cg_lit_write (body, input, "\t", 1, 100);
@@ -451,6 +465,12 @@ cg_write_go (const CgJob *job)
         g_string_append (body, "\tfor _, entry := range out.Responses {\n"
                                "\t\tfmt.Println(show(entry.Item))\n"
                                "\t}\n");
+      else if (described != NULL)
+        g_string_append_printf (body,
+                                "\ttext, err := json.MarshalIndent(out.%s, \"\", \"  \")\n"
+                                "\tif err != nil {\n\t\tlog.Fatal(err)\n\t}\n"
+                                "\tfmt.Println(string(text))\n",
+                                described);
       else
         g_string_append (body, "\tfmt.Println(show(out.Attributes))\n");
       break;
@@ -460,7 +480,7 @@ cg_write_go (const CgJob *job)
                              "github.com/aws/aws-sdk-go-v2/service/dynamodb, then: go run .\n"
                              "package main\n\nimport (\n\t\"context\"\n",
                           summary);
-  if (shows)
+  if (shows || described != NULL)
     g_string_append (s, "\t\"encoding/json\"\n");
   g_string_append (s, "\t\"fmt\"\n\t\"log\"\n");
   if (job->fanout != NULL)
