@@ -20,6 +20,11 @@ typedef struct {
   guint n_params;
   guint next_param;
   GError *error; /* the first error; parsing stops at it */
+  /* An error in a literal's contents (a tuple naming a key twice), told only when the whole
+   * statement parses: DynamoDB checks the syntax first. */
+  GError *deferred;
+  /* Where in a literal the parser is, for those errors: "root", "root.a", "root.0". */
+  GString *value_path;
 } Parser;
 
 /* ---- Tokens (partiql-parser.c) ---- */
@@ -36,7 +41,8 @@ PqlTokenKind pqp_peek_next (Parser *p);
 char *pqp_parse_name (Parser *p);
 
 /* ---- Values (partiql-parser.c) ---- */
-DdbValue *pqp_parse_struct (Parser *p);
+/* INSERT's tuple: each attribute's value is a literal of its own ("root" in errors). */
+DdbValue *pqp_parse_item (Parser *p);
 gboolean pqp_starts_literal (Parser *p);
 DdbValue *pqp_parse_literal (Parser *p);
 

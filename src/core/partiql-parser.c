@@ -197,12 +197,64 @@ parse_bag (Parser *p)
   return set;
 }
 
-/* { 'name': value, ... } */
-DdbValue *
-pqp_parse_struct (Parser *p)
+/* ---- Tuples and lists ---- */
+
+/* Where token `t` is, as DynamoDB tells it: line:column:length, in characters from 1. */
+static char *
+token_location (Parser *p, const PqlToken *t)
+{
+  const char *line = p->text;
+  guint n_line = 1;
+
+  for (const char *c = p->text; c < t->start; c++)
+    if (*c == '\n')
+      {
+        n_line++;
+        line = c + 1;
+      }
+  return g_strdup_printf ("%u:%ld:%ld", n_line, g_utf8_pointer_to_offset (line, t->start) + 1,
+                          g_utf8_pointer_to_offset (t->start, t->start + t->len));
+}
+
+/* An error in a literal's contents, at token `t`: kept until the statement has parsed. */
+static void
+defer_error (Parser *p, const PqlToken *t, const char *what)
+{
+  g_autofree char *where = NULL;
+
+  if (p->deferred != NULL)
+    return;
+  where = token_location (p, t);
+  p->deferred = g_error_new (DDB_ERROR, DDB_ERROR_VALIDATION, "%s under %s at %s", what,
+                             p->value_path != NULL ? p->value_path->str : "root", where);
+}
+
+/* Parses the literal at `member` of the one being parsed (".name" or ".index"). */
+static DdbValue *
+parse_member (Parser *p, const char *member, gsize member_len)
+{
+  gsize len;
+  DdbValue *v;
+
+  if (p->value_path == NULL)
+    p->value_path = g_string_new ("root");
+  len = p->value_path->len;
+  g_string_append_c (p->value_path, '.');
+  g_string_append_len (p->value_path, member, member_len);
+  v = pqp_parse_literal (p);
+  g_string_truncate (p->value_path, len);
+  return v;
+}
+
+/* { 'name': value, ... }. A key is a string, each once; INSERT's item (`item`) names the key
+ * in errors, another tuple its opening brace, and each of the item's values is a root. */
+static DdbValue *
+parse_struct (Parser *p, gboolean item)
 {
   g_autoptr (DdbValue) map = ddb_value_new_m ();
+  PqlToken brace = p->tok;
 
+  brace.text = NULL;
   pqp_advance (p);
   if (pqp_accept (p, T_RBRACE))
     return g_steal_pointer (&map);
@@ -216,11 +268,28 @@ pqp_parse_struct (Parser *p)
           pqp_malformed (p);
           return NULL;
         }
+      if (p->tok.kind == T_QNAME)
+        defer_error (p, &p->tok,
+                     "Tuple keys must be of type String. Actual type: VariableReference");
+      else if (ddb_value_map_get (map, p->tok.text->str) != NULL)
+        {
+          g_autofree char *what
+              = g_strdup_printf ("Duplicate keys in tuple. Key: %s", p->tok.text->str);
+
+          defer_error (p, item ? &p->tok : &brace, what);
+        }
       name = g_steal_pointer (&p->tok.text);
       pqp_advance (p);
       if (!pqp_expect (p, T_COLON))
         return NULL;
-      v = pqp_parse_literal (p);
+      if (item)
+        {
+          if (p->value_path != NULL)
+            g_string_assign (p->value_path, "root");
+          v = pqp_parse_literal (p);
+        }
+      else
+        v = parse_member (p, name->str, name->len);
       if (v == NULL)
         return NULL;
       ddb_value_map_remove (map, name->str);
@@ -230,6 +299,12 @@ pqp_parse_struct (Parser *p)
   if (!pqp_expect (p, T_RBRACE))
     return NULL;
   return g_steal_pointer (&map);
+}
+
+DdbValue *
+pqp_parse_item (Parser *p)
+{
+  return parse_struct (p, TRUE);
 }
 
 static DdbValue *
@@ -242,8 +317,11 @@ parse_list (Parser *p)
     return g_steal_pointer (&list);
   do
     {
-      DdbValue *v = pqp_parse_literal (p);
+      char index[24];
+      DdbValue *v;
 
+      g_snprintf (index, sizeof index, "%u", ddb_value_list_size (list));
+      v = parse_member (p, index, strlen (index));
       if (v == NULL)
         return NULL;
       ddb_value_list_append (list, v);
@@ -299,7 +377,7 @@ pqp_parse_literal (Parser *p)
     case T_LBAG:
       return parse_bag (p);
     case T_LBRACE:
-      return pqp_parse_struct (p);
+      return parse_struct (p, FALSE);
     case T_LBRACKET:
       return parse_list (p);
     case T_WORD:

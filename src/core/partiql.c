@@ -53,6 +53,63 @@ parse_where (Parser *p, DdbPqlStatement *s)
   return s->where != NULL;
 }
 
+/* "[a, b, [1]]": a path as DynamoDB quotes it in a projection's errors. */
+static char *
+path_text (const DdbPath *path)
+{
+  GString *out = g_string_new ("[");
+
+  for (guint i = 0; i < path->n; i++)
+    {
+      if (i > 0)
+        g_string_append (out, ", ");
+      if (path->elems[i].name != NULL)
+        g_string_append (out, path->elems[i].name);
+      else
+        g_string_append_printf (out, "[%u]", path->elems[i].index);
+    }
+  g_string_append_c (out, ']');
+  return g_string_free (out, FALSE);
+}
+
+/* Two projected paths may not be one inside the other (overlap), nor use one attribute both as
+ * a map and as a list (conflict). DynamoDB names the later path first. */
+static gboolean
+check_overlaps (Parser *p, const DdbPath *paths, guint n)
+{
+  for (guint j = 1; j < n; j++)
+    for (guint i = 0; i < j; i++)
+      {
+        const DdbPath *a = &paths[j], *b = &paths[i];
+        guint common = MIN (a->n, b->n), k;
+        gboolean conflict = FALSE;
+        g_autofree char *one = NULL;
+        g_autofree char *two = NULL;
+
+        for (k = 0; k < common; k++)
+          {
+            const DdbPathElem *x = &a->elems[k], *y = &b->elems[k];
+
+            if ((x->name == NULL) != (y->name == NULL))
+              {
+                conflict = TRUE;
+                break;
+              }
+            if (x->name != NULL ? strcmp (x->name, y->name) != 0 : x->index != y->index)
+              break;
+          }
+        if (k < common && !conflict)
+          continue;
+        one = path_text (a);
+        two = path_text (b);
+        return pqp_fail (p,
+                         "Two document paths %s with each other; must remove or rewrite one of "
+                         "these paths; path one: %s, path two: %s",
+                         conflict ? "conflict" : "overlap", one, two);
+      }
+  return TRUE;
+}
+
 static gboolean
 parse_projection (Parser *p, DdbPqlStatement *s)
 {
@@ -79,7 +136,7 @@ parse_projection (Parser *p, DdbPqlStatement *s)
   while (!pqp_failed (p) && pqp_accept (p, T_COMMA));
   s->projection->n_paths = paths->len;
   s->projection->paths = (DdbPath *) g_array_free (g_steal_pointer (&paths), FALSE);
-  return !pqp_failed (p);
+  return !pqp_failed (p) && check_overlaps (p, s->projection->paths, s->projection->n_paths);
 }
 
 static gboolean
@@ -315,7 +372,7 @@ parse_statement (Parser *p)
                            "{...} to express item values for insert statement."),
                   NULL);
         }
-      ok = ok && (s->item = pqp_parse_struct (p)) != NULL;
+      ok = ok && (s->item = pqp_parse_item (p)) != NULL;
     }
   else if (pqp_accept_word (p, "UPDATE"))
     {
@@ -343,12 +400,22 @@ DdbPqlStatement *
 ddb_pql_parse (const char *text, gssize len, DdbValue *const *params, guint n_params,
                GError **error)
 {
-  Parser p = { text, len < 0 ? strlen (text) : (gsize) len, 0, { 0 }, params, n_params, 0, NULL };
+  Parser p
+      = { text, len < 0 ? strlen (text) : (gsize) len, 0, { 0 }, params, n_params, 0, NULL, NULL,
+          NULL };
   DdbPqlStatement *s;
 
   pqp_advance (&p);
   s = parse_statement (&p);
   pql_token_clear (&p.tok);
+  if (p.value_path != NULL)
+    g_string_free (p.value_path, TRUE);
+  if (s != NULL && p.deferred != NULL)
+    {
+      g_clear_pointer (&s, ddb_pql_statement_free);
+      p.error = g_steal_pointer (&p.deferred);
+    }
+  g_clear_error (&p.deferred);
   /* More parameters than `?`s are ignored, as DynamoDB does; fewer is an error. */
   if (s != NULL && p.next_param > n_params)
     {

@@ -59,8 +59,10 @@ DdbPqlStatement *ddb_pql_parse (const char *text, gssize len, DdbValue *const *p
 /* The first keyword of `text` is SELECT (any case, after blanks and comments): a read. */
 gboolean ddb_pql_is_select (const char *text);
 
-/* The name a SELECT gives a projected path in its items: the last attribute name of the path
- * with the list indexes after it ("v.b[1]" -> "b[1]", "v.b" -> "b"). Newly allocated. */
+/* The name of a projected path: the last attribute name of the path with the list indexes after
+ * it ("v.b[1]" -> "b[1]", "v.b" -> "b"). Two paths of a SELECT may not have one name; the
+ * attribute of a SELECT's item is that of the path or of a prefix of it, ending at a list index
+ * (see pql_project). Newly allocated. */
 char *ddb_pql_result_name (const DdbPath *path);
 
 G_END_DECLS

@@ -228,7 +228,7 @@ run_batch_one (DdbEngine *e, Planned *p, json_t *stmt, const char *rcc, GHashTab
   entry = json_pack ("{ss}", "TableName", table);
   item = json_object_get (result, p->s->kind == DDB_PQL_SELECT ? "Item" : "Attributes");
   if (item != NULL)
-    json_object_set_new (entry, "Item", pql_project (p->s, item));
+    json_object_set_new (entry, "Item", pql_project_document (p->s, item));
   if (json_object_get (result, "ConsumedCapacity") != NULL)
     add_capacity (capacity, json_object_get (result, "ConsumedCapacity"));
   json_array_append_new (responses, entry);
@@ -365,10 +365,11 @@ transact_reads (DdbEngine *e, Planned *plans, guint n, const char *rcc, GError *
     {
       json_t *got = json_array_get (json_object_get (result, "Responses"), i);
       json_t *item = json_object_get (got, "Item");
+      json_t *entry = json_object ();
 
-      json_array_append_new (
-          responses, item != NULL ? json_pack ("{so}", "Item", pql_project (plans[i].s, item))
-                                  : json_object ());
+      if (item != NULL)
+        json_object_set_new (entry, "Item", pql_project_document (plans[i].s, item));
+      json_array_append_new (responses, entry);
     }
   response = json_pack ("{so}", "Responses", responses);
   if (json_object_get (result, "ConsumedCapacity") != NULL)
@@ -449,6 +450,32 @@ transact_writes (DdbEngine *e, Planned *plans, guint n, json_t *req, json_t **ex
   return response;
 }
 
+/* Statements whose key has the wrong type cancel the transaction, each such statement's
+ * reason a ValidationError (`reasons`: its message, NULL for the others). */
+static void
+cancel_for_keys (GPtrArray *reasons, json_t **extra, GError **error)
+{
+  json_t *list = json_array ();
+  GString *codes = g_string_new (NULL);
+
+  for (guint i = 0; i < reasons->len; i++)
+    {
+      const char *message = reasons->pdata[i];
+      json_t *reason = json_pack ("{ss}", "Code", message != NULL ? "ValidationError" : "None");
+
+      if (message != NULL)
+        json_object_set_new (reason, "Message", json_string (message));
+      json_array_append_new (list, reason);
+      g_string_append_printf (codes, "%s%s", i > 0 ? ", " : "",
+                              message != NULL ? "ValidationError" : "None");
+    }
+  *extra = json_pack ("{so}", "CancellationReasons", list);
+  g_set_error (error, DDB_ERROR, DDB_ERROR_TRANSACTION_CANCELED,
+               "Transaction cancelled, please refer cancellation reasons for specific reasons [%s]",
+               codes->str);
+  g_string_free (codes, TRUE);
+}
+
 json_t *
 ddb_op_execute_transaction (DdbEngine *e, json_t *req, json_t **extra, GError **error)
 {
@@ -456,7 +483,8 @@ ddb_op_execute_transaction (DdbEngine *e, json_t *req, json_t **extra, GError **
   DdbReturnCapacity rcc_mode;
   json_t *list, *response = NULL;
   Planned *plans;
-  gboolean reads = FALSE, writes = FALSE;
+  g_autoptr (GPtrArray) key_errors = g_ptr_array_new_with_free_func (g_free);
+  gboolean reads = FALSE, writes = FALSE, mistyped_keys = FALSE;
   guint n;
 
   list
@@ -517,13 +545,23 @@ ddb_op_execute_transaction (DdbEngine *e, json_t *req, json_t **extra, GError **
             json_string_value (
                 json_object_get (json_array_get (list, i), "ReturnValuesOnConditionCheckFailure")),
             &p->op, &local);
+      if (p->request == NULL && pql_is_key_type_error (local))
+        {
+          g_ptr_array_add (key_errors, g_strdup (local->message));
+          g_clear_error (&local);
+          mistyped_keys = TRUE;
+          continue;
+        }
       if (p->request == NULL)
         {
           propagate_statement_error (error, local, i);
           goto out;
         }
+      g_ptr_array_add (key_errors, NULL);
     }
-  if (reads)
+  if (mistyped_keys)
+    cancel_for_keys (key_errors, extra, error);
+  else if (reads)
     response = transact_reads (
         e, plans, n, json_string_value (json_object_get (req, "ReturnConsumedCapacity")), error);
   else

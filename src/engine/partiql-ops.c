@@ -121,6 +121,10 @@ or_of_equalities (DdbNode *c, const char *pk, GPtrArray *values)
   return TRUE;
 }
 
+#define CONDITION_TYPE \
+  "One or more parameter values were invalid: Condition parameter type does not match schema " \
+  "type"
+
 /* The partition-key values of `c` (`pk = v`, `pk IN [v, ...]`, `pk = v OR pk = w`: the
  * documentation's forms that are no full table scan), or FALSE. */
 static gboolean
@@ -146,12 +150,11 @@ pk_values (const Select *q, DdbNode *c, GPtrArray **out, GError **error)
     values = (DdbNode *const *) ors->pdata, n = ors->len;
   else
     return FALSE;
+  /* One value is the key of a GetItem or a Query; several are a condition, told as one. */
   for (guint i = 0; i < n; i++)
     if (values[i]->value->type != q->key->hash_type)
-      return ddb_set_validation_error (error,
-                                       "Key attribute's data type should match its data "
-                                       "type in table's schema: Key %s",
-                                       pk);
+      return c->kind == DDB_NODE_EQ ? ddb_set_validation_error (error, PQL_KEY_TYPE, pk)
+                                    : ddb_set_validation_error (error, CONDITION_TYPE);
   *out = g_ptr_array_new ();
   for (guint i = 0; i < n; i++)
     {
@@ -166,26 +169,144 @@ pk_values (const Select *q, DdbNode *c, GPtrArray **out, GError **error)
   return TRUE;
 }
 
-/* A condition a Query can take on the sort key. */
+/* A value a key can have (S, N or B): the only operands `<` and BETWEEN take. */
+static gboolean
+is_scalar_value (const DdbNode *n)
+{
+  return n->kind == DDB_NODE_VALUE
+         && (n->value->type == DDB_TYPE_S || n->value->type == DDB_TYPE_N
+             || n->value->type == DDB_TYPE_B);
+}
+
+/* A condition a Query can take on the sort key, whatever the type of its values (a value of
+ * another type than the key's is an error, told by sk_types_ok). An ordering or BETWEEN of a
+ * value no key can have, BETWEEN with bounds of two types and begins_with with an operand of
+ * neither S nor B are left to the filter, whose checks tell what is wrong with them. */
 static gboolean
 is_sk_condition (const Select *q, const DdbNode *c)
 {
   const char *sk = q->key->range_name;
-  DdbType type = q->key->range_type;
 
   switch (c->kind)
     {
     case DDB_NODE_EQ:
+      return is_key_attribute (c->args[0], sk) && c->args[1]->kind == DDB_NODE_VALUE;
     case DDB_NODE_LT:
     case DDB_NODE_LE:
     case DDB_NODE_GT:
     case DDB_NODE_GE:
-      return is_key_attribute (c->args[0], sk) && all_values_of (c->args + 1, 1, type);
+      return is_key_attribute (c->args[0], sk) && is_scalar_value (c->args[1]);
     case DDB_NODE_BETWEEN:
-      return is_key_attribute (c->args[0], sk) && all_values_of (c->args + 1, 2, type);
+      return is_key_attribute (c->args[0], sk) && is_scalar_value (c->args[1])
+             && all_values_of (c->args + 2, 1, c->args[1]->value->type);
     case DDB_NODE_BEGINS_WITH:
-      return type != DDB_TYPE_N && is_key_attribute (c->args[0], sk)
-             && all_values_of (c->args + 1, 1, type);
+      return is_key_attribute (c->args[0], sk) && c->args[1]->kind == DDB_NODE_VALUE
+             && (c->args[1]->value->type == DDB_TYPE_S || c->args[1]->value->type == DDB_TYPE_B);
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+is_reversed_sk_condition (const Select *q, const DdbNode *c)
+{
+  return ((c->kind == DDB_NODE_EQ && c->args[0]->kind == DDB_NODE_VALUE)
+          || ((c->kind == DDB_NODE_LT || c->kind == DDB_NODE_LE || c->kind == DDB_NODE_GT
+               || c->kind == DDB_NODE_GE)
+              && is_scalar_value (c->args[0])))
+         && is_key_attribute (c->args[1], q->key->range_name);
+}
+
+/* A sort-key value of the wrong type: the key condition of one partition's Query names the
+ * key; with several partitions, it is a condition like any other. */
+static gboolean
+sk_type_error (const Select *q, GError **error)
+{
+  if (q->pk_cond->kind == DDB_NODE_EQ)
+    return ddb_set_validation_error (error, PQL_KEY_TYPE, q->key->range_name);
+  return ddb_set_validation_error (error, CONDITION_TYPE);
+}
+
+/* A sort-key condition with values of the key's type. */
+static gboolean
+sk_types_ok (const Select *q, const DdbNode *c, GError **error)
+{
+  return all_values_of (c->args + 1, c->n_args - 1, q->key->range_type) || sk_type_error (q, error);
+}
+
+/* The type of the key attribute `n` names, if it names one (of the table's key, or of the
+ * index's the statement reads). */
+static gboolean
+key_type_of (const Select *q, const DdbNode *n, DdbType *type)
+{
+  const DdbKeyDef *keys[2] = { q->key, &q->def->key };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      if (is_key_attribute (n, keys[i]->hash_name))
+        return (*type = keys[i]->hash_type, TRUE);
+      if (is_key_attribute (n, keys[i]->range_name))
+        return (*type = keys[i]->range_type, TRUE);
+    }
+  return FALSE;
+}
+
+static gboolean
+value_of_type (const DdbNode *n, DdbType type)
+{
+  return n->kind != DDB_NODE_VALUE || n->value->type == type;
+}
+
+/* Whether `n` compares a key attribute with a value of another type anywhere: DynamoDB refuses
+ * such a statement rather than find nothing. An ordering or BETWEEN of a value no key can have,
+ * a BETWEEN whose bounds differ in type and a begins_with of a number are not counted: their
+ * own errors come first. */
+static gboolean
+mistyped (const Select *q, const DdbNode *n)
+{
+  DdbType t;
+
+  switch (n->kind)
+    {
+    case DDB_NODE_AND:
+    case DDB_NODE_OR:
+      return mistyped (q, n->args[0]) || mistyped (q, n->args[1]);
+    case DDB_NODE_NOT:
+      return mistyped (q, n->args[0]);
+    case DDB_NODE_LT:
+    case DDB_NODE_LE:
+    case DDB_NODE_GT:
+    case DDB_NODE_GE:
+      for (guint i = 0; i < 2; i++)
+        if (n->args[i]->kind == DDB_NODE_VALUE && !is_scalar_value (n->args[i]))
+          return FALSE;
+      /* fall through */
+    case DDB_NODE_EQ:
+    case DDB_NODE_NE:
+      return (key_type_of (q, n->args[0], &t) && !value_of_type (n->args[1], t))
+             || (key_type_of (q, n->args[1], &t) && !value_of_type (n->args[0], t));
+    case DDB_NODE_BETWEEN:
+      for (guint i = 1; i < 3; i++)
+        if (n->args[i]->kind == DDB_NODE_VALUE && !is_scalar_value (n->args[i]))
+          return FALSE;
+      if (n->args[1]->kind == DDB_NODE_VALUE && n->args[2]->kind == DDB_NODE_VALUE
+          && n->args[1]->value->type != n->args[2]->value->type)
+        return FALSE;
+      return key_type_of (q, n->args[0], &t)
+             && (!value_of_type (n->args[1], t) || !value_of_type (n->args[2], t));
+    case DDB_NODE_IN:
+      if (!key_type_of (q, n->args[0], &t))
+        return FALSE;
+      for (guint i = 1; i < n->n_args; i++)
+        if (!value_of_type (n->args[i], t))
+          return TRUE;
+      return FALSE;
+    case DDB_NODE_BEGINS_WITH:
+      return key_type_of (q, n->args[0], &t) && n->args[1]->kind == DDB_NODE_VALUE
+             && (n->args[1]->value->type == DDB_TYPE_S || n->args[1]->value->type == DDB_TYPE_B)
+             && n->args[1]->value->type != t;
+    case DDB_NODE_CONTAINS:
+      return key_type_of (q, n->args[0], &t) && !value_of_type (n->args[1], t);
     default:
       return FALSE;
     }
@@ -226,16 +347,30 @@ plan_select (DdbEngine *e, DdbPqlStatement *s, Select *q, GError **error)
       else if (error != NULL && *error != NULL)
         return FALSE;
     }
-  for (guint i = 0; i < all->len; i++)
+  /* The sort key's condition: an equality if there is one, else the first that can be. */
+  for (guint i = 0; q->pk_cond != NULL && i < all->len; i++)
     {
       DdbNode *c = all->pdata[i];
 
-      if (c == q->pk_cond)
-        continue;
-      if (q->pk_cond != NULL && q->sk_cond == NULL && is_sk_condition (q, c))
+      if (c != q->pk_cond && is_sk_condition (q, c)
+          && (q->sk_cond == NULL || (c->kind == DDB_NODE_EQ && q->sk_cond->kind != DDB_NODE_EQ)))
         q->sk_cond = c;
-      else
-        g_ptr_array_add (q->filter, c);
+    }
+  if (q->sk_cond != NULL && !sk_types_ok (q, q->sk_cond, error))
+    return FALSE;
+  for (guint i = 0; i < all->len; i++)
+    if (all->pdata[i] != q->pk_cond && all->pdata[i] != q->sk_cond)
+      g_ptr_array_add (q->filter, all->pdata[i]);
+  for (guint i = 0; i < q->filter->len; i++)
+    {
+      DdbNode *c = q->filter->pdata[i];
+
+      /* `value < sk` is as much a key condition as `sk > value`, and told as one. */
+      if (q->pk_cond != NULL && q->sk_cond == NULL && is_reversed_sk_condition (q, c)
+          && !value_of_type (c->args[0], q->key->range_type))
+        return sk_type_error (q, error);
+      if (mistyped (q, c))
+        return ddb_set_validation_error (error, CONDITION_TYPE);
     }
   if (s->order_by != NULL)
     {
@@ -392,6 +527,7 @@ run_select (DdbEngine *e, DdbPqlStatement *s, const Request *r, GError **error)
       page = ddb_read_partiql (e, req, q.pk_values != NULL, error);
       if (page == NULL)
         {
+          pql_error_unprefix (error);
           if (capacity != NULL)
             json_decref (capacity);
           return NULL;

@@ -299,9 +299,41 @@ pql_key_type_ok (const char *name, DdbType want, const DdbValue *v, GError **err
 {
   if (v->type == want)
     return TRUE;
-  return ddb_set_validation_error (
-      error, "Key attribute's data type should match its data type in table's schema: Key %s",
-      name);
+  return ddb_set_validation_error (error, PQL_KEY_TYPE, name);
+}
+
+gboolean
+pql_is_key_type_error (const GError *error)
+{
+  const char *arg = strstr (PQL_KEY_TYPE, "%s");
+
+  return error->code == DDB_ERROR_VALIDATION
+         && strncmp (error->message, PQL_KEY_TYPE, arg - PQL_KEY_TYPE) == 0;
+}
+
+static gboolean
+is_key_value (const DdbValue *v)
+{
+  return v->type == DDB_TYPE_S || v->type == DDB_TYPE_N || v->type == DDB_TYPE_B;
+}
+
+/* UPDATE and DELETE write one item: a key attribute given two values is an error, and an
+ * equality repeated with the same value says nothing more. A read takes the repetition as a
+ * condition (then it is no single-item read). */
+static gboolean
+repeated_key (const DdbPqlStatement *s, const char *name, const DdbValue *have, const DdbValue *v,
+              gboolean *drop, GError **error)
+{
+  *drop = FALSE;
+  if (s->kind != DDB_PQL_UPDATE && s->kind != DDB_PQL_DELETE)
+    return TRUE;
+  if (!ddb_value_equal (have, v))
+    return ddb_set_validation_error (error,
+                                     "Multiple conditions on same key %s. Only single item "
+                                     "Update/Insert/Delete are supported",
+                                     name);
+  *drop = TRUE;
+  return TRUE;
 }
 
 gboolean
@@ -309,31 +341,50 @@ pql_split_key (const DdbPqlStatement *s, const DdbTableDef *def, DdbValue **key,
                GError **error)
 {
   g_autoptr (GPtrArray) all = g_ptr_array_new ();
-  const DdbValue *pk = NULL, *sk = NULL;
+  const char *names[2] = { def->key.hash_name, def->key.range_name };
+  DdbType types[2] = { def->key.hash_type, def->key.range_type };
+  const DdbValue *values[2] = { NULL, NULL };
 
   *key = NULL;
   conjuncts (s->where, all);
   for (guint i = 0; i < all->len; i++)
     {
       DdbNode *c = all->pdata[i];
-      const DdbValue *v;
+      gboolean keep = TRUE;
 
-      if (pk == NULL && (v = equality_on (c, def->key.hash_name)) != NULL)
-        pk = v;
-      else if (sk == NULL && (v = equality_on (c, def->key.range_name)) != NULL)
-        sk = v;
-      else
+      for (guint k = 0; k < G_N_ELEMENTS (names) && keep; k++)
+        {
+          const DdbValue *v = equality_on (c, names[k]);
+          gboolean drop;
+
+          /* A read takes an equality with a value no key can have as a condition. */
+          if (v == NULL || (s->kind == DDB_PQL_SELECT && !is_key_value (v)))
+            continue;
+          if (values[k] == NULL)
+            values[k] = v, keep = FALSE;
+          else if (!repeated_key (s, names[k], values[k], v, &drop, error))
+            return FALSE;
+          else
+            keep = !drop;
+        }
+      if (keep)
         g_ptr_array_add (rest, c);
     }
-  if (pk == NULL || (def->key.range_name != NULL && sk == NULL))
+  if (values[0] == NULL || (names[1] != NULL && values[1] == NULL))
     return FALSE;
-  if (!pql_key_type_ok (def->key.hash_name, def->key.hash_type, pk, error)
-      || (sk != NULL && !pql_key_type_ok (def->key.range_name, def->key.range_type, sk, error)))
-    return FALSE;
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    if (values[k] != NULL && !is_key_value (values[k])
+        && (s->kind == DDB_PQL_UPDATE || s->kind == DDB_PQL_DELETE))
+      return ddb_set_validation_error (
+          error, "Key value must be of type S, N, or B. Key name: %s, Key type: %s", names[k],
+          ddb_type_name (values[k]->type));
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    if (values[k] != NULL && !pql_key_type_ok (names[k], types[k], values[k], error))
+      return FALSE;
   *key = ddb_value_new_m ();
-  ddb_value_map_set (*key, def->key.hash_name, ddb_value_copy (pk));
-  if (sk != NULL)
-    ddb_value_map_set (*key, def->key.range_name, ddb_value_copy (sk));
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    if (values[k] != NULL)
+      ddb_value_map_set (*key, names[k], ddb_value_copy (values[k]));
   return TRUE;
 }
 
@@ -528,42 +579,137 @@ pql_get_request (DdbEngine *e, const DdbPqlStatement *s, const char *what, GErro
 
 /* ---- Results ---- */
 
-/* The AttributeValue at `p` in `item` (an item's JSON map), borrowed; NULL when missing. */
-static json_t *
-json_path_lookup (json_t *item, const DdbPath *p)
+/* How many elements of `p` make a SELECT's result attribute, as AWS's PartiQL makes them: it
+ * reads each path back from the projected document `doc`, whose lists keep only the projected
+ * elements. Where a list index falls past such a list's end, the result is the element at that
+ * index (under "b[2]" for "a.b[2].c"); otherwise the value at the whole path (under "c" for
+ * "a.b[0].c"). */
+static guint
+result_depth (const DdbValue *doc, const DdbPath *p)
 {
-  json_t *v = json_object_get (item, p->elems[0].name);
+  const DdbValue *v = ddb_value_map_get (doc, p->elems[0].name);
+  guint last_index = 0;
 
   for (guint i = 1; v != NULL && i < p->n; i++)
     {
       if (p->elems[i].name != NULL)
-        v = json_object_get (json_object_get (v, "M"), p->elems[i].name);
+        v = v->type == DDB_TYPE_M ? ddb_value_map_get (v, p->elems[i].name) : NULL;
+      else if (v->type != DDB_TYPE_L || p->elems[i].index >= ddb_value_list_size (v))
+        return i + 1;
       else
-        v = json_array_get (json_object_get (v, "L"), p->elems[i].index);
+        {
+          v = ddb_value_list_nth (v, p->elems[i].index);
+          last_index = i + 1;
+        }
     }
-  return v;
+  return v != NULL || last_index == 0 ? p->n : last_index;
+}
+
+static gboolean
+same_prefix (const DdbPath *a, const DdbPath *b, guint depth)
+{
+  if (a->n < depth || b->n < depth)
+    return FALSE;
+  for (guint i = 0; i < depth; i++)
+    if (g_strcmp0 (a->elems[i].name, b->elems[i].name) != 0
+        || (a->elems[i].name == NULL && a->elems[i].index != b->elems[i].index))
+      return FALSE;
+  return TRUE;
+}
+
+/* The value of the result attribute that `p`'s first `depth` elements name: the value there in
+ * `item`, projected by the rest of each path of `proj` that goes through it. New; NULL when
+ * nothing is there. */
+static DdbValue *
+result_value (const DdbProjection *proj, const DdbValue *item, const DdbPath *p, guint depth)
+{
+  static const char holder_name[] = "v";
+  DdbPath prefix = { depth, p->elems };
+  const DdbValue *at = ddb_path_lookup (item, &prefix);
+  g_autoptr (DdbValue) holder = NULL;
+  g_autoptr (DdbValue) projected = NULL;
+  g_autoptr (GArray) rest = NULL;
+  DdbProjection sub;
+  DdbValue *v;
+
+  if (at == NULL || depth == p->n)
+    return at != NULL ? ddb_value_copy (at) : NULL;
+  /* The rests, under a stand-in name, projected from a map holding the value. */
+  holder = ddb_value_new_m ();
+  ddb_value_map_set (holder, holder_name, ddb_value_copy (at));
+  rest = g_array_new (FALSE, TRUE, sizeof (DdbPath));
+  for (guint i = 0; i < proj->n_paths; i++)
+    {
+      const DdbPath *q = &proj->paths[i];
+      DdbPath r;
+
+      if (q->n <= depth || !same_prefix (q, p, depth))
+        continue;
+      r.n = q->n - depth + 1;
+      r.elems = g_new (DdbPathElem, r.n);
+      r.elems[0].name = (char *) holder_name;
+      memcpy (r.elems + 1, q->elems + depth, (r.n - 1) * sizeof (DdbPathElem));
+      g_array_append_val (rest, r);
+    }
+  sub.n_paths = rest->len;
+  sub.paths = (DdbPath *) rest->data;
+  projected = ddb_projection_apply (&sub, holder);
+  for (guint i = 0; i < rest->len; i++)
+    g_free (g_array_index (rest, DdbPath, i).elems);
+  v = ddb_value_map_get (projected, holder_name);
+  return v != NULL ? ddb_value_copy (v) : NULL;
 }
 
 json_t *
 pql_project (const DdbPqlStatement *s, json_t *item)
 {
-  json_t *out;
+  g_autoptr (DdbValue) whole = NULL;
+  g_autoptr (DdbValue) doc = NULL;
+  g_autoptr (DdbValue) out = NULL;
 
   if (s->projection == NULL)
     return json_incref (item);
-  out = json_object ();
+  whole = ddb_json_to_item (item, NULL);
+  if (whole == NULL)
+    return json_object ();
+  doc = ddb_projection_apply (s->projection, whole);
+  out = ddb_value_new_m ();
   for (guint i = 0; i < s->projection->n_paths; i++)
     {
-      json_t *v = json_path_lookup (item, &s->projection->paths[i]);
+      const DdbPath *p = &s->projection->paths[i];
+      DdbPath whole_path = *p;
+      guint depth;
+      g_autofree char *name = NULL;
+      DdbValue *v;
 
+      /* A path the item does not have gives nothing. */
+      if (ddb_path_lookup (whole, &whole_path) == NULL)
+        continue;
+      depth = result_depth (doc, p);
+      whole_path.n = depth;
+      name = ddb_pql_result_name (&whole_path);
+      if (ddb_value_map_get (out, name) != NULL)
+        continue;
+      v = result_value (s->projection, whole, p, depth);
       if (v != NULL)
-        {
-          g_autofree char *name = ddb_pql_result_name (&s->projection->paths[i]);
-
-          json_object_set (out, name, v);
-        }
+        ddb_value_map_set (out, name, v);
     }
-  return out;
+  return ddb_item_to_json (out);
+}
+
+json_t *
+pql_project_document (const DdbPqlStatement *s, json_t *item)
+{
+  g_autoptr (DdbValue) whole = NULL;
+  g_autoptr (DdbValue) doc = NULL;
+
+  if (s->projection == NULL)
+    return json_incref (item);
+  whole = ddb_json_to_item (item, NULL);
+  if (whole == NULL)
+    return json_object ();
+  doc = ddb_projection_apply (s->projection, whole);
+  return ddb_item_to_json (doc);
 }
 
 void
@@ -629,8 +775,28 @@ pql_run_write (DdbEngine *e, const DdbPqlStatement *s, const char *op, json_t *r
                            "Duplicate primary key exists in table");
     }
   if (local != NULL)
-    g_propagate_error (error, local);
+    {
+      pql_error_unprefix (&local);
+      g_propagate_error (error, local);
+    }
   return result;
+}
+
+void
+pql_error_unprefix (GError **error)
+{
+  const char *m = error != NULL && *error != NULL ? (*error)->message : NULL;
+  const char *end = m != NULL ? strstr (m, "Expression: ") : NULL;
+  char *rest;
+
+  if (end == NULL || !g_str_has_prefix (m, "Invalid "))
+    return;
+  for (const char *c = m + strlen ("Invalid "); c < end; c++)
+    if (!g_ascii_isalpha (*c))
+      return;
+  rest = g_strdup (end + strlen ("Expression: "));
+  g_free ((*error)->message);
+  (*error)->message = rest;
 }
 
 void

@@ -35,10 +35,17 @@ char *pql_expr_name (PqlExpr *x, const char *name);
 DdbTableDef *pql_table (DdbEngine *e, const DdbPqlStatement *s, const DdbIndexDef **index,
                         GError **error);
 
+/* DynamoDB's words for a key attribute given a value of another type than its own. */
+#define PQL_KEY_TYPE \
+  "Key attribute's data type should match its data type in table's schema: Key %s"
+
+/* Whether `error` is PQL_KEY_TYPE's: in a transaction, a cancellation reason. */
+gboolean pql_is_key_type_error (const GError *error);
+
 /* The WHERE clause split for a single-item request: the table's key (a new map) from
  * `key = value` conjuncts, the other conjuncts (borrowed) in `rest`. FALSE when an equality
  * on a key attribute is missing (no error set), or with an error when a key value has the
- * wrong type. */
+ * wrong type, or when an UPDATE or DELETE gives a key attribute two values. */
 gboolean pql_split_key (const DdbPqlStatement *s, const DdbTableDef *def, DdbValue **key,
                         GPtrArray *rest, GError **error);
 
@@ -51,9 +58,14 @@ json_t *pql_write_request (DdbEngine *e, const DdbPqlStatement *s, const char *r
  * message when it is not one. */
 json_t *pql_get_request (DdbEngine *e, const DdbPqlStatement *s, const char *what, GError **error);
 
-/* An item of a SELECT as the statement projects it: the projected paths under their result
- * names (ddb_pql_result_name), or the whole item for `*`. New reference. */
+/* An item of a SELECT as ExecuteStatement returns it: each projected path's value under its
+ * name (ddb_pql_result_name), except where AWS's PartiQL stops at a list index past the end of
+ * the projected list ("a.b[2].c" -> "b[2]": {"c": ...}, "a.b[0].c" -> "c"); the whole item for
+ * `*`. New reference. */
 json_t *pql_project (const DdbPqlStatement *s, json_t *item);
+/* The same as a GetItem's ProjectionExpression returns it: the paths nested as in the item, as
+ * BatchExecuteStatement and ExecuteTransaction answer a SELECT. New reference. */
+json_t *pql_project_document (const DdbPqlStatement *s, json_t *item);
 
 /* DynamoDB's constraints on a statement's members (Statement: present, 1..8192 characters;
  * Parameters: not an empty list), added to `v` under `prefix` ("" or
@@ -67,6 +79,10 @@ gboolean pql_parameters (json_t *params, GPtrArray **out, GError **error);
  * exists is a DuplicateItemException. */
 json_t *pql_run_write (DdbEngine *e, const DdbPqlStatement *s, const char *op, json_t *request,
                        json_t **extra, GError **error);
+
+/* An error of an expression as the PartiQL statement's: without the "Invalid
+ * ConditionExpression: " (or Filter, KeyCondition) the operation puts before it. */
+void pql_error_unprefix (GError **error);
 
 /* Sums the numbers of `add` into `into` (ConsumedCapacity objects of the same table). */
 void pql_capacity_add (json_t *into, json_t *add);

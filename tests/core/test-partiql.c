@@ -1,5 +1,7 @@
 /* test-partiql.c: parsing of PartiQL statements: the trees they produce (kinds, paths,
  * values exact, parameters in order) and DynamoDB's error for each kind of mistake. */
+#include <string.h>
+
 #include <glib.h>
 
 #include "core/error.h"
@@ -175,6 +177,98 @@ test_errors (void)
   g_assert_false (ddb_pql_is_select ("UPDATE t SET a = 1"));
 }
 
+/* A tuple naming a key twice is refused wherever it is (INSERT's item, a nested tuple, a list's
+ * element, SET, WHERE), with DynamoDB's words: the key, where the tuple is inside its literal
+ * ("root", "root.a", "root.0"), and line:column:length of the key (INSERT's item, or any key
+ * in double quotes) or of the tuple's brace. */
+static void
+test_tuples (void)
+{
+  static const struct {
+    const char *text, *message;
+  } refused[] = {
+    { "INSERT INTO t VALUE {'pk':'a','x':1,'x':2}",
+      "Duplicate keys in tuple. Key: x under root at 1:37:3" },
+    { "INSERT INTO t VALUE {'pk':'a','pk':'b'}",
+      "Duplicate keys in tuple. Key: pk under root at 1:31:4" },
+    { "INSERT INTO t VALUE {'pk':'a','x':{'y':1,'y':2}}",
+      "Duplicate keys in tuple. Key: y under root at 1:35:1" },
+    { "INSERT INTO t VALUE {'pk':'a','x':[{'y':1,'y':2}]}",
+      "Duplicate keys in tuple. Key: y under root.0 at 1:36:1" },
+    { "INSERT INTO t VALUE {'pk':'a','x':{'a':{'b':1,'b':1}}}",
+      "Duplicate keys in tuple. Key: b under root.a at 1:40:1" },
+    { "INSERT INTO t VALUE {'pk':'a','x':[1,[2,{'k':1,'k':2}]]}",
+      "Duplicate keys in tuple. Key: k under root.1.1 at 1:41:1" },
+    { "INSERT INTO t VALUE {'pk':'a',\n 'x':1,\n 'x':2}",
+      "Duplicate keys in tuple. Key: x under root at 3:2:3" },
+    { "INSERT INTO t VALUE {'pk':'a','\xc3\xa9':1,'\xc3\xa9':2}",
+      "Duplicate keys in tuple. Key: \xc3\xa9 under root at 1:37:3" },
+    { "INSERT INTO t VALUE {'pk':'a',\"x\":1}",
+      "Tuple keys must be of type String. Actual type: VariableReference under root at 1:31:3" },
+    { "INSERT INTO t VALUE {'pk':'a','x':{\"a\":1}}",
+      "Tuple keys must be of type String. Actual type: VariableReference under root at 1:36:3" },
+    { "UPDATE t SET x = {'a':1,'a':2} WHERE pk = 'a'",
+      "Duplicate keys in tuple. Key: a under root at 1:18:1" },
+    { "UPDATE t SET x = [{'a':1,'a':2}] WHERE pk = 'a'",
+      "Duplicate keys in tuple. Key: a under root.0 at 1:19:1" },
+    { "SELECT * FROM t WHERE a = {'q':1,'q':1}",
+      "Duplicate keys in tuple. Key: q under root at 1:27:1" },
+    { "SELECT * FROM t WHERE a IN [1, {'q':[{'r':1,'r':1}]}]",
+      "Duplicate keys in tuple. Key: r under root.q.0 at 1:38:1" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    assert_fails (refused[i].text, NULL, 0, refused[i].message);
+  /* Keys differing in case or blanks are other keys. */
+  {
+    g_autoptr (DdbPqlStatement) s
+        = parse_ok ("INSERT INTO t VALUE {'pk':'a','x':1,'X':2,'x ':3}", NULL, 0);
+
+    g_assert_cmpuint (ddb_value_map_size (s->item), ==, 4);
+  }
+  /* The syntax is checked first. */
+  assert_fails ("INSERT INTO t VALUE {'x':1,'x':2} junk", NULL, 0,
+                "Statement wasn't well formed, can't be processed: "
+                "INSERT INTO t VALUE {'x':1,'x':2} junk");
+}
+
+/* Projected paths one inside the other overlap, a name and an index at one place conflict;
+ * DynamoDB names the later path first. Paths apart are fine. */
+static void
+test_projection_paths (void)
+{
+  static const struct {
+    const char *select, *message;
+  } refused[] = {
+    { "a.c, a", "overlap; path one: [a], path two: [a, c]" },
+    { "a, a.c", "overlap; path one: [a, c], path two: [a]" },
+    { "a.b[1], a.b", "overlap; path one: [a, b], path two: [a, b, [1]]" },
+    { "l[0][1], l[0]", "overlap; path one: [l, [0]], path two: [l, [0], [1]]" },
+    { "a.b[1], a.b.c", "conflict; path one: [a, b, c], path two: [a, b, [1]]" },
+    { "x, a.b.c, a.b[1]", "conflict; path one: [a, b, [1]], path two: [a, b, c]" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("SELECT %s FROM t", refused[i].select);
+      const char *kind = strchr (refused[i].message, ';');
+      g_autofree char *message = g_strdup_printf (
+          "Two document paths %.*s with each other; must remove or rewrite one of these paths%s",
+          (int) (kind - refused[i].message), refused[i].message, kind);
+
+      assert_fails (text, NULL, 0, message);
+    }
+  /* Duplicate names come first. */
+  assert_fails ("SELECT a.b[1].c, a.b.c FROM t", NULL, 0,
+                "Duplicate identifiers in select clause: c");
+  {
+    g_autoptr (DdbPqlStatement) s
+        = parse_ok ("SELECT a.b[0], a.b[2].c, a.d, l[0][1], l[1] FROM t", NULL, 0);
+
+    g_assert_cmpuint (s->projection->n_paths, ==, 5);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -184,5 +278,7 @@ main (int argc, char **argv)
   g_test_add_func ("/partiql/update", test_update);
   g_test_add_func ("/partiql/conditions", test_conditions);
   g_test_add_func ("/partiql/errors", test_errors);
+  g_test_add_func ("/partiql/tuples", test_tuples);
+  g_test_add_func ("/partiql/projection-paths", test_projection_paths);
   return g_test_run ();
 }
