@@ -45,7 +45,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-from dynoscope_testlib import SKIP, DynamoDBLocal, find_emulator, install_emulator  # noqa: E402
+from dynoscope_testlib import SKIP, DynamoDBLocal, die_with_parent, find_emulator, install_emulator  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("run_diff", os.path.join(HERE, "run-diff.py"))
 run_diff = importlib.util.module_from_spec(_spec)
@@ -149,7 +149,8 @@ class ServeEngine(DynamoDBLocal):
         self.n += 1
         db = os.path.join(self.workdir, f"case-{self.n}.db")
         self.proc = subprocess.Popen([self.cli, "--db", db, "serve", "--port", "0"],
-                                     stdout=subprocess.PIPE, text=True, start_new_session=True)
+                                     stdout=subprocess.PIPE, text=True, start_new_session=True,
+                                     preexec_fn=die_with_parent)
         # It prints its address once listening; a loaded machine may take a while.
         ready, _, _ = select.select([self.proc.stdout], [], [], 120)
         line = self.proc.stdout.readline() if ready else ""

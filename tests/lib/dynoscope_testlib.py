@@ -93,6 +93,14 @@ def npm_install(target, package):
     return r.returncode == 0
 
 
+def die_with_parent():
+    """preexec_fn for a server started in a session of its own: it gets SIGKILL when the test
+    that started it dies (killed by meson's timeout, say), instead of living on as an orphan."""
+    import ctypes
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
 def stop_process_group(proc):
     """Ends a server started with start_new_session=True, and whatever it started."""
     if proc is not None and proc.poll() is None:
@@ -329,7 +337,7 @@ class Dynalite:
                                       str(self.port), "--createTableMs", "0", "--deleteTableMs",
                                       "0", "--updateTableMs", "0"],
                                      stdout=self.logfile, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+                                     start_new_session=True, preexec_fn=die_with_parent)
         if wait_http(self.url, self.proc, 30):
             return True
         self.logfile.seek(0)
@@ -390,7 +398,7 @@ class DynamoDBLocal:
             self.logfile = tempfile.TemporaryFile(mode="w+")
             self.proc = subprocess.Popen(cmd + ["-port", str(self.port)], cwd=self.emulator,
                                          stdout=self.logfile, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
+                                         start_new_session=True, preexec_fn=die_with_parent)
             if self.wait_ready(90):
                 if i > 0:
                     log("warning: DynamoDB Local started without the loopback launcher: it "
