@@ -36,12 +36,6 @@ def programs(cli, lang):
     jobs = []
     seen_ops = set()
     steps = corpus.all_steps()
-    if lang == "java":
-        # Known defect, left for a fix in cg-java.c: the wide requests give Java programs whose
-        # main() passes the JVM's 64 KB of bytecode a method ("code too large"), and javac's
-        # inference over their nested Map.ofEntries/List.of takes minutes. Java is checked on
-        # the replayed corpus until the writer splits large literals into methods.
-        steps = steps[:len(steps) - len(corpus.wide_steps())]
     for n, (op, request) in enumerate(steps):
         for t, target in enumerate(corpus.TARGETS):
             if t >= 2 and op in seen_ops:

@@ -19,7 +19,7 @@ public class DynamoDbRequest {
                 .build()) {
             PutItemRequest request = PutItemRequest.builder()
                 .tableName("Codegen")
-                .item(Map.ofEntries(
+                .item(Map.<String, AttributeValue>ofEntries(
                     Map.entry("pk", AttributeValue.builder().s("p#1").build()),
                     Map.entry("sk", AttributeValue.builder().n("1").build()),
                     Map.entry("nasty", AttributeValue.builder()
