@@ -156,8 +156,9 @@ static const CgShape get_shape = { "Get", TRUE, get_members };
 static const CgMember transact_get_item_members[] = {
   { "Get", CG_STRUCT, &get_shape, NULL }, END,
 };
+/* Get is required, but a structure: the Rust SDK's builder gives the value, not a Result. */
 static const CgShape transact_get_item_shape
-    = { "TransactGetItem", TRUE, transact_get_item_members };
+    = { "TransactGetItem", FALSE, transact_get_item_members };
 
 static const CgMember transact_get_members[] = {
   { "TransactItems", CG_STRUCT_LIST, &transact_get_item_shape, NULL }, RCC, END,
