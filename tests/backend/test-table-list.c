@@ -192,7 +192,11 @@ list_tables (Fake *fake, json_t *request, guint *status)
           first = i + 1;
       }
   for (guint i = first; i < first + PAGE && i < N_TABLES; i++)
-    json_array_append_new (names, json_string_nocheck (table_name (i)));
+    {
+      g_autofree char *name = table_name (i);
+
+      json_array_append_new (names, json_string (name));
+    }
   if (first + PAGE < N_TABLES)
     {
       g_autofree char *last = table_name (first + PAGE - 1);
