@@ -660,6 +660,15 @@ result_value (const DdbProjection *proj, const DdbValue *item, const DdbPath *p,
   return v != NULL ? ddb_value_copy (v) : NULL;
 }
 
+/* ITEM read as a value into *WHOLE and S's projection of it (as a ProjectionExpression
+ * nests it), or NULL when ITEM is not an item. */
+static DdbValue *
+project_nested (const DdbPqlStatement *s, json_t *item, DdbValue **whole)
+{
+  *whole = ddb_json_to_item (item, NULL);
+  return *whole != NULL ? ddb_projection_apply (s->projection, *whole) : NULL;
+}
+
 json_t *
 pql_project (const DdbPqlStatement *s, json_t *item)
 {
@@ -669,10 +678,9 @@ pql_project (const DdbPqlStatement *s, json_t *item)
 
   if (s->projection == NULL)
     return json_incref (item);
-  whole = ddb_json_to_item (item, NULL);
-  if (whole == NULL)
+  doc = project_nested (s, item, &whole);
+  if (doc == NULL)
     return json_object ();
-  doc = ddb_projection_apply (s->projection, whole);
   out = ddb_value_new_m ();
   for (guint i = 0; i < s->projection->n_paths; i++)
     {
@@ -705,11 +713,8 @@ pql_project_document (const DdbPqlStatement *s, json_t *item)
 
   if (s->projection == NULL)
     return json_incref (item);
-  whole = ddb_json_to_item (item, NULL);
-  if (whole == NULL)
-    return json_object ();
-  doc = ddb_projection_apply (s->projection, whole);
-  return ddb_item_to_json (doc);
+  doc = project_nested (s, item, &whole);
+  return doc != NULL ? ddb_item_to_json (doc) : json_object ();
 }
 
 void
