@@ -11,12 +11,9 @@ java is there; this test holds without it):
     overlap or conflict;
   - BatchExecuteStatement and ExecuteTransaction return a SELECT's item in DynamoDB's shape (the
     paths nested as in the item), and a key of the wrong type in a transaction cancels it."""
-import base64
+import importlib.util
 import os
-import re
-import select
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -32,7 +29,11 @@ import boto3  # noqa: E402
 import botocore.config  # noqa: E402
 import botocore.exceptions  # noqa: E402
 
-CLI = sys.argv.pop(1) if len(sys.argv) > 1 else "build/src/cli/dynoscope-cli"
+# test-serve.py's Server (it takes the CLI path from argv when loaded, as when run).
+_spec = importlib.util.spec_from_file_location(
+    "test_serve", os.path.join(os.path.dirname(os.path.abspath(__file__)), "test-serve.py"))
+serve = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(serve)
 
 KEY_TYPE = "Key attribute's data type should match its data type in table's schema: Key {}"
 CONDITION_TYPE = ("One or more parameter values were invalid: Condition parameter type does not "
@@ -105,22 +106,18 @@ class PartiQLClassesTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(prefix="dynoscope-partiql-classes-")
-        cls.proc = subprocess.Popen([CLI, "--db", os.path.join(cls.dir, "t.db"), "serve",
-                                     "--port", "0"], stdout=subprocess.PIPE, text=True)
         try:
+            cls.server = serve.Server(os.path.join(cls.dir, "t.db"))
             cls.start()
         except BaseException:
-            cls.proc.terminate()
-            cls.proc.wait(timeout=30)
+            if getattr(cls, "server", None) is not None:
+                cls.server.stop()
             shutil.rmtree(cls.dir)
             raise
 
     @classmethod
     def start(cls):
-        ready, _, _ = select.select([cls.proc.stdout], [], [], 120)
-        assert ready, "serve did not start"
-        port = re.search(r":(\d+)", cls.proc.stdout.readline()).group(1)
-        cls.db = boto3.client("dynamodb", endpoint_url="http://127.0.0.1:" + port,
+        cls.db = boto3.client("dynamodb", endpoint_url=cls.server.url,
                               region_name="us-east-1", aws_access_key_id="x",
                               aws_secret_access_key="y",
                               config=botocore.config.Config(retries={"max_attempts": 1}))
@@ -140,8 +137,7 @@ class PartiQLClassesTest(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        cls.proc.terminate()
-        cls.proc.wait(timeout=30)
+        cls.server.stop()
         shutil.rmtree(cls.dir)
 
     def refused(self, statement, params, message, code="ValidationException"):
@@ -162,8 +158,8 @@ class PartiQLClassesTest(unittest.TestCase):
                     continue
                 ordered = w in ("S", "N", "B")  # `<` and BETWEEN take no other operand
                 # The key of a GetItem or of a one-partition Query.
-                forms = [(f"pk = ?", [wv], KEY_TYPE.format("pk")),
-                         (f"? = pk", [wv], KEY_TYPE.format("pk")),
+                forms = [("pk = ?", [wv], KEY_TYPE.format("pk")),
+                         ("? = pk", [wv], KEY_TYPE.format("pk")),
                          # Several partitions, or a filter.
                          (f"pk IN [?]", [wv], CONDITION_TYPE),
                          (f"pk IN [?, ?]", [key["pk"], wv], CONDITION_TYPE),

@@ -36,7 +36,7 @@ class PartiQLTest(unittest.TestCase):
         cls.dir = tempfile.mkdtemp(prefix="dynoscope-partiql-")
         cls.proc = subprocess.Popen([CLI, "--db", os.path.join(cls.dir, "t.db"), "serve",
                                      "--port", "0"], stdout=subprocess.PIPE, text=True)
-        ready, _, _ = select.select([cls.proc.stdout], [], [], 20)
+        ready, _, _ = select.select([cls.proc.stdout], [], [], 120)
         assert ready, "serve did not start"
         port = re.search(r":(\d+)", cls.proc.stdout.readline()).group(1)
         cls.db = boto3.client("dynamodb", endpoint_url="http://127.0.0.1:" + port,

@@ -48,7 +48,7 @@ class Server:
     def __init__(self, db, *args):
         self.proc = subprocess.Popen([CLI, "--db", db, "serve", "--port", "0", *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        ready, _, _ = select.select([self.proc.stdout], [], [], 20)
+        ready, _, _ = select.select([self.proc.stdout], [], [], 120)
         if not ready:
             self.proc.kill()
             raise AssertionError("serve did not say it was listening")
