@@ -164,10 +164,45 @@ update_pattern_rows (DyModelWindow *self)
     }
 }
 
+/* One flag, or one check that could not run: its kind above its message. */
+static GtkWidget *
+flag_row (const DyFlag *flag, const char *kind_class)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *kind = gtk_label_new (dy_flag_kind_name (flag->kind));
+  GtkWidget *message = gtk_label_new (flag->message);
+
+  gtk_label_set_xalign (GTK_LABEL (kind), 0);
+  gtk_widget_add_css_class (kind, "caption-heading");
+  gtk_widget_add_css_class (kind, kind_class);
+  gtk_label_set_xalign (GTK_LABEL (message), 0);
+  gtk_label_set_wrap (GTK_LABEL (message), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (message), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (message), TRUE);
+  gtk_widget_add_css_class (message, "caption");
+  gtk_box_append (GTK_BOX (box), kind);
+  gtk_box_append (GTK_BOX (box), message);
+  return box;
+}
+
+static GtkWidget *
+note_label (const char *text, const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, css_class);
+  return label;
+}
+
+/* The flags, then the checks that could not run (a plain Workbench model has no templates or
+ * patterns), so that what was not checked never passes for "no flags". */
 static void
 update_flags (DyModelWindow *self)
 {
   guint n = self->report != NULL ? self->report->flags->len : 0;
+  guint n_skipped = self->report != NULL ? self->report->skipped->len : 0;
   g_autofree char *title = NULL;
 
   clear_list (self->flags_list);
@@ -175,35 +210,21 @@ update_flags (DyModelWindow *self)
   title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u Flag", "%u Flags", n), n);
   gtk_label_set_text (self->flags_title, title);
   if (n == 0)
-    {
-      GtkWidget *label = gtk_label_new (_ ("No flags: every pattern resolves to one request and "
-                                           "no key is at fault."));
-
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_list_box_append (self->flags_list, label);
-      return;
-    }
+    gtk_list_box_append (self->flags_list,
+                         note_label (n_skipped > 0 ? _ ("No flags.")
+                                                   : _ ("No flags: every pattern resolves to one "
+                                                        "request and no key is at fault."),
+                                     "dim-label"));
   for (guint i = 0; i < n; i++)
-    {
-      const DyFlag *flag = self->report->flags->pdata[i];
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-      GtkWidget *kind = gtk_label_new (dy_flag_kind_name (flag->kind));
-      GtkWidget *message = gtk_label_new (flag->message);
-
-      gtk_label_set_xalign (GTK_LABEL (kind), 0);
-      gtk_widget_add_css_class (kind, "caption-heading");
-      gtk_widget_add_css_class (kind, "warning");
-      gtk_label_set_xalign (GTK_LABEL (message), 0);
-      gtk_label_set_wrap (GTK_LABEL (message), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (message), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_selectable (GTK_LABEL (message), TRUE);
-      gtk_widget_add_css_class (message, "caption");
-      gtk_box_append (GTK_BOX (box), kind);
-      gtk_box_append (GTK_BOX (box), message);
-      gtk_list_box_append (self->flags_list, box);
-    }
+    gtk_list_box_append (self->flags_list, flag_row (self->report->flags->pdata[i], "warning"));
+  if (n_skipped == 0)
+    return;
+  /* TRANSLATORS: the heading, in the Model window's sidebar, of the checks that could not run
+   * on this model (for want of key templates, access patterns or sample data) */
+  gtk_list_box_append (self->flags_list, note_label (_ ("Not checked"), "heading"));
+  for (guint i = 0; i < n_skipped; i++)
+    gtk_list_box_append (self->flags_list,
+                         flag_row (self->report->skipped->pdata[i], "dim-label"));
 }
 
 void
@@ -601,6 +622,12 @@ GListModel *
 dy_model_window_get_item_rows (DyModelWindow *self)
 {
   return G_LIST_MODEL (gtk_column_view_get_model (self->items_view));
+}
+
+GtkListBox *
+dy_model_window_get_flags_list (DyModelWindow *self)
+{
+  return self->flags_list;
 }
 
 /* ---- GObject ---- */

@@ -86,5 +86,7 @@ GtkWidget *dy_model_window_get_field (DyModelWindow *self, const char *name);
 /* The sample items' grid: GtkTreeListRow of DyGroup (item collections by partition key, as
  * the browser groups them) and of DyItem. */
 GListModel *dy_model_window_get_item_rows (DyModelWindow *self);
+/* The sidebar's flags, then the checks that could not run. */
+GtkListBox *dy_model_window_get_flags_list (DyModelWindow *self);
 
 G_END_DECLS

@@ -6,7 +6,9 @@
  * parser's error in place and leaves the model as it was, fixed it changes the model and its
  * resolutions at once; an added pattern resolves as it is edited (a Query, newest first; a
  * pattern without its partition key flagged with why), a removed one goes; Save writes a
- * Workbench file that reads back to the same model; closing with unsaved changes asks. */
+ * Workbench file that reads back to the same model; closing with unsaved changes asks. A plain
+ * NoSQL Workbench model (no key templates, no patterns) shows its flags and, under "Not
+ * checked", every check that could not run. */
 #define G_LOG_DOMAIN "test-model-gui"
 
 #include <glib/gstdio.h>
@@ -800,6 +802,70 @@ test_save (void)
   g_unlink (path);
 }
 
+/* The texts of the sidebar's flag list, one line a label. */
+static char *
+flags_text (DyModelWindow *window)
+{
+  GString *text = g_string_new (NULL);
+  GtkWidget *list = GTK_WIDGET (dy_model_window_get_flags_list (window));
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *child = gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row));
+
+      if (GTK_IS_LABEL (child))
+        g_string_append_printf (text, "%s\n", gtk_label_get_text (GTK_LABEL (child)));
+      else
+        for (GtkWidget *l = gtk_widget_get_first_child (child); l != NULL;
+             l = gtk_widget_get_next_sibling (l))
+          g_string_append_printf (text, "%s\n", gtk_label_get_text (GTK_LABEL (l)));
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* A plain Workbench model, as AWS's tool writes it: its flag (a partition key of 3 values over
+ * the sample items) and the checks that need key templates or patterns, listed as not checked,
+ * in the order and words of dy_model_check's report. */
+static void
+test_plain (void)
+{
+  const char *path = DYNOSCOPE_SOURCE_DIR "/tests/model/data/workbench/tickets-status-pk.json";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) expected = g_string_new (NULL);
+  g_autofree char *shown = NULL;
+  const DyCheckReport *report;
+  DyModelWindow *window;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.model", NULL));
+  window = find_model_window ();
+  g_assert_true (dy_model_window_load (window, path, &error));
+  g_assert_no_error (error);
+  gui_settle ();
+  report = dy_model_window_get_report (window);
+  g_assert_cmpuint (report->flags->len, >, 0);
+  g_assert_cmpuint (report->skipped->len, >, 0);
+  for (guint i = 0; i < report->flags->len; i++)
+    {
+      const DyFlag *f = report->flags->pdata[i];
+
+      g_string_append_printf (expected, "%s\n%s\n", dy_flag_kind_name (f->kind), f->message);
+    }
+  g_string_append (expected, "Not checked\n");
+  for (guint i = 0; i < report->skipped->len; i++)
+    {
+      const DyFlag *f = report->skipped->pdata[i];
+
+      g_string_append_printf (expected, "%s\n%s\n", dy_flag_kind_name (f->kind), f->message);
+    }
+  shown = flags_text (window);
+  g_assert_cmpstr (shown, ==, expected->str);
+  g_assert_nonnull (strstr (shown, "the partition key status takes 3 values"));
+  gui_screenshot ("99-model-plain-workbench.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  gui_settle ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -811,5 +877,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model-gui/create-on", test_create_on);
   g_test_add_func ("/model-gui/infer", test_infer);
   g_test_add_func ("/model-gui/save", test_save);
+  g_test_add_func ("/model-gui/plain", test_plain);
   return gui_run_tests ();
 }
