@@ -42,10 +42,11 @@ if $for_tests; then
   # The local endpoint's tests (tests/server) run the AWS CLI v2 and boto3 from Debian.
   # tests/lib makes a self-signed certificate with the openssl command for the TLS tests.
   # The code generator's tests (tests/codegen) parse the Go and Rust programs with gofmt and
-  # rustfmt, and compile the literals of every language (rustc for Rust).
+  # rustfmt, compile the literals of every language (rustc for Rust) and type-check every
+  # generated program (cargo, Debian's 1.65 with rustc 1.63, for Rust).
   # The completion tests drive bash (and zsh, which the completion is also written for).
   # The package suite (tests/package) builds the Debian packages and lints them.
-  for p in awscli python3-boto3 openssl golang-go rustfmt rustc bash zsh \
+  for p in awscli python3-boto3 openssl golang-go rustfmt rustc cargo bash zsh \
            dpkg-dev debhelper lintian; do
     dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed || missing+=("$p")
   done
