@@ -223,8 +223,11 @@ def check_java(work, progs):
     listing = os.path.join(work, "sources.txt")
     with open(listing, "w") as f:
         f.write("\n".join(sources) + "\n")
-    r = subprocess.run([javac, "-J-Xmx2g", "-Xmaxerrs", "200", "-Xlint:none", "-encoding",
-                        "UTF-8", "-d", os.path.join(work, "classes"), "@" + listing],
+    # No annotation processing, debug tables or implicit classes: a fifth less time, the same
+    # checks (class files are still written: a method past 64 KB of bytecode fails there).
+    r = subprocess.run([javac, "-J-Xmx2g", "-Xmaxerrs", "200", "-Xlint:none", "-proc:none",
+                        "-g:none", "-implicit:none", "-encoding", "UTF-8", "-d",
+                        os.path.join(work, "classes"), "@" + listing],
                        capture_output=True, text=True, timeout=900)
     if r.returncode != 0:
         fail(f"javac failed:\n{r.stdout}{r.stderr}")
