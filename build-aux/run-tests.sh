@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test:
 #   1. the whole test suite, warnings as errors;
-#   2. the GTK-free suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   2. the GTK-free suites again under AddressSanitizer + UndefinedBehaviorSanitizer (but the
+#      'toolchain' suite: javac, go, cargo... compiling generated programs, the same either way);
 #   3. each libFuzzer target for FUZZ_SECONDS (default 20) from its committed corpus;
 #   4. the slow 'package' suite: the Debian packages built, unpacked, run and linted (about two
 #      minutes; the two runs above leave it out).
@@ -60,12 +61,12 @@ else
   echo "build failed"; failed=$((failed + 1))
 fi
 
-echo "== GTK-free tests (all but the gui suite) under address + undefined sanitizers"
+echo "== GTK-free tests (all but the gui and toolchain suites) under address + undefined sanitizers"
 if setup build-sanitize -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false \
    && ninja -C build-sanitize; then
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    meson test -C build-sanitize --no-suite gui --no-suite package --print-errorlogs \
-      --num-processes 2 --timeout-multiplier 3
+    meson test -C build-sanitize --no-suite gui --no-suite package --no-suite toolchain \
+      --print-errorlogs --num-processes 2 --timeout-multiplier 3
   count_meson build-sanitize
 else
   echo "sanitizer build failed"; failed=$((failed + 1))
