@@ -22,8 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "app/dy-application.h"
-#include "app/dy-window.h"
+#include "app/window/dy-application.h"
+#include "app/window/dy-window.h"
 #include "engine/engine.h"
 #include "engine/snapshot.h"
 

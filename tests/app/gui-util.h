@@ -3,9 +3,9 @@
  * the window draw, screenshots, and reaching into a table view's filter row. */
 #pragma once
 
-#include "app/dy-application.h"
-#include "app/dy-item.h"
-#include "app/dy-window.h"
+#include "app/window/dy-application.h"
+#include "app/common/dy-item.h"
+#include "app/window/dy-window.h"
 
 G_BEGIN_DECLS
 

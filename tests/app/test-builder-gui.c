@@ -3,8 +3,8 @@
  * guarded rename staged on every item of a result. */
 #define G_LOG_DOMAIN "test-builder-gui"
 
-#include "app/dy-expr-builder.h"
-#include "app/dy-staging.h"
+#include "app/browser/dy-expr-builder.h"
+#include "app/staging/dy-staging.h"
 #include "gui-util.h"
 
 /* The demo connection lists its tables first: a view opened before that has no connection. */

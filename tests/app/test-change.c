@@ -6,8 +6,8 @@
 
 #include <string.h>
 
-#include "app/dy-change-tail.h"
-#include "app/dy-change.h"
+#include "app/changes/dy-change-tail.h"
+#include "app/changes/dy-change.h"
 #include "engine/engine-private.h"
 #include "engine/stream-store.h"
 

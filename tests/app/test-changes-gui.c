@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-#include "app/dy-change.h"
-#include "app/dy-changes-view.h"
+#include "app/changes/dy-change.h"
+#include "app/changes/dy-changes-view.h"
 #include "gui-util.h"
 
 #define BIG "98765432109876543210987654321098765432"

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app/dy-compare-view.h"
-#include "app/dy-staging.h"
+#include "app/compare/dy-compare-view.h"
+#include "app/staging/dy-staging.h"
 #include "core/ddbjson.h"
 #include "engine/engine.h"
 #include "engine/snapshot.h"

@@ -10,11 +10,11 @@
 #include "backend/backend.h"
 #include "core/number.h"
 
-#include "app/dy-application.h"
-#include "app/dy-group.h"
-#include "app/dy-item.h"
-#include "app/dy-node.h"
-#include "app/dy-window.h"
+#include "app/window/dy-application.h"
+#include "app/browser/dy-group.h"
+#include "app/common/dy-item.h"
+#include "app/inspector/dy-node.h"
+#include "app/window/dy-window.h"
 #include "gui-util.h"
 
 static GSubprocess *server;

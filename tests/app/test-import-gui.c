@@ -8,7 +8,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "app/dy-import.h"
+#include "app/tables/dy-import.h"
 #include "backend/backend.h"
 #include "core/ddbjson.h"
 #include "gui-util.h"

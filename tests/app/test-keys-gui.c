@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app/dy-keys-rows.h"
-#include "app/dy-keys-view.h"
+#include "app/keys/dy-keys-rows.h"
+#include "app/keys/dy-keys-view.h"
 #include "engine/engine.h"
 #include "engine/snapshot.h"
 #include "gui-util.h"

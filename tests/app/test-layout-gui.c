@@ -5,7 +5,7 @@
 
 #include <glib/gi18n.h>
 
-#include "app/dy-staging.h"
+#include "app/staging/dy-staging.h"
 #include "gui-util.h"
 
 #define WINDOW_WIDTH 1440

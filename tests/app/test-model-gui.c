@@ -14,8 +14,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "app/dy-group.h"
-#include "app/dy-model-window.h"
+#include "app/browser/dy-group.h"
+#include "app/model/dy-model-window.h"
 #include "gui-util.h"
 #include "backend/backend.h"
 #include "model/workbench.h"

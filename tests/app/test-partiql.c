@@ -8,8 +8,8 @@
 
 #include <glib/gstdio.h>
 
-#include "app/dy-partiql.h"
-#include "app/dy-sql-history.h"
+#include "app/sql/dy-partiql.h"
+#include "app/sql/dy-sql-history.h"
 
 static void
 assert_kind (const char *statement, DyPartiqlKind expected, const char *table)

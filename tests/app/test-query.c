@@ -3,11 +3,11 @@
 
 #include <gio/gio.h>
 
-#include "app/dy-describe.h"
-#include "app/dy-format.h"
-#include "app/dy-group.h"
-#include "app/dy-node.h"
-#include "app/dy-query.h"
+#include "app/common/dy-describe.h"
+#include "app/common/dy-format.h"
+#include "app/browser/dy-group.h"
+#include "app/inspector/dy-node.h"
+#include "app/browser/dy-query.h"
 #include "core/ddbjson.h"
 
 static char *

@@ -7,7 +7,7 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 
-#include "app/dy-rows.h"
+#include "app/browser/dy-rows.h"
 #include "core/ddbjson.h"
 
 /* Item I of a result: every type, a 38-digit number, attributes in a fixed order. */

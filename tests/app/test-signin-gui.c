@@ -15,9 +15,9 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-#include "app/dy-identity.h"
-#include "app/dy-mfa-dialog.h"
-#include "app/dy-sign-in.h"
+#include "app/connections/dy-identity.h"
+#include "app/connections/dy-mfa-dialog.h"
+#include "app/connections/dy-sign-in.h"
 #include "gui-util.h"
 #include "net/hash.h"
 

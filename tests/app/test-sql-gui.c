@@ -12,13 +12,13 @@
 #include <sys/prctl.h>
 #include <signal.h>
 
-#include "app/dy-copy-as.h"
-#include "app/dy-demo.h"
-#include "app/dy-sql-drift.h"
-#include "app/dy-sql-history.h"
-#include "app/dy-sql-stage.h"
-#include "app/dy-sql-view-private.h"
-#include "app/dy-staging.h"
+#include "app/common/dy-copy-as.h"
+#include "app/window/dy-demo.h"
+#include "app/sql/dy-sql-drift.h"
+#include "app/sql/dy-sql-history.h"
+#include "app/sql/dy-sql-stage.h"
+#include "app/sql/dy-sql-view-private.h"
+#include "app/staging/dy-staging.h"
 #include "core/ddbjson.h"
 #include "gui-util.h"
 

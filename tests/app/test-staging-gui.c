@@ -7,9 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "app/dy-fanout-dialog.h"
-#include "app/dy-staging-panel.h"
-#include "app/dy-staging.h"
+#include "app/staging/dy-fanout-dialog.h"
+#include "app/staging/dy-staging-panel.h"
+#include "app/staging/dy-staging.h"
 #include "core/ddbjson.h"
 #include "core/number.h"
 #include "gui-util.h"

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "app/dy-table-dialog.h"
+#include "app/tables/dy-table-dialog.h"
 #include "gui-util.h"
 
 #define TABLE "GuiTasks"

@@ -1,0 +1,125 @@
+/* dy-grid.c: the exact-value grid's cells (see dy-grid.h). */
+#define G_LOG_DOMAIN "dynoscope-grid"
+
+#include "app/common/dy-format.h"
+#include "app/browser/dy-grid.h"
+#include "app/common/dy-item.h"
+
+/* The grid's rows are items (flat) or tree rows of collections and items (grouped). */
+GObject *
+dy_grid_row_item (gpointer row)
+{
+  if (GTK_IS_TREE_LIST_ROW (row))
+    return gtk_tree_list_row_get_item (row);
+  return row != NULL ? g_object_ref (row) : NULL;
+}
+
+gboolean
+dy_grid_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                       gpointer user_data)
+{
+  const char *text = g_object_get_data (G_OBJECT (widget), "tooltip");
+
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+void
+dy_grid_setup_collection_cell (GtkListItem *list_item)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *flag = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_has_tooltip (label, TRUE);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (dy_grid_query_tooltip), NULL);
+  gtk_label_set_xalign (GTK_LABEL (flag), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (flag), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (flag, "caption");
+  gtk_widget_set_has_tooltip (flag, TRUE);
+  g_signal_connect (flag, "query-tooltip", G_CALLBACK (dy_grid_query_tooltip), NULL);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), flag);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
+  g_object_set_data (G_OBJECT (expander), "label", label);
+  g_object_set_data (G_OBJECT (expander), "flag", flag);
+  gtk_list_item_set_child (list_item, expander);
+}
+
+char *
+dy_grid_collection_heading (DyGroup *group)
+{
+  g_autofree char *size = dy_format_size (dy_group_get_total_size (group));
+  guint n = dy_group_get_n_items (group);
+
+  /* TRANSLATORS: an item collection: its partition key value, item count and size */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s — %u item, %s", "%s — %u items, %s",
+                                       n),
+                          dy_group_get_key_text (group), n, size);
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  /* GtkInscription, made for cells, is much cheaper to create, measure and bind than a
+   * GtkLabel: the grid keeps a couple of hundred rows of every column alive. */
+  GtkWidget *label = gtk_inscription_new (NULL);
+
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (label), 0);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
+                                     GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), 48);
+  gtk_widget_add_css_class (label, "grid-cell");
+  /* The tooltip is asked for when shown: setting tooltip text on every bind makes GTK query
+   * the pointer (an X11 round trip) per cell, which stalls scrolling. */
+  gtk_widget_set_has_tooltip (label, TRUE);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (dy_grid_query_tooltip), NULL);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  const char *name = g_object_get_data (G_OBJECT (factory), "attribute");
+  g_autoptr (GObject) object = dy_grid_row_item (gtk_list_item_get_item (list_item));
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+  const DdbValue *value = NULL;
+  g_autofree char *text = NULL;
+
+  if (DY_IS_ITEM (object))
+    value = dy_item_get_attribute (DY_ITEM (object), name);
+  if (value != NULL)
+    text = dy_format_value (value);
+  gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
+  g_object_set_data (G_OBJECT (label), "tooltip",
+                     value != NULL ? (gpointer) ddb_type_name (value->type) : NULL);
+  /* The factory, and so the name, lives as long as the column. */
+  g_object_set_data (G_OBJECT (label), "attribute", (gpointer) name);
+}
+
+GtkListItemFactory *
+dy_grid_cell_factory_new (const char *attribute)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_object_set_data_full (G_OBJECT (factory), "attribute", g_strdup (attribute), g_free);
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), NULL);
+  return factory;
+}
+
+int
+dy_grid_column_width (const char *name, DyRowPage *page)
+{
+  int chars = (int) g_utf8_strlen (name, -1) + 2;
+
+  for (guint i = 0; page != NULL && i < page->names->len; i++)
+    if (g_str_equal (page->names->pdata[i], name))
+      chars = MAX (chars, g_array_index (page->widths, int, i));
+  return CLAMP (chars * 8 + 24, 72, 360);
+}

@@ -1,0 +1,87 @@
+/* dy-rows.h: the results of a view as a light list model: each item is kept as its compact
+ * encoding (core/itemcodec) in a spill file outside the heap, with only an offset index in
+ * memory, and becomes a DyItem only when asked for (a row bound to the grid, the inspector's
+ * item), through a small cache. Pages are encoded and written on workers; a snapshot of the
+ * index lets workers read every row (sorting, grouping) while the main thread goes on. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "app/common/dy-item.h"
+#include "core/value.h"
+
+G_BEGIN_DECLS
+
+/* Where encoded rows go: an unlinked file in the user's cache folder (in memory if none can
+ * be made). Any thread may append to it or read from it. */
+typedef struct _DyRowStore DyRowStore;
+
+DyRowStore *dy_row_store_ref (DyRowStore *store);
+void dy_row_store_unref (DyRowStore *store);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DyRowStore, dy_row_store_unref)
+
+/* A page of rows made on a worker: each item encoded, written to a store, with the names of
+ * the attributes it holds (first-seen order) and, for each name, a column width in characters
+ * that shows its values whole when they are short. */
+typedef struct {
+  DyRowStore *store;
+  guint64 base;     /* offset of the first row's bytes in the store */
+  GArray *lengths;  /* guint32 per row, back to back from base */
+  GPtrArray *names; /* char* */
+  GArray *widths;   /* int per name, in characters */
+} DyRowPage;
+
+/* Encodes ITEMS (DynamoDB JSON items) into STORE. NULL with the parser's error. */
+DyRowPage *dy_row_page_new (DyRowStore *store, json_t *items, GError **error);
+/* The same for ITEMS (DdbValue maps, borrowed), as the rows of a SQL result come. */
+DyRowPage *dy_row_page_new_from_values (DyRowStore *store, GPtrArray *items, GError **error);
+void dy_row_page_free (DyRowPage *page);
+
+#define DY_TYPE_ROWS (dy_rows_get_type ())
+G_DECLARE_FINAL_TYPE (DyRows, dy_rows, DY, ROWS, GObject)
+
+/* A list model of DyItem, in the order rows were added. */
+DyRows *dy_rows_new (void);
+/* The store pages for these rows are written to (a new one after each clear). */
+DyRowStore *dy_rows_get_store (DyRows *self);
+/* Appends PAGE's rows; FALSE (nothing added) if it was written to a store since cleared. */
+gboolean dy_rows_add_page (DyRows *self, DyRowPage *page);
+/* Drops every row (and the store). */
+void dy_rows_clear (DyRows *self);
+/* The item at POSITION, or NULL. Main thread only. */
+DyItem *dy_rows_get_row (DyRows *self, guint position);
+
+/* A read-only view of the rows added so far, for a worker. */
+typedef struct _DyRowsSnapshot DyRowsSnapshot;
+
+DyRowsSnapshot *dy_rows_snapshot (DyRows *self);
+void dy_rows_snapshot_free (DyRowsSnapshot *snapshot);
+guint dy_rows_snapshot_get_n (DyRowsSnapshot *snapshot);
+/* Row I's item, decoded; NULL with an error if the store cannot be read. Any thread. */
+DdbValue *dy_rows_snapshot_read (DyRowsSnapshot *snapshot, guint i, GError **error);
+
+#define DY_TYPE_ROW_LIST (dy_row_list_get_type ())
+G_DECLARE_FINAL_TYPE (DyRowList, dy_row_list, DY, ROW_LIST, GObject)
+
+/* A list model of DyItem: the rows of ROWS at POSITIONS (guint32, taken), in that order (a
+ * sorted grid, a collection's items). May be made on a worker; read on the main thread. */
+DyRowList *dy_row_list_new (DyRows *rows, GArray *positions);
+/* Adds rows FROM .. TO-1 of its DyRows at the end (rows loaded after the order was made). */
+void dy_row_list_append_range (DyRowList *self, guint from, guint to);
+
+G_END_DECLS
+
+#define DY_TYPE_ROW_FEED (dy_row_feed_get_type ())
+G_DECLARE_FINAL_TYPE (DyRowFeed, dy_row_feed, DY, ROW_FEED, GObject)
+
+/* The grid's view of a growing list model (DyRows): GTK 4.8's list views make widgets for
+ * about two hundred rows at once, every cell of every column, in the handler of the model's
+ * change; a feed hands rows over a few dozen per main-loop iteration until that many are
+ * shown (then the rest at once, as they need no widgets), so that no iteration stalls. */
+DyRowFeed *dy_row_feed_new (GListModel *source);
+/* Before SOURCE is emptied: keeps the rows around KEEP_START (those with widgets) and takes
+ * them away a few per iteration, the others at once; what SOURCE holds meanwhile is shown
+ * after. */
+void dy_row_feed_drain (DyRowFeed *self, guint keep_start);
+/* TRUE while rows wait to be shown or taken away. */
+gboolean dy_row_feed_get_pending (DyRowFeed *self);

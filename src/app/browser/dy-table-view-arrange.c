@@ -1,0 +1,439 @@
+/* dy-table-view-arrange.c: the order of the table view's grid: the rows as loaded, sorted by
+ * the columns the user picked (client-side: every row loaded, numbers exactly), or grouped
+ * into item collections by partition key. Both read every row, so past a few they run on a
+ * worker over a snapshot of the rows while the grid shows the previous order. */
+#define G_LOG_DOMAIN "dynoscope-table-view"
+
+#include <glib/gi18n.h>
+
+#include "app/common/dy-format.h"
+#include "app/browser/dy-group.h"
+#include "app/common/dy-item.h"
+#include "app/browser/dy-table-view-private.h"
+#include "core/itemsize.h"
+
+static GtkSorter *
+column_sorter (DyTableView *self)
+{
+  return gtk_column_view_get_sorter (self->column_view);
+}
+
+/* Sorting and grouping read every row loaded, so they run on a worker over a snapshot of the
+ * rows, unless there are so few that doing it at once costs less than a frame. */
+#define ARRANGE_AT_ONCE 1000
+
+/* Client-side sorting by columns: the column view's sorter says which columns sort, in which
+ * priority and direction, only through comparisons, so ask it with probe items holding one or
+ * two attributes. Returns SortKey*, the primary column first. */
+typedef struct {
+  char *name;
+  gboolean descending;
+} SortKey;
+
+static void
+sort_key_free (SortKey *key)
+{
+  g_free (key->name);
+  g_free (key);
+}
+
+static DyItem *
+probe_item (const char *name, const char *text, const char *name2, const char *text2)
+{
+  DdbValue *map = ddb_value_new_m ();
+
+  ddb_value_map_set (map, name, ddb_value_new_s (text, -1));
+  if (name2 != NULL)
+    ddb_value_map_set (map, name2, ddb_value_new_s (text2, -1));
+  return dy_item_new (map);
+}
+
+static int
+probe (DyTableView *self, const char *name, gboolean a_first, const char *name2,
+       gboolean a_first2)
+{
+  g_autoptr (DyItem) a = probe_item (name, a_first ? "a" : "b", name2, a_first2 ? "a" : "b");
+  g_autoptr (DyItem) b = probe_item (name, a_first ? "b" : "a", name2, a_first2 ? "b" : "a");
+
+  return gtk_sorter_compare (column_sorter (self), a, b);
+}
+
+static int
+compare_priority (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const SortKey *ka = *(SortKey **) a;
+  const SortKey *kb = *(SortKey **) b;
+  int first = ka->descending ? GTK_ORDERING_LARGER : GTK_ORDERING_SMALLER;
+
+  /* A's column alone would answer FIRST, B's the opposite: the answer says which one leads. */
+  return probe (user_data, ka->name, TRUE, kb->name, ka->descending == kb->descending ? FALSE : TRUE)
+             == first ? -1 : 1;
+}
+
+static GPtrArray *
+sort_keys (DyTableView *self)
+{
+  GPtrArray *keys = g_ptr_array_new_with_free_func ((GDestroyNotify) sort_key_free);
+  GHashTableIter iter;
+  gpointer name;
+
+  g_hash_table_iter_init (&iter, self->columns);
+  while (g_hash_table_iter_next (&iter, &name, NULL))
+    {
+      int order = probe (self, name, TRUE, NULL, FALSE);
+      SortKey *key;
+
+      if (order == GTK_ORDERING_EQUAL)
+        continue;
+      key = g_new0 (SortKey, 1);
+      key->name = g_strdup (name);
+      key->descending = order == GTK_ORDERING_LARGER;
+      g_ptr_array_add (keys, key);
+    }
+  g_ptr_array_sort_with_data (keys, compare_priority, self);
+  return keys;
+}
+
+typedef struct {
+  DyRows *rows;
+  DyRowsSnapshot *snapshot;
+  GPtrArray *keys; /* SortKey*: sorting */
+  char *pk;        /* grouping */
+  char *sk;
+  gboolean descending;
+  guint serial;
+} Arrange;
+
+static void
+arrange_free (Arrange *job)
+{
+  g_object_unref (job->rows);
+  dy_rows_snapshot_free (job->snapshot);
+  if (job->keys != NULL)
+    g_ptr_array_unref (job->keys);
+  g_free (job->pk);
+  g_free (job->sk);
+  g_free (job);
+}
+
+typedef struct {
+  DdbValue **values; /* n_keys per row */
+  GPtrArray *keys;
+} SortData;
+
+static int
+compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const SortData *data = user_data;
+  guint ra = *(const guint32 *) a;
+  guint rb = *(const guint32 *) b;
+  guint k = data->keys->len;
+
+  for (guint j = 0; j < k; j++)
+    {
+      const SortKey *key = data->keys->pdata[j];
+      int c = dy_format_compare_cells (data->values[ra * k + j], data->values[rb * k + j]);
+
+      if (c != 0)
+        return key->descending ? -c : c;
+    }
+  return ra < rb ? -1 : ra > rb;
+}
+
+/* The rows' positions in the keys' order; NULL if cancelled or unreadable. */
+static GArray *
+sort_rows (Arrange *job, GCancellable *cancellable, GError **error)
+{
+  guint n = dy_rows_snapshot_get_n (job->snapshot);
+  guint k = job->keys->len;
+  SortData data = { g_new0 (DdbValue *, (gsize) n * k), job->keys };
+  GArray *positions = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+  gboolean ok = TRUE;
+
+  for (guint32 i = 0; i < n && ok; i++)
+    {
+      g_autoptr (DdbValue) item = dy_rows_snapshot_read (job->snapshot, i, error);
+
+      if (item == NULL || (i % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error)))
+        ok = FALSE;
+      for (guint j = 0; ok && j < k; j++)
+        {
+          const DdbValue *value = ddb_value_map_get (item, ((SortKey *) job->keys->pdata[j])->name);
+
+          data.values[i * k + j] = value != NULL ? ddb_value_copy (value) : NULL;
+        }
+      g_array_append_val (positions, i);
+    }
+  if (ok)
+    g_qsort_with_data (positions->data, (int) positions->len, sizeof (guint32), compare_rows, &data);
+  for (gsize i = 0; i < (gsize) n * k; i++)
+    g_clear_pointer (&data.values[i], ddb_value_free);
+  g_free (data.values);
+  if (!ok)
+    g_clear_pointer (&positions, g_array_unref);
+  return positions;
+}
+
+typedef struct {
+  DdbValue **sk;
+  gboolean descending;
+} GroupSort;
+
+static int
+compare_in_collection (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const GroupSort *data = user_data;
+  const DdbValue *va = data->sk[*(const guint32 *) a];
+  const DdbValue *vb = data->sk[*(const guint32 *) b];
+  int c;
+
+  /* Items of a GSI may lack its sort key only if they are not in it; keep them last anyway. */
+  if (va == NULL || vb == NULL)
+    c = (va == NULL) - (vb == NULL);
+  else
+    c = dy_format_compare_keys (va, vb);
+  return data->descending ? -c : c;
+}
+
+/* The collections (DyGroup) of the rows by partition key, in first-seen order, each with its
+ * items in sort-key order, then shard sets gathered; NULL if cancelled or unreadable. */
+static GListModel *
+group_rows (Arrange *job, GCancellable *cancellable, GError **error)
+{
+  guint n = dy_rows_snapshot_get_n (job->snapshot);
+  g_autoptr (DyGroupBuilder) builder = dy_group_builder_new ();
+  GroupSort sort = { job->sk != NULL ? g_new0 (DdbValue *, MAX (n, 1)) : NULL, job->descending };
+  GListModel *groups = NULL;
+  gboolean ok = TRUE;
+
+  for (guint32 i = 0; i < n && ok; i++)
+    {
+      g_autoptr (DdbValue) item = dy_rows_snapshot_read (job->snapshot, i, error);
+      const DdbValue *pk;
+      g_autofree char *text = NULL;
+
+      if (item == NULL || (i % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error)))
+        {
+          ok = FALSE;
+          break;
+        }
+      pk = ddb_value_map_get (item, job->pk);
+      text = pk != NULL ? dy_format_key (pk) : g_strdup (_("(no partition key)"));
+      dy_group_builder_add (builder, text, i, ddb_item_size (item));
+      if (sort.sk != NULL)
+        {
+          const DdbValue *sk = ddb_value_map_get (item, job->sk);
+
+          sort.sk[i] = sk != NULL ? ddb_value_copy (sk) : NULL;
+        }
+    }
+  if (ok)
+    groups = dy_group_builder_finish (builder, job->rows,
+                                      sort.sk != NULL ? compare_in_collection : NULL, &sort);
+  for (guint i = 0; sort.sk != NULL && i < n; i++)
+    g_clear_pointer (&sort.sk[i], ddb_value_free);
+  g_free (sort.sk);
+  return groups;
+}
+
+static void
+arranged_free (Arrange *job, gpointer done)
+{
+  if (done == NULL)
+    return;
+  if (job->keys != NULL)
+    g_array_unref (done);
+  else
+    g_object_unref (done);
+}
+
+static void
+arrange_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  Arrange *job = task_data;
+  GError *error = NULL;
+  gpointer done = job->keys != NULL ? (gpointer) sort_rows (job, cancellable, &error)
+                                    : (gpointer) group_rows (job, cancellable, &error);
+
+  if (done == NULL)
+    g_task_return_error (task, error);
+  else if (job->keys != NULL)
+    g_task_return_pointer (task, done, (GDestroyNotify) g_array_unref);
+  else
+    g_task_return_pointer (task, done, g_object_unref);
+}
+
+static void
+show_sorted (DyTableView *self, GArray *positions)
+{
+  guint sorted = positions->len;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+
+  g_clear_object (&self->order);
+  self->order = dy_row_list_new (self->items, positions);
+  self->sort_dirty = FALSE;
+  /* Rows loaded while it sorted go at the end, until the next sort. */
+  if (sorted < n)
+    dy_table_view_rows_added (self, sorted, n);
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->order));
+}
+
+static void
+show_groups (DyTableView *self, GListModel *groups)
+{
+  GtkTreeListModel *tree = gtk_tree_list_model_new (g_object_ref (groups), FALSE, FALSE,
+                                                    dy_group_tree_children, NULL, NULL);
+
+  /* Sorting by a column header sorts the items within their collection, a step at a time. */
+  if (self->sorting)
+    {
+      GtkSortListModel *sorted = gtk_sort_list_model_new (
+        G_LIST_MODEL (g_object_ref (tree)),
+        GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (column_sorter (self)))));
+
+      gtk_sort_list_model_set_incremental (sorted, TRUE);
+      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (sorted));
+      g_object_unref (sorted);
+    }
+  else
+    gtk_single_selection_set_model (self->selection, G_LIST_MODEL (tree));
+  gtk_column_view_column_set_visible (self->tree_column, TRUE);
+  /* The first collection opens at once, so grouping shows items, not only headings. */
+  if (g_list_model_get_n_items (G_LIST_MODEL (tree)) > 0)
+    {
+      g_autoptr (GtkTreeListRow) first = gtk_tree_list_model_get_row (tree, 0);
+
+      gtk_tree_list_row_set_expanded (first, TRUE);
+    }
+  g_object_unref (tree);
+}
+
+/* Shows a sort's or grouping's result DONE (taken), unless the rows changed meanwhile. */
+static void
+show_arranged (DyTableView *self, Arrange *job, gpointer done, GError *error)
+{
+  if (job->serial != self->arrange_serial)
+    {
+      arranged_free (job, done);
+      return;
+    }
+  self->arranging = FALSE;
+  if (done == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        dy_table_view_show_error (self, error->message);
+    }
+  else if (job->keys != NULL)
+    show_sorted (self, done);
+  else
+    {
+      show_groups (self, done);
+      g_object_unref (done);
+    }
+}
+
+static void
+arranged (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  gpointer done = g_task_propagate_pointer (G_TASK (result), &error);
+
+  show_arranged (DY_TABLE_VIEW (source), g_task_get_task_data (G_TASK (result)), done, error);
+}
+
+/* Sorts (KEYS given) or groups the rows loaded, at once or on a worker. */
+static void
+arrange (DyTableView *self, GPtrArray *keys)
+{
+  Arrange *job = g_new0 (Arrange, 1);
+  const DyTableViewKeys *info = dy_table_view_current_keys (self);
+  g_autoptr (GTask) task = NULL;
+
+  g_cancellable_cancel (self->arrange_cancellable);
+  g_clear_object (&self->arrange_cancellable);
+  self->arrange_cancellable = g_cancellable_new ();
+  job->rows = g_object_ref (self->items);
+  job->snapshot = dy_rows_snapshot (self->items);
+  job->keys = keys;
+  if (keys == NULL)
+    {
+      job->pk = g_strdup (info->pk);
+      job->sk = g_strdup (info->sk);
+      job->descending = gtk_toggle_button_get_active (self->desc_toggle);
+    }
+  job->serial = ++self->arrange_serial;
+  self->arranging = TRUE;
+  if (dy_rows_snapshot_get_n (job->snapshot) <= ARRANGE_AT_ONCE)
+    {
+      /* Few rows: the result is shown before this returns. */
+      g_autoptr (GError) error = NULL;
+      gpointer done = keys != NULL ? (gpointer) sort_rows (job, NULL, &error)
+                                   : (gpointer) group_rows (job, NULL, &error);
+
+      show_arranged (self, job, done, error);
+      arrange_free (job);
+      return;
+    }
+  task = g_task_new (self, self->arrange_cancellable, arranged, NULL);
+  g_task_set_source_tag (task, arrange);
+  g_task_set_task_data (task, job, (GDestroyNotify) arrange_free);
+  g_task_run_in_thread (task, arrange_thread);
+}
+
+void
+dy_table_view_rebuild_rows (DyTableView *self)
+{
+  GPtrArray *keys = NULL;
+
+  self->sorting = gtk_sorter_get_order (column_sorter (self)) != GTK_SORTER_ORDER_NONE;
+  /* A sort or grouping on its way is for rows shown before. */
+  g_cancellable_cancel (self->arrange_cancellable);
+  self->arrange_serial++;
+  self->arranging = FALSE;
+  self->sort_dirty = FALSE;
+  if (self->grouped && self->ready)
+    {
+      g_clear_object (&self->order);
+      arrange (self, NULL);
+      return;
+    }
+  gtk_column_view_column_set_visible (self->tree_column, FALSE);
+  if (self->sorting && self->ready)
+    keys = sort_keys (self);
+  if (keys == NULL || keys->len == 0)
+    {
+      /* Without a sort column the grid shows the rows as loaded, in DynamoDB's order, at no
+       * cost. */
+      g_clear_object (&self->order);
+      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
+      if (keys != NULL)
+        g_ptr_array_unref (keys);
+      return;
+    }
+  /* Until the new order is made, the grid shows the previous one (rows loaded since at its
+   * end), or the rows as loaded. */
+  if (self->order == NULL
+      || gtk_single_selection_get_model (self->selection) != G_LIST_MODEL (self->order))
+    {
+      g_clear_object (&self->order);
+      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
+    }
+  arrange (self, keys);
+}
+
+void
+dy_table_view_rows_added (DyTableView *self, guint from, guint to)
+{
+  if (self->order != NULL && !self->grouped)
+    {
+      dy_row_list_append_range (self->order, from, to);
+      self->sort_dirty = TRUE;
+    }
+}
+
+void
+dy_table_view_rearrange (DyTableView *self)
+{
+  if (self->grouped || (self->sorting && (self->sort_dirty || self->order == NULL)))
+    dy_table_view_rebuild_rows (self);
+}

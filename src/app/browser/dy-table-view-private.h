@@ -1,0 +1,167 @@
+/* dy-table-view-private.h: what the parts of the table view share: the instance struct and the
+ * few functions that cross from one part to another.
+ *
+ *   dy-table-view.c          the class: properties, construction, DescribeTable, public getters
+ *   dy-table-view-filter.c   the filter row: index and key conditions, filters, the preview
+ *   dy-table-view-results.c  paging and results: Run, Load More, Load All, footer, request text
+ *   dy-table-view-columns.c  the grid: columns, cells and their tints, the column chooser
+ *   dy-table-view-arrange.c  the grid's order: sorted by columns or grouped into collections */
+#pragma once
+
+#include "app/browser/dy-query.h"
+#include "app/browser/dy-rows.h"
+#include "app/staging/dy-staging.h"
+#include "app/browser/dy-table-view.h"
+
+G_BEGIN_DECLS
+
+/* The keys of the table or of one of its indexes. */
+typedef struct {
+  char *name; /* NULL: the table */
+  char *pk;
+  DdbType pk_type;
+  char *sk; /* NULL: no sort key */
+  DdbType sk_type;
+} DyTableViewKeys;
+
+/* What a view runs again when its connection's session is renewed (signed in again). */
+typedef enum {
+  DY_TABLE_VIEW_RETRY_NONE,
+  DY_TABLE_VIEW_RETRY_DESCRIBE, /* DescribeTable: the view never got ready */
+  DY_TABLE_VIEW_RETRY_RUN,      /* the Run's first page */
+  DY_TABLE_VIEW_RETRY_MORE,     /* the page after the last one shown */
+  DY_TABLE_VIEW_RETRY_ALL,      /* Load All, from the last page shown */
+} DyTableViewRetry;
+
+struct _DyTableView {
+  GtkBox parent_instance;
+
+  GtkDropDown *index_dropdown;
+  GtkLabel *pk_label;
+  GtkEntry *pk_entry;
+  GtkLabel *sk_label;
+  GtkDropDown *sk_op_dropdown;
+  GtkEntry *sk_entry;
+  GtkEntry *sk_entry2;
+  GtkToggleButton *desc_toggle;
+  GtkEntry *filter_attr_entry;
+  GtkDropDown *filter_op_dropdown;
+  GtkDropDown *filter_type_dropdown;
+  GtkEntry *filter_value_entry;
+  GtkSpinButton *limit_spin;
+  GtkLabel *mode_label;
+  GtkButton *more_button;
+  GtkRevealer *request_revealer;
+  GtkTextView *request_view;
+  GMenu *more_menu;
+  GtkMenuButton *copy_as_button;
+  GtkRevealer *error_revealer;
+  GtkLabel *error_label;
+  GtkRevealer *stale_revealer;
+  GtkColumnView *column_view;
+  DyInspector *inspector;
+  GtkLabel *footer_label;
+  GtkSpinner *spinner;
+  GtkMenuButton *describe_button;
+  GtkGrid *describe_grid;
+  GtkBox *extra_filters_box;
+  GtkMenuButton *columns_button;
+  GtkBox *columns_box;
+  GtkProgressBar *progress_bar;
+  GtkButton *cancel_button;
+
+  DyConnection *connection;
+  char *table_name;
+  GPtrArray *keys; /* DyTableViewKeys*: [0] the table, then its indexes */
+  DyRows *items;
+  GtkSingleSelection *selection;
+  DyRowList *order; /* the rows in a column's order, when sorted and not grouped */
+  DyRowFeed *feed;  /* the rows as loaded, handed to the grid a few at a time */
+  GHashTable *columns; /* attribute name -> GtkColumnViewColumn (owned by the view) */
+  GHashTable *bound_cells; /* GtkListItem of the attribute cells bound now: tinted again when
+                            * what is staged changes */
+  gulong staging_handler;
+  gulong committed_handler;
+  GHashTable *seen_columns; /* names the results of the last Run hold */
+  gboolean prune_columns;   /* once the Run's pages are in, drop the columns not seen */
+  gboolean follow_up; /* the Run's first, small page is out: the rest of a full page follows */
+  GtkColumnViewColumn *tree_column;
+  json_t *request;  /* of the current results, without ExclusiveStartKey */
+  json_t *last_key; /* LastEvaluatedKey of the last page */
+  char *operation;
+  GCancellable *cancellable;
+  gboolean ready;
+  gboolean running;
+  gboolean grouped;
+  gboolean sorting; /* a column sorts the rows */
+  gboolean sort_dirty; /* rows came after the order was made */
+  guint arrange_serial; /* of the last sort or grouping asked for; older ones are dropped */
+  gboolean arranging;   /* a sort or grouping runs on a worker */
+  GCancellable *arrange_cancellable;
+  gboolean loading_all;
+  gint64 load_started; /* monotonic µs */
+  guint64 load_scanned_before;
+  guint64 scanned;
+  guint pages;
+  guint requests;
+  double capacity;
+  GArray *filter_conds;      /* DyFilterCond of the extra filter rows, refilled by fill_spec */
+  GHashTable *hidden_columns; /* names the column chooser hid, kept across Runs */
+  GCancellable *describe_cancellable; /* not replaced by each Run, unlike cancellable */
+  DyTableViewRetry retry; /* what failed for want of a session, run again once renewed */
+  gulong renewed_handler;
+  json_t *description; /* DescribeTable's Table */
+  json_t *ttl;         /* DescribeTimeToLive's TimeToLiveDescription */
+  char *ttl_error;
+};
+
+/* dy-table-view.c */
+void dy_table_view_set_running (DyTableView *self, gboolean running);
+
+/* dy-table-view-results.c: runs again what RETRY names (the Run's first page, the next page,
+ * Load All) with the request the view holds. */
+void dy_table_view_rerun (DyTableView *self, DyTableViewRetry retry);
+
+/* dy-table-view-filter.c */
+void dy_table_view_filter_class_init (GtkWidgetClass *widget_class);
+void dy_table_view_keys_free (DyTableViewKeys *keys);
+/* Takes the table's and its indexes' keys from DescribeTable's TABLE into the index picker;
+ * FALSE if TABLE has no key schema. */
+gboolean dy_table_view_set_key_schema (DyTableView *self, json_t *table);
+/* The keys of the table or index picked in the filter row; NULL before DescribeTable. */
+const DyTableViewKeys *dy_table_view_current_keys (DyTableView *self);
+void dy_table_view_fill_spec (DyTableView *self, DyQuerySpec *spec);
+void dy_table_view_update_key_labels (DyTableView *self);
+
+/* dy-table-view-results.c (and dy_table_view_run_request, public: the seam through which a
+ * request built elsewhere runs as Run does) */
+void dy_table_view_results_class_init (GtkWidgetClass *widget_class);
+/* MESSAGE in the error bar; NULL hides it. */
+void dy_table_view_show_error (DyTableView *self, const char *message);
+void dy_table_view_set_request_text (DyTableView *self, const char *text);
+void dy_table_view_update_actions (DyTableView *self);
+void dy_table_view_update_footer (DyTableView *self);
+/* The staging area's "committed" handler: offers to run again when this table was written. */
+void dy_table_view_staging_committed (DyStaging *staging, DyConnection *connection,
+                                      const char *table, guint n_committed, DyTableView *self);
+
+/* dy-table-view-columns.c */
+void dy_table_view_columns_class_init (GtkWidgetClass *widget_class);
+/* The grid's selection and its Collection column; after the template. */
+void dy_table_view_columns_init (DyTableView *self);
+/* The staging area's "changed" handler: tints the cells shown again. */
+void dy_table_view_staging_changed (DyTableView *self);
+/* A column per attribute of PAGE (the key columns first), sized to its values. */
+void dy_table_view_add_page_columns (DyTableView *self, DyRowPage *page);
+/* Drops the columns that no page of the last Run held. */
+void dy_table_view_prune_columns (DyTableView *self);
+
+/* dy-table-view-arrange.c */
+/* Sorts or groups the rows anew, as the column sorter and the grouping say. */
+void dy_table_view_rebuild_rows (DyTableView *self);
+/* Rows FROM to TO were loaded: a column's order takes them at its end until sorted again. */
+void dy_table_view_rows_added (DyTableView *self, guint from, guint to);
+/* After a page or Load All: the order or the collections take in the new rows. */
+void dy_table_view_rearrange (DyTableView *self);
+
+G_END_DECLS

@@ -1,0 +1,729 @@
+/* dy-table-view-results.c: the table view's paging and results: Run (the filter row's request,
+ * or one built elsewhere), Load More from LastEvaluatedKey, Load All with progress and Cancel,
+ * the pages read on workers, the footer's figures, the request text, the error bar and the bar
+ * saying that a commit made the results stale. */
+#define G_LOG_DOMAIN "dynoscope-table-view"
+
+#include <glib/gi18n.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#ifdef __linux__
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+#include "app/common/dy-copy-as.h"
+#include "app/common/dy-format.h"
+#include "app/browser/dy-table-view-private.h"
+
+/* A Run's first request, without a Limit of the user's, reads this many items: a screenful
+ * (and the couple of hundred rows the grid makes widgets for). */
+#define FIRST_PAGE_ITEMS 100
+
+void
+dy_table_view_set_request_text (DyTableView *self, const char *text)
+{
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->request_view), text, -1);
+}
+
+static void
+set_request (DyTableView *self, json_t *request)
+{
+  g_autofree char *text = json_dumps (request, JSON_INDENT (2));
+
+  dy_table_view_set_request_text (self, text);
+}
+
+void
+dy_table_view_show_error (DyTableView *self, const char *message)
+{
+  if (message != NULL)
+    gtk_label_set_text (self->error_label, message);
+  gtk_revealer_set_reveal_child (self->error_revealer, message != NULL);
+}
+
+void
+dy_table_view_update_actions (DyTableView *self)
+{
+  gboolean more = self->ready && !self->running && self->last_key != NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.run", self->ready);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.load-more", more);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.load-all", more);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.cancel", self->running);
+}
+
+void
+dy_table_view_update_footer (DyTableView *self)
+{
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+  g_autofree char *text = NULL;
+
+  if (self->requests == 0)
+    text = g_strdup (_("Nothing run yet"));
+  else
+    {
+      /* The footer of a table view: its figures, each with its own plural, joined by " · ". */
+      g_autofree char *scanned = dy_format_count (self->scanned);
+      char *parts[7] = {
+        g_strdup_printf (ngettext ("%u item shown", "%u items shown", shown), shown),
+        /* TRANSLATORS: items read by the requests (DynamoDB's ScannedCount) */
+        g_strdup_printf (_("%s scanned"), scanned),
+        g_strdup_printf (ngettext ("%u page", "%u pages", self->pages), self->pages),
+        g_strdup_printf (ngettext ("%u request", "%u requests", self->requests), self->requests),
+        g_strdup_printf (_("%g capacity units"), self->capacity),
+        self->last_key != NULL ? g_strdup (_("more pages remain")) : NULL,
+        NULL,
+      };
+
+      text = g_strjoinv (" · ", parts);
+      for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+        g_free (parts[i]);
+    }
+  gtk_label_set_text (self->footer_label, text);
+}
+
+/* A commit wrote to this table: the rows shown may hold values it replaced. They are not
+ * patched in place (a commit's outcome per item is the table's to say, read again), the user
+ * is told and offered a new Run. */
+void
+dy_table_view_staging_committed (DyStaging *staging, DyConnection *connection,
+                                 const char *table, guint n_committed, DyTableView *self)
+{
+  if (connection == self->connection && (table == NULL || g_str_equal (table, self->table_name))
+      && g_list_model_get_n_items (G_LIST_MODEL (self->items)) > 0)
+    gtk_revealer_set_reveal_child (self->stale_revealer, TRUE);
+}
+
+/* Pages. */
+
+typedef struct {
+  json_t *response; /* only the page's figures */
+  DyRowPage *rows;
+} Page;
+
+static void
+page_free (Page *page)
+{
+  json_decref (page->response);
+  dy_row_page_free (page->rows);
+  g_free (page);
+}
+
+typedef struct {
+  char *operation;
+  json_t *request;
+  DyRowStore *store;
+} PageRequest;
+
+static void
+page_request_free (PageRequest *data)
+{
+  g_free (data->operation);
+  json_decref (data->request);
+  dy_row_store_unref (data->store);
+  g_free (data);
+}
+
+/* Parsing items, encoding them into the store and collecting their attribute names is done
+ * on the worker, off the main thread: a 1 MB page can hold thousands of items. Takes
+ * RESPONSE. */
+static const char *const page_members[] = { "ScannedCount", "ConsumedCapacity",
+                                            "LastEvaluatedKey" };
+
+static Page *
+parse_page (DyRowStore *store, json_t *response, GError **error)
+{
+  Page *page;
+  DyRowPage *rows = dy_row_page_new (store, json_object_get (response, "Items"), error);
+
+  if (rows == NULL)
+    {
+      json_decref (response);
+      return NULL;
+    }
+  page = g_new0 (Page, 1);
+  page->rows = rows;
+  /* Only the page's figures go to the main thread: freeing a 1 MB response tree there would
+   * stall it. */
+  page->response = json_object ();
+  for (guint k = 0; k < G_N_ELEMENTS (page_members); k++)
+    if (json_object_get (response, page_members[k]) != NULL)
+      json_object_set (page->response, page_members[k], json_object_get (response, page_members[k]));
+  json_decref (response);
+  return page;
+}
+
+/* A page's response tree (many megabytes of small blocks for a 1 MB page) is freed on the
+ * worker that read it; without this, that thread's malloc arena would keep the memory. Not
+ * after every page of Load All, whose worker reuses it: trimming takes every arena's lock,
+ * the main thread's too. */
+static void
+release_freed_memory (void)
+{
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
+}
+
+static void
+page_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  DyTableView *self = source;
+  PageRequest *data = task_data;
+  GError *error = NULL;
+  json_t *response = dy_connection_call_sync (self->connection, data->operation, data->request,
+                                              cancellable, &error);
+  Page *page;
+
+  if (response == NULL || (page = parse_page (data->store, response, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  release_freed_memory ();
+  g_task_return_pointer (task, page, (GDestroyNotify) page_free);
+}
+
+/* Adds a page's items to the results, on the main thread. */
+static void
+apply_page (DyTableView *self, Page *page)
+{
+  json_t *capacity;
+  json_t *last_key;
+  guint before = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+
+  dy_table_view_add_page_columns (self, page->rows);
+  if (dy_rows_add_page (self->items, page->rows))
+    dy_table_view_rows_added (self, before, g_list_model_get_n_items (G_LIST_MODEL (self->items)));
+  self->pages++;
+  self->scanned += json_integer_value (json_object_get (page->response, "ScannedCount"));
+  capacity = json_object_get (json_object_get (page->response, "ConsumedCapacity"),
+                              "CapacityUnits");
+  self->capacity += json_number_value (capacity);
+  last_key = json_object_get (page->response, "LastEvaluatedKey");
+  g_clear_pointer (&self->last_key, json_decref);
+  self->last_key = last_key != NULL ? json_incref (last_key) : NULL;
+}
+
+static void send_next_page (DyTableView *self);
+
+static void
+page_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  DyTableView *self = DY_TABLE_VIEW (source);
+  g_autoptr (GError) error = NULL;
+  Page *page = g_task_propagate_pointer (G_TASK (result), &error);
+  gint64 t0 = g_get_monotonic_time ();
+
+  if (page == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  dy_table_view_set_running (self, FALSE);
+  if (page == NULL)
+    {
+      self->follow_up = FALSE;
+      dy_table_view_show_error (self, error->message);
+      dy_table_view_update_footer (self);
+      if (dy_connection_error_wants_session (error))
+        {
+          /* Runs again by itself once the connection is signed in again. */
+          self->retry = self->pages == 0 ? DY_TABLE_VIEW_RETRY_RUN : DY_TABLE_VIEW_RETRY_MORE;
+          dy_connection_report_failure (self->connection, error);
+        }
+      return;
+    }
+  self->retry = DY_TABLE_VIEW_RETRY_NONE;
+  dy_table_view_show_error (self, NULL);
+  apply_page (self, page);
+  if (self->follow_up && self->last_key != NULL)
+    {
+      self->follow_up = FALSE;
+      send_next_page (self);
+    }
+  else
+    {
+      self->follow_up = FALSE;
+      if (self->prune_columns)
+        dy_table_view_prune_columns (self);
+    }
+  dy_table_view_rearrange (self);
+  dy_table_view_update_actions (self);
+  dy_table_view_update_footer (self);
+  g_debug ("page of %u items applied in %.1f ms", page->rows->lengths->len,
+           (g_get_monotonic_time () - t0) / 1000.0);
+  page_free (page);
+}
+
+static void
+send_page (DyTableView *self, json_t *request)
+{
+  g_autoptr (GTask) task = NULL;
+  PageRequest *data = g_new0 (PageRequest, 1);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  if (self->loading_all)
+    {
+      self->loading_all = FALSE;
+      gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
+    }
+  data->operation = g_strdup (self->operation);
+  data->request = json_deep_copy (request);
+  data->store = dy_row_store_ref (dy_rows_get_store (self->items));
+  set_request (self, request);
+  self->requests++;
+  dy_table_view_set_running (self, TRUE);
+  task = g_task_new (self, self->cancellable, page_done, NULL);
+  g_task_set_source_tag (task, send_page);
+  g_task_set_task_data (task, data, (GDestroyNotify) page_request_free);
+  g_task_run_in_thread (task, page_thread);
+}
+
+/* The page after the last one, as the results' request continues. */
+static void
+send_next_page (DyTableView *self)
+{
+  json_t *request = json_deep_copy (self->request);
+
+  json_object_set (request, "ExclusiveStartKey", self->last_key);
+  send_page (self, request);
+  json_decref (request);
+}
+
+/* Running. */
+
+/* Empties the results: the grid first lets go of its rows, so that it does not walk them. */
+static void
+clear_items (DyTableView *self)
+{
+  g_cancellable_cancel (self->arrange_cancellable);
+  g_clear_object (&self->order);
+  if (gtk_single_selection_get_model (self->selection) == G_LIST_MODEL (self->feed))
+    {
+      /* The rows with widgets (around the first one visible) go a few at a time. */
+      GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+      double upper = adjustment != NULL ? gtk_adjustment_get_upper (adjustment) : 0;
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->feed));
+      guint first = upper > 0 ? (guint) (gtk_adjustment_get_value (adjustment) / upper * n) : 0;
+
+      dy_row_feed_drain (self->feed, first);
+    }
+  else
+    gtk_single_selection_set_model (self->selection, NULL);
+  dy_rows_clear (self->items);
+}
+
+/* Replaces the results with those of OPERATION's REQUEST (taken), from its first page. */
+static void
+start_run (DyTableView *self, const char *operation, json_t *request)
+{
+  gint64 t0 = g_get_monotonic_time ();
+
+  g_clear_pointer (&self->request, json_decref);
+  g_clear_pointer (&self->last_key, json_decref);
+  gtk_revealer_set_reveal_child (self->stale_revealer, FALSE);
+  self->request = request;
+  g_free (self->operation);
+  self->operation = g_strdup (operation);
+  self->scanned = 0;
+  self->pages = 0;
+  self->requests = 0;
+  self->capacity = 0;
+  clear_items (self);
+  g_hash_table_remove_all (self->seen_columns);
+  self->prune_columns = TRUE;
+  dy_table_view_rebuild_rows (self);
+  g_debug ("results cleared in %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
+  /* Without a Limit of the user's, the first request reads only a screenful so that rows show
+   * at once; the rest of a full page follows it. */
+  self->follow_up = json_object_get (request, "Limit") == NULL;
+  if (self->follow_up)
+    {
+      json_t *first = json_deep_copy (request);
+
+      json_object_set_new (first, "Limit", json_integer (FIRST_PAGE_ITEMS));
+      send_page (self, first);
+      json_decref (first);
+    }
+  else
+    send_page (self, request);
+  dy_table_view_update_footer (self);
+}
+
+static void
+run_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *self = DY_TABLE_VIEW (widget);
+  g_autoptr (GError) error = NULL;
+  DyQuerySpec spec;
+  json_t *request;
+
+  if (!self->ready)
+    return;
+  dy_table_view_fill_spec (self, &spec);
+  request = dy_query_build (&spec, &error);
+  if (request == NULL)
+    {
+      dy_table_view_show_error (self, error->message);
+      return;
+    }
+  start_run (self, dy_query_spec_operation (&spec), request);
+}
+
+void
+dy_table_view_run_request (DyTableView *self, const char *operation, json_t *request)
+{
+  g_return_if_fail (DY_IS_TABLE_VIEW (self));
+  g_return_if_fail (g_strcmp0 (operation, "Query") == 0 || g_strcmp0 (operation, "Scan") == 0);
+  g_return_if_fail (json_is_object (request));
+  g_return_if_fail (self->ready);
+
+  start_run (self, operation, json_deep_copy (request));
+}
+
+static void
+load_more_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *self = DY_TABLE_VIEW (widget);
+
+  if (self->running || self->last_key == NULL || self->request == NULL)
+    return;
+  send_next_page (self);
+  dy_table_view_update_footer (self);
+}
+
+/* Load all: every remaining page, read on a worker that hands each page to the main thread
+ * as it comes (at most two waiting, so memory stays bounded), with progress and a rate. */
+
+typedef struct {
+  DyTableView *view; /* a reference */
+  char *operation;
+  json_t *request;
+  json_t *start_key;
+  DyRowStore *store;
+  GMutex lock;
+  GCond cond;
+  guint waiting; /* pages handed over and not yet applied */
+} LoadAll;
+
+/* LoadAll is shared (atomic reference count) by the task and each page on its way. */
+static void
+load_all_clear (LoadAll *data)
+{
+  g_object_unref (data->view);
+  g_free (data->operation);
+  json_decref (data->request);
+  if (data->start_key != NULL)
+    json_decref (data->start_key);
+  dy_row_store_unref (data->store);
+  g_mutex_clear (&data->lock);
+  g_cond_clear (&data->cond);
+}
+
+static void
+load_all_release (LoadAll *data)
+{
+  g_atomic_rc_box_release_full (data, (GDestroyNotify) load_all_clear);
+}
+
+typedef struct {
+  LoadAll *load;
+  GCancellable *cancellable;
+  Page *page;
+} Delivery;
+
+static void
+update_progress (DyTableView *self)
+{
+  gint64 elapsed = g_get_monotonic_time () - self->load_started;
+  guint64 scanned = self->scanned - self->load_scanned_before;
+  guint64 rate = elapsed > 0 ? scanned * G_USEC_PER_SEC / (guint64) elapsed : 0;
+  gint64 total = json_integer_value (json_object_get (self->description, "ItemCount"));
+  g_autofree char *text = NULL;
+
+  {
+    guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+    g_autofree char *read = dy_format_count (self->scanned);
+    g_autofree char *per_second = dy_format_count (rate);
+    /* The progress of Load All: items shown, items read, pages, items read a second. */
+    char *parts[5] = {
+      g_strdup_printf (ngettext ("%u item", "%u items", shown), shown),
+      /* TRANSLATORS: items read so far by Load All */
+      g_strdup_printf (_("%s read"), read),
+      g_strdup_printf (ngettext ("%u page", "%u pages", self->pages), self->pages),
+      g_strdup_printf (_("%s items/s"), per_second),
+      NULL,
+    };
+
+    text = g_strjoinv (" · ", parts);
+    for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+      g_free (parts[i]);
+  }
+  gtk_progress_bar_set_text (self->progress_bar, text);
+  /* ItemCount is DynamoDB's estimate (refreshed about every six hours): a guide only. */
+  if (total > 0 && self->operation != NULL && g_str_equal (self->operation, "Scan"))
+    gtk_progress_bar_set_fraction (self->progress_bar, MIN (1.0, (double) self->scanned / (double) total));
+  else
+    gtk_progress_bar_pulse (self->progress_bar);
+}
+
+static gboolean
+deliver_page (gpointer user_data)
+{
+  Delivery *delivery = user_data;
+  DyTableView *self = delivery->load->view;
+
+  /* A cancelled load drops what was still on its way: LastEvaluatedKey stays that of the last
+   * page shown, so Load More resumes with no gap and no duplicate. */
+  if (!g_cancellable_is_cancelled (delivery->cancellable))
+    {
+      self->requests++;
+      apply_page (self, delivery->page);
+      update_progress (self);
+      dy_table_view_update_footer (self);
+    }
+  g_mutex_lock (&delivery->load->lock);
+  delivery->load->waiting--;
+  g_cond_signal (&delivery->load->cond);
+  g_mutex_unlock (&delivery->load->lock);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+delivery_free (Delivery *delivery)
+{
+  load_all_release (delivery->load);
+  page_free (delivery->page);
+  g_object_unref (delivery->cancellable);
+  g_free (delivery);
+}
+
+static void
+load_all_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  LoadAll *data = task_data;
+  json_t *key = data->start_key != NULL ? json_incref (data->start_key) : NULL;
+
+  while (key != NULL)
+    {
+      json_t *request = json_deep_copy (data->request);
+      json_t *response;
+      GError *error = NULL;
+      Page *page;
+      Delivery *delivery;
+      json_t *next;
+
+      g_mutex_lock (&data->lock);
+      while (data->waiting >= 2 && !g_cancellable_is_cancelled (cancellable))
+        g_cond_wait_until (&data->cond, &data->lock, g_get_monotonic_time () + 50 * G_TIME_SPAN_MILLISECOND);
+      g_mutex_unlock (&data->lock);
+      json_object_set_new (request, "ExclusiveStartKey", key);
+      response = dy_connection_call_sync (data->view->connection, data->operation, request,
+                                          cancellable, &error);
+      json_decref (request);
+      if (response == NULL || (page = parse_page (data->store, response, &error)) == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      if (g_task_return_error_if_cancelled (task))
+        {
+          page_free (page);
+          return;
+        }
+      next = json_object_get (page->response, "LastEvaluatedKey");
+      key = next != NULL ? json_incref (next) : NULL;
+      delivery = g_new0 (Delivery, 1);
+      delivery->load = g_atomic_rc_box_acquire (data);
+      delivery->cancellable = g_object_ref (cancellable);
+      delivery->page = page;
+      g_mutex_lock (&data->lock);
+      data->waiting++;
+      g_mutex_unlock (&data->lock);
+      g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, deliver_page, delivery,
+                                  (GDestroyNotify) delivery_free);
+    }
+  release_freed_memory ();
+  /* Done once the last page is applied: the main loop runs the deliveries in order, and the
+   * task's callback after them. */
+  g_task_return_boolean (task, TRUE);
+}
+
+/* Load All reads on a thread of its own at a lower priority than the window's: on a busy
+ * machine the main thread gets a core first, and a scan of millions of items never makes it
+ * wait. (A thread of the shared pool could not get its priority back.) */
+static gpointer
+load_all_main (gpointer data)
+{
+  GTask *task = data;
+
+#ifdef __linux__
+  if (setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10) != 0)
+    g_debug ("Load All at the usual priority: %s", g_strerror (errno));
+#endif
+  load_all_thread (task, g_task_get_source_object (task), g_task_get_task_data (task),
+                   g_task_get_cancellable (task));
+  g_object_unref (task);
+  return NULL;
+}
+
+static void
+finish_load_all (DyTableView *self)
+{
+  self->loading_all = FALSE;
+  self->follow_up = FALSE;
+  if (self->prune_columns)
+    dy_table_view_prune_columns (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
+  dy_table_view_set_running (self, FALSE);
+  dy_table_view_rearrange (self);
+  dy_table_view_update_actions (self);
+  dy_table_view_update_footer (self);
+}
+
+static void
+load_all_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  DyTableView *self = DY_TABLE_VIEW (source);
+  g_autoptr (GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return; /* cancel_action has finished it (or a new Run replaced it) */
+      dy_table_view_show_error (self, error->message);
+      if (dy_connection_error_wants_session (error))
+        {
+          self->retry = DY_TABLE_VIEW_RETRY_ALL;
+          dy_connection_report_failure (self->connection, error);
+        }
+    }
+  finish_load_all (self);
+}
+
+static void
+load_all_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *self = DY_TABLE_VIEW (widget);
+  g_autoptr (GTask) task = NULL;
+  LoadAll *data;
+
+  if (self->running || self->last_key == NULL || self->request == NULL)
+    return;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  data = g_atomic_rc_box_new0 (LoadAll);
+  data->view = g_object_ref (self);
+  data->operation = g_strdup (self->operation);
+  data->request = json_deep_copy (self->request);
+  data->start_key = json_incref (self->last_key);
+  data->store = dy_row_store_ref (dy_rows_get_store (self->items));
+  g_mutex_init (&data->lock);
+  g_cond_init (&data->cond);
+  self->loading_all = TRUE;
+  self->load_started = g_get_monotonic_time ();
+  self->load_scanned_before = self->scanned;
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), TRUE);
+  dy_table_view_show_error (self, NULL);
+  dy_table_view_set_running (self, TRUE);
+  update_progress (self);
+  task = g_task_new (self, self->cancellable, load_all_done, NULL);
+  g_task_set_source_tag (task, load_all_action);
+  g_task_set_task_data (task, data, (GDestroyNotify) load_all_release);
+  g_thread_unref (g_thread_new ("dy-load-all", load_all_main, g_object_ref (task)));
+}
+
+static void
+cancel_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *self = DY_TABLE_VIEW (widget);
+
+  if (!self->running)
+    return;
+  g_cancellable_cancel (self->cancellable);
+  finish_load_all (self);
+}
+
+static void
+copy_request_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *self = DY_TABLE_VIEW (widget);
+  g_autofree char *text = dy_table_view_dup_request_text (self);
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
+}
+
+/* The request Run would send, as a program in the language named by PARAMETER. */
+static void
+copy_as_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *self = DY_TABLE_VIEW (widget);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *program = NULL;
+  json_auto_t *request = NULL;
+  DyQuerySpec spec;
+
+  if (dy_table_view_current_keys (self) == NULL)
+    return;
+  dy_table_view_fill_spec (self, &spec);
+  request = dy_query_build (&spec, &error);
+  if (request != NULL)
+    program = dy_copy_as_program (self->connection, g_variant_get_string (parameter, NULL),
+                                  dy_query_spec_operation (&spec), request, &error);
+  if (program == NULL)
+    {
+      dy_table_view_show_error (self, error->message);
+      return;
+    }
+  dy_table_view_show_error (self, NULL);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), program);
+}
+
+void
+dy_table_view_rerun (DyTableView *self, DyTableViewRetry retry)
+{
+  if (self->running || self->request == NULL)
+    return;
+  switch (retry)
+    {
+    case DY_TABLE_VIEW_RETRY_RUN:
+      {
+        g_autofree char *operation = g_strdup (self->operation);
+
+        start_run (self, operation, json_incref (self->request));
+      }
+      break;
+    case DY_TABLE_VIEW_RETRY_MORE:
+      if (self->last_key != NULL)
+        {
+          dy_table_view_show_error (self, NULL);
+          send_next_page (self);
+        }
+      break;
+    case DY_TABLE_VIEW_RETRY_ALL:
+      load_all_action (GTK_WIDGET (self), NULL, NULL);
+      break;
+    case DY_TABLE_VIEW_RETRY_NONE:
+    case DY_TABLE_VIEW_RETRY_DESCRIBE:
+    default:
+      break;
+    }
+}
+
+void
+dy_table_view_results_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "view.run", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "view.load-more", NULL, load_more_action);
+  gtk_widget_class_install_action (widget_class, "view.load-all", NULL, load_all_action);
+  gtk_widget_class_install_action (widget_class, "view.cancel", NULL, cancel_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "view.cancel", NULL);
+  gtk_widget_class_install_action (widget_class, "view.copy-request", NULL, copy_request_action);
+  gtk_widget_class_install_action (widget_class, "view.copy-as", "s", copy_as_action);
+}

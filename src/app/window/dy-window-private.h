@@ -1,0 +1,55 @@
+/* dy-window-private.h: what the main window's files share (dy-window.c, the sidebar in
+ * dy-window-sidebar.c, the actions in dy-window-actions.c and dy-window-tables.c). */
+#pragma once
+
+#include "app/staging/dy-staging-panel.h"
+#include "app/window/dy-window.h"
+
+G_BEGIN_DECLS
+
+struct _DyWindow {
+  AdwApplicationWindow parent_instance;
+
+  GtkListView *sidebar_list;
+  AdwTabView *tab_view;
+  GtkStack *content_stack;
+  AdwToastOverlay *toast_overlay;
+  AdwFlap *staging_flap;
+  GtkToggleButton *staging_button;
+  AdwButtonContent *staging_button_content;
+  DyStagingPanel *staging_panel;
+
+  GListStore *connections;
+  GSettings *settings; /* NULL when the schema is not installed */
+  GCancellable *cancellable;
+  AdwMessageDialog *endpoint_dialog; /* while open */
+  gboolean profiles_loaded;
+};
+
+/* dy-window.c */
+/* The selected tab's DyTableView, DySqlView or DyChangesView, or NULL. */
+GtkWidget *dy_window_current_child (DyWindow *self);
+/* The connection of the selected tab, or NULL. */
+DyConnection *dy_window_current_connection (DyWindow *self);
+/* A new tab on TABLE of CONNECTION, selected. */
+DyTableView *dy_window_new_tab (DyWindow *self, DyConnection *connection, const char *table);
+
+/* dy-window-actions.c */
+/* Installs the actions on tabs and the current table, with their shortcuts. */
+void dy_window_actions_class_init (GtkWidgetClass *widget_class);
+
+/* dy-window-sidebar.c */
+/* Sets up the sidebar's list: connections, and their tables under them. */
+void dy_window_sidebar_init (DyWindow *self);
+/* A row activated: a connection expands (or retries after an error), a table opens. */
+void dy_window_sidebar_activate (DyWindow *self, guint position);
+/* The connection selected in the sidebar (a connection row, or the connection of a table row)
+ * and, for a table row, the table's name in *TABLE (else NULL); NULL when nothing is. Both
+ * borrowed from the sidebar's models. */
+DyConnection *dy_window_sidebar_selection (DyWindow *self, const char **table);
+
+/* dy-window-tables.c */
+/* Installs win.new-table (Ctrl+N), win.edit-table and win.delete-table. */
+void dy_window_tables_class_init (GtkWidgetClass *widget_class);
+
+G_END_DECLS
