@@ -303,6 +303,68 @@ test_shortcuts_window (void)
   gtk_window_close (GTK_WINDOW (overlay));
 }
 
+/* Whether SHORTCUT fires on Ctrl+Shift+KEYVAL (either case). */
+static gboolean
+fires_on_ctrl_shift (GtkShortcut *shortcut, guint keyval)
+{
+  GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+  guint k;
+
+  if (!GTK_IS_KEYVAL_TRIGGER (trigger))
+    return FALSE;
+  k = gdk_keyval_to_lower (gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)));
+  return k == keyval
+         && (gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger))
+             & (GDK_CONTROL_MASK | GDK_SHIFT_MASK))
+                == (GDK_CONTROL_MASK | GDK_SHIFT_MASK);
+}
+
+/* No shortcut of the window's shadows GTK's inspector keys (Ctrl+Shift+D and Ctrl+Shift+I,
+ * GtkWindow's own "enable-debugging" bindings): every shortcut on them is GtkWindow's signal,
+ * none an action of ours; Ctrl+Shift+S shows the staged changes. */
+static void
+test_shortcuts_leave_gtk_keys (void)
+{
+  static const guint gtk_keys[] = { GDK_KEY_d, GDK_KEY_i };
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (gui_window));
+  guint ours = 0, staging = 0, inspector_keys = 0;
+
+  for (guint c = 0; c < g_list_model_get_n_items (controllers); c++)
+    {
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, c);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (controller)); i++)
+        {
+          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), i);
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+
+          if (GTK_IS_NAMED_ACTION (action))
+            {
+              ours++;
+              if (g_strcmp0 (gtk_named_action_get_action_name (GTK_NAMED_ACTION (action)),
+                             "win.toggle-staging") == 0)
+                {
+                  g_assert_true (fires_on_ctrl_shift (shortcut, GDK_KEY_s));
+                  staging++;
+                }
+            }
+          for (guint k = 0; k < G_N_ELEMENTS (gtk_keys); k++)
+            if (fires_on_ctrl_shift (shortcut, gtk_keys[k]))
+              {
+                g_assert_true (GTK_IS_SIGNAL_ACTION (action));
+                inspector_keys++;
+              }
+        }
+    }
+  /* the walk saw the window's own bindings (Ctrl+T, Ctrl+W, Ctrl+Return...) */
+  g_assert_cmpuint (ours, >=, 10);
+  g_assert_cmpuint (staging, ==, 1);
+  /* and GtkWindow's own: both keys are there, GTK's */
+  g_assert_cmpuint (inspector_keys, >=, 2);
+}
+
 /* Remote connections: a local endpoint added through the dialog, AWS profiles. */
 
 static void
@@ -1243,6 +1305,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/collection-flags", test_collection_flags);
   g_test_add_func ("/gui/load-all-cancel", test_load_all_cancel);
   g_test_add_func ("/gui/shortcuts-window", test_shortcuts_window);
+  g_test_add_func ("/gui/shortcuts-gtk-keys", test_shortcuts_leave_gtk_keys);
 
   status = gui_run_tests ();
   if (server != NULL)

@@ -1023,14 +1023,14 @@ dy_inspector_report_staged (DyInspector *self, DyInspectorStage kind, const GErr
       load_base (self, ddb_value_copy (self->edited));
       show_message (self, MESSAGE_STAGED, NULL,
                     _ ("New item staged: review and commit it in the staging panel "
-                       "(Ctrl+Shift+D)"));
+                       "(Ctrl+Shift+S)"));
       break;
     case DY_INSPECTOR_STAGE_UPDATE:
       if (self->staged_kind != DY_INSPECTOR_STAGE_CREATE)
         self->staged_kind = DY_INSPECTOR_STAGE_UPDATE;
       load_base (self, ddb_value_copy (self->edited));
       show_message (self, MESSAGE_STAGED, NULL,
-                    _ ("Edit staged: review and commit it in the staging panel (Ctrl+Shift+D)"));
+                    _ ("Edit staged: review and commit it in the staging panel (Ctrl+Shift+S)"));
       break;
     case DY_INSPECTOR_STAGE_DELETE:
       self->staged_kind = DY_INSPECTOR_STAGE_DELETE;

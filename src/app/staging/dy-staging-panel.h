@@ -1,4 +1,4 @@
-/* dy-staging-panel.h: the staging panel beside the tabs (Ctrl+Shift+D): a card per staged
+/* dy-staging-panel.h: the staging panel beside the tabs (Ctrl+Shift+S): a card per staged
  * change of the current connection (scalars old -> new, long strings as a word diff, nested
  * paths one by one, each with Reject), Discard, Commit one, Commit all in transactions or
  * single writes with progress and Cancel, and the report of the last commit with each

@@ -266,7 +266,9 @@ dy_window_actions_class_init (GtkWidgetClass *widget_class)
                                        NULL);
   /* Escape stops a long read wherever the focus is (the view binds it too). */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+  /* Ctrl+S stages; Ctrl+Shift+S shows what is staged. Ctrl+Shift+D and Ctrl+Shift+I stay GTK's
+   * (its inspector): no shortcut of ours shadows them. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.toggle-staging", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.stage",
                                        NULL);
@@ -278,7 +280,6 @@ dy_window_actions_class_init (GtkWidgetClass *widget_class)
                                        NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_k, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.keys", NULL);
-  /* Ctrl+Shift+D is the staging panel's */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.compare", NULL);
 }

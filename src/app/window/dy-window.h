@@ -31,7 +31,7 @@ DyTableView *dy_window_open_table (DyWindow *self, DyConnection *connection, con
 /* The view of the selected tab, or NULL. */
 DyTableView *dy_window_get_current_view (DyWindow *self);
 AdwTabView *dy_window_get_tab_view (DyWindow *self);
-/* The staging panel beside the tabs (win.toggle-staging, Ctrl+Shift+D, shows it). */
+/* The staging panel beside the tabs (win.toggle-staging, Ctrl+Shift+S, shows it). */
 DyStagingPanel *dy_window_get_staging_panel (DyWindow *self);
 /* Opens TABLE of CONNECTION in its tab (the staging panel follows the current tab's connection)
  * and shows the staging panel. */
