@@ -303,6 +303,45 @@ test_shortcuts_window (void)
   gtk_window_close (GTK_WINDOW (overlay));
 }
 
+/* The window's sidebar list (the navigation-sidebar list view) under WIDGET, or NULL. */
+static GtkWidget *
+find_sidebar_list (GtkWidget *widget)
+{
+  if (GTK_IS_LIST_VIEW (widget) && gtk_widget_has_css_class (widget, "navigation-sidebar"))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_sidebar_list (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* F9 (win.toggle-sidebar) hides the sidebar and shows it again; the setting that the next start
+ * reads follows each time. */
+static void
+test_sidebar_toggle (void)
+{
+  g_autoptr (GSettings) settings = g_settings_new ("io.github.dynoscope.Dynoscope");
+  GtkWidget *list = find_sidebar_list (GTK_WIDGET (gui_window));
+
+  g_assert_nonnull (list);
+  g_assert_true (gtk_widget_is_visible (list));
+  g_assert_true (g_settings_get_boolean (settings, "sidebar-visible"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.toggle-sidebar", NULL));
+  gui_settle ();
+  g_assert_false (gtk_widget_is_visible (list));
+  g_assert_false (g_settings_get_boolean (settings, "sidebar-visible"));
+  gui_screenshot ("07-sidebar-hidden.png");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.toggle-sidebar", NULL));
+  gui_settle ();
+  g_assert_true (gtk_widget_is_visible (list));
+  g_assert_true (g_settings_get_boolean (settings, "sidebar-visible"));
+}
+
 /* Whether SHORTCUT fires on Ctrl+Shift+KEYVAL (either case). */
 static gboolean
 fires_on_ctrl_shift (GtkShortcut *shortcut, guint keyval)
@@ -1306,6 +1345,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/load-all-cancel", test_load_all_cancel);
   g_test_add_func ("/gui/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/gui/shortcuts-gtk-keys", test_shortcuts_leave_gtk_keys);
+  g_test_add_func ("/gui/sidebar-toggle", test_sidebar_toggle);
 
   status = gui_run_tests ();
   if (server != NULL)

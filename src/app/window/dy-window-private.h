@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 struct _DyWindow {
   AdwApplicationWindow parent_instance;
 
+  GtkWidget *sidebar; /* the sidebar_list's scroller: hidden by F9 */
   GtkListView *sidebar_list;
   AdwTabView *tab_view;
   GtkStack *content_stack;

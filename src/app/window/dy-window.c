@@ -702,6 +702,7 @@ dy_window_class_init (DyWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/dynoscope/Dynoscope/dy-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, DyWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, DyWindow, sidebar_list);
   gtk_widget_class_bind_template_child (widget_class, DyWindow, tab_view);
   gtk_widget_class_bind_template_child (widget_class, DyWindow, content_stack);
@@ -745,6 +746,9 @@ dy_window_init (DyWindow *self)
       gtk_window_set_default_size (GTK_WINDOW (self), width, height);
       if (g_settings_get_boolean (self->settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (self));
+      /* F9 hides the sidebar; it stays hidden at the next start */
+      g_settings_bind (self->settings, "sidebar-visible", self->sidebar, "visible",
+                       G_SETTINGS_BIND_DEFAULT);
     }
 
   dy_window_sidebar_init (self);
