@@ -1,26 +1,55 @@
-/* test-layout-gui.c: the table view laid out as a new user meets it, in a 1440×900 window: with
- * the inspector showing an item and the staging panel open, Run is on screen, whole, not covered
- * by anything and works; grouped into item collections, the key columns stay readable. */
+/* test-layout-gui.c: the table view laid out as a new user meets it, at the window size
+ * DYNOSCOPE_LAYOUT_SIZE (WIDTHxHEIGHT: 1366x768, the most common laptop screen, and 1920x1080,
+ * each in English and the three translations; meson runs all eight): with the inspector showing an
+ * item and the staging panel open, the grid keeps at least 55 % of the window's width, Run is on
+ * screen, whole, not covered by anything and works; the inspector takes no room while nothing is
+ * selected, collapses and comes back with Shift+F9, sits below the grid by a setting and keeps
+ * the size it is dragged to; grouped into item collections, the key columns stay readable; at
+ * 1920x1080 every column header of the demo tables is readable. */
 #define G_LOG_DOMAIN "test-layout-gui"
+
+#include <stdio.h>
+#include <string.h>
 
 #include <glib/gi18n.h>
 
 #include "app/staging/dy-staging.h"
 #include "gui-util.h"
 
-#define WINDOW_WIDTH 1440
-#define WINDOW_HEIGHT 900
 /* A column narrower than this shows a few characters of a key at most. */
 #define MIN_COLUMN_WIDTH 80
+/* The share of the window's width the grid keeps with both panels shown. */
+#define GRID_SHARE 0.55
 
-/* The window's surface, its frame included, is 1440×900. */
+static int window_width = 1366;
+static int window_height = 768;
+
+/* NAME with the window's size before its extension: "50-layout-panels-1366x768.png". */
+static char *
+sized_name (const char *name)
+{
+  const char *dot = strrchr (name, '.');
+
+  return g_strdup_printf ("%.*s-%dx%d%s", (int) (dot - name), name, window_width, window_height,
+                          dot);
+}
+
+static void
+screenshot (const char *name)
+{
+  g_autofree char *sized = sized_name (name);
+
+  gui_screenshot (sized);
+}
+
+/* The window's surface, its frame included, has the size asked for. */
 static gboolean
 window_sized (gpointer data)
 {
   GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (gui_window));
 
-  return surface != NULL && gdk_surface_get_width (surface) == WINDOW_WIDTH
-         && gdk_surface_get_height (surface) == WINDOW_HEIGHT;
+  return surface != NULL && gdk_surface_get_width (surface) == window_width
+         && gdk_surface_get_height (surface) == window_height;
 }
 
 /* A mapped window keeps its size: the window opens at the size it was last closed at. */
@@ -28,15 +57,18 @@ static void
 remember_window_size (void)
 {
   g_autoptr (GSettings) settings = g_settings_new ("io.github.dynoscope.Dynoscope");
+  const char *size = g_getenv ("DYNOSCOPE_LAYOUT_SIZE");
 
-  g_settings_set (settings, "window-size", "(ii)", WINDOW_WIDTH, WINDOW_HEIGHT);
+  if (size != NULL && sscanf (size, "%dx%d", &window_width, &window_height) != 2)
+    g_error ("DYNOSCOPE_LAYOUT_SIZE=%s is not WIDTHxHEIGHT", size);
+  g_settings_set (settings, "window-size", "(ii)", window_width, window_height);
   g_settings_set_boolean (settings, "window-maximized", FALSE);
 }
 
 static void
 size_window (void)
 {
-  gui_wait_for (window_sized, NULL, "the window to be 1440×900");
+  gui_wait_for (window_sized, NULL, "the window to have the size asked for");
   gui_settle ();
 }
 
@@ -148,6 +180,74 @@ one_item_shown (gpointer data)
          && g_list_model_get_n_items (dy_table_view_get_items (data)) == 1;
 }
 
+/* The staging panel has slid in over the view DATA's grid (or out of it, when hidden). */
+static gboolean
+staging_revealed (gpointer data)
+{
+  AdwFlap *flap = dy_table_view_get_staging_flap (data);
+
+  return adw_flap_get_flap (flap) == GTK_WIDGET (dy_window_get_staging_panel (gui_window))
+         && adw_flap_get_reveal_progress (flap) == 1.0;
+}
+
+static gboolean
+staging_hidden (gpointer data)
+{
+  return adw_flap_get_reveal_progress (dy_table_view_get_staging_flap (data)) == 0.0;
+}
+
+static void
+show_staging (DyTableView *view, gboolean shown)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.toggle-staging", NULL));
+  if (shown)
+    {
+      gui_wait_for (staging_read, NULL, "the staged changes to be read");
+      gui_wait_for (staging_revealed, view, "the staging panel to slide in over the grid");
+    }
+  else
+    gui_wait_for (staging_hidden, view, "the staging panel to slide out");
+  gui_settle ();
+}
+
+/* How much of the grid is in sight: the width of its scrolled window in the window that
+ * nothing lies over (the staging panel slides over its end side). */
+static int
+grid_visible_width (DyTableView *view)
+{
+  GtkWidget *grid = gtk_widget_get_parent (gui_child (view, "column_view"));
+  GtkWidget *panel = GTK_WIDGET (dy_window_get_staging_panel (gui_window));
+  graphene_rect_t bounds, over;
+  double start, end;
+
+  g_assert_true (gtk_widget_compute_bounds (grid, GTK_WIDGET (gui_window), &bounds));
+  start = bounds.origin.x;
+  end = bounds.origin.x + bounds.size.width;
+  if (gtk_widget_get_mapped (panel)
+      && gtk_widget_compute_bounds (panel, GTK_WIDGET (gui_window), &over)
+      && over.origin.x < end && over.origin.x + over.size.width > start)
+    end = MAX (start, over.origin.x);
+  return (int) (end - start);
+}
+
+static void
+assert_grid_share (DyTableView *view, const char *state)
+{
+  int shown = grid_visible_width (view);
+  int width = gtk_widget_get_width (GTK_WIDGET (gui_window));
+
+  g_test_message ("%s, %dx%d, LANGUAGE=%s: the grid shows %d px of %d (%.1f %%); the "
+                  "inspector is %d px wide, the staging panel %d px, the view %d px", state,
+                  window_width, window_height, g_getenv ("LANGUAGE"), shown, width,
+                  100.0 * shown / width,
+                  gtk_widget_get_width (GTK_WIDGET (dy_table_view_get_inspector (view))),
+                  gtk_widget_get_width (GTK_WIDGET (dy_window_get_staging_panel (gui_window))),
+                  gtk_widget_get_width (GTK_WIDGET (view)));
+  if (shown < GRID_SHARE * width)
+    g_error ("%s: the grid shows %d px of the window's %d, less than %.0f %%", state, shown,
+             width, 100 * GRID_SHARE);
+}
+
 static void
 test_run_reachable_with_panels (void)
 {
@@ -171,13 +271,13 @@ test_run_reachable_with_panels (void)
   wanted_item = DY_ITEM (first);
   gtk_selection_model_select_item (dy_table_view_get_rows (view), 0, TRUE);
   gui_wait_for (inspector_shows, view, "the inspector to show the selected item");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.toggle-staging", NULL));
-  gui_wait_for (staging_read, NULL, "the staged changes to be read");
-  /* the panel slides in */
-  gui_settle_for (800);
+  gui_settle ();
+  assert_grid_share (view, "a row inspected");
+  show_staging (view, TRUE);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (dy_window_get_staging_panel (gui_window))));
   g_assert_true (window_sized (NULL));
-  gui_screenshot ("50-layout-panels.png");
+  screenshot ("50-layout-panels.png");
+  assert_grid_share (view, "a row inspected and staging shown");
 
   run = find_action_button (GTK_WIDGET (view), "view.run", gui_child (view, "stale_revealer"));
   g_assert_nonnull (run);
@@ -200,7 +300,7 @@ test_run_reachable_with_panels (void)
   more = gtk_widget_get_next_sibling (run);
   g_assert_true (GTK_IS_MENU_BUTTON (more));
   gtk_menu_button_popup (GTK_MENU_BUTTON (more));
-  gui_screenshot ("53-layout-more-menu.png");
+  screenshot ("53-layout-more-menu.png");
   gtk_menu_button_popdown (GTK_MENU_BUTTON (more));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.show-request", NULL));
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gui_child (view, "request_revealer"))));
@@ -213,8 +313,7 @@ test_run_reachable_with_panels (void)
   g_assert_cmpuint (requests, ==, 1);
   gui_set_text (view, "pk_entry", "");
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.toggle-staging", NULL));
-  gui_settle ();
+  show_staging (view, FALSE);
 }
 
 static gboolean
@@ -292,26 +391,213 @@ test_collection_key_columns (void)
   gui_wait_for (inspector_shows, view, "the inspector to show the selected item");
   gtk_adjustment_set_value (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (grid)), 0);
   gui_settle ();
-  gui_screenshot ("51-layout-collections.png");
+  screenshot ("51-layout-collections.png");
   /* The Collection column leaves room for the key columns beside it. */
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
     g_assert_cmpint (column_width (grid, columns[i]).shown, >=, MIN_COLUMN_WIDTH);
 
   /* With the staging panel too, the grid scrolls sideways to the sort key; no column shrinks,
    * and the partition key still shows beside the collections. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.toggle-staging", NULL));
-  gui_wait_for (staging_read, NULL, "the staged changes to be read");
-  gui_settle_for (800);
+  show_staging (view, TRUE);
   gtk_adjustment_set_value (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (grid)), 0);
   gui_settle ();
-  gui_screenshot ("52-layout-collections-panels.png");
+  screenshot ("52-layout-collections-panels.png");
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
     g_assert_cmpint (column_width (grid, columns[i]).width, >=, MIN_COLUMN_WIDTH);
   g_assert_cmpint (column_width (grid, "EntityRef").shown, >=, MIN_COLUMN_WIDTH);
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.toggle-staging", NULL));
+  show_staging (view, FALSE);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.group", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.close-tab", NULL));
   gui_settle ();
+}
+
+/* The inspector's pane: no room while nothing is selected, Shift+F9 collapses and restores it,
+ * the size dragged to is remembered (and followed by every tab), below the grid by a setting,
+ * New Item opens it even when collapsed. */
+
+static DyTableView *pane_view;
+static int wanted_size;
+
+static GtkWidget *
+inspector_widget (void)
+{
+  return GTK_WIDGET (dy_table_view_get_inspector (pane_view));
+}
+
+static gboolean
+inspector_hidden (gpointer data)
+{
+  return !gtk_widget_get_visible (inspector_widget ());
+}
+
+/* The inspector is shown and laid out at WANTED_SIZE along the pane (DATA: "below"). */
+static gboolean
+inspector_sized (gpointer data)
+{
+  GtkWidget *inspector = inspector_widget ();
+
+  return gtk_widget_get_mapped (inspector)
+         && (data != NULL ? gtk_widget_get_height (inspector) : gtk_widget_get_width (inspector))
+                == wanted_size;
+}
+
+static gboolean
+setting_is (gpointer data)
+{
+  g_autoptr (GSettings) settings = g_settings_new ("io.github.dynoscope.Dynoscope");
+
+  return g_settings_get_int (settings, data) == wanted_size;
+}
+
+static void
+test_inspector_pane (void)
+{
+  g_autoptr (GSettings) settings = g_settings_new ("io.github.dynoscope.Dynoscope");
+  GtkPaned *panes;
+  GtkWidget *grid;
+  g_autoptr (GObject) first = NULL;
+  const char *shift_f9 = "win.inspector-visible";
+
+  size_window ();
+  pane_view = gui_open_table ("Orders");
+  panes = GTK_PANED (gui_child (pane_view, "panes"));
+  grid = gtk_paned_get_start_child (panes);
+  gui_run (pane_view, "win.run");
+  gtk_selection_model_unselect_all (dy_table_view_get_rows (pane_view));
+  gui_settle ();
+
+  /* Nothing selected: the grid has the pane's whole width. */
+  if (dy_inspector_get_item (dy_table_view_get_inspector (pane_view)) == NULL)
+    {
+      g_assert_false (gtk_widget_get_visible (inspector_widget ()));
+      g_assert_cmpint (gtk_widget_get_width (grid), ==, gtk_widget_get_width (GTK_WIDGET (panes)));
+    }
+  first = g_list_model_get_item (G_LIST_MODEL (dy_table_view_get_rows (pane_view)), 0);
+  wanted_item = DY_ITEM (first);
+  gtk_selection_model_select_item (dy_table_view_get_rows (pane_view), 0, TRUE);
+  gui_wait_for (inspector_shows, pane_view, "the inspector to show the selected item");
+  wanted_size = g_settings_get_int (settings, "inspector-width");
+  gui_wait_for (inspector_sized, NULL, "the inspector at its remembered width");
+
+  /* Shift+F9 collapses it (remembered), and brings it back. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), shift_f9, NULL));
+  gui_wait_for (inspector_hidden, NULL, "Shift+F9 to collapse the inspector");
+  g_assert_false (g_settings_get_boolean (settings, "inspector-visible"));
+  gui_settle ();
+  g_assert_cmpint (gtk_widget_get_width (grid), ==, gtk_widget_get_width (GTK_WIDGET (panes)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), shift_f9, NULL));
+  gui_wait_for (inspector_sized, NULL, "Shift+F9 to restore the inspector at its width");
+  g_assert_true (g_settings_get_boolean (settings, "inspector-visible"));
+
+  /* Dragged 60 px wider: the setting follows, and a size set elsewhere is taken up. */
+  gui_settle ();
+  g_assert_true (inspector_sized (NULL));
+  wanted_size += 60;
+  gtk_paned_set_position (panes, gtk_paned_get_position (panes) - 60);
+  gui_wait_for (setting_is, (gpointer) "inspector-width", "the dragged width to be remembered");
+  gui_wait_for (inspector_sized, NULL, "the inspector at the dragged width");
+  wanted_size = 400;
+  g_settings_set_int (settings, "inspector-width", wanted_size);
+  gui_wait_for (inspector_sized, NULL, "the inspector at the width set in another tab");
+
+  /* Below the grid, at its own remembered height; then beside again. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.inspector-position",
+                                             "s", "below"));
+  wanted_size = g_settings_get_int (settings, "inspector-height");
+  gui_wait_for (inspector_sized, (gpointer) "below", "the inspector below the grid");
+  g_assert_cmpint (gtk_orientable_get_orientation (GTK_ORIENTABLE (panes)), ==,
+                   GTK_ORIENTATION_VERTICAL);
+  g_assert_cmpint (gtk_widget_get_width (grid), ==, gtk_widget_get_width (GTK_WIDGET (panes)));
+  show_staging (pane_view, TRUE);
+  screenshot ("54-layout-inspector-below.png");
+  assert_grid_share (pane_view, "the inspector below, staging shown");
+  show_staging (pane_view, FALSE);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.inspector-position",
+                                             "s", "beside"));
+  wanted_size = 400;
+  gui_wait_for (inspector_sized, NULL, "the inspector beside the grid again");
+
+  /* Collapsed, New Item (the view's menu) opens it on a new item. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), shift_f9, NULL));
+  gui_wait_for (inspector_hidden, NULL, "Shift+F9 to collapse the inspector");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (pane_view), "view.new-item", NULL));
+  gui_wait_for (inspector_sized, NULL, "New Item to open the inspector");
+  g_assert_true (dy_inspector_get_creating (dy_table_view_get_inspector (pane_view)));
+  g_assert_true (g_settings_get_boolean (settings, "inspector-visible"));
+  g_settings_reset (settings, "inspector-width");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.close-tab", NULL));
+  gui_settle ();
+}
+
+/* Every column header of the demo tables is readable with a row inspected and staging shown:
+ * its title whole (not ellipsized) and, at 1920x1080, the whole column in sight without
+ * scrolling, nothing lying over it. */
+static gboolean
+label_ellipsized (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+      && pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (widget))))
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (label_ellipsized (child))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_headers_readable (void)
+{
+  const char *tables[] = { "Blog", "Orders", "Workspaces" };
+  gboolean whole = window_width >= 1920;
+
+  size_window ();
+  for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+    {
+      DyTableView *view = gui_open_table (tables[t]);
+      GtkWidget *grid = gui_child (view, "column_view");
+      GtkWidget *header = gtk_widget_get_first_child (grid);
+      g_autoptr (GObject) first = NULL;
+      int visible, columns = 0;
+      graphene_rect_t area;
+
+      gui_run (view, "win.run");
+      first = g_list_model_get_item (G_LIST_MODEL (dy_table_view_get_rows (view)), 0);
+      wanted_item = DY_ITEM (first);
+      gtk_selection_model_select_item (dy_table_view_get_rows (view), 0, TRUE);
+      gui_wait_for (inspector_shows, view, "the inspector to show the selected item");
+      show_staging (view, TRUE);
+      screenshot (tables[t][0] == 'B' ? "55-layout-headers-blog.png"
+                  : tables[t][0] == 'O' ? "56-layout-headers-orders.png"
+                                        : "57-layout-headers-workspaces.png");
+      visible = grid_visible_width (view);
+      g_assert_true (gtk_widget_compute_bounds (gtk_widget_get_parent (grid),
+                                                GTK_WIDGET (gui_window), &area));
+      for (GtkWidget *column = gtk_widget_get_first_child (header); column != NULL;
+           column = gtk_widget_get_next_sibling (column))
+        {
+          graphene_rect_t bounds;
+
+          if (!gtk_widget_get_mapped (column))
+            continue;
+          columns++;
+          if (label_ellipsized (column))
+            g_error ("%s: a column's title is cut short", tables[t]);
+          if (!whole)
+            continue;
+          g_assert_true (gtk_widget_compute_bounds (column, GTK_WIDGET (gui_window), &bounds));
+          if (bounds.origin.x < area.origin.x
+              || bounds.origin.x + bounds.size.width > area.origin.x + visible + 0.5)
+            g_error ("%s: a column (%g..%g) lies outside the grid's %d px in sight", tables[t],
+                     bounds.origin.x, bounds.origin.x + bounds.size.width, visible);
+        }
+      g_test_message ("%s: %d columns, %d px of grid in sight", tables[t], columns, visible);
+      g_assert_cmpint (columns, >=, 3);
+      show_staging (view, FALSE);
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.close-tab", NULL));
+      gui_settle ();
+    }
 }
 
 int
@@ -321,5 +607,7 @@ main (int argc, char **argv)
   remember_window_size ();
   g_test_add_func ("/layout-gui/run-reachable-with-panels", test_run_reachable_with_panels);
   g_test_add_func ("/layout-gui/collection-key-columns", test_collection_key_columns);
+  g_test_add_func ("/layout-gui/inspector-pane", test_inspector_pane);
+  g_test_add_func ("/layout-gui/headers-readable", test_headers_readable);
   return gui_run_tests ();
 }

@@ -6,7 +6,9 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "app/browser/dy-grid.h"
 #include "app/browser/dy-rows.h"
 #include "core/ddbjson.h"
 
@@ -299,6 +301,69 @@ test_feed (void)
   }
 }
 
+/* Column widths fitted into the grid's room: untouched when they fit; else the widest are
+ * narrowed first to one cap, none below its floor; floors that do not fit are kept. Every
+ * split of a random set is checked against the rule, not against one example. */
+static void
+test_fit_widths (void)
+{
+  int widths[] = { 88, 184, 360, 72, 150 };
+  const int floors[] = { 88, 96, 96, 72, 96 };
+  int floors_only[5];
+  GRand *rand = g_rand_new_with_seed (7);
+
+  dy_grid_fit_widths (widths, floors, 5, 2000);
+  g_assert_cmpint (widths[2], ==, 360); /* room enough: as asked */
+  dy_grid_fit_widths (widths, floors, 5, 600);
+  /* 88 + 72 stay; 184, 360 and 150 share 440: a cap of 146 */
+  g_assert_cmpint (widths[0], ==, 88);
+  g_assert_cmpint (widths[3], ==, 72);
+  g_assert_cmpint (widths[1] + widths[2] + widths[4] + 88 + 72, <=, 600);
+  g_assert_cmpint (widths[1], ==, widths[2]);
+  g_assert_cmpint (widths[4], <=, widths[1]);
+  memcpy (floors_only, widths, sizeof widths);
+  dy_grid_fit_widths (floors_only, floors, 5, 100);
+  for (guint i = 0; i < 5; i++)
+    g_assert_cmpint (floors_only[i], ==, floors[i]);
+
+  for (guint round = 0; round < 2000; round++)
+    {
+      guint n = (guint) g_rand_int_range (rand, 1, 20);
+      int asked[20], fitted[20], floor[20], room, sum = 0, floor_sum = 0, cap = 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          int title = g_rand_int_range (rand, 72, 121);
+
+          asked[i] = g_rand_int_range (rand, 72, 361);
+          floor[i] = MIN (asked[i], title);
+          fitted[i] = asked[i];
+          floor_sum += floor[i];
+        }
+      room = g_rand_int_range (rand, 0, 4000);
+      dy_grid_fit_widths (fitted, floor, n, room);
+      for (guint i = 0; i < n; i++)
+        {
+          g_assert_cmpint (fitted[i], >=, floor[i]);
+          g_assert_cmpint (fitted[i], <=, asked[i]);
+          if (fitted[i] < asked[i] && fitted[i] > floor[i])
+            cap = fitted[i];
+          sum += fitted[i];
+        }
+      if (floor_sum <= room)
+        g_assert_cmpint (sum, <=, room);
+      else
+        g_assert_cmpint (sum, ==, floor_sum);
+      /* narrowed columns share one cap; nothing narrower than the cap was touched */
+      for (guint i = 0; i < n && cap > 0; i++)
+        if (fitted[i] < asked[i] && fitted[i] > floor[i])
+          g_assert_cmpint (fitted[i], ==, cap);
+        else if (fitted[i] < asked[i])
+          g_assert_cmpint (floor[i], >=, cap);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -310,6 +375,7 @@ main (int argc, char **argv)
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/rows/page-round-trip", test_page_round_trip);
+  g_test_add_func ("/rows/fit-widths", test_fit_widths);
   g_test_add_func ("/rows/bad-item", test_bad_item);
   g_test_add_func ("/rows/many-rows", test_many_rows);
   g_test_add_func ("/rows/clear-drops-old-pages", test_clear_drops_old_pages);

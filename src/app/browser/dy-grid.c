@@ -113,6 +113,40 @@ dy_grid_cell_factory_new (const char *attribute)
   return factory;
 }
 
+/* The sum of the widths capped at CAP, none below its floor. */
+static int
+capped_sum (const int *widths, const int *floors, guint n, int cap)
+{
+  int sum = 0;
+
+  for (guint i = 0; i < n; i++)
+    sum += MAX (floors[i], MIN (widths[i], cap));
+  return sum;
+}
+
+void
+dy_grid_fit_widths (int *widths, const int *floors, guint n, int room)
+{
+  int low = 0, high = 0;
+
+  for (guint i = 0; i < n; i++)
+    high = MAX (high, widths[i]);
+  if (capped_sum (widths, floors, n, high) <= room)
+    return;
+  /* the widest cap under which the columns fit */
+  while (low < high)
+    {
+      int cap = low + (high - low + 1) / 2;
+
+      if (capped_sum (widths, floors, n, cap) <= room)
+        low = cap;
+      else
+        high = cap - 1;
+    }
+  for (guint i = 0; i < n; i++)
+    widths[i] = MAX (floors[i], MIN (widths[i], low));
+}
+
 int
 dy_grid_column_width (const char *name, DyRowPage *page)
 {

@@ -29,5 +29,9 @@ char *dy_grid_collection_heading (DyGroup *group);
  * NULL, measured them): GtkColumnView sizes columns by their cells' minimum width, which for
  * ellipsizing cells is one character. */
 int dy_grid_column_width (const char *name, DyRowPage *page);
+/* Fits N column WIDTHS into ROOM pixels by narrowing the widest first, none below its FLOOR
+ * (what its title needs): the narrow columns keep their values whole, the long values
+ * ellipsize. When even the floors do not fit, every column gets its floor. */
+void dy_grid_fit_widths (int *widths, const int *floors, guint n, int room);
 
 G_END_DECLS

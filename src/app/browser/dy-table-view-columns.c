@@ -222,17 +222,19 @@ compare_cells (gconstpointer a, gconstpointer b, gpointer user_data)
   return c < 0 ? GTK_ORDERING_SMALLER : c > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
 }
 
-static void
+/* Adds NAME's column unless it is there: TRUE when added. */
+static gboolean
 add_column (DyTableView *self, const char *name, DyRowPage *page)
 {
   GtkListItemFactory *factory;
   GtkColumnViewColumn *column;
   GtkCustomSorter *sorter;
+  int width = dy_grid_column_width (name, page);
 
   if (!g_hash_table_contains (self->seen_columns, name))
     g_hash_table_add (self->seen_columns, g_strdup (name));
   if (g_hash_table_contains (self->columns, name))
-    return;
+    return FALSE;
   factory = dy_grid_cell_factory_new (name);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), self);
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), self);
@@ -243,9 +245,84 @@ add_column (DyTableView *self, const char *name, DyRowPage *page)
   gtk_column_view_column_set_visible (column, !g_hash_table_contains (self->hidden_columns, name));
   g_signal_connect (column, "notify::visible", G_CALLBACK (column_visible_changed), self);
   gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_column_set_fixed_width (column, dy_grid_column_width (name, page));
+  gtk_column_view_column_set_fixed_width (column, width);
+  /* what its values asked for, and what fit_columns gave it (until the user resizes it) */
+  g_object_set_data (G_OBJECT (column), "natural-width", GINT_TO_POINTER (width));
+  g_object_set_data (G_OBJECT (column), "fitted-width", GINT_TO_POINTER (width));
   gtk_column_view_append_column (self->column_view, column);
   g_hash_table_insert (self->columns, g_strdup (name), column);
+  return TRUE;
+}
+
+/* About nine characters: what a column keeps whole when the grid narrows its columns. */
+#define SHORT_VALUE_WIDTH 96
+
+static void fit_columns (DyTableView *self);
+
+/* The columns came before the grid was laid out: they are fitted once it is. */
+static gboolean
+fit_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  DyTableView *self = data;
+
+  if (dy_table_view_grid_room (self) <= 0)
+    return G_SOURCE_CONTINUE;
+  self->fit_tick = 0;
+  fit_columns (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The attribute columns share the grid's room (with the inspector shown): the widest are
+ * narrowed first, none below what its title and a short value need, so that at a common
+ * width every header is in sight. A column the user resized keeps its width. */
+static void
+fit_columns (DyTableView *self)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->column_view);
+  g_autoptr (GPtrArray) fitted = g_ptr_array_new ();
+  g_autoptr (GArray) widths = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr (GArray) floors = g_array_new (FALSE, FALSE, sizeof (int));
+  int room = dy_table_view_grid_room (self);
+
+  if (room <= 0)
+    {
+      if (self->fit_tick == 0)
+        self->fit_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->column_view), fit_tick,
+                                                       self, NULL);
+      return;
+    }
+  g_debug ("columns fitted into %d px", room);
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      int fixed = gtk_column_view_column_get_fixed_width (column);
+      int natural = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "natural-width"));
+      int floor;
+
+      if (!gtk_column_view_column_get_visible (column))
+        continue;
+      if (natural == 0
+          || fixed != GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "fitted-width")))
+        {
+          room -= MAX (fixed, 0);
+          continue;
+        }
+      /* its title, and short values (a key such as POST#9f3) whole */
+      floor = MAX (dy_grid_column_width (gtk_column_view_column_get_title (column), NULL),
+                   MIN (natural, SHORT_VALUE_WIDTH));
+      g_ptr_array_add (fitted, column);
+      g_array_append_val (widths, natural);
+      g_array_append_val (floors, floor);
+    }
+  dy_grid_fit_widths ((int *) (gpointer) widths->data, (const int *) (gpointer) floors->data,
+                      widths->len, room);
+  for (guint i = 0; i < fitted->len; i++)
+    {
+      int width = g_array_index (widths, int, i);
+
+      g_object_set_data (fitted->pdata[i], "fitted-width", GINT_TO_POINTER (width));
+      gtk_column_view_column_set_fixed_width (fitted->pdata[i], width);
+    }
 }
 
 /* Columns stay from one Run to the next (with their widths and visibility), so that a Run
@@ -274,14 +351,17 @@ dy_table_view_add_page_columns (DyTableView *self, DyRowPage *page)
   const DyTableViewKeys *table = self->keys->pdata[0];
   const DyTableViewKeys *keys = dy_table_view_current_keys (self);
 
-  add_column (self, table->pk, page);
+  gboolean added = add_column (self, table->pk, page);
+
   if (table->sk != NULL)
-    add_column (self, table->sk, page);
-  add_column (self, keys->pk, page);
+    added |= add_column (self, table->sk, page);
+  added |= add_column (self, keys->pk, page);
   if (keys->sk != NULL)
-    add_column (self, keys->sk, page);
+    added |= add_column (self, keys->sk, page);
   for (guint i = 0; i < page->names->len; i++)
-    add_column (self, page->names->pdata[i], page);
+    added |= add_column (self, page->names->pdata[i], page);
+  if (added)
+    fit_columns (self);
 }
 
 /* The inspector shows the item selected in the grid. */

@@ -5,7 +5,9 @@
  *   dy-table-view-filter.c   the filter row: index and key conditions, filters, the preview
  *   dy-table-view-results.c  paging and results: Run, Load More, Load All, footer, request text
  *   dy-table-view-columns.c  the grid: columns, cells and their tints, the column chooser
- *   dy-table-view-arrange.c  the grid's order: sorted by columns or grouped into collections */
+ *   dy-table-view-arrange.c  the grid's order: sorted by columns or grouped into collections
+ *   dy-table-view-panes.c    the inspector's pane: shown, hidden, beside or below, its size
+ *   dy-table-view-state.c    the tab's query saved at exit and given back at the next start */
 #pragma once
 
 #include "app/browser/dy-query.h"
@@ -60,6 +62,8 @@ struct _DyTableView {
   GtkRevealer *stale_revealer;
   GtkColumnView *column_view;
   DyInspector *inspector;
+  GtkPaned *panes; /* the grid, and the inspector beside or below it */
+  AdwFlap *staging_flap; /* over panes: the window's staging panel, while this tab shows */
   GtkLabel *footer_label;
   GtkSpinner *spinner;
   GtkMenuButton *describe_button;
@@ -113,7 +117,26 @@ struct _DyTableView {
   json_t *description; /* DescribeTable's Table */
   json_t *ttl;         /* DescribeTimeToLive's TimeToLiveDescription */
   char *ttl_error;
+  GSettings *layout_settings; /* the window's: the inspector's pane */
+  guint pane_tick;
+  guint fit_tick;      /* columns wait for the grid to be laid out (dy-table-view-columns.c) */
+  guint pane_wait;     /* frames the tick lets pass before it reads the sizes */
+  guint pane_tries;    /* moves of the handle towards the remembered size */
+  gboolean pane_apply; /* the pane's next layout gets the remembered size */
+  GVariant *pending_state; /* a saved query given before DescribeTable answered */
+  gboolean missing;        /* DescribeTable: no such table */
 };
+
+/* dy-table-view-state.c: a saved query given before the view was ready, now applied. */
+void dy_table_view_apply_pending_state (DyTableView *self);
+
+/* dy-table-view-panes.c */
+void dy_table_view_panes_class_init (GtkWidgetClass *widget_class);
+void dy_table_view_panes_init (DyTableView *self);
+void dy_table_view_panes_dispose (DyTableView *self);
+/* The grid's width once a row is selected (the inspector beside it then), or 0 before the
+ * view is laid out. */
+int dy_table_view_grid_room (DyTableView *self);
 
 /* dy-table-view.c */
 void dy_table_view_set_running (DyTableView *self, gboolean running);

@@ -20,6 +20,7 @@ enum {
   PROP_GROUPED,
   PROP_RUNNING,
   PROP_SHOW_REQUEST,
+  PROP_MISSING,
   N_PROPS
 };
 
@@ -112,6 +113,18 @@ describe_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
   if (response == NULL)
     {
+      if (g_error_matches (error, DDB_ERROR, DDB_ERROR_RESOURCE_NOT_FOUND))
+        {
+          /* TRANSLATORS: %s is a table's name, the second %s why DescribeTable failed */
+          g_autofree char *message = g_strdup_printf (
+              _("Table %s does not exist on this connection (any more): %s"), self->table_name,
+              error->message);
+
+          self->missing = TRUE;
+          dy_table_view_show_error (self, message);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MISSING]);
+          return;
+        }
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         dy_table_view_show_error (self, error->message);
       if (dy_connection_error_wants_session (error))
@@ -139,6 +152,7 @@ describe_done (GObject *source, GAsyncResult *result, gpointer user_data)
   self->ready = TRUE;
   dy_table_view_update_key_labels (self);
   dy_table_view_update_actions (self);
+  dy_table_view_apply_pending_state (self);
 }
 
 /* GObject. */
@@ -199,6 +213,7 @@ dy_table_view_dispose (GObject *object)
   g_clear_signal_handler (&self->staging_handler, dy_staging_get_default ());
   g_clear_signal_handler (&self->committed_handler, dy_staging_get_default ());
   g_clear_signal_handler (&self->renewed_handler, self->connection);
+  dy_table_view_panes_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), DY_TYPE_TABLE_VIEW);
   g_cancellable_cancel (self->arrange_cancellable);
   g_clear_object (&self->order);
@@ -226,6 +241,7 @@ dy_table_view_finalize (GObject *object)
   g_clear_pointer (&self->description, json_decref);
   g_clear_pointer (&self->ttl, json_decref);
   g_free (self->ttl_error);
+  g_clear_pointer (&self->pending_state, g_variant_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->describe_cancellable);
   g_clear_object (&self->arrange_cancellable);
@@ -255,6 +271,9 @@ dy_table_view_get_property (GObject *object, guint prop_id, GValue *value, GPara
       break;
     case PROP_SHOW_REQUEST:
       g_value_set_boolean (value, gtk_revealer_get_reveal_child (self->request_revealer));
+      break;
+    case PROP_MISSING:
+      g_value_set_boolean (value, self->missing);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -343,6 +362,10 @@ dy_table_view_class_init (DyTableViewClass *klass)
   properties[PROP_SHOW_REQUEST] =
     g_param_spec_boolean ("show-request", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* DescribeTable found no such table (deleted since the tab was opened or saved). */
+  properties[PROP_MISSING] =
+    g_param_spec_boolean ("missing", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (DY_TYPE_INSPECTOR);
@@ -372,6 +395,8 @@ dy_table_view_class_init (DyTableViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DyTableView, stale_revealer);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, column_view);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, inspector);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, panes);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, staging_flap);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, footer_label);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, spinner);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, describe_button);
@@ -386,6 +411,7 @@ dy_table_view_class_init (DyTableViewClass *klass)
   dy_table_view_filter_class_init (widget_class);
   dy_table_view_results_class_init (widget_class);
   dy_table_view_columns_class_init (widget_class);
+  dy_table_view_panes_class_init (widget_class);
   gtk_widget_class_install_property_action (widget_class, "view.group", "grouped");
   gtk_widget_class_install_property_action (widget_class, "view.show-request", "show-request");
   gtk_widget_class_install_action (widget_class, "view.expression-builder", NULL,
@@ -414,6 +440,7 @@ dy_table_view_init (DyTableView *self)
   self->filter_conds = g_array_new (FALSE, FALSE, sizeof (DyFilterCond));
   self->hidden_columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   dy_table_view_columns_init (self);
+  dy_table_view_panes_init (self);
   dy_table_view_rebuild_rows (self);
 }
 
@@ -492,6 +519,12 @@ DyInspector *
 dy_table_view_get_inspector (DyTableView *self)
 {
   return self->inspector;
+}
+
+gboolean
+dy_table_view_get_missing (DyTableView *self)
+{
+  return self->missing;
 }
 
 void

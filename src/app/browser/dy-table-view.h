@@ -3,7 +3,7 @@
  * inspector beside it and a footer with what the last action cost. */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "app/connections/dy-connection.h"
 #include "app/inspector/dy-inspector.h"
@@ -37,6 +37,21 @@ gboolean dy_table_view_get_arranging (DyTableView *self);
  * template child describe_grid, is filled). */
 gboolean dy_table_view_get_described (DyTableView *self);
 DyInspector *dy_table_view_get_inspector (DyTableView *self);
+/* SETTINGS (the window's, borrowed) hold the inspector's pane: inspector-visible (Shift+F9),
+ * inspector-position (beside or below the grid), inspector-width and inspector-height. */
+void dy_table_view_set_layout_settings (DyTableView *self, GSettings *settings);
+/* The tab's query (a{sv}: index, key conditions, order, filters, Limit, grouping), new
+ * reference, for the next start; and that state given back (applied once DescribeTable has
+ * answered). */
+GVariant *dy_table_view_save_state (DyTableView *self);
+void dy_table_view_restore_state (DyTableView *self, GVariant *state);
+/* TRUE when DescribeTable found no such table (property "missing"). */
+gboolean dy_table_view_get_missing (DyTableView *self);
+/* Shows the inspector's pane (uncollapsed) for what the inspector holds. */
+void dy_table_view_show_inspector (DyTableView *self);
+/* The flap over the grid and the inspector (below the filter rows) in which the window puts
+ * its staging panel while this tab is shown. */
+AdwFlap *dy_table_view_get_staging_flap (DyTableView *self);
 /* Figures since the last Run. */
 void dy_table_view_get_stats (DyTableView *self, guint64 *scanned, guint *pages,
                               guint *requests, double *capacity);

@@ -113,15 +113,6 @@ compare_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     dy_window_toast (self, _ ("Open or select a table first: Compare starts from a table"));
 }
 
-/* F9: the sidebar hidden, to give the tabs the window's width, or shown again. */
-static void
-toggle_sidebar_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  DyWindow *self = DY_WINDOW (widget);
-
-  gtk_widget_set_visible (self->sidebar, !gtk_widget_get_visible (self->sidebar));
-}
-
 static void
 toggle_staging_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
@@ -250,7 +241,6 @@ dy_window_actions_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.cancel", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.expression-builder", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-staging", NULL, toggle_staging_action);
-  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.fanout", NULL, fanout_action);
   gtk_widget_class_install_action (widget_class, "win.stage", NULL, stage_action);
   gtk_widget_class_install_action (widget_class, "win.sql", NULL, sql_action);
@@ -280,7 +270,11 @@ dy_window_actions_class_init (GtkWidgetClass *widget_class)
    * (its inspector): no shortcut of ours shadows them. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.toggle-staging", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);
+  /* F9 and Shift+F9 as in GNOME Builder: the side panels (win.sidebar-visible and
+   * win.inspector-visible are the settings' actions, dy-window.c) */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.sidebar-visible", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, GDK_SHIFT_MASK,
+                                       "win.inspector-visible", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.stage",
                                        NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK | GDK_SHIFT_MASK,

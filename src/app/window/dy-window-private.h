@@ -11,6 +11,7 @@ struct _DyWindow {
   AdwApplicationWindow parent_instance;
 
   GtkWidget *sidebar; /* the sidebar_list's scroller: hidden by F9 */
+  GtkPaned *sidebar_paned;
   GtkListView *sidebar_list;
   AdwTabView *tab_view;
   GtkStack *content_stack;
@@ -25,6 +26,8 @@ struct _DyWindow {
   GCancellable *cancellable;
   AdwMessageDialog *endpoint_dialog; /* while open */
   gboolean profiles_loaded;
+  GPtrArray *pending_tabs;   /* GVariant a{sv}: saved tabs whose connection is not listed yet */
+  AdwTabPage *restored_page; /* weak: the saved tabs' selected one, once restored */
 };
 
 /* dy-window.c */
@@ -34,6 +37,10 @@ GtkWidget *dy_window_current_child (DyWindow *self);
 DyConnection *dy_window_current_connection (DyWindow *self);
 /* A new tab on TABLE of CONNECTION, selected. */
 DyTableView *dy_window_new_tab (DyWindow *self, DyConnection *connection, const char *table);
+
+/* dy-window-session.c */
+/* Opens the tabs the "open-tabs" setting holds as their connections get listed. */
+void dy_window_restore_session (DyWindow *self);
 
 /* dy-window-actions.c */
 /* Installs the actions on tabs and the current table, with their shortcuts. */

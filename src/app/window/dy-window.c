@@ -503,6 +503,22 @@ dy_window_get_current_view (DyWindow *self)
   return DY_IS_TABLE_VIEW (child) ? DY_TABLE_VIEW (child) : NULL;
 }
 
+/* A tab whose table does not exist (deleted since the tab was saved) says so on the tab. */
+static void
+table_missing (DyTableView *view, GParamSpec *pspec, AdwTabPage *page)
+{
+  g_autoptr (GIcon) icon = g_themed_icon_new ("dialog-warning-symbolic");
+  /* TRANSLATORS: the tooltip of a tab's warning sign; %s is a table's name */
+  g_autofree char *tooltip = g_strdup_printf (_("Table %s does not exist on this connection"),
+                                              dy_table_view_get_table_name (view));
+
+  if (!dy_table_view_get_missing (view))
+    return;
+  adw_tab_page_set_indicator_icon (page, icon);
+  adw_tab_page_set_indicator_tooltip (page, tooltip);
+  adw_tab_page_set_needs_attention (page, TRUE);
+}
+
 DyTableView *
 dy_window_new_tab (DyWindow *self, DyConnection *connection, const char *table)
 {
@@ -511,6 +527,9 @@ dy_window_new_tab (DyWindow *self, DyConnection *connection, const char *table)
 
   adw_tab_page_set_title (page, table);
   adw_tab_page_set_tooltip (page, dy_connection_get_title (connection));
+  if (self->settings != NULL)
+    dy_table_view_set_layout_settings (DY_TABLE_VIEW (view), self->settings);
+  g_signal_connect_object (view, "notify::missing", G_CALLBACK (table_missing), page, 0);
   g_object_bind_property (view, "running", page, "loading", G_BINDING_SYNC_CREATE);
   adw_tab_view_set_selected_page (self->tab_view, page);
   gtk_stack_set_visible_child_name (self->content_stack, "tabs");
@@ -620,10 +639,38 @@ dy_window_current_connection (DyWindow *self)
   return child != NULL ? dy_table_view_get_connection (DY_TABLE_VIEW (child)) : NULL;
 }
 
+/* The staging panel (one for the window) goes where the selected tab wants it: over a table
+ * view's grid and inspector, below its filter rows, so that it takes no width from the grid
+ * and covers neither Run nor the filters; beside other tabs. The header bar's Staged button
+ * says whether it is shown. */
+static void
+place_staging (DyWindow *self)
+{
+  GtkWidget *child = dy_window_current_child (self);
+  GtkWidget *panel = GTK_WIDGET (self->staging_panel);
+  AdwFlap *target = DY_IS_TABLE_VIEW (child)
+      ? dy_table_view_get_staging_flap (DY_TABLE_VIEW (child)) : self->staging_flap;
+  AdwFlap *home = ADW_FLAP (gtk_widget_get_ancestor (panel, ADW_TYPE_FLAP));
+
+  if (home != target)
+    {
+      g_object_ref (panel);
+      if (home != NULL)
+        {
+          adw_flap_set_reveal_flap (home, FALSE);
+          adw_flap_set_flap (home, NULL);
+        }
+      adw_flap_set_flap (target, panel);
+      g_object_unref (panel);
+    }
+  adw_flap_set_reveal_flap (target, gtk_toggle_button_get_active (self->staging_button));
+}
+
 static void
 selected_page_changed (DyWindow *self)
 {
   dy_staging_panel_set_connection (self->staging_panel, dy_window_current_connection (self));
+  place_staging (self);
 }
 
 DyStagingPanel *
@@ -655,7 +702,11 @@ dy_window_dispose (GObject *object)
   DyWindow *self = DY_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  /* the tabs closing do not move the staging panel about */
+  if (self->tab_view != NULL)
+    g_signal_handlers_disconnect_by_func (self->tab_view, selected_page_changed, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), DY_TYPE_WINDOW);
+  g_clear_object (&self->staging_panel);
   G_OBJECT_CLASS (dy_window_parent_class)->dispose (object);
 }
 
@@ -665,6 +716,8 @@ dy_window_finalize (GObject *object)
   DyWindow *self = DY_WINDOW (object);
 
   g_clear_object (&self->connections);
+  g_clear_pointer (&self->pending_tabs, g_ptr_array_unref);
+  g_clear_weak_pointer (&self->restored_page);
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
   G_OBJECT_CLASS (dy_window_parent_class)->finalize (object);
@@ -683,6 +736,7 @@ dy_window_close_request (GtkWindow *window)
       g_settings_set (self->settings, "window-size", "(ii)", width, height);
       g_settings_set_boolean (self->settings, "window-maximized",
                               gtk_window_is_maximized (window));
+      dy_window_save_session (self);
     }
   /* edits typed in an inspector and not staged are not dropped without a word */
   if (dy_staging_confirm_close (dy_staging_get_default (), window))
@@ -703,6 +757,7 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/dynoscope/Dynoscope/dy-window.ui");
   gtk_widget_class_bind_template_child (widget_class, DyWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, DyWindow, sidebar_paned);
   gtk_widget_class_bind_template_child (widget_class, DyWindow, sidebar_list);
   gtk_widget_class_bind_template_child (widget_class, DyWindow, tab_view);
   gtk_widget_class_bind_template_child (widget_class, DyWindow, content_stack);
@@ -728,6 +783,10 @@ dy_window_class_init (DyWindowClass *klass)
                                        "win.import", NULL);
 }
 
+/* The settings the View section of the main menu changes (win.NAME, stateful). */
+static const char *const layout_keys[] = { "sidebar-visible", "inspector-visible",
+                                           "inspector-position" };
+
 static void
 dy_window_init (DyWindow *self)
 {
@@ -746,23 +805,36 @@ dy_window_init (DyWindow *self)
       gtk_window_set_default_size (GTK_WINDOW (self), width, height);
       if (g_settings_get_boolean (self->settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (self));
-      /* F9 hides the sidebar; it stays hidden at the next start */
+      /* F9 hides the sidebar, Shift+F9 the inspectors; both stay so at the next start, and
+       * the panes keep the sizes they were dragged to */
       g_settings_bind (self->settings, "sidebar-visible", self->sidebar, "visible",
                        G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (self->settings, "sidebar-width", self->sidebar_paned, "position",
+                       G_SETTINGS_BIND_DEFAULT);
+      for (guint i = 0; i < G_N_ELEMENTS (layout_keys); i++)
+        {
+          g_autoptr (GAction) action = g_settings_create_action (self->settings, layout_keys[i]);
+
+          g_action_map_add_action (G_ACTION_MAP (self), action);
+        }
     }
 
   dy_window_sidebar_init (self);
   pages_changed (self);
 
   {
-    /* A flap: beside the tabs when the window is wide enough, over them when it is not. */
-    self->staging_panel = DY_STAGING_PANEL (dy_staging_panel_new (NULL));
-    adw_flap_set_flap (self->staging_flap, GTK_WIDGET (self->staging_panel));
+    /* held by the window: it moves from tab to tab (place_staging) */
+    self->staging_panel = g_object_ref_sink (DY_STAGING_PANEL (dy_staging_panel_new (NULL)));
+    place_staging (self);
+    g_signal_connect_object (self->staging_button, "notify::active", G_CALLBACK (place_staging),
+                             self, G_CONNECT_SWAPPED);
     g_signal_connect_object (self->staging_panel, "notify::n-changes",
                              G_CALLBACK (staging_count_changed), self, G_CONNECT_SWAPPED);
     g_signal_connect_object (self->tab_view, "notify::selected-page",
                              G_CALLBACK (selected_page_changed), self, G_CONNECT_SWAPPED);
   }
+  /* the saved tabs open as their connections get listed (some already are) */
+  dy_window_restore_session (self);
 
   if (self->settings != NULL)
     {

@@ -16,6 +16,9 @@ G_DECLARE_FINAL_TYPE (DyWindow, dy_window, DY, WINDOW, AdwApplicationWindow)
 DyWindow *dy_window_new (AdwApplication *application);
 /* Builds (first time) and opens the demo database. */
 void dy_window_open_demo (DyWindow *self);
+/* Keeps the window's table tabs (connection, table, query) in the "open-tabs" setting for the
+ * next start (done when the window closes). */
+void dy_window_save_session (DyWindow *self);
 /* Opens a database file as a new connection; REMEMBER adds it to the recent databases. */
 void dy_window_open_database (DyWindow *self, const char *path, gboolean remember);
 /* Adds CONNECTION (a database just made) to the sidebar, lists its tables and remembers it,
