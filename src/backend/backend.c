@@ -1,4 +1,5 @@
-/* backend.c: the two implementations of the seam: the embedded engine and the remote client. */
+/* backend.c: the two implementations of the seam: the embedded engine and the remote client,
+ * and the read-only mode that refuses writes before either sees them. */
 #include "backend/backend.h"
 
 #include "core/ddbjson.h"
@@ -9,6 +10,7 @@ struct _DdbBackend {
   DdbEngine *engine;
   DdbClient *client;
   char *description;
+  gint read_only; /* atomic */
 };
 
 DdbBackend *
@@ -88,12 +90,42 @@ ddb_backend_get_client (DdbBackend *backend)
   return backend->client;
 }
 
+void
+ddb_backend_set_read_only (DdbBackend *backend, gboolean read_only)
+{
+  g_atomic_int_set (&backend->read_only, read_only ? 1 : 0);
+}
+
+gboolean
+ddb_backend_get_read_only (DdbBackend *backend)
+{
+  return g_atomic_int_get (&backend->read_only) != 0;
+}
+
+gboolean
+ddb_backend_check_writable (DdbBackend *backend, const char *what, GError **error)
+{
+  if (!ddb_backend_get_read_only (backend))
+    return TRUE;
+  ddb_backend_set_read_only_error (error, what);
+  return FALSE;
+}
+
+/* FALSE with the refusal when BACKEND is read-only and OPERATION + REQUEST may write. */
+static gboolean
+allowed (DdbBackend *backend, const char *operation, json_t *request, GError **error)
+{
+  return !ddb_backend_get_read_only (backend)
+         || !ddb_backend_operation_writes (operation, request, error);
+}
+
 gboolean
 ddb_backend_call (DdbBackend *backend, const char *operation, json_t *request,
                   GCancellable *cancellable, json_t **response, GError **error)
 {
   *response = NULL;
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+  if (g_cancellable_set_error_if_cancelled (cancellable, error)
+      || !allowed (backend, operation, request, error))
     return FALSE;
   if (backend->kind == DDB_BACKEND_ENGINE)
     return ddb_engine_call (backend->engine, operation, request, response, error);
@@ -111,7 +143,8 @@ ddb_backend_read (DdbBackend *backend, const char *operation, json_t *request, D
   json_t *item;
 
   *response = NULL;
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+  if (g_cancellable_set_error_if_cancelled (cancellable, error)
+      || !allowed (backend, operation, request, error))
     return FALSE;
   if (backend->kind == DDB_BACKEND_ENGINE)
     return ddb_engine_read (backend->engine, operation, request, each, user_data, response,

@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 #include <jansson.h>
 
+#include "backend/read-only.h"
 #include "engine/engine.h"
 #include "net/client.h"
 
@@ -38,6 +39,16 @@ const char *ddb_backend_get_description (DdbBackend *backend);
 DdbEngine *ddb_backend_get_engine (DdbBackend *backend);
 /* The client of a remote backend, NULL for an engine. */
 DdbClient *ddb_backend_get_client (DdbBackend *backend);
+
+/* Read-only mode, off by default: ddb_backend_call and ddb_backend_read then refuse, before
+ * anything is sent or written, every request that ddb_backend_operation_writes (read-only.h)
+ * says may write, with its DDB_BACKEND_ERROR_READ_ONLY; reads are answered as before. May be
+ * switched at any time from any thread; a call already past the check is not stopped. */
+void ddb_backend_set_read_only (DdbBackend *backend, gboolean read_only);
+gboolean ddb_backend_get_read_only (DdbBackend *backend);
+/* For a write made without a DynamoDB request (an import into a database): TRUE when BACKEND
+ * may write, else FALSE with the refusal of WHAT ("import"). */
+gboolean ddb_backend_check_writable (DdbBackend *backend, const char *what, GError **error);
 
 /* Runs OPERATION with REQUEST (a JSON object, borrowed). Success: TRUE and *RESPONSE a new
  * reference. A DynamoDB error: FALSE with a DDB_ERROR; *RESPONSE is NULL or a JSON object of

@@ -195,6 +195,13 @@ ddb_transfer_import (DdbBackend *backend, const char *source, const DdbImportOpt
 
   g_return_val_if_fail (backend != NULL && source != NULL && options != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  /* Before the source is read: the engine's import does not pass through ddb_backend_call. */
+  if (!ddb_backend_check_writable (backend, "import", error))
+    {
+      if (out != NULL)
+        memset (out, 0, sizeof *out);
+      return FALSE;
+    }
   if (ddb_backend_get_kind (backend) == DDB_BACKEND_ENGINE)
     return ddb_snapshot_import (ddb_backend_get_engine (backend), source, options, out, error);
   t = ddb_transfer_tuning_resolve (tuning);

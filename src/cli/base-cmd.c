@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <stdio.h>
 
+#include "backend/read-only.h"
 #include "cli/base-cmd.h"
 #include "engine/base.h"
 #include "engine/engine.h"
@@ -52,7 +53,7 @@ print_base (DdbEngine *engine, const char *table)
 }
 
 int
-cli_snapshot_base_main (const char *db_path, int argc, char **argv)
+cli_snapshot_base_main (const char *db_path, gboolean read_only, int argc, char **argv)
 {
   char *table = NULL;
   char **rest = NULL;
@@ -98,6 +99,14 @@ cli_snapshot_base_main (const char *db_path, int argc, char **argv)
   if (rest != NULL && rest[0] != NULL && rest[1] != NULL)
     {
       status = usage_error (_ ("too many arguments"));
+      goto out;
+    }
+  if (read_only
+      && ((rest != NULL && rest[0] != NULL) || !g_file_test (db_path, G_FILE_TEST_EXISTS)))
+    {
+      ddb_backend_set_read_only_error (&error, "snapshot base");
+      fprintf (stderr, BASE_PREFIX "%s\n", error->message);
+      status = 1;
       goto out;
     }
   engine = ddb_engine_open (db_path, &error);

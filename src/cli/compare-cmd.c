@@ -395,6 +395,7 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
     }
   other.db_path = with_db;
   other.endpoint_url = with_endpoint;
+  other.read_only = target->read_only;
   if (with_endpoint != NULL)
     {
       other.profile = target->profile;

@@ -44,10 +44,13 @@ try_exec (const char *dir, const char *name, char **argv)
 
 /* `--db PATH serve …` or `--db=PATH serve …` with a non-empty PATH: the one form dynoscope-serve
  * takes as dynoscope-cli would. Anything else (another global option, a missing or empty PATH,
- * --help before the command) is left to the full CLI and its messages. */
+ * --help before the command, DYNOSCOPE_READ_ONLY set whatever its value) is left to the full
+ * CLI and its messages. */
 static int
 is_plain_serve (int argc, char **argv)
 {
+  if (getenv ("DYNOSCOPE_READ_ONLY") != NULL)
+    return 0;
   if (argc >= 4 && strcmp (argv[1], "--db") == 0 && argv[2][0] != '\0'
       && strcmp (argv[3], "serve") == 0)
     return 1;

@@ -27,17 +27,45 @@ typedef struct {
   const char *description; /* N_() marked */
   /* Commands on a database or an endpoint (through the backend seam). */
   int (*run_target) (const CliTarget *target, int argc, char **argv);
-  int (*run_db) (const char *db_path, int argc, char **argv); /* commands on a database only */
-  int (*run) (int argc, char **argv);                        /* commands without one */
+  int (*run_db) (const CliTarget *target, int argc, char **argv); /* on a database only */
+  int (*run) (int argc, char **argv);                             /* commands without one */
 } CliCommand;
+
+static gboolean
+asks_for_help (int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--") == 0)
+        break;
+      if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0
+          || strcmp (argv[i], "-?") == 0 || g_str_has_prefix (argv[i], "--help-"))
+        return TRUE;
+    }
+  return FALSE;
+}
 
 /* `snapshot base` or `snapshot pull`. */
 static int
-snapshot_main (const char *db_path, int argc, char **argv)
+snapshot_main (const CliTarget *target, int argc, char **argv)
 {
   if (argc >= 2 && strcmp (argv[1], "pull") == 0)
-    return cli_snapshot_pull_main (db_path, argc, argv);
-  return cli_snapshot_base_main (db_path, argc, argv);
+    return cli_snapshot_pull_main (target->db_path, target->read_only, argc, argv);
+  return cli_snapshot_base_main (target->db_path, target->read_only, argc, argv);
+}
+
+/* `serve`: not with --read-only, as the server answers writes (its own --help still shows). */
+static int
+serve_main (const CliTarget *target, int argc, char **argv)
+{
+  if (target->read_only && !asks_for_help (argc, argv))
+    {
+      fprintf (stderr, "dynoscope-cli serve: %s\n",
+               _ ("a database cannot be served read-only yet: serve answers writes; run it "
+                  "without --read-only (and without DYNOSCOPE_READ_ONLY)"));
+      return 2;
+    }
+  return cli_serve_main (target->db_path, argc, argv);
 }
 
 static const CliCommand commands[] = {
@@ -63,7 +91,7 @@ static const CliCommand commands[] = {
     "--db PATH serve [--host HOST] [--port PORT] [--auth KEYID:SECRET[:TOKEN] …] "
     "[--auth-file PATH]",
     N_ ("Answer DynamoDB's API over HTTP from the database, as a local endpoint"), NULL,
-    cli_serve_main, NULL },
+    serve_main, NULL },
   { "codegen",
     "[--endpoint URL] [--profile P] [--region R] codegen --lang LANG OPERATION [REQUEST_JSON | -]",
     N_ ("Print a request as a program for the AWS CLI, Python, JavaScript, Java, Go or Rust"),
@@ -117,7 +145,7 @@ print_usage (FILE *out)
 {
   fprintf (out, "%s\n\n",
            _ ("Usage: dynoscope-cli [--db PATH | --endpoint URL] [--profile NAME] [--region R] "
-              "COMMAND [OPTION…]"));
+              "[--read-only] COMMAND [OPTION…]"));
   fprintf (out, "%s\n", _ ("Global options:"));
   fprintf (out, "  %-20s %s\n", "--db PATH",
            _ ("The database file (created if missing); needed by the commands on a database"));
@@ -131,6 +159,10 @@ print_usage (FILE *out)
   fprintf (out, "  %-20s %s\n", "--ca-bundle FILE",
            _ ("Trust the CAs in this PEM file (default: AWS_CA_BUNDLE, the profile's "
               "ca_bundle, else the system's)"));
+  fprintf (out, "  %-20s %s\n", "--read-only",
+           _ ("Refuse every write (PutItem, PartiQL INSERT, DeleteTable, commit, import…) "
+              "before anything is sent, with exit status 1; reads work as usual. "
+              "DYNOSCOPE_READ_ONLY=1 does the same"));
   fprintf (out, "  %-20s %s\n", "",
            _ ("Without --db, call talks to --endpoint, else to the profile's endpoint, else to "
               "the region's DynamoDB endpoint on AWS."));
@@ -143,20 +175,6 @@ print_usage (FILE *out)
   fprintf (out, "\n%s\n  %s\n", _ ("Run 'dynoscope-cli COMMAND --help' for a command's options, "
                                    "for example:"),
            "dynoscope-cli call --help");
-}
-
-static gboolean
-asks_for_help (int argc, char **argv)
-{
-  for (int i = 1; i < argc; i++)
-    {
-      if (strcmp (argv[i], "--") == 0)
-        break;
-      if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0
-          || strcmp (argv[i], "-?") == 0 || g_str_has_prefix (argv[i], "--help-"))
-        return TRUE;
-    }
-  return FALSE;
 }
 
 /* "--name VALUE" or "--name=VALUE": TRUE (and *VALUE set, *I advanced) when ARGV[*I] is NAME;
@@ -183,10 +201,38 @@ option_value (int argc, char **argv, int *i, const char *name, const char **valu
   return TRUE;
 }
 
+/* DYNOSCOPE_READ_ONLY: 1, true or yes turn read-only mode on; unset, empty, 0, false or no
+ * leave it off. FALSE (and a message printed) for any other value. */
+static gboolean
+read_only_from_environment (gboolean *read_only)
+{
+  static const char *const on[] = { "1", "true", "yes" };
+  static const char *const off[] = { "", "0", "false", "no" };
+  const char *value = g_getenv ("DYNOSCOPE_READ_ONLY");
+
+  *read_only = FALSE;
+  if (value == NULL)
+    return TRUE;
+  for (gsize k = 0; k < G_N_ELEMENTS (on); k++)
+    if (g_ascii_strcasecmp (value, on[k]) == 0)
+      {
+        *read_only = TRUE;
+        return TRUE;
+      }
+  for (gsize k = 0; k < G_N_ELEMENTS (off); k++)
+    if (g_ascii_strcasecmp (value, off[k]) == 0)
+      return TRUE;
+  fprintf (stderr, _ ("dynoscope-cli: DYNOSCOPE_READ_ONLY is “%s”: it must be 1 (read-only) or "
+                      "0\n"),
+           value);
+  return FALSE;
+}
+
 int
 main (int argc, char **argv)
 {
   CliTarget target = { 0 };
+  gboolean read_only_env = FALSE;
   int i = 1;
 
   ddb_i18n_init ();
@@ -213,6 +259,11 @@ main (int argc, char **argv)
         {
           print_usage (stdout);
           return 0;
+        }
+      if (strcmp (arg, "--read-only") == 0)
+        {
+          target.read_only = TRUE;
+          continue;
         }
       if (strcmp (arg, "--version") == 0)
         {
@@ -245,6 +296,11 @@ main (int argc, char **argv)
           return 2;
         }
     }
+
+  /* After the options, so that --help and --version work whatever the environment says. */
+  if (!read_only_from_environment (&read_only_env))
+    return 2;
+  target.read_only = target.read_only || read_only_env;
 
   if (target.db_path != NULL
       && (target.endpoint_url != NULL || target.profile != NULL || target.region != NULL
@@ -293,7 +349,7 @@ main (int argc, char **argv)
           fprintf (stderr, "%s: dynoscope-cli %s\n", _ ("Usage"), cmd->usage);
           return 2;
         }
-      return cmd->run_db (target.db_path, argc - i, argv + i);
+      return cmd->run_db (&target, argc - i, argv + i);
     }
 
   fprintf (stderr, _ ("dynoscope-cli: unknown command “%s”\n"), argv[i]);

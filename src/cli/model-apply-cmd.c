@@ -133,7 +133,7 @@ cli_model_apply_main (const CliTarget *target, int argc, char **argv)
 
   gboolean config_error = FALSE;
   g_autoptr (DdbBackend) backend = cli_target_open (target, &config_error, &error);
-  if (backend == NULL)
+  if (backend == NULL || !ddb_backend_check_writable (backend, "model apply", &error))
     {
       fprintf (stderr, APPLY_PREFIX "%s\n", error->message);
       return config_error ? 2 : 1;

@@ -113,7 +113,7 @@ pull_export (const CliTarget *remote, const char *from_table, guint segments, co
 }
 
 int
-cli_snapshot_pull_main (const char *db_path, int argc, char **argv)
+cli_snapshot_pull_main (const char *db_path, gboolean read_only, int argc, char **argv)
 {
   g_autofree char *table = NULL, *from_endpoint = NULL, *from_table = NULL;
   g_autofree char *profile = NULL, *region = NULL, *ca_bundle = NULL;
@@ -174,6 +174,12 @@ cli_snapshot_pull_main (const char *db_path, int argc, char **argv)
     return usage_error (_ ("missing --from-endpoint URL"));
   if (segments < 1 || segments > MAX_SEGMENTS)
     return usage_error (_ ("--segments must be a number from 1 to 1000"));
+  if (read_only)
+    {
+      ddb_backend_set_read_only_error (&error, "snapshot pull");
+      fprintf (stderr, PULL_PREFIX "%s\n", error->message);
+      return 1;
+    }
   if (from_table == NULL)
     from_table = g_strdup (table);
   remote.endpoint_url = from_endpoint;

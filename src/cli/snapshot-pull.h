@@ -2,4 +2,7 @@
  * [--from-table T2] [--segments N] [--profile P] [--region R] [--ca-bundle FILE]`. */
 #pragma once
 
-int cli_snapshot_pull_main (const char *db_path, int argc, char **argv);
+#include <glib.h>
+
+/* READ_ONLY (--read-only): refused, as it writes the database, before anything is read. */
+int cli_snapshot_pull_main (const char *db_path, gboolean read_only, int argc, char **argv);

@@ -171,7 +171,11 @@ session_open (Session *s, const char *command, const CliTarget *target, const ch
       s->connection = cli_staging_connection (target, NULL);
       if (need_backend)
         {
-          s->backend = ddb_backend_open_database (s->connection, &error);
+          CliTarget absolute = *target;
+          gboolean config_error = FALSE;
+
+          absolute.db_path = s->connection;
+          s->backend = cli_target_open (&absolute, &config_error, &error);
           if (s->backend == NULL)
             return fail (command, error);
         }
@@ -647,6 +651,12 @@ cli_commit_main (const CliTarget *target, int argc, char **argv)
     {
       session_clear (&session);
       return status;
+    }
+  /* Refused here rather than change by change: the changes stay staged, none marked failed. */
+  if (!ddb_backend_check_writable (session.backend, "commit", &error))
+    {
+      session_clear (&session);
+      return fail (command, error);
     }
 
   /* What this commit sends: those failing now are reported, not the ones failed before. */

@@ -1,4 +1,6 @@
 /* target.c: the database or endpoint a command talks to. */
+#include <string.h>
+
 #include "cli/target.h"
 #include "cli/mfa-prompt.h"
 
@@ -17,7 +19,20 @@ cli_target_open (const CliTarget *target, gboolean *config_error, GError **error
 
   *config_error = FALSE;
   if (!cli_target_is_remote (target))
-    return ddb_backend_open_database (target->db_path, error);
+    {
+      if (target->read_only && strcmp (target->db_path, ":memory:") != 0
+          && !g_file_test (target->db_path, G_FILE_TEST_EXISTS))
+        {
+          g_autofree char *what = g_strdup_printf ("creating %s", target->db_path);
+
+          ddb_backend_set_read_only_error (error, what);
+          return NULL;
+        }
+      backend = ddb_backend_open_database (target->db_path, error);
+      if (backend != NULL)
+        ddb_backend_set_read_only (backend, target->read_only);
+      return backend;
+    }
   options.profile = target->profile;
   options.region = target->region;
   options.endpoint_url = target->endpoint_url;
@@ -30,5 +45,7 @@ cli_target_open (const CliTarget *target, gboolean *config_error, GError **error
       *config_error = local->domain == DDB_AWS_ERROR || local->domain == DDB_HTTP_ERROR;
       g_propagate_error (error, local);
     }
+  else
+    ddb_backend_set_read_only (backend, target->read_only);
   return backend;
 }

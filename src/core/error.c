@@ -1,7 +1,7 @@
 /* error.c: DynamoDB exception names for the DDB_ERROR domain. */
 #include "core/error.h"
 
-G_DEFINE_QUARK (ddb - error - quark, ddb_error)
+G_DEFINE_QUARK (ddb-error-quark, ddb_error)
 
 static const struct {
   const char *name;

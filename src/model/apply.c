@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "model/generate.h"
 
-G_DEFINE_QUARK (dy - apply - error - quark, dy_apply_error)
+G_DEFINE_QUARK (dy-apply-error-quark, dy_apply_error)
 
 /* The type of ATTRIBUTE as the model declares it on TABLE: a key attribute of the table or one
  * of its indexes, else one of its attributes; "S" when the model gives none. */

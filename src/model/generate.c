@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-G_DEFINE_QUARK (dy - generate - error - quark, dy_generate_error)
+G_DEFINE_QUARK (dy-generate-error-quark, dy_generate_error)
 
 #define ZIPF_EXPONENT 1.2
 #define MAX_ATTEMPTS 200

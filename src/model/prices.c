@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-G_DEFINE_QUARK (dy - prices - error - quark, dy_prices_error)
+G_DEFINE_QUARK (dy-prices-error-quark, dy_prices_error)
 
 #define ON_DEMAND_PAGE "https://aws.amazon.com/dynamodb/pricing/on-demand/"
 #define PROVISIONED_PAGE "https://aws.amazon.com/dynamodb/pricing/provisioned/"

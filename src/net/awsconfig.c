@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-G_DEFINE_QUARK (ddb - aws - error - quark, ddb_aws_error)
+G_DEFINE_QUARK (ddb-aws-error-quark, ddb_aws_error)
 
 void
 ddb_secret_free (char *secret)
