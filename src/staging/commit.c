@@ -2,6 +2,7 @@
  * TransactWriteItems batches, with backoff on throttling and resumption after a crash. */
 #include "core/ddbjson.h"
 #include "core/error.h"
+#include "backend/read-only.h"
 #include "staging/commit.h"
 #include "staging/journal.h"
 #include "staging/writes.h"
@@ -95,6 +96,9 @@ max_attempts (Commit *c)
 static gboolean
 is_refusal (const GError *error, json_t *extra)
 {
+  /* a read-only connection sends nothing */
+  if (g_error_matches (error, DDB_BACKEND_ERROR, DDB_BACKEND_ERROR_READ_ONLY))
+    return TRUE;
   return is_throttling (error, extra)
          && g_strcmp0 (ddb_backend_error_name (error, extra), "TransactionInProgressException") != 0;
 }
@@ -736,6 +740,9 @@ ddb_staging_commit (DdbStaging *staging, DdbBackend *backend, const DdbCommitOpt
   g_return_val_if_fail (options->connection != NULL, FALSE);
   memset (report, 0, sizeof *report);
   report->conflict_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  /* a read-only connection: nothing is sent, every change stays staged */
+  if (!ddb_backend_check_writable (backend, "commit", error))
+    return FALSE;
   changes = ddb_staging_list (staging, options->connection, options->table, FALSE, error);
   if (changes == NULL)
     return FALSE;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "backend/read-only.h"
 #include "core/ddbjson.h"
 #include "core/itemsize.h"
 #include "staging/commit.h"
@@ -269,6 +270,75 @@ test_throttling (void)
   g_assert_cmpuint (report.committed, ==, 20);
   g_assert_cmpuint (counters.calls, ==, 40);
   ddb_commit_report_clear (&report);
+}
+
+/* Turns the connection read-only after its first write: the rest is refused mid-commit. */
+static gboolean
+read_only_after_first_call (DdbBackend *be, const char *op, json_t *req, GCancellable *cancellable,
+                            json_t **resp, GError **error, gpointer data)
+{
+  Counters *counters = data;
+
+  if (counters->calls++ == 1)
+    ddb_backend_set_read_only (be, TRUE);
+  return ddb_backend_call (be, op, req, cancellable, resp, error);
+}
+
+/* Each change's journal ends in STATE. */
+static void
+assert_all_end_in (DdbStaging *st, const char *state, guint expected)
+{
+  g_autoptr (GPtrArray) all = ddb_staging_list (st, CONN, NULL, TRUE, NULL);
+  guint n = 0;
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      g_auto (GStrv) states = ddb_staging_journal (st, ((DdbChange *) all->pdata[i])->id, NULL);
+
+      if (g_str_equal (states[g_strv_length (states) - 1], state))
+        n++;
+    }
+  g_assert_cmpuint (n, ==, expected);
+}
+
+/* A read-only connection's commit sends nothing and every change stays staged; a connection
+ * turned read-only while a commit runs leaves the refused changes staged, never 'sending' or
+ * failed, and the next commit on a writable connection sends them once. */
+static void
+test_read_only (void)
+{
+  g_autoptr (DdbBackend) be = ddb_backend_open_database (":memory:", NULL);
+  g_autoptr (DdbStaging) st = ddb_staging_open (":memory:", NULL);
+  DdbCommitOptions options = { .connection = CONN, .mode = DDB_COMMIT_SINGLE };
+  DdbCommitReport report;
+  Counters counters = { 0 };
+  GError *error = NULL;
+
+  create_posts (be, 10);
+  plan_and_stage (be, st, TRUE, 10);
+  ddb_backend_set_read_only (be, TRUE);
+  g_assert_false (ddb_staging_commit (st, be, &options, NULL, &report, &error));
+  g_assert_error (error, DDB_BACKEND_ERROR, DDB_BACKEND_ERROR_READ_ONLY);
+  g_clear_error (&error);
+  ddb_commit_report_clear (&report);
+  assert_all_end_in (st, "staged", 10);
+
+  ddb_backend_set_read_only (be, FALSE);
+  options.call = read_only_after_first_call;
+  options.call_data = &counters;
+  g_assert_false (ddb_staging_commit (st, be, &options, NULL, &report, &error));
+  g_assert_error (error, DDB_BACKEND_ERROR, DDB_BACKEND_ERROR_READ_ONLY);
+  g_clear_error (&error);
+  g_assert_cmpuint (report.committed, >=, 1);
+  assert_all_end_in (st, "staged", 10 - report.committed);
+  ddb_commit_report_clear (&report);
+
+  ddb_backend_set_read_only (be, FALSE);
+  options.call = NULL;
+  g_assert_true (ddb_staging_commit (st, be, &options, NULL, &report, &error));
+  g_assert_no_error (error);
+  ddb_commit_report_clear (&report);
+  assert_all_end_in (st, "committed", 10);
 }
 
 static void
@@ -631,6 +701,7 @@ main (int argc, char **argv)
   g_test_add_func ("/staging/commit/fanout-index-single", test_fanout_index_single);
   g_test_add_func ("/staging/commit/fanout-scan-transactions", test_fanout_scan_transactions);
   g_test_add_func ("/staging/commit/throttling", test_throttling);
+  g_test_add_func ("/staging/commit/read-only", test_read_only);
   g_test_add_func ("/staging/commit/cancel", test_cancel);
   g_test_add_func ("/staging/commit/single-groups", test_single_groups);
   g_test_add_func ("/staging/commit/single-slice", test_single_slice);
