@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "dynoscope-grid"
 
 #include "app/common/dy-format.h"
+#include "app/common/dy-format-time.h"
 #include "app/browser/dy-grid.h"
 #include "app/common/dy-item.h"
 
@@ -82,6 +83,66 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer 
   gtk_list_item_set_child (list_item, label);
 }
 
+/* "TEXT · EXTRA", the extra part dimmed. */
+static char *
+with_dimmed (const char *text, const char *extra)
+{
+  g_autofree char *a = g_markup_escape_text (text, -1);
+  g_autofree char *b = g_markup_escape_text (extra, -1);
+
+  return g_strdup_printf ("%s <span alpha=\"55%%\">· %s</span>", a, b);
+}
+
+static char *
+joined (const char *a, const char *b)
+{
+  if (a == NULL || b == NULL)
+    return g_strdup (a != NULL ? a : b);
+  return g_strdup_printf ("%s · %s", a, b);
+}
+
+char *
+dy_grid_cell_markup (const DdbValue *value, DyGridTimeMode mode, gboolean ttl, gint64 now,
+                     char **tooltip)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *time = NULL;
+  g_autofree char *phrase = NULL;
+  const char *type;
+
+  *tooltip = NULL;
+  if (value == NULL)
+    return g_strdup ("");
+  text = dy_format_value (value);
+  type = ddb_type_name (value->type);
+  if (mode != DY_GRID_TIME_OFF)
+    {
+      time = dy_format_time (value);
+      if (ttl)
+        phrase = dy_format_ttl (value, now);
+    }
+  /* a date alone reads as itself: nothing to add */
+  if (time != NULL && phrase == NULL && g_str_equal (time, text))
+    g_clear_pointer (&time, g_free);
+  if (mode == DY_GRID_TIME_OFF || (time == NULL && phrase == NULL))
+    {
+      *tooltip = g_strdup (type);
+      return g_markup_escape_text (text, -1);
+    }
+  if (mode == DY_GRID_TIME_BESIDE)
+    {
+      /* the TTL column says when; the date is in the tooltip */
+      *tooltip = ttl ? joined (type, time) : g_strdup (type);
+      return with_dimmed (text, phrase != NULL ? phrase : time);
+    }
+  *tooltip = joined (type, text);
+  {
+    g_autofree char *shown = joined (time, phrase);
+
+    return g_markup_escape_text (shown, -1);
+  }
+}
+
 static void
 bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
@@ -89,15 +150,33 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer u
   g_autoptr (GObject) object = dy_grid_row_item (gtk_list_item_get_item (list_item));
   GtkWidget *label = gtk_list_item_get_child (list_item);
   const DdbValue *value = NULL;
-  g_autofree char *text = NULL;
+  DyGridTimeMode mode = dy_grid_cell_factory_get_time_mode (GTK_LIST_ITEM_FACTORY (factory));
+  char *tooltip = NULL;
 
   if (DY_IS_ITEM (object))
     value = dy_item_get_attribute (DY_ITEM (object), name);
-  if (value != NULL)
-    text = dy_format_value (value);
-  gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
-  g_object_set_data (G_OBJECT (label), "tooltip",
-                     value != NULL ? (gpointer) ddb_type_name (value->type) : NULL);
+  if (mode == DY_GRID_TIME_OFF || value == NULL)
+    {
+      /* the common case stays as cheap as it was: no markup parsed */
+      g_autofree char *text = value != NULL ? dy_format_value (value) : NULL;
+
+      gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
+      /* the dimmed part of a recycled cell's markup would stay on the new text */
+      if (gtk_inscription_get_attributes (GTK_INSCRIPTION (label)) != NULL)
+        gtk_inscription_set_attributes (GTK_INSCRIPTION (label), NULL);
+      if (value != NULL)
+        tooltip = g_strdup (ddb_type_name (value->type));
+    }
+  else
+    {
+      g_autofree char *markup
+          = dy_grid_cell_markup (value, mode,
+                                 dy_grid_cell_factory_get_ttl (GTK_LIST_ITEM_FACTORY (factory)),
+                                 dy_format_now (), &tooltip);
+
+      gtk_inscription_set_markup (GTK_INSCRIPTION (label), markup);
+    }
+  g_object_set_data_full (G_OBJECT (label), "tooltip", tooltip, g_free);
   /* The factory, and so the name, lives as long as the column. */
   g_object_set_data (G_OBJECT (label), "attribute", (gpointer) name);
 }
@@ -111,6 +190,32 @@ dy_grid_cell_factory_new (const char *attribute)
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), NULL);
   return factory;
+}
+
+void
+dy_grid_cell_factory_set_time_mode (GtkListItemFactory *factory, DyGridTimeMode mode,
+                                    gboolean ttl)
+{
+  g_object_set_data (G_OBJECT (factory), "time-mode", GINT_TO_POINTER (mode));
+  g_object_set_data (G_OBJECT (factory), "ttl", GINT_TO_POINTER (ttl));
+}
+
+DyGridTimeMode
+dy_grid_cell_factory_get_time_mode (GtkListItemFactory *factory)
+{
+  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "time-mode"));
+}
+
+gboolean
+dy_grid_cell_factory_get_ttl (GtkListItemFactory *factory)
+{
+  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "ttl"));
+}
+
+void
+dy_grid_rebind_cell (GtkListItemFactory *factory, GtkListItem *list_item)
+{
+  bind_cell (GTK_SIGNAL_LIST_ITEM_FACTORY (factory), list_item, NULL);
 }
 
 /* The sum of the widths capped at CAP, none below its floor. */

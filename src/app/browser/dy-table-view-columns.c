@@ -251,6 +251,7 @@ add_column (DyTableView *self, const char *name, DyRowPage *page)
   g_object_set_data (G_OBJECT (column), "fitted-width", GINT_TO_POINTER (width));
   gtk_column_view_append_column (self->column_view, column);
   g_hash_table_insert (self->columns, g_strdup (name), column);
+  dy_table_view_times_column_added (self, column);
   return TRUE;
 }
 
@@ -325,6 +326,12 @@ fit_columns (DyTableView *self)
     }
 }
 
+void
+dy_table_view_fit_columns (DyTableView *self)
+{
+  fit_columns (self);
+}
+
 /* Columns stay from one Run to the next (with their widths and visibility), so that a Run
  * does not tear down and rebuild every cell of the grid; those the new results do not hold
  * go once its pages are in. */
@@ -340,6 +347,7 @@ dy_table_view_prune_columns (DyTableView *self)
     if (!g_hash_table_contains (self->seen_columns, name))
       {
         g_signal_handlers_disconnect_by_func (column, column_visible_changed, self);
+        dy_table_view_times_column_removed (self, column);
         gtk_column_view_remove_column (self->column_view, column);
         g_hash_table_iter_remove (&iter);
       }
@@ -390,6 +398,7 @@ selection_changed (DyTableView *self)
     {
       g_autofree char *title = item_title (self, DY_ITEM (object));
 
+      dy_inspector_set_ttl_attribute (self->inspector, dy_table_view_ttl_attribute (self));
       dy_inspector_set_item (self->inspector, DY_ITEM (object), title);
     }
   else

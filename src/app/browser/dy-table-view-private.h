@@ -5,6 +5,7 @@
  *   dy-table-view-filter.c   the filter row: index and key conditions, filters, the preview
  *   dy-table-view-results.c  paging and results: Run, Load More, Load All, footer, request text
  *   dy-table-view-columns.c  the grid: columns, cells and their tints, the column chooser
+ *   dy-table-view-times.c    the grid's time columns (Off, Beside, Instead) and the TTL attribute
  *   dy-table-view-arrange.c  the grid's order: sorted by columns or grouped into collections
  *   dy-table-view-panes.c    the inspector's pane: shown, hidden, beside or below, its size
  *   dy-table-view-state.c    the tab's query saved at exit and given back at the next start */
@@ -125,6 +126,7 @@ struct _DyTableView {
   gboolean pane_apply; /* the pane's next layout gets the remembered size */
   GVariant *pending_state; /* a saved query given before DescribeTable answered */
   gboolean missing;        /* DescribeTable: no such table */
+  guint times_probe;       /* idle deciding new columns' time mode (dy-table-view-times.c) */
 };
 
 /* dy-table-view-state.c: a saved query given before the view was ready, now applied. */
@@ -178,6 +180,17 @@ void dy_table_view_staging_changed (DyTableView *self);
 void dy_table_view_add_page_columns (DyTableView *self, DyRowPage *page);
 /* Drops the columns that no page of the last Run held. */
 void dy_table_view_prune_columns (DyTableView *self);
+/* Shares the grid's room among the columns again (a column's natural width changed: its
+ * "natural-width" data; those the user resized keep their width). */
+void dy_table_view_fit_columns (DyTableView *self);
+
+/* dy-table-view-times.c */
+/* The table's TTL attribute (TTL ENABLED or ENABLING), or NULL. */
+const char *dy_table_view_ttl_attribute (DyTableView *self);
+/* A new attribute column gets its header menu of time modes and its mode (the one the user
+ * set for it, else the default); a column removed loses its actions. */
+void dy_table_view_times_column_added (DyTableView *self, GtkColumnViewColumn *column);
+void dy_table_view_times_column_removed (DyTableView *self, GtkColumnViewColumn *column);
 
 /* dy-table-view-arrange.c */
 /* Sorts or groups the rows anew, as the column sorter and the grouping say. */

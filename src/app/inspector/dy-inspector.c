@@ -9,6 +9,7 @@
 #include "app/common/dy-format.h"
 #include "app/inspector/dy-inspector.h"
 #include "app/inspector/dy-node.h"
+#include "app/inspector/dy-value-cell.h"
 #include "core/ddbjson.h"
 #include "core/error.h"
 #include "core/itemsize.h"
@@ -63,6 +64,7 @@ struct _DyInspector {
   char *sk_name;
   DdbType sk_type;
   char *schema_error; /* why the key schema could not be read, or NULL */
+  char *ttl_attribute; /* the table's TTL attribute, or NULL */
 
   GtkSingleSelection *selection;
 };
@@ -143,14 +145,20 @@ bind_type (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer u
 }
 
 static void
+setup_value (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  dy_value_cell_setup (list_item);
+}
+
+/* The exact value, and the time it reads as beside it (dy-value-cell.c). */
+static void
 bind_value (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
+  DyInspector *self = user_data;
   g_autoptr (DyNode) node = node_of (list_item);
-  g_autofree char *text = dy_node_dup_value_text (node);
-  GtkWidget *label = gtk_list_item_get_child (list_item);
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
 
-  gtk_label_set_text (GTK_LABEL (label), text);
-  gtk_widget_set_tooltip_text (label, text);
+  dy_value_cell_bind (list_item, node, gtk_tree_list_row_get_depth (row), self->ttl_attribute);
 }
 
 static void
@@ -161,7 +169,7 @@ add_column (DyInspector *self, const char *title, GCallback setup, GCallback bin
   GtkColumnViewColumn *column;
 
   g_signal_connect (factory, "setup", setup, GINT_TO_POINTER (mono));
-  g_signal_connect (factory, "bind", bind, NULL);
+  g_signal_connect (factory, "bind", bind, self);
   column = gtk_column_view_column_new (title, factory);
   gtk_column_view_column_set_resizable (column, TRUE);
   gtk_column_view_column_set_expand (column, expand);
@@ -751,6 +759,7 @@ dy_inspector_finalize (GObject *object)
   g_free (self->pk_name);
   g_free (self->sk_name);
   g_free (self->schema_error);
+  g_free (self->ttl_attribute);
   G_OBJECT_CLASS (dy_inspector_parent_class)->finalize (object);
 }
 
@@ -813,7 +822,7 @@ dy_inspector_init (DyInspector *self)
   gtk_column_view_set_model (self->tree_view, GTK_SELECTION_MODEL (self->selection));
   add_column (self, _ ("Path"), G_CALLBACK (setup_path), G_CALLBACK (bind_path), FALSE, FALSE);
   add_column (self, _ ("Type"), G_CALLBACK (setup_label), G_CALLBACK (bind_type), TRUE, FALSE);
-  add_column (self, _ ("Value"), G_CALLBACK (setup_label), G_CALLBACK (bind_value), FALSE, TRUE);
+  add_column (self, _ ("Value"), G_CALLBACK (setup_value), G_CALLBACK (bind_value), FALSE, TRUE);
 
   views[0] = self->json_view;
   views[1] = self->plain_view;
@@ -865,6 +874,19 @@ dy_inspector_set_item (DyInspector *self, DyItem *item, const char *title)
   update_badge (self);
   update_actions (self);
   g_signal_emit (self, signals[SIGNAL_ITEM_CHANGED], 0);
+}
+
+void
+dy_inspector_set_ttl_attribute (DyInspector *self, const char *name)
+{
+  g_return_if_fail (DY_IS_INSPECTOR (self));
+  if (g_strcmp0 (self->ttl_attribute, name) == 0)
+    return;
+  g_free (self->ttl_attribute);
+  self->ttl_attribute = g_strdup (name);
+  /* the rows shown say it from now on */
+  if (self->base != NULL)
+    show_item (self, self->edited != NULL ? self->edited : self->base);
 }
 
 DyItem *

@@ -65,6 +65,9 @@ GtkWidget *dy_inspector_new (void);
 /* NULL shows the empty state. TITLE names the item (its key). Leaves New Item mode. */
 void dy_inspector_set_item (DyInspector *self, DyItem *item, const char *title);
 DyItem *dy_inspector_get_item (DyInspector *self);
+/* The table's TTL attribute (NULL: none, or TTL is off): its row says when the item expires
+ * ("in 3 days", "expired 4 hours ago, awaiting deletion"). */
+void dy_inspector_set_ttl_attribute (DyInspector *self, const char *name);
 /* The table's key schema (SK_NAME NULL without a sort key), from DescribeTable: the editor
  * checks the key attributes against it and New Item starts from it. Until it is known,
  * nothing can be staged. */
