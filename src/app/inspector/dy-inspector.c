@@ -1,4 +1,6 @@
-/* dy-inspector.c: the item inspector: typed tree, DynamoDB JSON editor, plain JSON view. */
+/* dy-inspector.c: the item inspector: typed tree, DynamoDB JSON editor, plain JSON view; what
+ * it shows, validation, drafts and the stage actions. The tree's columns are
+ * dy-inspector-tree.c, the key checks and drafts' parsing dy-inspector-key.c. */
 #define G_LOG_DOMAIN "dynoscope-inspector"
 
 #include <adwaita.h>
@@ -7,9 +9,8 @@
 #include <string.h>
 
 #include "app/common/dy-format.h"
-#include "app/inspector/dy-inspector.h"
+#include "app/inspector/dy-inspector-private.h"
 #include "app/inspector/dy-node.h"
-#include "app/inspector/dy-value-cell.h"
 #include "core/ddbjson.h"
 #include "core/error.h"
 #include "core/itemsize.h"
@@ -19,56 +20,6 @@
 /* Long enough not to flash errors at every keystroke, short enough to feel immediate. */
 #define VALIDATE_DELAY_MS 250
 
-typedef enum {
-  MESSAGE_NONE,
-  MESSAGE_ERROR,
-  MESSAGE_CHANGES,
-  MESSAGE_STAGED,
-} MessageKind;
-
-struct _DyInspector {
-  GtkBox parent_instance;
-
-  GtkStack *main_stack;
-  GtkLabel *title_label;
-  GtkLabel *state_badge;
-  GtkLabel *draft_badge;
-  GtkLevelBar *size_bar;
-  GtkLabel *size_label;
-  GtkStack *view_stack;
-  GtkColumnView *tree_view;
-  GtkSourceView *json_view;
-  GtkSourceView *plain_view;
-  GtkRevealer *message_revealer;
-  GtkBox *message_box;
-  GtkImage *message_icon;
-  GtkLabel *message_path;
-  GtkLabel *message_label;
-  GtkWidget *delete_button;
-  GtkWidget *revert_button;
-
-  DyItem *item; /* the item as loaded; NULL when creating or empty */
-  char *title;
-  DdbValue *base;   /* what the editor started from: the item, its staged version, or a
-                     * new item's skeleton */
-  DdbValue *edited; /* the last valid text's item, or NULL */
-  char *error;      /* the last validation's problem */
-  gboolean creating;
-  int staged_kind; /* DyInspectorStage of what is staged for the item, or -1 */
-  guint validate_id;
-  gboolean loading;  /* setting the text ourselves */
-  char *loaded_text; /* the text load_base set: any other text is a draft */
-
-  char *pk_name;
-  DdbType pk_type;
-  char *sk_name;
-  DdbType sk_type;
-  char *schema_error; /* why the key schema could not be read, or NULL */
-  char *ttl_attribute; /* the table's TTL attribute, or NULL */
-
-  GtkSingleSelection *selection;
-};
-
 G_DEFINE_FINAL_TYPE (DyInspector, dy_inspector, GTK_TYPE_BOX)
 
 enum { SIGNAL_STAGE, SIGNAL_ITEM_CHANGED, SIGNAL_DRAFT, N_SIGNALS };
@@ -76,106 +27,6 @@ enum { SIGNAL_STAGE, SIGNAL_ITEM_CHANGED, SIGNAL_DRAFT, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void validate (DyInspector *self);
-
-/* Tree columns. */
-
-static GListModel *
-create_children (gpointer item, gpointer user_data)
-{
-  return dy_node_get_children (DY_NODE (item));
-}
-
-static DyNode *
-node_of (GtkListItem *list_item)
-{
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-
-  return row != NULL ? DY_NODE (gtk_tree_list_row_get_item (row)) : NULL;
-}
-
-static void
-setup_path (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
-{
-  GtkWidget *expander = gtk_tree_expander_new ();
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
-  gtk_list_item_set_child (list_item, expander);
-}
-
-static void
-bind_path (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
-{
-  GtkWidget *expander = gtk_list_item_get_child (list_item);
-  GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
-  g_autoptr (DyNode) node = node_of (list_item);
-
-  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), gtk_list_item_get_item (list_item));
-  gtk_label_set_text (GTK_LABEL (label), dy_node_get_name (node));
-  gtk_widget_set_tooltip_text (label, dy_node_get_path (node));
-}
-
-static void
-setup_label (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  if (GPOINTER_TO_INT (user_data))
-    gtk_widget_add_css_class (label, "monospace");
-  else
-    {
-      /* Values are read here digit for digit: wrapped, never cut. */
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-    }
-  gtk_list_item_set_child (list_item, label);
-}
-
-static void
-bind_type (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
-{
-  g_autoptr (DyNode) node = node_of (list_item);
-
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)),
-                      ddb_type_name (dy_node_get_value (node)->type));
-}
-
-static void
-setup_value (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
-{
-  dy_value_cell_setup (list_item);
-}
-
-/* The exact value, and the time it reads as beside it (dy-value-cell.c). */
-static void
-bind_value (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
-{
-  DyInspector *self = user_data;
-  g_autoptr (DyNode) node = node_of (list_item);
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-
-  dy_value_cell_bind (list_item, node, gtk_tree_list_row_get_depth (row), self->ttl_attribute);
-}
-
-static void
-add_column (DyInspector *self, const char *title, GCallback setup, GCallback bind, gboolean mono,
-            gboolean expand)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkColumnViewColumn *column;
-
-  g_signal_connect (factory, "setup", setup, GINT_TO_POINTER (mono));
-  g_signal_connect (factory, "bind", bind, self);
-  column = gtk_column_view_column_new (title, factory);
-  gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_column_set_expand (column, expand);
-  gtk_column_view_append_column (self->tree_view, column);
-  g_object_unref (column);
-}
 
 /* What the panes show. */
 
@@ -212,8 +63,7 @@ show_item (DyInspector *self, const DdbValue *item)
   g_autofree char *plain = NULL;
   g_autoptr (GError) error = NULL;
 
-  tree = gtk_tree_list_model_new (dy_node_list_for_item (shown), FALSE, FALSE, create_children,
-                                  NULL, NULL);
+  tree = dy_inspector_tree_model_new (shown);
   gtk_single_selection_set_model (self->selection, G_LIST_MODEL (tree));
   g_object_unref (tree);
 
@@ -330,90 +180,13 @@ original (DyInspector *self)
   return self->item != NULL ? dy_item_get_value (self->item) : NULL;
 }
 
-/* DynamoDB's checks of an item's key attributes (PutItem's wording): NAMES and TYPES are the
- * table's partition and sort key (the sort key's name NULL without one); ORIGINAL the item as
- * loaded, whose key cannot change unless CREATING. */
-static gboolean
-check_key (const char *const names[2], const DdbType types[2], const DdbValue *original,
-           gboolean creating, const char *schema_error, const DdbValue *item, GError **error)
-{
-  if (names[0] == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING, schema_error);
-      return FALSE;
-    }
-  for (guint i = 0; i < 2; i++)
-    {
-      const DdbValue *v, *was;
-
-      if (names[i] == NULL)
-        continue;
-      v = ddb_value_map_get (item, names[i]);
-      if (v == NULL)
-        {
-          g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
-                       "One or more parameter values were invalid: Missing the key %s in the "
-                       "item" DDB_JSON_PATH_SEPARATOR "%s",
-                       names[i], names[i]);
-          return FALSE;
-        }
-      if (v->type != types[i])
-        {
-          g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
-                       "One or more parameter values were invalid: Type mismatch for key %s "
-                       "expected: %s actual: %s" DDB_JSON_PATH_SEPARATOR "%s",
-                       names[i], ddb_type_name (types[i]), ddb_type_name (v->type), names[i]);
-          return FALSE;
-        }
-      if (v->type != DDB_TYPE_N && v->bytes.len == 0)
-        {
-          g_set_error (
-              error, DDB_ERROR, DDB_ERROR_VALIDATION,
-              "One or more parameter values are not valid. The AttributeValue for a "
-              "key attribute cannot contain an empty %s value. Key: %s" DDB_JSON_PATH_SEPARATOR
-              "%s",
-              v->type == DDB_TYPE_S ? "string" : "binary", names[i], names[i]);
-          return FALSE;
-        }
-      was = original != NULL ? ddb_value_map_get (original, names[i]) : NULL;
-      if (!creating && was != NULL && !ddb_value_equal (v, was))
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       _ ("The key attribute %s cannot change: the key is the item’s identity. "
-                          "Use New Item for an item with the new key, then delete this one.%s%s"),
-                       names[i], DDB_JSON_PATH_SEPARATOR, names[i]);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-static DdbValue *
-parse_item (const char *const names[2], const DdbType types[2], const DdbValue *original,
-            gboolean creating, const char *schema_error, const char *text, GError **error)
-{
-  g_autoptr (DdbValue) item = ddb_json_parse_item (text, -1, error);
-
-  if (item == NULL)
-    return NULL;
-  if (ddb_item_size (item) > DDB_MAX_ITEM_SIZE)
-    {
-      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION,
-                           "Item size has exceeded the maximum allowed size");
-      return NULL;
-    }
-  if (!check_key (names, types, original, creating, schema_error, item, error))
-    return NULL;
-  return g_steal_pointer (&item);
-}
-
 static DdbValue *
 parse_editor_item (DyInspector *self, const char *text, GError **error)
 {
   const char *names[] = { self->pk_name, self->sk_name };
   const DdbType types[] = { self->pk_type, self->sk_type };
 
-  return parse_item (names, types, original (self), self->creating,
+  return dy_inspector_parse_item (names, types, original (self), self->creating,
                      self->schema_error != NULL
                          ? self->schema_error
                          : _ ("The table’s key schema is not known yet: wait for its "
@@ -592,31 +365,6 @@ key_of (DyInspector *self, const DdbValue *item)
 }
 
 /* Drafts. */
-
-void
-dy_inspector_draft_free (DyInspectorDraft *draft)
-{
-  if (draft == NULL)
-    return;
-  g_free (draft->title);
-  g_free (draft->text);
-  g_clear_pointer (&draft->key, ddb_value_free);
-  g_clear_pointer (&draft->base, ddb_value_free);
-  g_clear_pointer (&draft->original, ddb_value_free);
-  g_free (draft->pk_name);
-  g_free (draft->sk_name);
-  g_free (draft);
-}
-
-DdbValue *
-dy_inspector_draft_parse (const DyInspectorDraft *draft, GError **error)
-{
-  const char *names[] = { draft->pk_name, draft->sk_name };
-  const DdbType types[] = { draft->pk_type, draft->sk_type };
-
-  /* a draft is made only once the key schema is known */
-  return parse_item (names, types, draft->original, draft->key == NULL, NULL, draft->text, error);
-}
 
 /* The editor's unstaged edit, or NULL when its text is the one it loaded. */
 static DyInspectorDraft *
@@ -818,11 +566,7 @@ dy_inspector_init (DyInspector *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->staged_kind = -1;
-  self->selection = gtk_single_selection_new (NULL);
-  gtk_column_view_set_model (self->tree_view, GTK_SELECTION_MODEL (self->selection));
-  add_column (self, _ ("Path"), G_CALLBACK (setup_path), G_CALLBACK (bind_path), FALSE, FALSE);
-  add_column (self, _ ("Type"), G_CALLBACK (setup_label), G_CALLBACK (bind_type), TRUE, FALSE);
-  add_column (self, _ ("Value"), G_CALLBACK (setup_value), G_CALLBACK (bind_value), FALSE, TRUE);
+  dy_inspector_tree_init (self);
 
   views[0] = self->json_view;
   views[1] = self->plain_view;
