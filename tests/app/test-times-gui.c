@@ -277,9 +277,8 @@ test_remembered (void)
 {
   GSettings *settings = dy_window_get_settings (gui_window);
   g_autoptr (GVariant) all = NULL;
-  g_autofree char *key = g_strdup_printf ("%s\t%s",
-                                          dy_connection_get_title (gui_demo_connection ()),
-                                          TABLE);
+  g_autofree char *connection = dy_connection_dup_key (gui_demo_connection ());
+  g_autofree char *key = g_strdup_printf ("%s\t%s", connection, TABLE);
   g_autoptr (GVariant) columns = NULL;
   const char *mode = NULL;
   const char *created_off[] = { "1733400000", NULL };

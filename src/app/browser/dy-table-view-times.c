@@ -10,7 +10,8 @@
  * happen to fall in a time range (IDs, amounts) must not grow dates.
  *
  * What the user picks is remembered per table across restarts in the "time-columns" setting
- * (a{sa{ss}}: "connection title<TAB>table" -> column -> "off", "beside" or "instead"), only the
+ * (a{sa{ss}}: "connection key<TAB>table" (dy_connection_dup_key) -> column -> "off", "beside"
+ * or "instead"), only the
  * columns the user set, the tables last set first, at most MAX_TABLES of them. */
 #define G_LOG_DOMAIN "dynoscope-table-view"
 
@@ -53,8 +54,9 @@ dy_table_view_ttl_attribute (DyTableView *self)
 static char *
 table_key (DyTableView *self)
 {
-  return g_strdup_printf ("%s\t%s", dy_connection_get_title (self->connection),
-                          self->table_name);
+  g_autofree char *connection = dy_connection_dup_key (self->connection);
+
+  return g_strdup_printf ("%s\t%s", connection, self->table_name);
 }
 
 static gboolean

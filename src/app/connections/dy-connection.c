@@ -234,6 +234,27 @@ dy_list_aws_profiles (GError **error)
   return profiles;
 }
 
+char *
+dy_connection_dup_key (DyConnection *self)
+{
+  const char *region = dy_connection_get_region (self);
+
+  switch (dy_connection_get_kind (self))
+    {
+    case DY_CONNECTION_DATABASE:
+      return g_strconcat ("database\t", dy_connection_get_path (self), NULL);
+    case DY_CONNECTION_PROFILE:
+      if (dy_connection_is_environment (self))
+        return g_strconcat ("environment\t\t", region != NULL ? region : "", NULL);
+      return g_strconcat ("profile\t", dy_connection_get_profile (self), "\t",
+                          region != NULL ? region : "", NULL);
+    case DY_CONNECTION_ENDPOINT:
+    default:
+      return g_strconcat ("endpoint\t", dy_connection_get_url (self), "\t",
+                          region != NULL ? region : "", NULL);
+    }
+}
+
 DyConnectionKind
 dy_connection_get_kind (DyConnection *self)
 {

@@ -58,6 +58,9 @@ DyConnection *dy_connection_new_in_region (DyConnection *base, const char *regio
 gboolean dy_connection_get_region_chosen (DyConnection *self);
 
 DyConnectionKind dy_connection_get_kind (DyConnection *self);
+/* What names the connection from one start to the next (its kind, path or profile or URL,
+ * and region): the key of what is remembered about it. Newly allocated. */
+char *dy_connection_dup_key (DyConnection *self);
 const char *dy_connection_get_title (DyConnection *self);
 /* A second line for the sidebar: the region of a profile or an endpoint, or NULL. */
 const char *dy_connection_get_subtitle (DyConnection *self);

@@ -7,32 +7,10 @@
 
 #include "app/window/dy-window-private.h"
 
-/* What names CONNECTION from one start to the next. */
-static char *
-connection_key (DyConnection *connection)
-{
-  const char *region = dy_connection_get_region (connection);
-
-  switch (dy_connection_get_kind (connection))
-    {
-    case DY_CONNECTION_DATABASE:
-      return g_strconcat ("database\t", dy_connection_get_path (connection), NULL);
-    case DY_CONNECTION_PROFILE:
-      if (dy_connection_is_environment (connection))
-        return g_strconcat ("environment\t\t", region != NULL ? region : "", NULL);
-      return g_strconcat ("profile\t", dy_connection_get_profile (connection), "\t",
-                          region != NULL ? region : "", NULL);
-    case DY_CONNECTION_ENDPOINT:
-    default:
-      return g_strconcat ("endpoint\t", dy_connection_get_url (connection), "\t",
-                          region != NULL ? region : "", NULL);
-    }
-}
-
 static GVariant *
 tab_entry (DyTableView *view, gboolean selected)
 {
-  g_autofree char *key = connection_key (dy_table_view_get_connection (view));
+  g_autofree char *key = dy_connection_dup_key (dy_table_view_get_connection (view));
   g_autoptr (GVariant) state = dy_table_view_save_state (view);
   g_auto (GVariantDict) dict;
 
@@ -70,7 +48,7 @@ dy_window_save_session (DyWindow *self)
 static void
 restore_tabs (DyWindow *self, DyConnection *connection)
 {
-  g_autofree char *key = connection_key (connection);
+  g_autofree char *key = dy_connection_dup_key (connection);
 
   for (guint i = 0; i < self->pending_tabs->len;)
     {
