@@ -236,6 +236,24 @@ commit_all (DdbCommitMode mode)
   staging_settle ();
 }
 
+/* The button of ACTION under WIDGET, or NULL. */
+static GtkWidget *
+action_button (GtkWidget *widget, const char *action)
+{
+  if (GTK_IS_BUTTON (widget)
+      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = action_button (child, action);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 show_panel (void)
 {
@@ -390,6 +408,9 @@ test_inspector_edit (void)
     /* the long string as a word diff: "Hot " once, the old word struck, then the new words */
     g_assert_nonnull (strstr (card, "\nHot partitions partitions, and how to spread them\n"));
     gui_screenshot ("31-staging-panel.png");
+    /* the panel was moved into the tab's flap: its buttons still follow its actions */
+    g_assert_true (gtk_widget_is_sensitive (action_button (GTK_WIDGET (panel ()),
+                                                           "panel.commit-all")));
 
     /* reject the title: it goes back to its original value, the name stays staged */
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel ()), "panel.reject", "(xs)",

@@ -246,7 +246,7 @@ test_grid (void)
   assert_cells (view, "iso", iso_beside, "S");
   assert_cells (view, "count", count_off, NULL);
   assert_cells (view, "expiresAt", ttl_beside, NULL);
-  gui_screenshot ("times-grid.png");
+  gui_screenshot ("16-times-grid.png");
 
   /* the header menu: Instead puts the date in the value's place, the value in the tooltip */
   set_mode (view, "ms", "instead");
@@ -268,7 +268,7 @@ test_grid (void)
   gui_run (view, "win.run");
   assert_cells (view, "ms", ms_instead, NULL);
   assert_cells (view, "created", created_off, NULL);
-  gui_screenshot ("times-grid-modes.png");
+  gui_screenshot ("17-times-grid-modes.png");
 }
 
 /* The choices are in the setting, and a table opened again reads them. */
@@ -383,7 +383,7 @@ test_inspector (void)
   g_assert_null (time_beside (values, times, "7"));
   g_assert_null (time_beside (values, times, "a"));
   g_assert_cmpstr (time_beside (values, times, soon_value), ==, soon);
-  gui_screenshot ("times-inspector.png");
+  gui_screenshot ("18-times-inspector.png");
 
   /* editing edits the exact values: no date in the editor */
   json = dy_inspector_dup_json_text (inspector);

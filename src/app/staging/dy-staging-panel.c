@@ -647,6 +647,29 @@ dy_staging_panel_set_mode (DyStagingPanel *self, DdbCommitMode mode)
   gtk_drop_down_set_selected (self->mode_dropdown, mode == DDB_COMMIT_SINGLE ? 1 : 0);
 }
 
+/* GTK 4.8 leaves the buttons inside a moved widget watching their old action muxers (the
+ * panel's own actions then look disabled): each actionable below WIDGET takes its action again. */
+static void
+rebind_actionables (GtkWidget *widget)
+{
+  if (GTK_IS_ACTIONABLE (widget) && gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)) != NULL)
+    {
+      g_autofree char *name = g_strdup (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)));
+
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (widget), NULL);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (widget), name);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    rebind_actionables (child);
+}
+
+void
+dy_staging_panel_moved (DyStagingPanel *self)
+{
+  rebind_actionables (GTK_WIDGET (self));
+}
+
 guint
 dy_staging_panel_get_n_changes (DyStagingPanel *self)
 {

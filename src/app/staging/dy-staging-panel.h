@@ -30,6 +30,8 @@ void dy_staging_panel_set_mode (DyStagingPanel *self, DdbCommitMode mode);
 
 /* The open changes of the connection ("n-changes" property, notified). */
 guint dy_staging_panel_get_n_changes (DyStagingPanel *self);
+/* The window moved the panel to another parent (the selected tab's flap). */
+void dy_staging_panel_moved (DyStagingPanel *self);
 
 /* For tests. */
 guint dy_staging_panel_get_n_cards (DyStagingPanel *self);

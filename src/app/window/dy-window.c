@@ -662,6 +662,7 @@ place_staging (DyWindow *self)
         }
       adw_flap_set_flap (target, panel);
       g_object_unref (panel);
+      dy_staging_panel_moved (self->staging_panel);
     }
   adw_flap_set_reveal_flap (target, gtk_toggle_button_get_active (self->staging_button));
 }
