@@ -258,8 +258,6 @@ add_column (DyTableView *self, const char *name, DyRowPage *page)
 /* About nine characters: what a column keeps whole when the grid narrows its columns. */
 #define SHORT_VALUE_WIDTH 96
 
-static void fit_columns (DyTableView *self);
-
 /* The columns came before the grid was laid out: they are fitted once it is. */
 static gboolean
 fit_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
@@ -269,15 +267,15 @@ fit_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   if (dy_table_view_grid_room (self) <= 0)
     return G_SOURCE_CONTINUE;
   self->fit_tick = 0;
-  fit_columns (self);
+  dy_table_view_fit_columns (self);
   return G_SOURCE_REMOVE;
 }
 
 /* The attribute columns share the grid's room (with the inspector shown): the widest are
  * narrowed first, none below what its title and a short value need, so that at a common
  * width every header is in sight. A column the user resized keeps its width. */
-static void
-fit_columns (DyTableView *self)
+void
+dy_table_view_fit_columns (DyTableView *self)
 {
   GListModel *columns = gtk_column_view_get_columns (self->column_view);
   g_autoptr (GPtrArray) fitted = g_ptr_array_new ();
@@ -326,12 +324,6 @@ fit_columns (DyTableView *self)
     }
 }
 
-void
-dy_table_view_fit_columns (DyTableView *self)
-{
-  fit_columns (self);
-}
-
 /* Columns stay from one Run to the next (with their widths and visibility), so that a Run
  * does not tear down and rebuild every cell of the grid; those the new results do not hold
  * go once its pages are in. */
@@ -369,7 +361,7 @@ dy_table_view_add_page_columns (DyTableView *self, DyRowPage *page)
   for (guint i = 0; i < page->names->len; i++)
     added |= add_column (self, page->names->pdata[i], page);
   if (added)
-    fit_columns (self);
+    dy_table_view_fit_columns (self);
 }
 
 /* The inspector shows the item selected in the grid. */
