@@ -55,7 +55,8 @@ snap_writer_open (Writer *w, const char *path, gboolean gzip, guint64 *bytes,
 static gboolean
 writer_flush (Writer *w, GError **error)
 {
-  if (w->buf->len == 0)
+  /* A writer with no file (snapshot-items.c's text) keeps everything in its buffer. */
+  if (w->buf->len == 0 || (w->out == NULL && !w->to_stdout))
     return TRUE;
   if (w->to_stdout)
     {
@@ -316,6 +317,35 @@ write_plain_item (const DdbValue *item, gpointer data, GError **error)
   return snap_export_tick (st, error);
 }
 
+void
+snap_export_begin (ExportState *st)
+{
+  if (st->format == DDB_SNAPSHOT_CSV)
+    snap_csv_write_header (st);
+}
+
+ItemFunc
+snap_export_item_func (DdbSnapshotFormat format)
+{
+  switch (format)
+    {
+    case DDB_SNAPSHOT_CSV:
+      return snap_csv_write_item;
+    case DDB_SNAPSHOT_JSON:
+      return write_plain_item;
+    case DDB_SNAPSHOT_JSONL:
+    default:
+      return snap_write_ddb_item;
+    }
+}
+
+void
+snap_export_end (ExportState *st)
+{
+  if (st->format == DDB_SNAPSHOT_JSON)
+    g_string_append (st->w->buf, st->first ? "[]\n" : "\n]\n");
+}
+
 static gboolean
 engine_call (guint segment, const char *operation, json_t *request, GCancellable *cancellable,
              json_t **response, GError **error, gpointer user_data)
@@ -410,25 +440,11 @@ ddb_snapshot_export_with (DdbSnapshotCallFunc call, gpointer call_data, const ch
       return FALSE;
     }
   st.w = &w;
-  switch (format)
-    {
-    case DDB_SNAPSHOT_CSV:
-      snap_csv_write_header (&st);
-      ok = snap_for_each_item (&caller, options, snap_csv_write_item, &st, options->cancellable,
-                               error);
-      break;
-    case DDB_SNAPSHOT_JSON:
-      ok = snap_for_each_item (&caller, options, write_plain_item, &st, options->cancellable,
-                               error);
-      if (ok)
-        g_string_append (w.buf, st.first ? "[]\n" : "\n]\n");
-      break;
-    case DDB_SNAPSHOT_JSONL:
-    default:
-      ok = snap_for_each_item (&caller, options, snap_write_ddb_item, &st, options->cancellable,
-                               error);
-      break;
-    }
+  snap_export_begin (&st);
+  ok = snap_for_each_item (&caller, options, snap_export_item_func (format), &st,
+                           options->cancellable, error);
+  if (ok)
+    snap_export_end (&st);
   ok = snap_writer_close (&w, ok, ok ? error : NULL) && ok;
   if (st.columns != NULL)
     {

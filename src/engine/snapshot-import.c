@@ -34,6 +34,7 @@ struct _DdbSnapshotReader {
   guint64 items;
   guint64 bytes_done; /* of the files read to their end */
   gboolean done;      /* at the end, or after an error */
+  gboolean can_skip;  /* the last error was about one item, and reading may go on after it */
 };
 
 DdbSnapshotReader *
@@ -82,6 +83,7 @@ ddb_snapshot_reader_next (DdbSnapshotReader *r, GError **error)
 
       if (r->done)
         return NULL;
+      r->can_skip = FALSE;
       if (!r->src_open)
         {
           if (r->next_file >= r->s.files->len)
@@ -110,7 +112,10 @@ ddb_snapshot_reader_next (DdbSnapshotReader *r, GError **error)
           GStatBuf st;
 
           if (local != NULL)
-            return reader_fail (r, error, local);
+            {
+              r->can_skip = r->src.refused_item;
+              return reader_fail (r, error, local);
+            }
           if (f->has_count && r->file_items != f->count)
             {
               g_set_error (&local, DDB_ERROR, DDB_ERROR_VALIDATION,
@@ -137,6 +142,7 @@ ddb_snapshot_reader_next (DdbSnapshotReader *r, GError **error)
 
           ddb_value_free (item);
           snap_item_error (&prefixed, local, f->display, r->src.item_line);
+          r->can_skip = TRUE;
           return reader_fail (r, error, prefixed);
         }
       r->file_items++;
@@ -148,6 +154,16 @@ ddb_snapshot_reader_next (DdbSnapshotReader *r, GError **error)
         }
       return item;
     }
+}
+
+gboolean
+ddb_snapshot_reader_skip_refused (DdbSnapshotReader *r)
+{
+  if (!r->can_skip)
+    return FALSE;
+  r->can_skip = FALSE;
+  r->done = FALSE;
+  return TRUE;
 }
 
 void

@@ -101,6 +101,8 @@ gboolean snap_load_s3_sources (Sources *s, const char *folder, GError **error);
 /* Checks the file's MD5 against the manifest's md5Checksum and etag. */
 gboolean snap_verify_checksums (const SourceFile *f, GCancellable *cancellable, GError **error);
 
+/* The format of a file by its name: .csv[.gz] csv, .json[.gz] json, anything else jsonl. */
+DdbSnapshotFormat snap_file_format_from_name (const char *path);
 /* Fills `s` from SOURCE: the files of an S3 export folder, or the one file; `format` AUTO
  * decides from the name (a folder is s3, .csv, .json, anything else jsonl). */
 gboolean snap_load_sources (Sources *s, const char *source, DdbSnapshotFormat format,
@@ -128,13 +130,17 @@ typedef struct {
   GPtrArray *columns;
   GPtrArray *cells;
   guint64 item_line; /* where the item last returned starts */
+  /* The last error was about one item only (a bad line, record or array element) and the
+   * source stands after it: reading may go on (see ddb_snapshot_reader_skip_refused). */
+  gboolean refused_item;
 } ItemSource;
 
 /* Opens FILE for reading its items in FORMAT (`key` types CSV's untyped key columns; may be
  * NULL). */
 gboolean snap_item_source_open (ItemSource *src, DdbSnapshotFormat format, const SourceFile *file,
                                 const DdbKeyDef *key, GCancellable *cancellable, GError **error);
-/* The next item (free it), or NULL at the end (no error) or on error ("FILE:LINE: ..."). */
+/* The next item (free it), or NULL at the end (no error) or on error ("FILE:LINE: ...";
+ * src->refused_item tells whether the next call reads on past the bad item). */
 DdbValue *snap_item_source_next (ItemSource *src, GError **error);
 void snap_item_source_close (ItemSource *src);
 /* Prefixes `inner` with "DISPLAY:LINE: " and propagates it; FALSE. */
@@ -196,6 +202,13 @@ gboolean snap_for_each_item (const SnapCaller *caller, const DdbExportOptions *o
 gboolean snap_export_tick (ExportState *st, GError **error);
 /* An ItemFunc: the item as a DynamoDB JSON line ({"Item": ...} for the s3 format). */
 gboolean snap_write_ddb_item (const DdbValue *item, gpointer data, GError **error);
+/* Writing a jsonl, json or csv file whatever the items come from (an export's pages, a list of
+ * items): what goes before the first item (CSV: the header of st->columns, collected first
+ * with snap_csv_collect_columns), the ItemFunc writing each item, what goes after the last
+ * (JSON: the end of the array). */
+void snap_export_begin (ExportState *st);
+ItemFunc snap_export_item_func (DdbSnapshotFormat format);
+void snap_export_end (ExportState *st);
 
 /* The s3 format: a folder with the manifests and one gzipped data file. */
 gboolean snap_export_s3 (const SnapCaller *caller, const char *dest,

@@ -257,17 +257,17 @@ next_array_element (ItemSource *src, GError **error)
       return NULL;
     }
   item = ddb_plain_parse_item (p, stop - p, DDB_PLAIN_TAGGED, &inner);
-  if (item == NULL)
-    {
-      snap_item_error (error, inner, src->file->display, src->item_line);
-      return NULL;
-    }
   src->array_line += lines;
   p = skip_ws_count (stop, end, &src->array_line);
   if (p < end && *p == ',')
     p++;
   else if (p >= end || *p != ']')
     {
+      if (item == NULL)
+        {
+          snap_item_error (error, inner, src->file->display, src->item_line);
+          return NULL;
+        }
       ddb_value_free (item);
       g_set_error_literal (&inner, DDB_ERROR, DDB_ERROR_VALIDATION,
                            "expected ',' or ']' after an array element");
@@ -275,6 +275,12 @@ next_array_element (ItemSource *src, GError **error)
       return NULL;
     }
   src->pos = (gsize) (p - base);
+  if (item == NULL)
+    {
+      /* The element's own error: the array goes on after it. */
+      src->refused_item = TRUE;
+      snap_item_error (error, inner, src->file->display, src->item_line);
+    }
   return item;
 }
 
@@ -292,6 +298,7 @@ next_csv_item (ItemSource *src, GError **error)
     {
       g_set_error (&inner, DDB_ERROR, DDB_ERROR_VALIDATION,
                    "CSV: %u cells, but the header names %u columns", ncells, src->columns->len);
+      src->refused_item = TRUE;
       snap_item_error (error, inner, src->file->display, src->item_line);
       return NULL;
     }
@@ -308,6 +315,7 @@ next_csv_item (ItemSource *src, GError **error)
       if (v == NULL)
         {
           g_prefix_error (&inner, "column \"%s\": ", col->header);
+          src->refused_item = TRUE;
           snap_item_error (error, inner, src->file->display, src->item_line);
           ddb_value_free (item);
           return NULL;
@@ -326,6 +334,7 @@ snap_item_source_next (ItemSource *src, GError **error)
   GError *inner = NULL;
   DdbValue *item;
 
+  src->refused_item = FALSE;
   if (src->array)
     return next_array_element (src, error);
   if (src->format == DDB_SNAPSHOT_CSV)
@@ -364,8 +373,24 @@ snap_item_source_next (ItemSource *src, GError **error)
     item = parse_ddb_line (src, line, len, &inner);
 
   if (item == NULL)
-    snap_item_error (error, inner, src->file->display, src->item_line);
+    {
+      /* A line of its own: the next one reads on. */
+      src->refused_item = TRUE;
+      snap_item_error (error, inner, src->file->display, src->item_line);
+    }
   return item;
+}
+
+DdbSnapshotFormat
+snap_file_format_from_name (const char *path)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  if (g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".csv.gz"))
+    return DDB_SNAPSHOT_CSV;
+  if (g_str_has_suffix (lower, ".json") || g_str_has_suffix (lower, ".json.gz"))
+    return DDB_SNAPSHOT_JSON;
+  return DDB_SNAPSHOT_JSONL;
 }
 
 void
@@ -383,18 +408,8 @@ snap_load_sources (Sources *s, const char *source, DdbSnapshotFormat format, GEr
   s->files = g_ptr_array_new_with_free_func (source_file_free);
 
   if (format == DDB_SNAPSHOT_AUTO)
-    {
-      g_autofree char *lower = g_ascii_strdown (source, -1);
-
-      if (g_file_test (source, G_FILE_TEST_IS_DIR))
-        format = DDB_SNAPSHOT_S3;
-      else if (g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".csv.gz"))
-        format = DDB_SNAPSHOT_CSV;
-      else if (g_str_has_suffix (lower, ".json") || g_str_has_suffix (lower, ".json.gz"))
-        format = DDB_SNAPSHOT_JSON;
-      else
-        format = DDB_SNAPSHOT_JSONL;
-    }
+    format = g_file_test (source, G_FILE_TEST_IS_DIR) ? DDB_SNAPSHOT_S3
+                                                      : snap_file_format_from_name (source);
   s->format = format;
 
   if (format == DDB_SNAPSHOT_S3)

@@ -149,6 +149,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbSnapshotReader, ddb_snapshot_reader_free)
  * manifest's total count then checked), or on an error ("FILE:LINE: message" for a bad item;
  * G_IO_ERROR_CANCELLED, checked every 64 items). After an error it returns NULL for good. */
 DdbValue *ddb_snapshot_reader_next (DdbSnapshotReader *reader, GError **error);
+/* After ddb_snapshot_reader_next failed on one item (a line, record or array element that
+ * does not parse, an item PutItem would refuse), lets the next call read on past it, so that a
+ * caller can name every bad item: TRUE then. FALSE when the error leaves the rest unreadable
+ * (a CSV or JSON array syntax error, an I/O error, cancellation): the reader stays at its
+ * end. ddb_snapshot_import never calls it: an import stops at its first bad item. */
+gboolean ddb_snapshot_reader_skip_refused (DdbSnapshotReader *reader);
 /* Prefixes *ERROR with "FILE:LINE: " of the item last returned. */
 void ddb_snapshot_reader_prefix_error (DdbSnapshotReader *reader, GError **error);
 /* The item's key attributes, encoded so that two items with the same key (1 and 1.0 alike)
@@ -164,5 +170,19 @@ guint64 ddb_snapshot_reader_total_bytes (DdbSnapshotReader *reader);
 /* The CreateTable request for the table: TableName, KeySchema, AttributeDefinitions,
  * GlobalSecondaryIndexes (projection ALL), BillingMode PAY_PER_REQUEST. New reference. */
 json_t *ddb_snapshot_reader_create_table_request (DdbSnapshotReader *reader);
+
+/* ---- A list of items (a grid's selection) in an export's formats ---- */
+
+/* ITEMS (DdbValue maps) as an export in FORMAT writes its items (jsonl, json or csv; not s3):
+ * a new UTF-8 string. CSV's columns are the attributes in order of first appearance, typed as
+ * an export types them, so that the text imports back to the same items. */
+char *ddb_snapshot_format_items (GPtrArray *items, DdbSnapshotFormat format, GError **error);
+/* The same written to the file DEST (gzip-compressed when its name ends in ".gz"), through
+ * DEST.part renamed at the end (removed on error or cancellation); PROGRESS (may be NULL) is
+ * called as for an export, OUT (may be NULL) gets the final figures. */
+gboolean ddb_snapshot_write_items (const char *dest, GPtrArray *items, DdbSnapshotFormat format,
+                                   DdbSnapshotProgressFunc progress, gpointer progress_data,
+                                   GCancellable *cancellable, DdbSnapshotProgress *out,
+                                   GError **error);
 
 G_END_DECLS
