@@ -7,16 +7,11 @@
 #include "core/ddbjson.h"
 #include "core/itemsize.h"
 #include "core/keycodec.h"
+#include "staging/batchread.h"
 #include "staging/staging-private.h"
 
-#define MAX_BATCH_GET_KEYS 100
 #define MAX_PARTITION_KEY_BYTES 2048
 #define MAX_SORT_KEY_BYTES 1024
-#define BACKOFF_MS 50
-#define MAX_BACKOFF_MS 1000
-/* DynamoDB reads at least one key of a request unless it is throttled: this many resends in a
- * row that read nothing and the table is too busy to go on. */
-#define MAX_IDLE_RESENDS 10
 /* A conflict's message shows the value the item holds now up to this many characters: the
  * side-by-side view is for reading all of it. */
 #define MAX_SHOWN_CHARS 200
@@ -235,106 +230,14 @@ item_key (const DdbValue *item, const char *const *names)
   return key;
 }
 
+/* Reads the items of the rows that passed their checks (batchread.h). */
 static gboolean
-wait_backoff (guint attempt, GCancellable *cancellable, GError **error)
+read_items (DdbBackend *backend, const DdbSqlStageSpec *spec, GPtrArray *rows, RowState *states,
+            GCancellable *cancellable, GError **error)
 {
-  gint64 ms = MIN ((gint64) BACKOFF_MS << MIN (attempt, 8u), (gint64) MAX_BACKOFF_MS);
-  gint64 deadline = g_get_monotonic_time () + ms * 1000;
-
-  for (;;)
-    {
-      gint64 left = deadline - g_get_monotonic_time ();
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      if (left <= 0)
-        return TRUE;
-      g_usleep (MIN (left, 5000));
-    }
-}
-
-/* Puts each item of RESPONSE's Responses in the state of the row whose key it has. */
-static gboolean
-take_items (const DdbSqlStageSpec *spec, json_t *response, GHashTable *rows_by_key,
-            RowState *states, GError **error)
-{
-  json_t *items = json_object_get (json_object_get (response, "Responses"), spec->table);
-  json_t *elem;
-  gsize i;
-
-  json_array_foreach (items, i, elem)
-    {
-      g_autoptr (DdbValue) item = ddb_json_to_item (elem, error);
-      g_autoptr (GBytes) code = NULL;
-      gpointer found;
-
-      if (item == NULL)
-        return FALSE;
-      code = key_code (item, spec->key_names);
-      if (code != NULL && g_hash_table_lookup_extended (rows_by_key, code, NULL, &found))
-        {
-          RowState *state = &states[GPOINTER_TO_UINT (found)];
-
-          g_clear_pointer (&state->current, ddb_value_free);
-          state->current = g_steal_pointer (&item);
-        }
-    }
-  return TRUE;
-}
-
-static json_t *
-unprocessed_keys (json_t *response, const char *table)
-{
-  json_t *block = json_object_get (json_object_get (response, "UnprocessedKeys"), table);
-
-  return json_object_get (block, "Keys");
-}
-
-/* Reads KEYS (a JSON array, taken) with BatchGetItem until none is left unprocessed. */
-static gboolean
-read_keys (DdbBackend *backend, const DdbSqlStageSpec *spec, json_t *keys, GHashTable *rows_by_key,
-           RowState *states, GCancellable *cancellable, GError **error)
-{
-  gboolean ok = TRUE;
-  guint idle = 0;
-
-  for (guint attempt = 0; ok; attempt++)
-    {
-      json_t *req = json_pack ("{s{s{sosb}}}", "RequestItems", spec->table, "Keys", keys,
-                               "ConsistentRead", TRUE);
-      json_t *response = NULL;
-      json_t *left;
-      gsize n_sent = json_array_size (keys);
-
-      ok = !g_cancellable_set_error_if_cancelled (cancellable, error)
-           && ddb_backend_call (backend, "BatchGetItem", req, cancellable, &response, error)
-           && take_items (spec, response, rows_by_key, states, error);
-      left = ok ? unprocessed_keys (response, spec->table) : NULL;
-      keys = json_array_size (left) > 0 ? json_incref (left) : NULL;
-      g_clear_pointer (&response, json_decref);
-      json_decref (req);
-      if (!ok || keys == NULL)
-        break;
-      idle = json_array_size (keys) < n_sent ? 0 : idle + 1;
-      if (idle >= MAX_IDLE_RESENDS)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
-                       "DynamoDB read none of the items %u times in a row; try again later", idle);
-          ok = FALSE;
-        }
-      else
-        ok = wait_backoff (attempt, cancellable, error);
-    }
-  g_clear_pointer (&keys, json_decref);
-  return ok;
-}
-
-/* Reads the items of the rows that passed their checks, MAX_BATCH_GET_KEYS at a time. */
-static gboolean
-read_items (DdbBackend *backend, const DdbSqlStageSpec *spec, GPtrArray *rows,
-            GHashTable *rows_by_key, RowState *states, GCancellable *cancellable, GError **error)
-{
-  json_t *keys = NULL;
+  g_autoptr (GPtrArray) keys = g_ptr_array_new ();
+  g_autoptr (GArray) at = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GPtrArray) items = NULL;
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -342,15 +245,17 @@ read_items (DdbBackend *backend, const DdbSqlStageSpec *spec, GPtrArray *rows,
 
       if (states[i].failure != NULL)
         continue;
-      if (keys == NULL)
-        keys = json_array ();
-      json_array_append_new (keys, ddb_item_to_json (row->key));
-      if (json_array_size (keys) == MAX_BATCH_GET_KEYS
-          && !read_keys (backend, spec, g_steal_pointer (&keys), rows_by_key, states, cancellable,
-                         error))
-        return FALSE;
+      g_ptr_array_add (keys, row->key);
+      g_array_append_val (at, i);
     }
-  return keys == NULL || read_keys (backend, spec, keys, rows_by_key, states, cancellable, error);
+  if (keys->len == 0)
+    return TRUE;
+  items = ddb_batch_read_items (backend, spec->table, keys, cancellable, error);
+  if (items == NULL)
+    return FALSE;
+  for (guint k = 0; k < at->len; k++)
+    states[g_array_index (at, guint, k)].current = g_steal_pointer (&g_ptr_array_index (items, k));
+  return TRUE;
 }
 
 /* The conflict's message: what the item's attribute holds now. */
@@ -488,7 +393,7 @@ ddb_sql_stage (DdbStaging *staging, DdbBackend *backend, const DdbSqlStageSpec *
       = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
   states = g_new0 (RowState, rows->len);
   check_rows (spec, types, rows, rows_by_key, states);
-  ok = read_items (backend, spec, rows, rows_by_key, states, cancellable, error)
+  ok = read_items (backend, spec, rows, states, cancellable, error)
        && !g_cancellable_set_error_if_cancelled (cancellable, error)
        && ddb_staging_batch_begin (staging, error);
   if (ok)
