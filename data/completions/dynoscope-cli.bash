@@ -139,6 +139,7 @@ _dynoscope_cli ()
       case $command in
         sql) COMPREPLY=($(compgen -W "table jsonl csv" -- "$cur")) ;;
         import | export) COMPREPLY=($(compgen -W "s3 jsonl json csv" -- "$cur")) ;;
+        stage-file) COMPREPLY=($(compgen -W "jsonl json csv" -- "$cur")) ;;
       esac
       return 0
       ;;
@@ -162,6 +163,26 @@ _dynoscope_cli ()
     COMPREPLY=($(compgen -W "$(_dynoscope_cli_help_options "$prog" "$command" $sub) --help" \
                  -- "$cur"))
     return 0
+  fi
+  # stage-file TABLE FILE: the first argument after the command is a table.
+  if [ "$command" = stage-file ]; then
+    local after="" args=0
+    for ((i = 1; i < COMP_CWORD; i++)); do
+      word=${COMP_WORDS[i]}
+      if [ -z "$after" ]; then
+        [ "$word" = stage-file ] && after=1
+        continue
+      fi
+      case $word in
+        --format | --staging) i=$((i + 1)) ;;
+        -* | =) ;;
+        *) args=$((args + 1)) ;;
+      esac
+    done
+    if [ "$args" -eq 0 ]; then
+      COMPREPLY=($(compgen -W "$(_dynoscope_cli_tables "$prog")" -- "$cur"))
+      return 0
+    fi
   fi
   compopt -o filenames 2>/dev/null
   COMPREPLY=($(compgen -f -- "$cur"))

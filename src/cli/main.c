@@ -16,6 +16,7 @@
 #include "cli/snapshot-pull.h"
 #include "cli/sql-cmd.h"
 #include "cli/sso-cmd.h"
+#include "cli/stage-file-cmd.h"
 #include "cli/staging-cmd.h"
 #include "cli/target.h"
 #include "cli/whoami-cmd.h"
@@ -138,6 +139,7 @@ static const CliCommand commands[] = {
         "from and when they expire"),
     cli_whoami_main, NULL, NULL },
   CLI_STAGING_COMMANDS,
+  CLI_STAGE_FILE_COMMAND,
 };
 
 static void

@@ -5,146 +5,21 @@
  * from any directory), the endpoint URL for a remote target. Standard output carries stable
  * key=value lines (or JSON) for scripts; conflicts, failures and progress go to standard error.
  *
- * Ctrl-C: the signal handler only writes a byte to a pipe (g_cancellable_cancel() is not
- * async-signal-safe) and a thread cancels. The commit journals every change's outcome before
- * going on, so a cancelled commit leaves the store consistent; a change whose write may have
- * gone out stays 'sending' and the next commit judges it from the item. */
-#include <errno.h>
-#include <glib-unix.h>
+ * Ctrl-C cancels (staging-session.c, shared with stage-file-cmd.c). The commit journals every
+ * change's outcome before going on, so a cancelled commit leaves the store consistent; a change
+ * whose write may have gone out stays 'sending' and the next commit judges it from the item. */
 #include <glib/gi18n.h>
 #include <jansson.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/staging-cmd.h"
+#include "cli/staging-session.h"
 #include "core/ddbjson.h"
 #include "core/error.h"
 #include "staging/commit.h"
 #include "staging/diff.h"
 #include "staging/fanout.h"
-
-#define EXIT_USAGE 2
-#define EXIT_CANCELLED 130 /* as a shell reports a SIGINT death */
-
-/* ------------------------------------------------------------------------------------------ */
-/* Ctrl-C as a cancellation */
-
-typedef struct {
-  GCancellable *cancellable;
-  GThread *watch;
-  int pipe[2];
-} Interrupt;
-
-static int interrupt_fd = -1;
-
-static void
-on_sigint (int sig)
-{
-  int saved = errno;
-  char c = 1;
-  ssize_t n = write (interrupt_fd, &c, 1);
-
-  (void) n;
-  errno = saved;
-}
-
-static gpointer
-interrupt_watch (gpointer data)
-{
-  Interrupt *in = data;
-
-  for (;;)
-    {
-      char c = 0;
-      ssize_t n = read (in->pipe[0], &c, 1);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0 || c == 0)
-        return NULL;
-      g_cancellable_cancel (in->cancellable);
-    }
-}
-
-static void
-interrupt_begin (Interrupt *in)
-{
-  struct sigaction sa;
-
-  in->cancellable = g_cancellable_new ();
-  in->watch = NULL;
-  if (!g_unix_open_pipe (in->pipe, FD_CLOEXEC, NULL))
-    return; /* no clean cancellation: Ctrl-C still stops the command */
-  interrupt_fd = in->pipe[1];
-  in->watch = g_thread_new ("dynoscope-sigint", interrupt_watch, in);
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_sigint;
-  /* One-shot: a second Ctrl-C kills at once, which the journal also survives. */
-  sa.sa_flags = SA_RESETHAND;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, NULL);
-}
-
-static void
-interrupt_end (Interrupt *in)
-{
-  signal (SIGINT, SIG_DFL);
-  if (in->watch != NULL)
-    {
-      char c = 0;
-      ssize_t n = write (in->pipe[1], &c, 1);
-
-      (void) n;
-      g_thread_join (in->watch);
-      in->watch = NULL;
-      interrupt_fd = -1;
-      close (in->pipe[0]);
-      close (in->pipe[1]);
-    }
-  g_clear_object (&in->cancellable);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* What every command shares */
-
-typedef struct {
-  DdbBackend *backend; /* NULL when the command did not need one */
-  DdbStaging *staging;
-  char *connection;
-} Session;
-
-static void
-session_clear (Session *s)
-{
-  g_clear_pointer (&s->backend, ddb_backend_free);
-  g_clear_pointer (&s->staging, ddb_staging_free);
-  g_clear_pointer (&s->connection, g_free);
-}
-
-static int
-fail (const char *command, const GError *error)
-{
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      fprintf (stderr, "dynoscope-cli %s: %s\n", command, _ ("cancelled"));
-      return EXIT_CANCELLED;
-    }
-  if (error->domain == DDB_ERROR)
-    fprintf (stderr, "%s: %s\n", ddb_backend_error_name (error, NULL), error->message);
-  else
-    fprintf (stderr, "dynoscope-cli %s: %s\n", command, error->message);
-  return 1;
-}
-
-static int
-usage_error (const char *command, const char *message)
-{
-  fprintf (stderr, "dynoscope-cli %s: %s\n", command, message);
-  fprintf (stderr, _ ("Run 'dynoscope-cli %s --help' for its options.\n"), command);
-  return EXIT_USAGE;
-}
 
 char *
 cli_staging_connection (const CliTarget *target, DdbBackend *backend)
@@ -153,93 +28,6 @@ cli_staging_connection (const CliTarget *target, DdbBackend *backend)
     return g_strdup (ddb_backend_get_description (backend));
   return strcmp (target->db_path, ":memory:") == 0 ? g_strdup (target->db_path)
                                                    : g_canonicalize_filename (target->db_path, NULL);
-}
-
-/* Opens the staging store and finds the connection id; opens the backend too with
- * NEED_BACKEND (listing and discarding need no database: none is created for them).
- * Returns 0, or the exit status. */
-static int
-session_open (Session *s, const char *command, const CliTarget *target, const char *staging_path,
-              gboolean need_backend)
-{
-  g_autoptr (GError) error = NULL;
-  g_autofree char *default_path = NULL;
-
-  memset (s, 0, sizeof *s);
-  if (!cli_target_is_remote (target))
-    {
-      s->connection = cli_staging_connection (target, NULL);
-      if (need_backend)
-        {
-          CliTarget absolute = *target;
-          gboolean config_error = FALSE;
-
-          absolute.db_path = s->connection;
-          s->backend = cli_target_open (&absolute, &config_error, &error);
-          if (s->backend == NULL)
-            return fail (command, error);
-        }
-    }
-  else
-    {
-      gboolean config_error = FALSE;
-
-      /* No request is sent here: the endpoint is known once the profile is read. */
-      s->backend = cli_target_open (target, &config_error, &error);
-      if (s->backend == NULL)
-        {
-          fprintf (stderr, "dynoscope-cli %s: %s\n", command, error->message);
-          return config_error ? EXIT_USAGE : 1;
-        }
-      s->connection = cli_staging_connection (target, s->backend);
-    }
-  if (staging_path == NULL)
-    staging_path = default_path = ddb_staging_default_path ();
-  s->staging = ddb_staging_open (staging_path, &error);
-  if (s->staging == NULL)
-    {
-      fprintf (stderr, "dynoscope-cli %s: %s: %s\n", command, staging_path, error->message);
-      return 1;
-    }
-  return 0;
-}
-
-static GOptionContext *
-option_context (const char *parameters, const char *summary, GOptionEntry *entries)
-{
-  GOptionContext *octx = g_option_context_new (parameters);
-
-  g_option_context_set_translation_domain (octx, GETTEXT_PACKAGE);
-  g_option_context_set_summary (octx, summary);
-  g_option_context_add_main_entries (octx, entries, GETTEXT_PACKAGE);
-  return octx;
-}
-
-#define CONNECTION_HELP \
-  N_ ("CONNECTION is --db PATH or --endpoint URL [--profile P] [--region R], given before the " \
-      "command. Changes are staged per connection: the absolute path of the database, or the " \
-      "endpoint URL (two profiles on one endpoint share their staged changes). They are kept " \
-      "in the staging store --staging PATH, by default dynoscope/staging.db in the user's data " \
-      "directory ($XDG_DATA_HOME), which the app shares.")
-
-static gboolean
-parse_options (GOptionContext *octx, const char *command, int *argc, char ***argv, int *status)
-{
-  g_autoptr (GError) error = NULL;
-
-  if (!g_option_context_parse (octx, argc, argv, &error))
-    {
-      *status = usage_error (command, error->message);
-      return FALSE;
-    }
-  if (*argc > 1)
-    {
-      g_autofree char *message = g_strdup_printf (_ ("unexpected argument “%s”"), (*argv)[1]);
-
-      *status = usage_error (command, message);
-      return FALSE;
-    }
-  return TRUE;
 }
 
 static char *
@@ -267,7 +55,7 @@ value_option (const char *command, const char *name, const char *text, const cha
       g_autofree char *message
           = g_strdup_printf (_ ("--%s and --%s-json cannot be used together"), name, name);
 
-      *status = usage_error (command, message);
+      *status = cli_staging_usage_error (command, message);
       return NULL;
     }
   if (text != NULL)
@@ -277,7 +65,7 @@ value_option (const char *command, const char *name, const char *text, const cha
     {
       g_autofree char *message = g_strdup_printf (_ ("--%s-json: %s"), name, error->message);
 
-      *status = usage_error (command, message);
+      *status = cli_staging_usage_error (command, message);
     }
   return value;
 }
@@ -295,8 +83,8 @@ cli_fanout_main (const CliTarget *target, int argc, char **argv)
   g_autoptr (DdbValue) old_value = NULL, new_value = NULL, index_key = NULL;
   g_autoptr (DdbFanoutPlan) plan = NULL;
   DdbFanoutSpec spec = { 0 };
-  Interrupt interrupt;
-  Session session;
+  CliStagingInterrupt interrupt;
+  CliStagingSession session;
   int status = 0;
   GOptionEntry entries[] = {
     { "table", 0, 0, G_OPTION_ARG_STRING, &table, N_ ("The table holding the copies"), N_ ("T") },
@@ -339,36 +127,39 @@ cli_fanout_main (const CliTarget *target, int argc, char **argv)
          "size as written, and the write capacity the commit costs as single writes and in "
          "transactions, which double it), then “staged=N”. Exit status: 0 on success, 1 on an "
          "error, 2 on a usage error, 130 when cancelled with Ctrl-C (nothing is staged)."),
-      _ (CONNECTION_HELP));
-  octx = option_context (NULL, summary, entries);
-  if (!parse_options (octx, command, &argc, &argv, &status))
+      _ (CLI_STAGING_CONNECTION_HELP));
+  octx = cli_staging_option_context (NULL, summary, entries);
+  if (!cli_staging_parse_options (octx, command, &argc, &argv, &status))
     return status;
   if (table == NULL)
-    return usage_error (command, _ ("--table is required"));
+    return cli_staging_usage_error (command, _ ("--table is required"));
   if ((index != NULL) == scan)
-    return usage_error (command, _ ("give either --index NAME with --key VALUE, or --scan"));
+    return cli_staging_usage_error (command,
+                                    _ ("give either --index NAME with --key VALUE, or --scan"));
   if (scan && (key != NULL || key_json != NULL))
-    return usage_error (command, _ ("--key goes with --index, not with --scan"));
+    return cli_staging_usage_error (command, _ ("--key goes with --index, not with --scan"));
   if (index != NULL && key == NULL && key_json == NULL)
-    return usage_error (command, _ ("--index needs the partition key's value: --key VALUE"));
+    return cli_staging_usage_error (command,
+                                    _ ("--index needs the partition key's value: --key VALUE"));
   if (attribute == NULL)
-    return usage_error (command, _ ("--set ATTR is required"));
+    return cli_staging_usage_error (command, _ ("--set ATTR is required"));
   if (from == NULL && from_json == NULL)
-    return usage_error (command, _ ("--from OLD (or --from-json) is required"));
+    return cli_staging_usage_error (command, _ ("--from OLD (or --from-json) is required"));
   if (to == NULL && to_json == NULL)
-    return usage_error (command, _ ("--to NEW (or --to-json) is required"));
+    return cli_staging_usage_error (command, _ ("--to NEW (or --to-json) is required"));
   if ((old_value = value_option (command, "from", from, from_json, &status)) == NULL
       || (new_value = value_option (command, "to", to, to_json, &status)) == NULL)
     return status;
   if (index != NULL && (index_key = value_option (command, "key", key, key_json, &status)) == NULL)
     return status;
   if (ddb_value_equal (old_value, new_value))
-    return usage_error (command, _ ("--from and --to are the same value: nothing to change"));
+    return cli_staging_usage_error (
+        command, _ ("--from and --to are the same value: nothing to change"));
 
-  status = session_open (&session, command, target, staging_path, TRUE);
+  status = cli_staging_session_open (&session, command, target, staging_path, TRUE);
   if (status != 0)
     {
-      session_clear (&session);
+      cli_staging_session_clear (&session);
       return status;
     }
   spec.table = table;
@@ -378,13 +169,13 @@ cli_fanout_main (const CliTarget *target, int argc, char **argv)
   spec.index = index;
   spec.index_key = index_key;
 
-  interrupt_begin (&interrupt);
+  cli_staging_interrupt_begin (&interrupt);
   plan = ddb_fanout_plan (session.backend, &spec, interrupt.cancellable, &error);
-  interrupt_end (&interrupt);
+  cli_staging_interrupt_end (&interrupt);
   if (plan == NULL)
     {
-      session_clear (&session);
-      return fail (command, error);
+      cli_staging_session_clear (&session);
+      return cli_staging_fail (command, error);
     }
   printf ("items=%u bytes=%" G_GUINT64_FORMAT " wcu_single=%" G_GUINT64_FORMAT
           " wcu_transactions=%" G_GUINT64_FORMAT "\n",
@@ -392,13 +183,13 @@ cli_fanout_main (const CliTarget *target, int argc, char **argv)
   if (!dry_run)
     {
       if (!ddb_fanout_stage (session.staging, session.connection, &spec, plan, &error))
-        status = fail (command, error);
+        status = cli_staging_fail (command, error);
       else
         printf ("staged=%u\n", plan->n_items);
     }
   if (fflush (stdout) != 0 && status == 0)
     status = 1;
-  session_clear (&session);
+  cli_staging_session_clear (&session);
   return status;
 }
 
@@ -480,7 +271,7 @@ cli_staged_main (const CliTarget *target, int argc, char **argv)
   g_autoptr (GOptionContext) octx = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) changes = NULL;
-  Session session;
+  CliStagingSession session;
   int status = 0;
   GOptionEntry entries[] = {
     { "table", 0, 0, G_OPTION_ARG_STRING, &table, N_ ("Only the changes of this table"), N_ ("T") },
@@ -499,19 +290,19 @@ cli_staged_main (const CliTarget *target, int argc, char **argv)
          "found."),
       _ ("With --json: an array of {id, table, kind, state, key, changes: [{path, old, new}], "
          "current (conflicts), message}, where an absent value is null."),
-      _ (CONNECTION_HELP));
-  octx = option_context (NULL, summary, entries);
-  if (!parse_options (octx, command, &argc, &argv, &status))
+      _ (CLI_STAGING_CONNECTION_HELP));
+  octx = cli_staging_option_context (NULL, summary, entries);
+  if (!cli_staging_parse_options (octx, command, &argc, &argv, &status))
     return status;
-  status = session_open (&session, command, target, staging_path, FALSE);
+  status = cli_staging_session_open (&session, command, target, staging_path, FALSE);
   if (status != 0)
     {
-      session_clear (&session);
+      cli_staging_session_clear (&session);
       return status;
     }
   changes = ddb_staging_list (session.staging, session.connection, table, FALSE, &error);
   if (changes == NULL)
-    status = fail (command, error);
+    status = cli_staging_fail (command, error);
   else if (as_json)
     {
       json_t *array = json_array ();
@@ -529,7 +320,7 @@ cli_staged_main (const CliTarget *target, int argc, char **argv)
       print_change (stdout, g_ptr_array_index (changes, i));
   if (fflush (stdout) != 0 && status == 0)
     status = 1;
-  session_clear (&session);
+  cli_staging_session_clear (&session);
   return status;
 }
 
@@ -607,8 +398,8 @@ cli_commit_main (const CliTarget *target, int argc, char **argv)
   DdbCommitOptions options = { 0 };
   DdbCommitReport report = { 0 };
   CommitRun run = { 0 };
-  Interrupt interrupt;
-  Session session;
+  CliStagingInterrupt interrupt;
+  CliStagingSession session;
   gboolean ok;
   int status = 0;
   GOptionEntry entries[] = {
@@ -640,31 +431,31 @@ cli_commit_main (const CliTarget *target, int argc, char **argv)
          "status: 0 when no change failed (even with conflicts), 1 when some failed or the "
          "commit had to stop (network, throttling past the retries), 2 on a usage error, 130 "
          "when cancelled with Ctrl-C."),
-      _ (CONNECTION_HELP));
-  octx = option_context (NULL, summary, entries);
-  if (!parse_options (octx, command, &argc, &argv, &status))
+      _ (CLI_STAGING_CONNECTION_HELP));
+  octx = cli_staging_option_context (NULL, summary, entries);
+  if (!cli_staging_parse_options (octx, command, &argc, &argv, &status))
     return status;
   if (change_id < 0)
-    return usage_error (command, _ ("--change needs a change id (see `staged`)"));
-  status = session_open (&session, command, target, staging_path, TRUE);
+    return cli_staging_usage_error (command, _ ("--change needs a change id (see `staged`)"));
+  status = cli_staging_session_open (&session, command, target, staging_path, TRUE);
   if (status != 0)
     {
-      session_clear (&session);
+      cli_staging_session_clear (&session);
       return status;
     }
   /* Refused here rather than change by change: the changes stay staged, none marked failed. */
   if (!ddb_backend_check_writable (session.backend, "commit", &error))
     {
-      session_clear (&session);
-      return fail (command, error);
+      cli_staging_session_clear (&session);
+      return cli_staging_fail (command, error);
     }
 
   /* What this commit sends: those failing now are reported, not the ones failed before. */
   before = ddb_staging_list (session.staging, session.connection, table, FALSE, &error);
   if (before == NULL)
     {
-      session_clear (&session);
-      return fail (command, error);
+      cli_staging_session_clear (&session);
+      return cli_staging_fail (command, error);
     }
   sent = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   for (guint i = 0; i < before->len; i++)
@@ -683,10 +474,10 @@ cli_commit_main (const CliTarget *target, int argc, char **argv)
   options.progress_data = &run;
   run.terminal = isatty (STDERR_FILENO);
 
-  interrupt_begin (&interrupt);
+  cli_staging_interrupt_begin (&interrupt);
   ok = ddb_staging_commit (session.staging, session.backend, &options, interrupt.cancellable,
                            &report, &error);
-  interrupt_end (&interrupt);
+  cli_staging_interrupt_end (&interrupt);
   if (run.terminal)
     fputc ('\n', stderr);
 
@@ -720,14 +511,14 @@ cli_commit_main (const CliTarget *target, int argc, char **argv)
     status = 1;
   if (!ok)
     {
-      status = fail (command, error);
+      status = cli_staging_fail (command, error);
       fprintf (stderr, "%s\n",
                _ ("The journal is consistent: run commit again to resume where it stopped."));
     }
   else if (report.failed > 0)
     status = 1;
   ddb_commit_report_clear (&report);
-  session_clear (&session);
+  cli_staging_session_clear (&session);
   return status;
 }
 
@@ -742,7 +533,7 @@ cli_discard_main (const CliTarget *target, int argc, char **argv)
   gint64 change_id = 0;
   g_autoptr (GOptionContext) octx = NULL;
   g_autoptr (GError) error = NULL;
-  Session session;
+  CliStagingSession session;
   guint n = 0;
   int status = 0;
   GOptionEntry entries[] = {
@@ -760,16 +551,16 @@ cli_discard_main (const CliTarget *target, int argc, char **argv)
          "table or of table T, or only change ID; nothing is written to the tables. Changes "
          "an interrupted commit was sending are kept: run commit to settle them. Prints "
          "“discarded=N”."),
-      _ (CONNECTION_HELP));
-  octx = option_context (NULL, summary, entries);
-  if (!parse_options (octx, command, &argc, &argv, &status))
+      _ (CLI_STAGING_CONNECTION_HELP));
+  octx = cli_staging_option_context (NULL, summary, entries);
+  if (!cli_staging_parse_options (octx, command, &argc, &argv, &status))
     return status;
   if (change_id < 0)
-    return usage_error (command, _ ("--change needs a change id (see `staged`)"));
-  status = session_open (&session, command, target, staging_path, FALSE);
+    return cli_staging_usage_error (command, _ ("--change needs a change id (see `staged`)"));
+  status = cli_staging_session_open (&session, command, target, staging_path, FALSE);
   if (status != 0)
     {
-      session_clear (&session);
+      cli_staging_session_clear (&session);
       return status;
     }
   if (change_id > 0)
@@ -793,11 +584,11 @@ cli_discard_main (const CliTarget *target, int argc, char **argv)
   else
     ddb_staging_discard_all (session.staging, session.connection, table, &n, &error);
   if (error != NULL)
-    status = fail (command, error);
+    status = cli_staging_fail (command, error);
   else
     printf ("discarded=%u\n", n);
   if (fflush (stdout) != 0 && status == 0)
     status = 1;
-  session_clear (&session);
+  cli_staging_session_clear (&session);
   return status;
 }

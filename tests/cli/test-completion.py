@@ -53,7 +53,8 @@ class BashCompletion(unittest.TestCase):
     def test_command_names(self):
         self.assertEqual(complete("co"), ["codegen", "commit", "compare"])
         self.assertIn("serve", complete(""))
-        self.assertEqual(complete("--db", self.db, "s"), ["serve", "snapshot", "sql", "sso", "staged"])
+        self.assertEqual(complete("--db", self.db, "s"),
+                         ["serve", "snapshot", "sql", "sso", "stage-file", "staged"])
 
     def test_global_options(self):
         self.assertEqual(complete("--e"), ["--endpoint"])
@@ -78,6 +79,15 @@ class BashCompletion(unittest.TestCase):
         # --table=NAME reaches the function as "--table" "=" "NAME"
         self.assertEqual(complete("--db", self.db, "compare", "--table", "=", "W"),
                          ["Workspaces"])
+
+    def test_stage_file(self):
+        # TABLE, then FILE; --format takes the formats a file of items can have
+        self.assertEqual(complete("--db", self.db, "stage-file", "O"), ["Orders"])
+        self.assertEqual(complete("--db", self.db, "stage-file", "--overwrite", "B"), ["Blog"])
+        self.assertEqual(complete("--db", self.db, "stage-file", "--format", ""),
+                         ["csv", "json", "jsonl"])
+        self.assertNotIn("Orders", complete("--db", self.db, "stage-file", "Blog", ""))
+        self.assertIn("--overwrite", complete("--db", self.db, "stage-file", "--"))
 
     def test_table_without_a_database_or_from_a_missing_one(self):
         missing = os.path.join(self.tmp.name, "missing.db")
