@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/itemsize.h"
 #include "staging/fanout.h"
+#include "staging/writes.h"
 #include "staging/staging-private.h"
 
 void
@@ -81,7 +82,7 @@ add_items (DdbFanoutPlan *plan, json_t *key_schema, const DdbFanoutSpec *spec, j
       before_size = ddb_item_size (item);
       after_size = ddb_item_size (after);
       plan->total_size += after_size;
-      plan->write_units += (MAX (before_size, after_size) + 1023) / 1024;
+      plan->write_units += ddb_write_units (before_size, after_size);
       g_ptr_array_add (plan->items, g_steal_pointer (&item));
     }
   return TRUE;

@@ -1,6 +1,7 @@
 /* writes.c: conditional writes for staged changes, with their optimistic-locking conditions. */
 #include "core/ddbjson.h"
 #include "core/expr.h"
+#include "core/itemsize.h"
 #include "staging/diff.h"
 #include "staging/writes.h"
 
@@ -390,4 +391,17 @@ ddb_write_judge (const DdbChange *change, const DdbValue *current, const char *v
   if (all_new)
     return DDB_WRITE_APPLIED;
   return all_old ? DDB_WRITE_NOT_APPLIED : DDB_WRITE_CHANGED;
+}
+
+guint64
+ddb_write_units (gsize size_before, gsize size_after)
+{
+  return MAX ((MAX (size_before, size_after) + 1023) / 1024, 1);
+}
+
+guint64
+ddb_change_write_units (const DdbChange *change)
+{
+  return ddb_write_units (change->original != NULL ? ddb_item_size (change->original) : 0,
+                          change->target != NULL ? ddb_item_size (change->target) : 0);
 }

@@ -50,4 +50,12 @@ typedef enum {
 DdbWriteOutcome ddb_write_judge (const DdbChange *change, const DdbValue *current,
                                  const char *version_attribute);
 
+/* The write capacity units a write consumes as a single write (PutItem, UpdateItem,
+ * DeleteItem): one per started kilobyte of the larger of the item's sizes before and after it
+ * (0 when absent), at least one. A transaction's write consumes twice that. */
+guint64 ddb_write_units (gsize size_before, gsize size_after);
+/* The same for CHANGE's write: an update from its original to its target, a create of its
+ * target, a delete of its original. */
+guint64 ddb_change_write_units (const DdbChange *change);
+
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include "staging/commit.h"
 #include "staging/fanout.h"
 #include "staging/journal.h"
+#include "staging/writes.h"
 #include "../core/test-util.h"
 #include "../engine/engine-test-util.h"
 
@@ -692,10 +693,73 @@ test_crash_resume (void)
   g_assert_cmpuint (resumed, >, 0);
 }
 
+/* A change's write units as the engine charges its write (ReturnConsumedCapacity TOTAL, a
+ * table without indexes): items from a few bytes to 40 KB, overwritten and deleted. */
+static void
+test_write_units (void)
+{
+  g_autoptr (DdbBackend) be = ddb_backend_open_database (":memory:", NULL);
+  GRand *rand = g_rand_new_with_seed (7);
+  g_autoptr (DdbValue) before = NULL;
+
+  json_decref (call_ok (be, "CreateTable", etu_json (
+    "{'TableName': 'Sized', 'BillingMode': 'PAY_PER_REQUEST',"
+    " 'AttributeDefinitions': [{'AttributeName': 'id', 'AttributeType': 'S'}],"
+    " 'KeySchema': [{'AttributeName': 'id', 'KeyType': 'HASH'}]}")));
+  for (guint i = 0; i < 300; i++)
+    {
+      guint len = i < 20 ? i * 53 : (guint) g_rand_int_range (rand, 0, 40 * 1024);
+      g_autofree char *body = g_strnfill (len, 'x');
+      DdbChange change = { 0 };
+      g_autoptr (DdbValue) item = ddb_value_new_m ();
+      g_autoptr (DdbValue) key = ddb_value_new_m ();
+      json_t *req = json_object ();
+      json_t *resp;
+
+      ddb_value_map_set (item, "id", ddb_value_new_s ("the-item", -1));
+      ddb_value_map_set (key, "id", ddb_value_new_s ("the-item", -1));
+      ddb_value_map_set (item, "body", ddb_value_new_s (body, len));
+      json_object_set_new (req, "TableName", json_string ("Sized"));
+      json_object_set_new (req, "Item", ddb_item_to_json (item));
+      json_object_set_new (req, "ReturnConsumedCapacity", json_string ("TOTAL"));
+      resp = call_ok (be, "PutItem", req);
+      change.kind = before != NULL ? DDB_CHANGE_UPDATE : DDB_CHANGE_CREATE;
+      change.original = before;
+      change.target = item;
+      g_assert_cmpfloat (json_number_value (json_object_get (json_object_get (resp,
+                             "ConsumedCapacity"), "CapacityUnits")),
+                         ==, (double) ddb_change_write_units (&change));
+      json_decref (resp);
+      if (i % 10 == 9)
+        {
+          req = json_object ();
+          json_object_set_new (req, "TableName", json_string ("Sized"));
+          json_object_set_new (req, "Key", ddb_item_to_json (key));
+          json_object_set_new (req, "ReturnConsumedCapacity", json_string ("TOTAL"));
+          resp = call_ok (be, "DeleteItem", req);
+          change.kind = DDB_CHANGE_DELETE;
+          change.original = item;
+          change.target = NULL;
+          g_assert_cmpfloat (json_number_value (json_object_get (json_object_get (resp,
+                                 "ConsumedCapacity"), "CapacityUnits")),
+                             ==, (double) ddb_change_write_units (&change));
+          json_decref (resp);
+          g_clear_pointer (&before, ddb_value_free);
+        }
+      else
+        {
+          g_clear_pointer (&before, ddb_value_free);
+          before = ddb_value_copy (item);
+        }
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/staging/commit/write-units", test_write_units);
   g_test_add_func ("/staging/commit/fanout-index-transactions", test_fanout_index_transactions);
   g_test_add_func ("/staging/commit/fanout-scan-single", test_fanout_scan_single);
   g_test_add_func ("/staging/commit/fanout-index-single", test_fanout_index_single);
