@@ -151,6 +151,12 @@ dy_connection_get_identity (DyConnection *self)
 }
 
 const char *
+dy_connection_get_account (DyConnection *self)
+{
+  return self->account;
+}
+
+const char *
 dy_connection_get_identity_tooltip (DyConnection *self)
 {
   return self->identity_tooltip;
@@ -180,8 +186,10 @@ identity_done (GObject *source, GAsyncResult *result, gpointer user_data)
     return;
   g_clear_pointer (&self->identity, g_free);
   g_clear_pointer (&self->identity_tooltip, g_free);
+  g_clear_pointer (&self->account, g_free);
   if (identity != NULL)
     {
+      self->account = g_strdup (identity->account);
       self->identity = dy_identity_describe (identity);
       if (identity->arn != NULL)
         self->identity_tooltip = g_strdup (identity->arn);

@@ -35,6 +35,8 @@ struct _DyConnection {
   char *identity;         /* "as Role/session · until 17:45 · IAM Identity Center", or NULL */
   char *identity_tooltip; /* the whole Arn and account */
   GCancellable *identity_cancellable;
+  char *account;          /* STS's account id, or NULL */
+  gint mark;              /* DyConnectionMark, atomic: workers read it */
   /* The table list (dy-connection-tables.c). */
   guint listing;           /* the serial of the latest listing: older ones' pages are dropped */
   GHashTable *described;   /* table name -> DyTableInfo, filled as DescribeTable answers */

@@ -17,6 +17,10 @@
 #define LOCAL_REGION "us-east-1"
 
 G_DEFINE_FINAL_TYPE (DyConnection, dy_connection, G_TYPE_OBJECT)
+G_DEFINE_ENUM_TYPE (DyConnectionMark, dy_connection_mark,
+                    G_DEFINE_ENUM_VALUE (DY_CONNECTION_MARK_NORMAL, "normal"),
+                    G_DEFINE_ENUM_VALUE (DY_CONNECTION_MARK_PRODUCTION, "production"),
+                    G_DEFINE_ENUM_VALUE (DY_CONNECTION_MARK_READ_ONLY, "read-only"))
 
 enum {
   PROP_0,
@@ -24,6 +28,7 @@ enum {
   PROP_LOADING,
   PROP_ERROR,
   PROP_IDENTITY,
+  PROP_MARK,
   N_PROPS
 };
 
@@ -64,6 +69,7 @@ dy_connection_finalize (GObject *object)
   g_free (self->sign_in_command);
   g_free (self->identity);
   g_free (self->identity_tooltip);
+  g_free (self->account);
   g_clear_object (&self->identity_cancellable);
   g_mutex_clear (&self->lock);
   /* Worker threads hold a reference while they use the backend, so none is using it now. */
@@ -94,6 +100,9 @@ dy_connection_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_IDENTITY:
       g_value_set_string (value, self->identity);
       break;
+    case PROP_MARK:
+      g_value_set_enum (value, dy_connection_get_mark (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -119,6 +128,10 @@ dy_connection_class_init (DyConnectionClass *klass)
   properties[PROP_IDENTITY] = g_param_spec_string ("identity", NULL, NULL, NULL,
                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS
                                                      | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_MARK] = g_param_spec_enum ("mark", NULL, NULL, DY_TYPE_CONNECTION_MARK,
+                                             DY_CONNECTION_MARK_NORMAL,
+                                             G_PARAM_READABLE | G_PARAM_STATIC_STRINGS
+                                               | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* A listing after a failure succeeded (signed in again, keys renewed): views whose request
@@ -438,9 +451,15 @@ DdbBackend *
 dy_connection_open_backend (DyConnection *self, guint max_attempts, GError **error)
 {
   DdbClientOptions options = { 0 };
+  DdbBackend *backend;
 
   if (self->kind == DY_CONNECTION_DATABASE)
-    return ddb_backend_open_database (self->path, error);
+    {
+      backend = ddb_backend_open_database (self->path, error);
+      if (backend != NULL)
+        dy_connection_apply_mark (self, backend);
+      return backend;
+    }
   options.profile = self->profile; /* NULL for the Environment: the chain's own order */
   /* A profile's region is its own unless one was picked for this connection. */
   options.region = self->kind == DY_CONNECTION_ENDPOINT || self->region_chosen ? self->region
@@ -453,7 +472,10 @@ dy_connection_open_backend (DyConnection *self, guint max_attempts, GError **err
   /* A sidebar waiting on an address that never answers helps nobody. */
   options.connect_timeout_ms = 5000;
   options.max_attempts = max_attempts;
-  return ddb_backend_open_remote (&options, error);
+  backend = ddb_backend_open_remote (&options, error);
+  if (backend != NULL)
+    dy_connection_apply_mark (self, backend);
+  return backend;
 }
 
 DdbBackend *
@@ -679,4 +701,51 @@ void
 dy_connection_notify_identity (DyConnection *self)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IDENTITY]);
+}
+
+/* ---- The mark ---- */
+
+DyConnectionMark
+dy_connection_get_mark (DyConnection *self)
+{
+  return (DyConnectionMark) g_atomic_int_get (&self->mark);
+}
+
+gboolean
+dy_connection_get_read_only (DyConnection *self)
+{
+  return dy_connection_get_mark (self) == DY_CONNECTION_MARK_READ_ONLY;
+}
+
+gboolean
+dy_connection_get_production (DyConnection *self)
+{
+  return dy_connection_get_mark (self) == DY_CONNECTION_MARK_PRODUCTION;
+}
+
+void
+dy_connection_apply_mark (DyConnection *self, DdbBackend *backend)
+{
+  ddb_backend_set_read_only (backend, dy_connection_get_read_only (self));
+}
+
+void
+dy_connection_set_mark (DyConnection *self, DyConnectionMark mark)
+{
+  if (dy_connection_get_mark (self) == mark)
+    return;
+  g_atomic_int_set (&self->mark, mark);
+  /* the connection's own backend (browsing, the table list) follows at once */
+  g_mutex_lock (&self->lock);
+  if (self->backend != NULL)
+    dy_connection_apply_mark (self, self->backend);
+  g_mutex_unlock (&self->lock);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MARK]);
+}
+
+char *
+dy_connection_dup_read_only_reason (DyConnection *self)
+{
+  /* TRANSLATORS: why a write is refused; %s is a connection (a profile, a database) */
+  return g_strdup_printf (_("%s is read-only"), self->title);
 }

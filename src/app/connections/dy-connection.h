@@ -20,6 +20,18 @@ typedef enum {
   DY_CONNECTION_ENDPOINT, /* a local endpoint (DynamoDB Local, dynalite, dynoscope-cli serve) */
 } DyConnectionKind;
 
+/* How careful the app is with a connection (the "mark" property; dy-marks.h keeps the marks in
+ * the settings): PRODUCTION asks for the table's name before a commit and is tinted; READ_ONLY
+ * refuses every write, in the app and in the connection's backends (ddb_backend_set_read_only). */
+typedef enum {
+  DY_CONNECTION_MARK_NORMAL,
+  DY_CONNECTION_MARK_PRODUCTION,
+  DY_CONNECTION_MARK_READ_ONLY,
+} DyConnectionMark;
+
+#define DY_TYPE_CONNECTION_MARK (dy_connection_mark_get_type ())
+GType dy_connection_mark_get_type (void);
+
 /* A profile in the AWS shared config files, as the sidebar lists it. */
 typedef struct {
   char *name;
@@ -101,6 +113,8 @@ DdbAwsSession *dy_connection_get_session (DyConnection *self);
  * not answer; NULL before. The tooltip has the whole Arn. */
 const char *dy_connection_get_identity (DyConnection *self);
 const char *dy_connection_get_identity_tooltip (DyConnection *self);
+/* The account id STS gave once connected (notify::identity tells), or NULL. */
+const char *dy_connection_get_account (DyConnection *self);
 /* Asks STS again on a thread (done after each successful table listing). */
 void dy_connection_refresh_identity (DyConnection *self);
 /* TRUE once a table list (or an error) has come back at least once. */
@@ -130,6 +144,17 @@ json_t *dy_connection_call_finish (DyConnection *self, GAsyncResult *result, GEr
  * is the client's default), for work that should not queue behind browsing, such as a commit.
  * Worker threads only: it may run a credential process. Free with ddb_backend_free. */
 DdbBackend *dy_connection_open_backend (DyConnection *self, guint max_attempts, GError **error);
+/* The mark (main thread sets it; any thread reads it). Setting READ_ONLY makes the connection's
+ * own backend read-only at once, and every backend dy_connection_open_backend opens from then
+ * on; backends kept elsewhere follow it through dy_connection_apply_mark. */
+DyConnectionMark dy_connection_get_mark (DyConnection *self);
+void dy_connection_set_mark (DyConnection *self, DyConnectionMark mark);
+gboolean dy_connection_get_read_only (DyConnection *self);
+gboolean dy_connection_get_production (DyConnection *self);
+/* Makes BACKEND (one of this connection's) read-only or not as the mark says. Any thread. */
+void dy_connection_apply_mark (DyConnection *self, DdbBackend *backend);
+/* "CONNECTION is read-only", the reason every refused write gives. Newly allocated. */
+char *dy_connection_dup_read_only_reason (DyConnection *self);
 /* Blocking form for worker threads. */
 json_t *dy_connection_call_sync (DyConnection *self, const char *operation, json_t *request,
                                  GCancellable *cancellable, GError **error);

@@ -11,6 +11,7 @@
 #include "app/sql/dy-partiql.h"
 #include "app/sql/dy-sql-history.h"
 #include "app/sql/dy-sql-view-private.h"
+#include "backend/read-only.h"
 #include "core/error.h"
 
 /* The request. */
@@ -347,6 +348,30 @@ dy_sql_partiql_run (DySqlView *self)
   self->partiql_request = request;
   kind = dy_partiql_kind (text, &table);
   dy_sql_view_show_error (self, NULL);
+  /* a read-only connection: a statement that may write is refused before it is sent (its
+   * backend would refuse it too); a SELECT runs */
+  if (dy_connection_get_read_only (self->connection))
+    {
+      g_autoptr (GError) why = NULL;
+
+      if (ddb_backend_operation_writes ("ExecuteStatement", request, &why))
+        {
+          g_autofree char *reason = dy_connection_dup_read_only_reason (self->connection);
+          /* TRANSLATORS: a refused PartiQL write: "Prod is read-only: this INSERT is not
+           * sent"; the second %s is INSERT, UPDATE or DELETE */
+          g_autofree char *refusal
+              = kind != DY_PARTIQL_READ
+                    ? g_strdup_printf (_ ("%s: this %s is not sent"), reason,
+                                       dy_partiql_kind_name (kind))
+                    : g_strdup_printf ("%s: %s", reason, why->message);
+
+          dy_sql_view_show_error (self, refusal);
+          g_free (self->status);
+          self->status = g_strdup (_ ("Not sent: the connection is read-only"));
+          dy_sql_view_update_footer (self);
+          return;
+        }
+    }
   if (kind != DY_PARTIQL_READ
       && dy_connection_get_kind (self->connection) != DY_CONNECTION_DATABASE)
     confirm_write (self, kind, table);

@@ -68,6 +68,9 @@ dy_sql_session_backend (DySqlSession *session, GError **error)
                         && ddb_backend_get_kind (session->backend) == DDB_BACKEND_REMOTE;
     }
   backend = session->backend;
+  /* kept while the tab is open: it follows the connection's mark as it is now */
+  if (backend != NULL)
+    dy_connection_apply_mark (session->connection, backend);
   g_mutex_unlock (&session->open_lock);
   return backend;
 }

@@ -101,6 +101,33 @@ add_entry_row (GtkGrid *grid, int row, const DdbChange *change, const DdbDiffEnt
     }
 }
 
+void
+dy_staging_panel_tint_card (DyStagingPanel *self, GtkWidget *card)
+{
+  DyConnectionMark mark = self->connection != NULL ? dy_connection_get_mark (self->connection)
+                                                   : DY_CONNECTION_MARK_NORMAL;
+  GtkWidget *commit;
+
+  if (mark == DY_CONNECTION_MARK_PRODUCTION)
+    gtk_widget_add_css_class (card, "production-connection");
+  else
+    gtk_widget_remove_css_class (card, "production-connection");
+  if (mark == DY_CONNECTION_MARK_READ_ONLY)
+    gtk_widget_add_css_class (card, "read-only-connection");
+  else
+    gtk_widget_remove_css_class (card, "read-only-connection");
+  commit = g_object_get_data (G_OBJECT (card), "dy-commit-button");
+  if (commit != NULL)
+    {
+      /* the button is insensitive on a read-only connection: its tooltip says why */
+      g_autofree char *reason = mark == DY_CONNECTION_MARK_READ_ONLY
+                                    ? dy_connection_dup_read_only_reason (self->connection)
+                                    : NULL;
+
+      gtk_widget_set_tooltip_text (commit, reason != NULL ? reason : _ ("Commit This Change"));
+    }
+}
+
 static GtkWidget *
 build_card (DyStagingPanel *self, const DdbChange *change)
 {
@@ -128,9 +155,14 @@ build_card (DyStagingPanel *self, const DdbChange *change)
     {
       /* a conflict or a failure is not sent again until it is put back (Compare, Retry) */
       if (change->state == DDB_CHANGE_STAGED)
-        gtk_box_append (GTK_BOX (header),
-                        icon_button ("document-send-symbolic", _ ("Commit This Change"),
-                                     "panel.commit-one", g_variant_new_int64 (change->id)));
+        {
+          GtkWidget *commit = icon_button ("document-send-symbolic", _ ("Commit This Change"),
+                                           "panel.commit-one",
+                                           g_variant_new_int64 (change->id));
+
+          g_object_set_data (G_OBJECT (card), "dy-commit-button", commit);
+          gtk_box_append (GTK_BOX (header), commit);
+        }
       gtk_box_append (GTK_BOX (header),
                       icon_button ("user-trash-symbolic", _ ("Discard This Change"),
                                    "panel.discard", g_variant_new_int64 (change->id)));
@@ -203,6 +235,7 @@ build_card (DyStagingPanel *self, const DdbChange *change)
                        MAX_ENTRIES, 3, 1);
     }
   gtk_box_append (GTK_BOX (card), grid);
+  dy_staging_panel_tint_card (self, card);
   return card;
 }
 

@@ -32,6 +32,7 @@ struct _DyStagingPanel {
   GtkProgressBar *progress_bar;
   GtkLabel *progress_label;
   GtkDropDown *mode_dropdown;
+  GtkButton *commit_button;
 
   DyStaging *staging;
   DyConnection *connection;
@@ -49,6 +50,8 @@ struct _DyStagingPanel {
   guint build_id;
   GtkWidget *more_label; /* "and N more changes" */
 
+  GtkWidget *confirm_dialog; /* weak: the production commit's question, while it is open */
+  gint64 confirm_change;     /* the change it is about; 0: all */
   GCancellable *cancellable; /* while committing */
   gboolean disposed;         /* a commit may finish after the widgets are gone */
   gint64 commit_started;
@@ -66,6 +69,8 @@ DdbChange *dy_staging_panel_copy_change (const DdbChange *change);
 void dy_staging_panel_finish_cards (DyStagingPanel *self);
 /* A start-aligned label with the CSS class CSS (may be NULL). */
 GtkWidget *dy_staging_panel_label_new (const char *text, const char *css);
+/* Tints CARD as its connection's mark says (production, read-only). */
+void dy_staging_panel_tint_card (DyStagingPanel *self, GtkWidget *card);
 /* Shows CHANGES (copies of the staged changes, taken): same cards kept, new ones built. */
 void dy_staging_panel_show_cards (DyStagingPanel *self, GPtrArray *changes);
 

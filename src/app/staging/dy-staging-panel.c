@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "app/common/dy-diff-markup.h"
+#include "app/staging/dy-commit-confirm.h"
 #include "app/staging/dy-fanout-dialog.h"
 #include "app/common/dy-format.h"
 #include "app/staging/dy-staging-panel-private.h"
+#include "staging/writes.h"
 #include "core/expr.h"
 #include "staging/diff.h"
 #include "staging/worddiff.h"
@@ -43,9 +45,15 @@ update_actions (DyStagingPanel *self)
 {
   gboolean committing = self->cancellable != NULL;
   gboolean any = self->n_changes > 0;
+  /* a read-only connection's changes can be staged and reviewed, not committed */
+  gboolean read_only = self->connection != NULL && dy_connection_get_read_only (self->connection);
+  g_autofree char *reason
+      = read_only ? dy_connection_dup_read_only_reason (self->connection) : NULL;
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.commit-all", any && !committing);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.commit-one", !committing);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.commit-all",
+                                 any && !committing && !read_only);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.commit-one", !committing && !read_only);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->commit_button), reason);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.discard-all", any && !committing);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.discard", !committing);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.reject", !committing);
@@ -235,7 +243,7 @@ commit_done (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static void
-start_commit (DyStagingPanel *self, gint64 change_id)
+send_commit (DyStagingPanel *self, gint64 change_id)
 {
   DdbCommitMode mode = gtk_drop_down_get_selected (self->mode_dropdown) == 1
                            ? DDB_COMMIT_SINGLE
@@ -253,6 +261,93 @@ start_commit (DyStagingPanel *self, gint64 change_id)
   dy_staging_commit_async (self->staging, self->connection, NULL, change_id, mode,
                            self->cancellable, commit_progress, self, commit_done,
                            g_object_ref (self));
+}
+
+static DdbChange *get_change (DyStagingPanel *self, gint64 id, GError **error);
+
+static void
+confirmed (GObject *data)
+{
+  DyStagingPanel *self = DY_STAGING_PANEL (data);
+
+  /* marked read-only meanwhile: nothing is sent (the backend would refuse it too) */
+  if (!self->disposed && self->connection != NULL
+      && !dy_connection_get_read_only (self->connection))
+    send_commit (self, self->confirm_change);
+}
+
+/* The tables a commit of CHANGE_ID (0: all) writes to, as the cards show them. */
+static GStrv
+commit_tables (DyStagingPanel *self, gint64 change_id, guint *n_changes)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *changes = NULL;
+  guint n_tables = 0;
+  const GError *error = NULL;
+
+  *n_changes = 0;
+  if (change_id != 0)
+    {
+      g_autoptr (GError) local = NULL;
+      DdbChange *change = get_change (self, change_id, &local);
+
+      if (change != NULL)
+        {
+          g_strv_builder_add (builder, change->table);
+          *n_changes = 1;
+          ddb_change_free (change);
+        }
+      return g_strv_builder_end (builder);
+    }
+  changes = dy_staging_peek (self->staging, self->connection, &n_tables, &error);
+  for (guint i = 0; changes != NULL && i < changes->len; i++)
+    {
+      const DdbChange *change = changes->pdata[i];
+
+      /* what Commit All sends: conflicts and failures wait until they are put back */
+      if (change->state != DDB_CHANGE_STAGED)
+        continue;
+      (*n_changes)++;
+      if (g_hash_table_add (seen, change->table))
+        g_strv_builder_add (builder, change->table);
+    }
+  return g_strv_builder_end (builder);
+}
+
+/* Commit, as the connection's mark allows: refused on a read-only connection, after the
+ * tables' names are typed on a production one, at once on the others. */
+static void
+start_commit (DyStagingPanel *self, gint64 change_id)
+{
+  g_auto (GStrv) tables = NULL;
+  guint n_changes;
+  GtkRoot *root;
+
+  if (self->connection == NULL || self->cancellable != NULL || self->confirm_dialog != NULL)
+    return;
+  if (dy_connection_get_read_only (self->connection))
+    {
+      g_autofree char *reason = dy_connection_dup_read_only_reason (self->connection);
+
+      toast (self, reason);
+      return;
+    }
+  if (!dy_connection_get_production (self->connection))
+    {
+      send_commit (self, change_id);
+      return;
+    }
+  tables = commit_tables (self, change_id, &n_changes);
+  if (tables[0] == NULL)
+    return; /* nothing to send */
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  self->confirm_change = change_id;
+  self->confirm_dialog
+      = dy_commit_confirm_present (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   self->connection, (const char *const *) tables, n_changes,
+                                   confirmed, G_OBJECT (self));
+  g_object_add_weak_pointer (G_OBJECT (self->confirm_dialog), (gpointer *) &self->confirm_dialog);
 }
 
 /* Change ID as its card shows it (a card is built from the last read of the store), else read
@@ -526,6 +621,12 @@ dy_staging_panel_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->refresh_id, g_source_remove);
   g_clear_handle_id (&self->build_id, g_source_remove);
+  if (self->confirm_dialog != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->confirm_dialog),
+                                  (gpointer *) &self->confirm_dialog);
+  self->confirm_dialog = NULL;
+  if (self->connection != NULL)
+    g_signal_handlers_disconnect_by_data (self->connection, self);
   if (self->staging != NULL)
     g_signal_handlers_disconnect_by_data (self->staging, self);
   g_clear_object (&self->staging);
@@ -587,6 +688,7 @@ dy_staging_panel_class_init (DyStagingPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DyStagingPanel, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, DyStagingPanel, progress_label);
   gtk_widget_class_bind_template_child (widget_class, DyStagingPanel, mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DyStagingPanel, commit_button);
 
   gtk_widget_class_install_action (widget_class, "panel.reject", "(xs)", reject_action);
   gtk_widget_class_install_action (widget_class, "panel.discard", "x", discard_action);
@@ -619,12 +721,29 @@ dy_staging_panel_new (DyStaging *staging)
   return GTK_WIDGET (self);
 }
 
+/* The connection was marked (production, read-only) or unmarked: Commit and the cards follow. */
+static void
+mark_changed (DyStagingPanel *self)
+{
+  GHashTableIter iter;
+  gpointer card;
+
+  update_actions (self);
+  g_hash_table_iter_init (&iter, self->cards);
+  while (g_hash_table_iter_next (&iter, NULL, &card))
+    dy_staging_panel_tint_card (self, card);
+}
+
 void
 dy_staging_panel_set_connection (DyStagingPanel *self, DyConnection *connection)
 {
   if (self->connection == connection)
     return;
+  if (self->connection != NULL)
+    g_signal_handlers_disconnect_by_data (self->connection, self);
   g_set_object (&self->connection, connection);
+  if (connection != NULL)
+    g_signal_connect_swapped (connection, "notify::mark", G_CALLBACK (mark_changed), self);
   /* what is shown, and the last report, were another connection's */
   dy_staging_panel_clear_cards (self);
   set_n_changes (self, 0);
@@ -732,6 +851,12 @@ dy_staging_panel_get_report (DyStagingPanel *self, guint *committed, guint *conf
   if (failed != NULL)
     *failed = self->report_counts[2];
   return self->has_report;
+}
+
+GtkWidget *
+dy_staging_panel_get_confirm_dialog (DyStagingPanel *self)
+{
+  return self->confirm_dialog;
 }
 
 const char *

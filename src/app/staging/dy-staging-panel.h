@@ -43,6 +43,8 @@ gboolean dy_staging_panel_get_report (DyStagingPanel *self, guint *committed, gu
                                       guint *failed);
 /* The report's text as shown. */
 const char *dy_staging_panel_get_report_text (DyStagingPanel *self);
+/* The question a commit to a production connection asks first, while it is open, or NULL. */
+GtkWidget *dy_staging_panel_get_confirm_dialog (DyStagingPanel *self);
 /* Opens the conflict of change ID beside the values it expected (what panel.show-conflict
  * does); returns the dialog, or NULL when the change is not a conflict. */
 GtkWidget *dy_staging_panel_show_conflict (DyStagingPanel *self, gint64 id);

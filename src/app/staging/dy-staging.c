@@ -197,6 +197,9 @@ dy_staging_connection_backend (DyConnection *connection, GError **error)
                                     g_strdup (ddb_backend_get_description (backend)), g_free);
         }
     }
+  /* kept from one commit to the next: it follows the connection's mark as it is now */
+  if (backend != NULL)
+    dy_connection_apply_mark (connection, backend);
   g_mutex_unlock (&backend_lock);
   return backend;
 }

@@ -358,6 +358,7 @@ typedef struct {
   char *table;
   char *key;                /* NULL: from the snapshot */
   char *database;           /* an open database's file; NULL: a new database */
+  gboolean read_only;       /* that database's connection is read-only: refused */
   char *new_path;           /* out: the new database */
   DyConnection *connection; /* out: the new database's connection */
   DdbSnapshotProgress final;
@@ -418,6 +419,7 @@ import_into (const char *db_path, ImportJob *job, DyImportDialog *self, GCancell
 
   if (backend == NULL)
     return FALSE;
+  ddb_backend_set_read_only (backend, job->read_only);
   return ddb_transfer_import (backend, job->source, &options, NULL, &job->final, error);
 }
 
@@ -693,11 +695,19 @@ start_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   if (self->running || !valid_table_name (table)
       || (*key != '\0' && !ddb_snapshot_check_key_spec (key, FALSE, NULL)))
     return;
+  if (database != NULL && dy_connection_get_read_only (database))
+    {
+      g_autofree char *reason = dy_connection_dup_read_only_reason (database);
+
+      set_error (self, reason);
+      return;
+    }
   job = g_new0 (ImportJob, 1);
   job->source = g_strdup (self->source);
   job->table = g_strdup (table);
   job->key = *key != '\0' ? g_strdup (key) : NULL;
   job->database = database != NULL ? g_strdup (dy_connection_get_path (database)) : NULL;
+  job->read_only = database != NULL && dy_connection_get_read_only (database);
 
   set_error (self, NULL);
   g_mutex_lock (&self->lock);

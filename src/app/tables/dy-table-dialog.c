@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "app/common/dy-confirm-name.h"
 #include "app/common/dy-copy-as.h"
 #include "app/tables/dy-table-dialog-private.h"
 
@@ -38,9 +39,15 @@ update_actions (DyTableDialog *self)
   gboolean next = self->ready && !busy;
 
   if (self->mode == DY_TABLE_DIALOG_DELETE)
-    next
-        = next
-          && g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->confirm_row)), self->table) == 0;
+    next = next && dy_confirm_name_get_confirmed (self->confirm_row);
+  /* a read-only connection sends no table change (the backend would refuse it too) */
+  if (dy_connection_get_read_only (self->connection))
+    {
+      g_autofree char *reason = dy_connection_dup_read_only_reason (self->connection);
+
+      next = next && !on_review (self);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->primary_button), reason);
+    }
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "tdialog.next", next);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "tdialog.back", !busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->copy_as_button), self->steps != NULL);
@@ -598,13 +605,10 @@ dy_table_dialog_new_delete (GtkWindow *parent, DyConnection *connection, const c
       = dialog_new (parent, connection, DY_TABLE_DIALOG_DELETE, table, _ ("Delete Table"));
   g_autoptr (GError) error = NULL;
   GPtrArray *steps = ddb_table_delete_steps (table, &error);
-  g_autofree char *title = NULL;
 
   gtk_widget_remove_css_class (GTK_WIDGET (self->primary_button), "suggested-action");
   gtk_widget_add_css_class (GTK_WIDGET (self->primary_button), "destructive-action");
-  /* TRANSLATORS: the entry where the user types the table's name to confirm deleting it */
-  title = g_strdup_printf (_ ("Type “%s” to _confirm"), table);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->confirm_row), title);
+  dy_confirm_name_setup (self->confirm_row, table);
   gtk_widget_set_visible (GTK_WIDGET (self->confirm_box), TRUE);
   g_signal_connect_swapped (self->confirm_row, "changed", G_CALLBACK (confirm_changed), self);
   self->ready = TRUE;

@@ -6,6 +6,7 @@
 
 #include "app/window/dy-application.h"
 #include "app/model/dy-model-window.h"
+#include "app/window/dy-preferences.h"
 #include "app/window/dy-window.h"
 #include "dynoscope-resources.h"
 
@@ -129,7 +130,16 @@ about_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
                          NULL);
 }
 
+static void
+preferences_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  DyWindow *window = get_window (DY_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (dy_preferences_new (window)));
+}
+
 static const GActionEntry app_actions[] = {
+  { .name = "preferences", .activate = preferences_action },
   { .name = "quit", .activate = quit_action },
   { .name = "about", .activate = about_action },
   { .name = "open-model", .activate = open_model_action, .parameter_type = "s" },
@@ -139,12 +149,15 @@ static void
 dy_application_startup (GApplication *app)
 {
   static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *preferences_accels[] = { "<Control>comma", NULL };
 
   G_APPLICATION_CLASS (dy_application_parent_class)->startup (app);
   gtk_source_init ();
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions),
                                    app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences",
+                                         preferences_accels);
 }
 
 static void

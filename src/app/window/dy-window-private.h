@@ -56,6 +56,18 @@ void dy_window_sidebar_activate (DyWindow *self, guint position);
  * borrowed from the sidebar's models. */
 DyConnection *dy_window_sidebar_selection (DyWindow *self, const char **table);
 
+/* dy-window-marks.c */
+/* Keeps the connections' marks as the settings say, tints their tabs, and installs
+ * win.mark-connection ("normal", "production", "read-only", or "pattern": no mark of its own;
+ * it marks the connection selected in the sidebar). */
+void dy_window_marks_init (DyWindow *self);
+/* The "Mark As" menu of CONNECTION (selected in the sidebar) at X, Y of WIDGET. */
+GtkWidget *dy_window_marks_popup (DyWindow *self, GtkWidget *widget, DyConnection *connection,
+                                  double x, double y);
+/* The icon of a marked connection (NULL: normal) and its tooltip (NULL: normal). */
+const char *dy_window_mark_icon (DyConnectionMark mark);
+char *dy_window_mark_tooltip (DyConnection *connection);
+
 /* dy-window-tables.c */
 /* Installs win.new-table (Ctrl+N), win.edit-table and win.delete-table. */
 void dy_window_tables_class_init (GtkWidgetClass *widget_class);

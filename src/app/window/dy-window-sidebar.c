@@ -40,6 +40,28 @@ sidebar_sign_in_clicked (GtkButton *button, GtkListItem *list_item)
     dy_sign_in_present (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, c);
 }
 
+/* Right-click on a row: the "Mark As" menu of its connection (selected first: the menu's
+ * action marks the sidebar's selection). */
+static void
+sidebar_pressed (GtkGestureClick *gesture, int n_press, double x, double y,
+                 GtkListItem *list_item)
+{
+  GtkWidget *widget = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  GtkRoot *root = gtk_widget_get_root (widget);
+  DyWindow *window = DY_IS_WINDOW (root) ? DY_WINDOW (root) : NULL;
+  const char *table;
+  DyConnection *c;
+
+  if (window == NULL || gtk_list_item_get_item (list_item) == NULL)
+    return;
+  gtk_selection_model_select_item (gtk_list_view_get_model (window->sidebar_list),
+                                   gtk_list_item_get_position (list_item), TRUE);
+  c = dy_window_sidebar_selection (window, &table);
+  if (c != NULL)
+    dy_window_marks_popup (window, widget, c, x, y);
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
 /* The region menu: the same profile in another of AWS's commercial regions, one click away. */
 
 static DyConnection *
@@ -153,6 +175,8 @@ sidebar_setup (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoint
   /* TRANSLATORS: the button under a connection whose AWS session has to sign in again */
   GtkWidget *sign_in = gtk_button_new_with_label (_("Sign In…"));
   GtkWidget *region;
+  GtkWidget *mark = gtk_image_new ();
+  GtkGesture *click = gtk_gesture_click_new ();
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
@@ -197,7 +221,16 @@ sidebar_setup (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoint
   gtk_widget_set_valign (icon, GTK_ALIGN_START);
   /* The region button shares the title's line only: the lines under it keep the width. */
   gtk_widget_set_hexpand (label, TRUE);
+  /* a production or read-only connection's sign */
+  gtk_widget_set_valign (mark, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_start (mark, 4);
+  gtk_widget_add_css_class (mark, "connection-mark");
+  gtk_widget_set_visible (mark, FALSE);
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (sidebar_pressed), list_item);
+  gtk_widget_add_controller (box, GTK_EVENT_CONTROLLER (click));
   gtk_box_append (GTK_BOX (title_line), label);
+  gtk_box_append (GTK_BOX (title_line), mark);
   gtk_box_append (GTK_BOX (title_line), region);
   gtk_box_append (GTK_BOX (texts), title_line);
   gtk_box_append (GTK_BOX (texts), subtitle);
@@ -214,6 +247,7 @@ sidebar_setup (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoint
   g_object_set_data (G_OBJECT (expander), "identity", identity);
   g_object_set_data (G_OBJECT (expander), "sign-in", sign_in);
   g_object_set_data (G_OBJECT (expander), "region", region);
+  g_object_set_data (G_OBJECT (expander), "mark", mark);
   gtk_list_item_set_child (list_item, expander);
 }
 
@@ -250,6 +284,30 @@ sidebar_error_text (const char *error)
   return g_strdup_printf ("%.*s\n%s", (int) (colon - error), error, hint + 1);
 }
 
+/* The rows of a production connection (its own and its tables') are tinted, a read-only one's
+ * marked more quietly; a connection's row shows the sign with a tooltip saying what it does. */
+static void
+sidebar_tint (GtkListItem *list_item, DyConnection *c, gboolean connection_row)
+{
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *row = gtk_widget_get_parent (expander);
+  GtkWidget *mark = g_object_get_data (G_OBJECT (expander), "mark");
+  DyConnectionMark m = c != NULL ? dy_connection_get_mark (c) : DY_CONNECTION_MARK_NORMAL;
+  const char *icon = dy_window_mark_icon (m);
+  g_autofree char *tooltip = c != NULL ? dy_window_mark_tooltip (c) : NULL;
+  static const char *const classes[] = { NULL, "production-connection", "read-only-connection" };
+
+  for (guint i = 1; i < G_N_ELEMENTS (classes); i++)
+    if (row != NULL && i == (guint) m)
+      gtk_widget_add_css_class (row, classes[i]);
+    else if (row != NULL)
+      gtk_widget_remove_css_class (row, classes[i]);
+  if (icon != NULL)
+    gtk_image_set_from_icon_name (GTK_IMAGE (mark), icon);
+  gtk_widget_set_tooltip_text (mark, tooltip);
+  gtk_widget_set_visible (mark, connection_row && icon != NULL);
+}
+
 /* A connection's row follows its error and loading state. */
 static void
 sidebar_update_connection (GtkListItem *list_item)
@@ -284,6 +342,7 @@ sidebar_update_connection (GtkListItem *list_item)
                       error != NULL ? short_error : "");
   gtk_widget_set_visible (g_object_get_data (G_OBJECT (expander), "error"), error != NULL);
   gtk_widget_set_tooltip_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)), tooltip);
+  sidebar_tint (list_item, c, TRUE);
 }
 
 /* The connection a table row belongs to, or NULL. New reference. */
@@ -329,6 +388,7 @@ sidebar_update_table (GtkListItem *list_item)
   gtk_widget_set_visible (subtitle, summary != NULL);
   gtk_widget_set_tooltip_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)),
                                tooltip != NULL ? tooltip : failed);
+  sidebar_tint (list_item, c, FALSE);
 }
 
 /* Remote connections list their tables when first opened, not at start: an account with many
@@ -372,6 +432,8 @@ sidebar_bind (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointe
                                list_item, G_CONNECT_SWAPPED);
       g_signal_connect_object (c, "notify::identity", G_CALLBACK (sidebar_update_connection),
                                list_item, G_CONNECT_SWAPPED);
+      g_signal_connect_object (c, "notify::mark", G_CALLBACK (sidebar_update_connection),
+                               list_item, G_CONNECT_SWAPPED);
       g_signal_connect (row, "notify::expanded", G_CALLBACK (sidebar_row_expanded), NULL);
       sidebar_update_connection (list_item);
     }
@@ -390,8 +452,12 @@ sidebar_bind (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointe
         g_autoptr (DyConnection) c = list_item_table_connection (list_item);
 
         if (c != NULL)
-          g_signal_connect_object (c, "tables-described", G_CALLBACK (sidebar_update_table),
-                                   list_item, G_CONNECT_SWAPPED);
+          {
+            g_signal_connect_object (c, "tables-described", G_CALLBACK (sidebar_update_table),
+                                     list_item, G_CONNECT_SWAPPED);
+            g_signal_connect_object (c, "notify::mark", G_CALLBACK (sidebar_update_table),
+                                     list_item, G_CONNECT_SWAPPED);
+          }
       }
       sidebar_update_table (list_item);
     }

@@ -45,6 +45,19 @@ deleted (DyTableDialog *dialog, const char *table, DyWindow *self)
   dy_window_toast (self, text);
 }
 
+/* A read-only connection's tables are not changed: the toast says why. TRUE when refused. */
+static gboolean
+refuse_read_only (DyWindow *self, DyConnection *connection)
+{
+  g_autofree char *reason = NULL;
+
+  if (!dy_connection_get_read_only (connection))
+    return FALSE;
+  reason = dy_connection_dup_read_only_reason (connection);
+  dy_window_toast (self, reason);
+  return TRUE;
+}
+
 static void
 new_table_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
@@ -63,6 +76,8 @@ new_table_action (GtkWidget *widget, const char *action_name, GVariant *paramete
       dy_window_toast (self, _ ("Open a database or add an endpoint first"));
       return;
     }
+  if (refuse_read_only (self, connection))
+    return;
   dialog = dy_table_dialog_new_create (GTK_WINDOW (self), connection);
   g_signal_connect_object (dialog, "done", G_CALLBACK (created), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
@@ -90,6 +105,8 @@ table_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
       dy_window_toast (self, _ ("Open or select a table first"));
       return;
     }
+  if (refuse_read_only (self, connection))
+    return;
   if (edit)
     dialog = dy_table_dialog_new_edit (GTK_WINDOW (self), connection, table);
   else

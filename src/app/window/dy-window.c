@@ -821,6 +821,7 @@ dy_window_init (DyWindow *self)
     }
 
   dy_window_sidebar_init (self);
+  dy_window_marks_init (self);
   pages_changed (self);
 
   {
