@@ -1,6 +1,7 @@
 /* test-rows.c: the grid's light row model (no display): items kept encoded in a spill file and
  * read back exactly, pages from another store refused, snapshots read on another thread, row
- * lists in a given order, and the feed that hands rows to the grid a few at a time. */
+ * lists in a given order, the feed that hands rows to the grid a few at a time, and the grid's
+ * selection, kept as positions (never fetching a row). */
 #define G_LOG_DOMAIN "test-rows"
 
 #include <gio/gio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "app/browser/dy-grid.h"
+#include "app/browser/dy-row-selection.h"
 #include "app/browser/dy-rows.h"
 #include "core/ddbjson.h"
 
@@ -364,6 +366,217 @@ test_fit_widths (void)
   g_rand_free (rand);
 }
 
+/* A list of N plain objects that counts how many it was asked for, and can grow and shrink. */
+#define TEST_TYPE_COUNTED (test_counted_get_type ())
+G_DECLARE_FINAL_TYPE (TestCounted, test_counted, TEST, COUNTED, GObject)
+
+struct _TestCounted {
+  GObject parent_instance;
+  guint n;
+  guint fetched;
+};
+
+static GType
+counted_item_type (GListModel *list)
+{
+  return G_TYPE_OBJECT;
+}
+
+static guint
+counted_n_items (GListModel *list)
+{
+  return TEST_COUNTED (list)->n;
+}
+
+static gpointer
+counted_item (GListModel *list, guint position)
+{
+  TestCounted *self = TEST_COUNTED (list);
+
+  if (position >= self->n)
+    return NULL;
+  self->fetched++;
+  return g_object_new (G_TYPE_OBJECT, NULL);
+}
+
+static void
+counted_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = counted_item_type;
+  iface->get_n_items = counted_n_items;
+  iface->get_item = counted_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestCounted, test_counted, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, counted_list_model_init))
+
+static void
+test_counted_class_init (TestCountedClass *klass)
+{
+}
+
+static void
+test_counted_init (TestCounted *self)
+{
+}
+
+static void
+counted_splice (TestCounted *self, guint position, guint removed, guint added)
+{
+  self->n = self->n - removed + added;
+  g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
+}
+
+typedef struct {
+  guint calls;
+  guint first, last; /* the union of the ranges announced */
+} Announced;
+
+static void
+selection_changed (GtkSelectionModel *model, guint position, guint n_items, Announced *a)
+{
+  if (a->calls++ == 0)
+    {
+      a->first = position;
+      a->last = position + n_items;
+    }
+  a->first = MIN (a->first, position);
+  a->last = MAX (a->last, position + n_items);
+}
+
+/* The grid's selection against a plain array of booleans, over random operations (ranges,
+ * single rows, masks, rows inserted and removed), and selecting all of a large model fetches
+ * no row. */
+static void
+test_selection (void)
+{
+  g_autoptr (TestCounted) rows = g_object_new (TEST_TYPE_COUNTED, NULL);
+  g_autoptr (DyRowSelection) selection = NULL;
+  GtkSelectionModel *model;
+  GRand *rand = g_rand_new_with_seed (25);
+  GArray *want = g_array_new (FALSE, TRUE, sizeof (gboolean));
+  Announced a = { 0 };
+
+  rows->n = 2000;
+  g_array_set_size (want, rows->n);
+  selection = dy_row_selection_new (G_LIST_MODEL (rows));
+  model = GTK_SELECTION_MODEL (selection);
+  g_signal_connect (model, "selection-changed", G_CALLBACK (selection_changed), &a);
+  for (guint step = 0; step < 3000; step++)
+    {
+      guint n = rows->n;
+      guint op = g_rand_int_range (rand, 0, 6);
+      guint p = n > 0 ? g_rand_int_range (rand, 0, n) : 0;
+      guint len = n > p ? g_rand_int_range (rand, 0, MIN (n - p, 50) + 1) : 0;
+      GArray *before = g_array_copy (want);
+
+      memset (&a, 0, sizeof a);
+      switch (op)
+        {
+        case 0: /* click: that row alone */
+          if (n == 0)
+            break;
+          gtk_selection_model_select_item (model, p, TRUE);
+          for (guint i = 0; i < n; i++)
+            g_array_index (want, gboolean, i) = i == p;
+          break;
+        case 1: /* Shift or Ctrl: a range added */
+          gtk_selection_model_select_range (model, p, len, FALSE);
+          for (guint i = p; i < p + len; i++)
+            g_array_index (want, gboolean, i) = TRUE;
+          break;
+        case 2:
+          gtk_selection_model_unselect_range (model, p, len);
+          for (guint i = p; i < p + len; i++)
+            g_array_index (want, gboolean, i) = FALSE;
+          break;
+        case 3: /* rows inserted or removed by the model */
+          {
+            guint removed = len / 2, added = g_rand_int_range (rand, 0, 20);
+
+            counted_splice (rows, p, removed, added);
+            g_array_remove_range (want, p, removed);
+            for (guint i = 0; i < added; i++)
+              {
+                gboolean no = FALSE;
+
+                g_array_insert_val (want, p, no);
+              }
+          }
+          break;
+        case 4:
+          if (g_rand_int_range (rand, 0, 10) == 0)
+            {
+              gtk_selection_model_select_all (model);
+              for (guint i = 0; i < n; i++)
+                g_array_index (want, gboolean, i) = TRUE;
+            }
+          else
+            {
+              gtk_selection_model_unselect_all (model);
+              for (guint i = 0; i < n; i++)
+                g_array_index (want, gboolean, i) = FALSE;
+            }
+          break;
+        default: /* a mask: rows in it take the new state */
+          {
+            g_autoptr (GtkBitset) mask = gtk_bitset_new_range (p, len);
+            g_autoptr (GtkBitset) sel = gtk_bitset_new_empty ();
+
+            for (guint i = p; i < p + len; i += 2)
+              gtk_bitset_add (sel, i);
+            gtk_selection_model_set_selection (model, sel, mask);
+            for (guint i = p; i < p + len; i++)
+              g_array_index (want, gboolean, i) = (i - p) % 2 == 0;
+          }
+          break;
+        }
+      g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, rows->n);
+      {
+        g_autoptr (GtkBitset) all = gtk_selection_model_get_selection (model);
+        guint64 count = 0;
+
+        for (guint i = 0; i < rows->n; i++)
+          {
+            gboolean on = g_array_index (want, gboolean, i);
+
+            g_assert_cmpint (gtk_selection_model_is_selected (model, i), ==, on);
+            g_assert_cmpint (gtk_bitset_contains (all, i), ==, on);
+            count += on;
+          }
+        g_assert_cmpuint (gtk_bitset_get_size (all), ==, count);
+        g_assert_cmpuint (dy_row_selection_get_n_selected (selection), ==, count);
+      }
+      /* a change of state (not of rows) is announced over a range covering every changed row */
+      if (op != 3)
+        for (guint i = 0; i < rows->n; i++)
+          if (g_array_index (want, gboolean, i) != g_array_index (before, gboolean, i))
+            {
+              g_assert_cmpuint (a.calls, >, 0);
+              g_assert_cmpuint (i, >=, a.first);
+              g_assert_cmpuint (i, <, a.last);
+            }
+      g_array_unref (before);
+    }
+
+  /* a million rows: selecting all of them asks for none */
+  rows->fetched = 0;
+  counted_splice (rows, 0, rows->n, 1000000);
+  gtk_selection_model_select_all (model);
+  {
+    g_autoptr (GtkBitset) all = gtk_selection_model_get_selection (model);
+
+    g_assert_cmpuint (gtk_bitset_get_size (all), ==, 1000000);
+  }
+  g_assert_cmpuint (rows->fetched, ==, 0);
+  /* a new model: nothing selected */
+  dy_row_selection_set_model (selection, NULL);
+  g_assert_cmpuint (dy_row_selection_get_n_selected (selection), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, 0);
+  g_array_unref (want);
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -382,6 +595,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rows/snapshot-on-thread", test_snapshot_on_thread);
   g_test_add_func ("/rows/row-list", test_row_list);
   g_test_add_func ("/rows/feed", test_feed);
+  g_test_add_func ("/rows/selection", test_selection);
   status = g_test_run ();
   spill_dir = g_build_filename (cache, "dynoscope", NULL);
   g_rmdir (spill_dir);
