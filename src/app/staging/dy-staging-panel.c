@@ -108,10 +108,33 @@ refresh (DyStagingPanel *self)
     }
   set_n_changes (self, changes->len);
   dy_staging_panel_show_cards (self, changes);
-  /* TRANSLATORS: "3 changes in 2 tables · Demo" */
-  summary = g_strdup_printf (g_dngettext (NULL, "%u change in %u table · %s",
-                                          "%u changes in %u tables · %s", changes->len),
-                             changes->len, n_tables, dy_connection_get_title (self->connection));
+  {
+    guint64 units = 0;
+    g_autofree char *changes_text = NULL;
+    g_autofree char *tables_text = NULL;
+    g_autofree char *units_text = NULL;
+    g_autofree char *twice_text = NULL;
+    g_autofree char *tooltip = NULL;
+
+    /* what their commit costs: each write's units, twice that inside a transaction */
+    for (guint i = 0; i < changes->len; i++)
+      units += ddb_change_write_units (changes->pdata[i]);
+    units_text = dy_format_count (units);
+    twice_text = dy_format_count (2 * units);
+    changes_text = g_strdup_printf (g_dngettext (NULL, "%u change", "%u changes", changes->len),
+                                    changes->len);
+    tables_text = g_strdup_printf (g_dngettext (NULL, "%u table", "%u tables", n_tables), n_tables);
+    /* TRANSLATORS: "3 changes in 2 tables · 5 WCU · Demo": the changes, the tables they touch,
+     * the write capacity units their commit consumes, the connection */
+    summary = g_strdup_printf (_ ("%s in %s · %s WCU · %s"), changes_text, tables_text,
+                               units_text, dy_connection_get_title (self->connection));
+    /* TRANSLATORS: the write capacity units of a commit: as single writes, in transactions */
+    tooltip = g_strdup_printf (_ ("Committing them consumes about %s write capacity units as "
+                                  "single writes, %s in transactions"),
+                               units_text, twice_text);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label),
+                                 changes->len > 0 ? tooltip : NULL);
+  }
   gtk_label_set_text (self->summary_label,
                       changes->len > 0 ? summary : dy_connection_get_title (self->connection));
   gtk_stack_set_visible_child_name (self->list_stack, changes->len > 0 ? "list" : "empty");
