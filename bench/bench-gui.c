@@ -8,7 +8,10 @@
  *     shared libraries GDK maps (the harness renders with cairo, as the GUI tests do, and the
  *     app then keeps GDK from loading the GL stack: see dy_application_prepare_environment);
  *   - the longest main-loop stall during a full-table scan (Run, then Load All to the end),
- *     measured by a high-priority 5 ms timeout recording the gaps between its calls.
+ *     measured by a high-priority 5 ms timeout recording the gaps between its calls;
+ *   - 10,000 selected rows (a range: the rows are read on a worker) staged for delete, and
+ *     then every row (Ctrl+A's select-all) copied as DynamoDB JSON: the time until done and
+ *     the longest stall meanwhile.
  * Usage: bench-gui [N_ITEMS [ROWS]] (defaults 1000000 and N_ITEMS). The database is generated
  * with bench-engine's generator (bench-engine --input) and imported through the engine into a
  * temporary folder, unless BENCH_GUI_DB names an existing database (table "bench") to reuse;
@@ -23,6 +26,7 @@
 #include <time.h>
 
 #include "app/window/dy-application.h"
+#include "app/staging/dy-staging.h"
 #include "app/window/dy-window.h"
 #include "engine/engine.h"
 #include "engine/snapshot.h"
@@ -30,6 +34,8 @@
 #define GOAL_FIRST_ROWS_MS 300
 #define GOAL_RSS_MB 150
 #define GOAL_STALL_MS 50
+#define GOAL_STAGE_MS 3000
+#define N_SELECTED 10000
 #define TICK_MS 5
 
 static gint64 launched;
@@ -200,6 +206,8 @@ report (const char *what, double value, const char *unit, double goal)
   fflush (stdout);
 }
 
+static void bench_selection (DyTableView *view);
+
 static void
 run_bench (GApplication *application)
 {
@@ -294,8 +302,56 @@ run_bench (GApplication *application)
   printf ("most main-thread CPU time between two ticks: %.1f ms (load average %s)\n",
           monitor.worst_cpu / 1000.0, load_average ());
   report ("longest main-loop stall during the scan", monitor.worst / 1000.0, "ms", GOAL_STALL_MS);
+  bench_selection (view);
   status = 0;
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+bulk_idle (gpointer data)
+{
+  GObject *spinner = gtk_widget_get_template_child (data, DY_TYPE_TABLE_VIEW, "selection_spinner");
+
+  return !gtk_spinner_get_spinning (GTK_SPINNER (spinner));
+}
+
+/* Many rows at once: N_SELECTED rows staged for delete, then every row copied. */
+static void
+bench_selection (DyTableView *view)
+{
+  GtkSelectionModel *rows = dy_table_view_get_rows (view);
+  guint n = MIN (N_SELECTED, g_list_model_get_n_items (G_LIST_MODEL (rows)));
+  Monitor monitor = { 0 };
+  guint monitor_id;
+  gint64 start;
+  g_autoptr (GPtrArray) staged = NULL;
+  g_autofree char *what = NULL;
+
+  dy_staging_prepare (dy_staging_get_default (), dy_table_view_get_connection (view));
+  settle (300);
+  monitor_id = g_timeout_add_full (G_PRIORITY_HIGH, TICK_MS, tick, &monitor, NULL);
+  start = g_get_monotonic_time ();
+  gtk_selection_model_select_range (rows, 0, n, TRUE);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.delete-selected", NULL));
+  settle (20);
+  wait_for (bulk_idle, view, "the staged deletes", 600);
+  what = g_strdup_printf ("%u selected rows staged for delete", n);
+  report (what, (g_get_monotonic_time () - start) / 1000.0, "ms", GOAL_STAGE_MS);
+  report ("longest main-loop stall meanwhile", monitor.worst / 1000.0, "ms", GOAL_STALL_MS);
+  staged = dy_staging_list (dy_staging_get_default (), dy_table_view_get_connection (view),
+                            "bench", NULL);
+  printf ("changes staged: %u\n", staged != NULL ? staged->len : 0);
+
+  monitor.worst = 0;
+  start = g_get_monotonic_time ();
+  gtk_selection_model_select_all (rows);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.copy-selected", "s", "jsonl"));
+  settle (20);
+  wait_for (bulk_idle, view, "the copy", 3600);
+  printf ("every row (%u) copied as DynamoDB JSON: %.1f ms\n",
+          g_list_model_get_n_items (G_LIST_MODEL (rows)), (g_get_monotonic_time () - start) / 1000.0);
+  report ("longest main-loop stall meanwhile", monitor.worst / 1000.0, "ms", GOAL_STALL_MS);
+  g_source_remove (monitor_id);
 }
 
 static void

@@ -404,8 +404,7 @@ static void
 stage_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   DyExprBuilder *self = DY_EXPR_BUILDER (widget);
-  g_autoptr (GPtrArray) items = g_ptr_array_new ();
-  g_autoptr (GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) ddb_value_free);
   g_autoptr (GHashTable) names = NULL;
   g_autoptr (GHashTable) values = NULL;
   g_autoptr (DdbExprContext) ctx = NULL;
@@ -418,17 +417,16 @@ stage_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   if (self->request == NULL || self->view == NULL || self->staging)
     return;
   if (self->item != NULL)
-    g_ptr_array_add (items, self->item);
+    g_ptr_array_add (items, ddb_value_copy (self->item));
   else
     {
       GListModel *list = dy_table_view_get_items (self->view);
 
       for (guint i = 0; i < g_list_model_get_n_items (list); i++)
         {
-          DyItem *item = g_list_model_get_item (list, i);
+          g_autoptr (DyItem) item = g_list_model_get_item (list, i);
 
-          g_ptr_array_add (held, item);
-          g_ptr_array_add (items, (gpointer) dy_item_get_value (item));
+          g_ptr_array_add (items, ddb_value_copy (dy_item_get_value (item)));
         }
     }
   if (items->len == 0)
@@ -469,7 +467,8 @@ stage_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   dy_staging_stage_expression_async (dy_staging_get_default (),
                                      dy_table_view_get_connection (self->view), self->table,
                                      key_names, g_steal_pointer (&update),
-                                     g_steal_pointer (&condition), items, stage_done,
+                                     g_steal_pointer (&condition), g_steal_pointer (&items),
+                                     stage_done,
                                      g_object_ref (self));
 }
 

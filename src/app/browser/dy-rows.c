@@ -581,6 +581,13 @@ dy_row_list_get_item (GListModel *model, guint position)
   return dy_rows_get_row (self->rows, g_array_index (self->positions, guint32, position));
 }
 
+guint
+dy_row_list_get_source_position (DyRowList *self, guint position)
+{
+  g_return_val_if_fail (position < self->positions->len, G_MAXUINT);
+  return g_array_index (self->positions, guint32, position);
+}
+
 static void
 dy_row_list_list_model_init (GListModelInterface *iface)
 {

@@ -66,6 +66,8 @@ G_DECLARE_FINAL_TYPE (DyRowList, dy_row_list, DY, ROW_LIST, GObject)
 /* A list model of DyItem: the rows of ROWS at POSITIONS (guint32, taken), in that order (a
  * sorted grid, a collection's items). May be made on a worker; read on the main thread. */
 DyRowList *dy_row_list_new (DyRows *rows, GArray *positions);
+/* The position in its DyRows of the row at POSITION. */
+guint dy_row_list_get_source_position (DyRowList *self, guint position);
 /* Adds rows FROM .. TO-1 of its DyRows at the end (rows loaded after the order was made). */
 void dy_row_list_append_range (DyRowList *self, guint from, guint to);
 

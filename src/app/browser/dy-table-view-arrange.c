@@ -275,7 +275,7 @@ show_sorted (DyTableView *self, GArray *positions)
   /* Rows loaded while it sorted go at the end, until the next sort. */
   if (sorted < n)
     dy_table_view_rows_added (self, sorted, n);
-  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->order));
+  dy_row_selection_set_model (self->selection, G_LIST_MODEL (self->order));
 }
 
 static void
@@ -292,11 +292,11 @@ show_groups (DyTableView *self, GListModel *groups)
         GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (column_sorter (self)))));
 
       gtk_sort_list_model_set_incremental (sorted, TRUE);
-      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (sorted));
+      dy_row_selection_set_model (self->selection, G_LIST_MODEL (sorted));
       g_object_unref (sorted);
     }
   else
-    gtk_single_selection_set_model (self->selection, G_LIST_MODEL (tree));
+    dy_row_selection_set_model (self->selection, G_LIST_MODEL (tree));
   gtk_column_view_column_set_visible (self->tree_column, TRUE);
   /* The first collection opens at once, so grouping shows items, not only headings. */
   if (g_list_model_get_n_items (G_LIST_MODEL (tree)) > 0)
@@ -405,7 +405,7 @@ dy_table_view_rebuild_rows (DyTableView *self)
       /* Without a sort column the grid shows the rows as loaded, in DynamoDB's order, at no
        * cost. */
       g_clear_object (&self->order);
-      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
+      dy_row_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
       if (keys != NULL)
         g_ptr_array_unref (keys);
       return;
@@ -413,10 +413,10 @@ dy_table_view_rebuild_rows (DyTableView *self)
   /* Until the new order is made, the grid shows the previous one (rows loaded since at its
    * end), or the rows as loaded. */
   if (self->order == NULL
-      || gtk_single_selection_get_model (self->selection) != G_LIST_MODEL (self->order))
+      || dy_row_selection_get_model (self->selection) != G_LIST_MODEL (self->order))
     {
       g_clear_object (&self->order);
-      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
+      dy_row_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
     }
   arrange (self, keys);
 }

@@ -364,40 +364,6 @@ dy_table_view_add_page_columns (DyTableView *self, DyRowPage *page)
     dy_table_view_fit_columns (self);
 }
 
-/* The inspector shows the item selected in the grid. */
-
-static char *
-item_title (DyTableView *self, DyItem *item)
-{
-  const DyTableViewKeys *table = self->keys->pdata[0];
-  const DdbValue *pk = dy_item_get_attribute (item, table->pk);
-  const DdbValue *sk = table->sk != NULL ? dy_item_get_attribute (item, table->sk) : NULL;
-  g_autofree char *pk_text = pk != NULL ? dy_format_key (pk) : NULL;
-  g_autofree char *sk_text = sk != NULL ? dy_format_key (sk) : NULL;
-
-  if (sk_text != NULL)
-    return g_strdup_printf ("%s · %s", pk_text, sk_text);
-  return g_strdup (pk_text != NULL ? pk_text : "");
-}
-
-static void
-selection_changed (DyTableView *self)
-{
-  g_autoptr (GObject) object
-      = dy_grid_row_item (gtk_single_selection_get_selected_item (self->selection));
-
-  if (DY_IS_ITEM (object))
-    {
-      g_autofree char *title = item_title (self, DY_ITEM (object));
-
-      dy_inspector_set_ttl_attribute (self->inspector, dy_table_view_ttl_attribute (self));
-      dy_inspector_set_item (self->inspector, DY_ITEM (object), title);
-    }
-  else
-    dy_inspector_set_item (self->inspector, NULL, NULL);
-}
-
-
 /* The column chooser: a check button per column, filled each time it opens. */
 
 static void
@@ -429,13 +395,6 @@ void
 dy_table_view_columns_init (DyTableView *self)
 {
   GtkListItemFactory *factory;
-
-  self->selection = gtk_single_selection_new (NULL);
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
-  g_signal_connect_swapped (self->selection, "notify::selected-item",
-                            G_CALLBACK (selection_changed), self);
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (setup_tree_cell), self);

@@ -7,11 +7,14 @@
  *   dy-table-view-columns.c  the grid: columns, cells and their tints, the column chooser
  *   dy-table-view-times.c    the grid's time columns (Off, Beside, Instead) and the TTL attribute
  *   dy-table-view-arrange.c  the grid's order: sorted by columns or grouped into collections
+ *   dy-table-view-selection.c  many rows selected: delete, copy as, export, copy to; a file's
+ *                            items staged
  *   dy-table-view-panes.c    the inspector's pane: shown, hidden, beside or below, its size
  *   dy-table-view-state.c    the tab's query saved at exit and given back at the next start */
 #pragma once
 
 #include "app/browser/dy-query.h"
+#include "app/browser/dy-row-selection.h"
 #include "app/browser/dy-rows.h"
 #include "app/staging/dy-staging.h"
 #include "app/browser/dy-table-view.h"
@@ -74,12 +77,18 @@ struct _DyTableView {
   GtkBox *columns_box;
   GtkProgressBar *progress_bar;
   GtkButton *cancel_button;
+  GtkRevealer *selection_revealer; /* the bar under the grid while several rows are selected */
+  GtkLabel *selection_label;
+  GtkSpinner *selection_spinner;
+  GtkButton *selection_cancel;
+  GtkButton *select_query_button;
+  GMenu *selection_menu_model; /* the selection's actions: the bar's menu and the right click's */
 
   DyConnection *connection;
   char *table_name;
   GPtrArray *keys; /* DyTableViewKeys*: [0] the table, then its indexes */
   DyRows *items;
-  GtkSingleSelection *selection;
+  DyRowSelection *selection; /* the grid's rows, several selected at once */
   DyRowList *order; /* the rows in a column's order, when sorted and not grouped */
   DyRowFeed *feed;  /* the rows as loaded, handed to the grid a few at a time */
   GHashTable *columns; /* attribute name -> GtkColumnViewColumn (owned by the view) */
@@ -127,6 +136,10 @@ struct _DyTableView {
   GVariant *pending_state; /* a saved query given before DescribeTable answered */
   gboolean missing;        /* DescribeTable: no such table */
   guint times_probe;       /* idle deciding new columns' time mode (dy-table-view-times.c) */
+  GtkWidget *selection_menu;      /* the right click's popover over the grid */
+  gboolean select_all_pending;    /* every item of the query wanted: selected once loaded */
+  GCancellable *bulk_cancellable; /* work on the selection under way (dy-table-view-selection.c) */
+  char *bulk_status;              /* what it is doing, for the bar */
 };
 
 /* dy-table-view-state.c: a saved query given before the view was ready, now applied. */
@@ -183,6 +196,15 @@ void dy_table_view_prune_columns (DyTableView *self);
 /* Shares the grid's room among the columns again (a column's natural width changed: its
  * "natural-width" data; those the user resized keep their width). */
 void dy_table_view_fit_columns (DyTableView *self);
+
+/* dy-table-view-selection.c */
+void dy_table_view_selection_class_init (GtkWidgetClass *widget_class);
+/* The grid's selection model and its shortcuts; after the template. */
+void dy_table_view_selection_init (DyTableView *self);
+void dy_table_view_selection_dispose (DyTableView *self);
+/* The selection bar and the selection's actions follow the selection and the view's state
+ * (and select every row once the query's pages are in, when that was asked for). */
+void dy_table_view_selection_update (DyTableView *self);
 
 /* dy-table-view-times.c */
 /* The table's TTL attribute (TTL ENABLED or ENABLING), or NULL. */

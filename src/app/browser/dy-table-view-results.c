@@ -54,6 +54,7 @@ dy_table_view_update_actions (DyTableView *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.load-more", more);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.load-all", more);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.cancel", self->running);
+  dy_table_view_selection_update (self);
 }
 
 void
@@ -302,7 +303,7 @@ clear_items (DyTableView *self)
 {
   g_cancellable_cancel (self->arrange_cancellable);
   g_clear_object (&self->order);
-  if (gtk_single_selection_get_model (self->selection) == G_LIST_MODEL (self->feed))
+  if (dy_row_selection_get_model (self->selection) == G_LIST_MODEL (self->feed))
     {
       /* The rows with widgets (around the first one visible) go a few at a time. */
       GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
@@ -313,7 +314,7 @@ clear_items (DyTableView *self)
       dy_row_feed_drain (self->feed, first);
     }
   else
-    gtk_single_selection_set_model (self->selection, NULL);
+    dy_row_selection_set_model (self->selection, NULL);
   dy_rows_clear (self->items);
 }
 

@@ -214,6 +214,7 @@ dy_table_view_dispose (GObject *object)
   g_clear_signal_handler (&self->committed_handler, dy_staging_get_default ());
   g_clear_signal_handler (&self->renewed_handler, self->connection);
   dy_table_view_panes_dispose (self);
+  dy_table_view_selection_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), DY_TYPE_TABLE_VIEW);
   g_cancellable_cancel (self->arrange_cancellable);
   g_clear_object (&self->order);
@@ -406,11 +407,18 @@ dy_table_view_class_init (DyTableViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DyTableView, columns_box);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, DyTableView, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, selection_revealer);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, selection_label);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, selection_spinner);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, selection_cancel);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, select_query_button);
+  gtk_widget_class_bind_template_child (widget_class, DyTableView, selection_menu_model);
   gtk_widget_class_bind_template_callback (widget_class, request_shown_changed);
 
   dy_table_view_filter_class_init (widget_class);
   dy_table_view_results_class_init (widget_class);
   dy_table_view_columns_class_init (widget_class);
+  dy_table_view_selection_class_init (widget_class);
   dy_table_view_panes_class_init (widget_class);
   gtk_widget_class_install_property_action (widget_class, "view.group", "grouped");
   gtk_widget_class_install_property_action (widget_class, "view.show-request", "show-request");
@@ -439,6 +447,7 @@ dy_table_view_init (DyTableView *self)
   self->arrange_cancellable = g_cancellable_new ();
   self->filter_conds = g_array_new (FALSE, FALSE, sizeof (DyFilterCond));
   self->hidden_columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  dy_table_view_selection_init (self);
   dy_table_view_columns_init (self);
   dy_table_view_panes_init (self);
   dy_table_view_rebuild_rows (self);
@@ -502,7 +511,7 @@ dy_table_view_get_rows (DyTableView *self)
 gboolean
 dy_table_view_get_arranging (DyTableView *self)
 {
-  GListModel *model = gtk_single_selection_get_model (self->selection);
+  GListModel *model = dy_row_selection_get_model (self->selection);
 
   return self->arranging
          || (GTK_IS_SORT_LIST_MODEL (model)

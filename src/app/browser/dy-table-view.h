@@ -8,6 +8,7 @@
 #include "app/connections/dy-connection.h"
 #include "app/inspector/dy-inspector.h"
 #include "core/value.h"
+#include "engine/snapshot.h"
 
 G_BEGIN_DECLS
 
@@ -70,5 +71,16 @@ gboolean dy_table_view_get_key_schema (DyTableView *self, const char *index_name
  * ReturnConsumedCapacity) and Show Request shows it. The grid's key columns and item
  * collections follow the index picked in the filter row. Only once the view is ready. */
 void dy_table_view_run_request (DyTableView *self, const char *operation, json_t *request);
+/* Many rows (dy-table-view-selection.c). Signal "bulk-done" (void handler (DyTableView *,
+ * const char *message, DyConnection *staged_connection, const char *staged_table)): work on
+ * the selection finished; MESSAGE says what was done, and STAGED_CONNECTION (may be NULL) the
+ * connection whose STAGED_TABLE got new staged changes. */
+/* Stages the selected items as puts into TABLE of TARGET (the Copy To dialog's choice). */
+void dy_table_view_copy_selected_to (DyTableView *self, DyConnection *target, const char *table,
+                                     gboolean overwrite);
+/* Writes the selected items to the file PATH in FORMAT (jsonl, json or csv; Export). */
+void dy_table_view_export_selected (DyTableView *self, const char *path, DdbSnapshotFormat format);
+/* Stages the items of the file PATH as puts into the view's table (Stage Items from File). */
+void dy_table_view_stage_file (DyTableView *self, const char *path, gboolean overwrite);
 
 G_END_DECLS

@@ -297,7 +297,7 @@ typedef struct {
   GStrv key_names;
   DdbUpdate *update;
   DdbNode *condition;
-  GPtrArray *items; /* DdbValue*, copies */
+  GPtrArray *items; /* DdbValue*, the caller's, taken */
   DdbExprStageReport report;
 } ExprStageData;
 
@@ -309,7 +309,7 @@ expr_stage_data_free (ExprStageData *d)
   g_strfreev (d->key_names);
   g_clear_pointer (&d->update, ddb_update_free);
   g_clear_pointer (&d->condition, ddb_node_free);
-  g_ptr_array_unref (d->items);
+  g_clear_pointer (&d->items, g_ptr_array_unref);
   ddb_expr_stage_report_clear (&d->report);
   g_free (d);
 }
@@ -323,7 +323,11 @@ expr_stage_thread (GTask *task, gpointer source, gpointer task_data, GCancellabl
       = { d->id, d->table, (const char *const *) d->key_names, d->update, d->condition };
   GError *error = NULL;
 
-  if (ddb_expr_stage (self->store, &spec, d->items, &d->report, &error))
+  gboolean ok = ddb_expr_stage (self->store, &spec, d->items, &d->report, &error);
+
+  /* freed here rather than with the task on the main loop: thousands of items */
+  g_clear_pointer (&d->items, g_ptr_array_unref);
+  if (ok)
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -345,9 +349,7 @@ dy_staging_stage_expression_async (DyStaging *self, DyConnection *connection, co
   d->key_names = g_strdupv ((char **) key_names);
   d->update = update;
   d->condition = condition;
-  d->items = g_ptr_array_new_full (items->len, (GDestroyNotify) ddb_value_free);
-  for (guint i = 0; i < items->len; i++)
-    g_ptr_array_add (d->items, ddb_value_copy (items->pdata[i]));
+  d->items = items;
   g_task_set_task_data (task, d, (GDestroyNotify) expr_stage_data_free);
   if (!dy_staging_check_open (self, &error) || (id = dy_staging_require_id (connection, &error)) == NULL)
     {

@@ -10,6 +10,7 @@
 #include "compare/push.h"
 #include "staging/changeset.h"
 #include "staging/commit.h"
+#include "staging/copystage.h"
 #include "staging/exprstage.h"
 #include "staging/fanout.h"
 
@@ -51,7 +52,8 @@ gboolean dy_staging_stage (DyStaging *self, DyConnection *connection, const char
                            DdbChangeKind kind, const DdbValue *key, const DdbValue *original,
                            const DdbValue *target, GError **error);
 
-/* Stages UPDATE (taken; NULL: a delete) on each of ITEMS (DdbValue maps, copied) that CONDITION
+/* Stages UPDATE (taken; NULL: a delete) on each of ITEMS (DdbValue maps, taken: the array
+ * frees them) that CONDITION
  * (taken; NULL: every item) holds for, in one transaction on a thread (see ddb_expr_stage); KEY_NAMES
  * (NULL-terminated) name TABLE's key attributes. */
 void dy_staging_stage_expression_async (DyStaging *self, DyConnection *connection,
@@ -62,6 +64,24 @@ void dy_staging_stage_expression_async (DyStaging *self, DyConnection *connectio
  * when the store failed, and then nothing was staged. */
 gboolean dy_staging_stage_expression_finish (DyStaging *self, GAsyncResult *result,
                                              DdbExprStageReport *report, GError **error);
+
+/* Bulk puts (dy-staging-bulk.c; see ddb_copy_stage): ITEMS (DdbValue maps, taken) staged into
+ * TABLE of CONNECTION on a thread, as creates or, with OVERWRITE, as updates of the items that
+ * exist, read first. SOURCE_KEY_NAMES (NULL-terminated, may be NULL) are the key names the
+ * items come with, renamed to TABLE's. All or nothing: REPORT names every refused item. */
+void dy_staging_copy_async (DyStaging *self, DyConnection *connection, const char *table,
+                            const char *const *source_key_names, gboolean overwrite,
+                            GPtrArray *items, GCancellable *cancellable,
+                            GAsyncReadyCallback callback, gpointer user_data);
+/* The same for the items of the file PATH in FORMAT (ddb_copy_stage_file). */
+void dy_staging_copy_file_async (DyStaging *self, DyConnection *connection, const char *table,
+                                 const char *path, DdbSnapshotFormat format, gboolean overwrite,
+                                 GCancellable *cancellable, GAsyncReadyCallback callback,
+                                 gpointer user_data);
+/* REPORT (clear it with ddb_copy_stage_report_clear) says what was staged or refused; FALSE
+ * when the copy failed as a whole (nothing staged). */
+gboolean dy_staging_copy_finish (DyStaging *self, GAsyncResult *result, DdbCopyStageReport *report,
+                                 GError **error);
 
 /* Connects INSPECTOR (of a view on TABLE of CONNECTION) to the staging area: describes the
  * table to give it the key schema, stages what its "stage" signal asks for, and shows it

@@ -519,6 +519,16 @@ table_missing (DyTableView *view, GParamSpec *pspec, AdwTabPage *page)
   adw_tab_page_set_needs_attention (page, TRUE);
 }
 
+/* Work on a tab's selected rows finished: says what was done, and shows what it staged. */
+static void
+view_bulk_done (DyTableView *view, const char *message, DyConnection *connection,
+                const char *table, DyWindow *self)
+{
+  dy_window_toast (self, message);
+  if (connection != NULL)
+    dy_window_show_staging (self, connection, table);
+}
+
 DyTableView *
 dy_window_new_tab (DyWindow *self, DyConnection *connection, const char *table)
 {
@@ -530,6 +540,7 @@ dy_window_new_tab (DyWindow *self, DyConnection *connection, const char *table)
   if (self->settings != NULL)
     dy_table_view_set_layout_settings (DY_TABLE_VIEW (view), self->settings);
   g_signal_connect_object (view, "notify::missing", G_CALLBACK (table_missing), page, 0);
+  g_signal_connect_object (view, "bulk-done", G_CALLBACK (view_bulk_done), self, 0);
   g_object_bind_property (view, "running", page, "loading", G_BINDING_SYNC_CREATE);
   adw_tab_view_set_selected_page (self->tab_view, page);
   gtk_stack_set_visible_child_name (self->content_stack, "tabs");
