@@ -662,6 +662,30 @@ summary_starts (gpointer data)
   return g_str_has_prefix (gtk_label_get_text (GTK_LABEL (label)), data);
 }
 
+/* Select All Items of the Query on 1,000 items read 100 at a time: the pages not read yet are
+ * loaded, the feed hands the rows over in steps, then every row is selected. */
+static void
+test_local_select_query (void)
+{
+  DyTableView *view;
+  GtkSpinButton *limit;
+
+  open_connections ();
+  view = dy_window_open_table (gui_window, local, "Events");
+  gui_wait_for (gui_view_ready, view, "DescribeTable");
+  limit = GTK_SPIN_BUTTON (gui_child (view, "limit_spin"));
+  gtk_spin_button_set_value (limit, 100);
+  gui_set_text (view, "pk_entry", "doomed");
+  gui_run (view, "win.run");
+  g_assert_true (dy_table_view_get_can_load_more (view));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.select-query", NULL));
+  wait_long (all_of_query_selected, view, "every item of the query selected", 300);
+  g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 1000);
+  g_assert_cmpuint (n_selected (view), ==, 1000);
+  gtk_spin_button_set_value (limit, 0);
+  gtk_selection_model_unselect_all (dy_table_view_get_rows (view));
+}
+
 /* 1,000 rows selected by Ctrl+A, staged for delete and committed: the other rows stay (the
  * driver checks the table with boto3). */
 static void
@@ -851,6 +875,7 @@ main (int argc, char **argv)
   g_mkdir_with_parents (work_dir, 0700);
   if (g_getenv ("DYNOSCOPE_TEST_ENDPOINT") != NULL)
     {
+      g_test_add_func ("/bulk/local/select-query", test_local_select_query);
       g_test_add_func ("/bulk/local/delete-thousand", test_local_delete_thousand);
       g_test_add_func ("/bulk/local/copy", test_local_copy);
       g_test_add_func ("/bulk/local/index-projection", test_local_index_projection);

@@ -138,6 +138,7 @@ struct _DyTableView {
   guint times_probe;       /* idle deciding new columns' time mode (dy-table-view-times.c) */
   GtkWidget *selection_menu;      /* the right click's popover over the grid */
   gboolean select_all_pending;    /* every item of the query wanted: selected once loaded */
+  guint select_all_idle;          /* looks again once the rows have settled */
   GCancellable *bulk_cancellable; /* work on the selection under way (dy-table-view-selection.c) */
   char *bulk_status;              /* what it is doing, for the bar */
 };

@@ -150,13 +150,24 @@ selection_changed (DyTableView *self)
   dy_table_view_selection_update (self);
 }
 
-/* The rows changed (a page came, the order was made): a pending "every item" may now be
- * satisfied. */
+static gboolean
+settle_idle (gpointer data)
+{
+  DyTableView *self = data;
+
+  self->select_all_idle = 0;
+  dy_table_view_selection_update (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The rows changed (a page came, the feed showed more, the order was made): a pending "every
+ * item" may now be satisfied. Looked at once the feed's own step is over (it reports itself
+ * pending while it emits), below its priority. */
 static void
 rows_changed (DyTableView *self)
 {
-  if (self->select_all_pending)
-    dy_table_view_selection_update (self);
+  if (self->select_all_pending && self->select_all_idle == 0)
+    self->select_all_idle = g_idle_add_full (G_PRIORITY_LOW, settle_idle, self, NULL);
 }
 
 static void
@@ -971,6 +982,7 @@ dy_table_view_selection_dispose (DyTableView *self)
   g_cancellable_cancel (self->bulk_cancellable);
   g_clear_object (&self->bulk_cancellable);
   g_clear_pointer (&self->bulk_status, g_free);
+  g_clear_handle_id (&self->select_all_idle, g_source_remove);
   g_clear_pointer (&self->selection_menu, gtk_widget_unparent);
 }
 
