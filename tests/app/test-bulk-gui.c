@@ -277,7 +277,7 @@ test_select_all (void)
   g_assert_cmpstr (gui_label_text (view, "selection_label"), ==, all);
   g_assert_null (dy_inspector_get_item (dy_table_view_get_inspector (view)));
   g_assert_false (gtk_widget_get_visible (gui_child (view, "select_query_button")));
-  gui_screenshot ("bulk-01-selected.png");
+  gui_screenshot ("22-bulk-selected.png");
   gtk_selection_model_select_item (dy_table_view_get_rows (view), 1, TRUE);
   gui_settle ();
   g_assert_nonnull (dy_inspector_get_item (dy_table_view_get_inspector (view)));
@@ -553,7 +553,7 @@ test_stage_file (void)
   g_assert_nonnull (strstr (text, line4));
   g_assert_null (strstr (text, "bad.jsonl:1:"));
   g_assert_null (strstr (text, "bad.jsonl:3:"));
-  gui_screenshot ("bulk-02-file-refused.png");
+  gui_screenshot ("23-bulk-file-refused.png");
   gtk_window_destroy (dialog);
   g_assert_cmpuint (count_staged (connection, "Blog", DDB_CHANGE_CREATE), ==, 0);
 
@@ -701,7 +701,7 @@ test_local_delete_thousand (void)
   press_ctrl_a (view);
   gui_wait_for (bar_shown, view, "the selection bar");
   g_assert_cmpuint (n_selected (view), ==, 1000);
-  gui_screenshot ("bulk-03-thousand.png");
+  gui_screenshot ("24-bulk-thousand.png");
   staged.connection = local;
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.delete-selected", NULL));
   wait_long (staged_enough, &staged, "1,000 staged deletes", 120);
@@ -782,7 +782,7 @@ copy_through_dialog (DyTableView *view, const char *table, const char *mapping, 
   g_assert_nonnull (pick.dialog);
   gui_wait_for (dialog_picks, &pick, "the dialog to list the database's table");
   g_assert_cmpstr (dy_copy_dialog_get_mapping (pick.dialog), ==, mapping);
-  gui_screenshot ("bulk-04-copy-dialog.png");
+  gui_screenshot ("25-bulk-copy-dialog.png");
   g_signal_emit_by_name (find_button (GTK_WIDGET (pick.dialog), "_Stage"), "clicked");
   wait_long (staged_enough, &staged, "the staged copies", 120);
   wait_long (bulk_idle, view, "the copy to finish", 120);

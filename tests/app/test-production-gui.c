@@ -361,16 +361,18 @@ test_production_commit (void)
   page = adw_tab_view_get_page (dy_window_get_tab_view (gui_window), GTK_WIDGET (view));
   g_assert_nonnull (adw_tab_page_get_indicator_icon (page));
   g_assert_nonnull (strstr (adw_tab_page_get_indicator_tooltip (page), "production"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (view), "production-view"));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (view), "read-only-view"));
 
   stage_name ("Mara Vance (production)");
   show_panel ();
   staging_settle ();
   assert_cards (1, "production-connection", TRUE);
-  gui_screenshot ("89-production-tint.png");
+  gui_screenshot ("26-production-tint.png");
 
   /* Commit All asks; a wrong name leaves Commit insensitive; Cancel sends nothing */
   dialog = ask_commit (blog);
-  gui_screenshot ("90-production-commit.png");
+  gui_screenshot ("27-production-commit.png");
   rows = dy_commit_confirm_get_rows (dialog);
   gtk_editable_set_text (GTK_EDITABLE (rows->pdata[0]), "blog");
   g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "commit"));
@@ -408,6 +410,7 @@ test_production_commit (void)
   /* put back as it was: a normal connection commits at once */
   mark_demo ("normal");
   g_assert_false (gtk_widget_has_css_class (demo_sidebar_row (), "production-connection"));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (view), "production-view"));
   g_assert_null (adw_tab_page_get_indicator_icon (page));
   stage_name (before);
   staging_settle ();
@@ -473,7 +476,7 @@ test_production_tables (void)
   staging_settle ();
   dialog = ask_commit ((const char *const *) connection);
   g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "4"));
-  gui_screenshot ("91-production-commit-tables.png");
+  gui_screenshot ("28-production-commit-tables.png");
   answer (dialog, "cancel");
   gui_wait_for (dialog_gone, NULL, "the question to close");
   g_assert_cmpuint (n_staged (), ==, 4);
@@ -551,6 +554,7 @@ test_read_only (void)
   row = demo_sidebar_row ();
   g_assert_true (gtk_widget_has_css_class (row, "read-only-connection"));
   g_assert_false (gtk_widget_has_css_class (row, "production-connection"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (gui_open_table ("Blog")), "read-only-view"));
   page = adw_tab_view_get_page (dy_window_get_tab_view (gui_window), GTK_WIDGET (view));
   g_assert_nonnull (adw_tab_page_get_indicator_icon (page));
   g_assert_nonnull (strstr (adw_tab_page_get_indicator_tooltip (page), "read-only"));
@@ -572,7 +576,7 @@ test_read_only (void)
   gui_settle ();
   g_assert_false (dy_staging_panel_get_committing (panel ()));
   g_assert_null (dy_staging_panel_get_confirm_dialog (panel ()));
-  gui_screenshot ("92-read-only.png");
+  gui_screenshot ("29-read-only.png");
 
   /* the backstop: a commit that gets past the UI is refused by the backend */
   dy_staging_commit_async (dy_staging_get_default (), gui_demo_connection (), NULL, 0,
@@ -598,7 +602,7 @@ test_read_only (void)
   g_assert_nonnull (dy_sql_view_get_error (sql));
   g_assert_true (g_str_has_prefix (dy_sql_view_get_error (sql), reason));
   g_assert_nonnull (strstr (dy_sql_view_get_error (sql), "INSERT"));
-  gui_screenshot ("93-read-only-partiql.png");
+  gui_screenshot ("2a-read-only-partiql.png");
   inserted = table_item ("Blog", "PK", "POST#ro", "SK", "META");
   g_assert_null (inserted);
   dy_sql_view_set_text (sql, "SELECT * FROM \"Blog\" WHERE PK = 'USER#12'");
@@ -787,7 +791,7 @@ test_settings (void)
   /* both match: the stricter */
   wait_mark (both, DY_CONNECTION_MARK_READ_ONLY);
   g_assert_cmpint (dy_connection_get_mark (gui_demo_connection ()), ==, DY_CONNECTION_MARK_NORMAL);
-  gui_screenshot ("94-preferences.png");
+  gui_screenshot ("2b-preferences.png");
 
   /* an explicit Normal overrides a pattern; By pattern gives it back */
   mark_row = dy_preferences_get_mark_row (prefs, prod);

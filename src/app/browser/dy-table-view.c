@@ -186,6 +186,23 @@ connection_renewed (DyTableView *self)
     dy_table_view_rerun (self, retry);
 }
 
+/* A production connection's tab has a red strip along its top, a read-only one's a grey one
+ * (ui/style.css), as its sidebar row and staging cards do. */
+static void
+mark_changed (DyTableView *self)
+{
+  DyConnectionMark mark = dy_connection_get_mark (self->connection);
+
+  if (mark == DY_CONNECTION_MARK_PRODUCTION)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "production-view");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "production-view");
+  if (mark == DY_CONNECTION_MARK_READ_ONLY)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "read-only-view");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "read-only-view");
+}
+
 static void
 dy_table_view_constructed (GObject *object)
 {
@@ -198,6 +215,9 @@ dy_table_view_constructed (GObject *object)
                                               G_CALLBACK (dy_table_view_staging_committed), self);
   self->renewed_handler = g_signal_connect_swapped (self->connection, "renewed",
                                                     G_CALLBACK (connection_renewed), self);
+  g_signal_connect_object (self->connection, "notify::mark", G_CALLBACK (mark_changed), self,
+                           G_CONNECT_SWAPPED);
+  mark_changed (self);
   start_describe (self);
   dy_table_view_update_actions (self);
   dy_table_view_update_footer (self);
