@@ -7,7 +7,8 @@
  *   dy-table-view-columns.c  the grid: columns, cells and their tints, the column chooser
  *   dy-table-view-times.c    the grid's time columns (Off, Beside, Instead) and the TTL attribute
  *   dy-table-view-arrange.c  the grid's order: sorted by columns or grouped into collections
- *   dy-table-view-selection.c  many rows selected: delete, copy as, export, copy to; a file's
+ *   dy-table-view-selection.c  many rows selected: the inspector or the selection bar
+ *   dy-table-view-bulk.c     what is done with them: delete, copy as, export, copy to; a file's
  *                            items staged
  *   dy-table-view-panes.c    the inspector's pane: shown, hidden, beside or below, its size
  *   dy-table-view-state.c    the tab's query saved at exit and given back at the next start */
@@ -206,6 +207,13 @@ void dy_table_view_selection_dispose (DyTableView *self);
 /* The selection bar and the selection's actions follow the selection and the view's state
  * (and select every row once the query's pages are in, when that was asked for). */
 void dy_table_view_selection_update (DyTableView *self);
+/* Every loaded row is selected (the grid's whole model is, the rows settled). */
+gboolean dy_table_view_all_rows_selected (DyTableView *self);
+
+/* dy-table-view-bulk.c */
+void dy_table_view_bulk_class_init (GtkWidgetClass *widget_class);
+/* Cancels what works on the selection. */
+void dy_table_view_bulk_dispose (DyTableView *self);
 
 /* dy-table-view-times.c */
 /* The table's TTL attribute (TTL ENABLED or ENABLING), or NULL. */
