@@ -514,13 +514,14 @@ static void
 bulk_start (DyTableView *self, Bulk *b, const char *status)
 {
   g_autoptr (GTask) task = NULL;
-  const DyTableViewKeys *table = self->keys->pdata[0];
+  const DyTableViewKeys *table;
 
-  if (self->bulk_cancellable != NULL)
+  if (self->bulk_cancellable != NULL || self->keys == NULL || self->keys->len == 0)
     {
       bulk_free (b);
       return;
     }
+  table = self->keys->pdata[0];
   b->connection = g_object_ref (self->connection);
   b->table = g_strdup (self->table_name);
   b->key_names = g_new0 (char *, 3);

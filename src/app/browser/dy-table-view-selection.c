@@ -82,12 +82,15 @@ dy_table_view_all_rows_selected (DyTableView *self)
 void
 dy_table_view_selection_update (DyTableView *self)
 {
-  guint n = n_selected (self);
-  guint loaded = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+  guint n, loaded;
   gboolean busy = self->bulk_cancellable != NULL;
   gboolean can_write = self->ready && self->keys != NULL && !busy;
   g_autofree char *text = NULL;
 
+  if (self->selection == NULL || self->selection_label == NULL)
+    return; /* disposed */
+  n = n_selected (self);
+  loaded = g_list_model_get_n_items (G_LIST_MODEL (self->items));
   if (self->select_all_pending && !self->running)
     {
       if (self->last_key != NULL)
