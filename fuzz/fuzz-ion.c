@@ -1,0 +1,203 @@
+/* fuzz-ion.c: libFuzzer target for the Amazon Ion text reader and writer (core/ion.h). Each
+ * input is read value by value (each value also mapped to a DynamoDB value and item), record
+ * by record, and as one export line (ddb_ion_parse_export_record). Aborts when a failure has
+ * no "line N: " message in DDB_ION_ERROR, when a mapped value is not valid, or when what is
+ * accepted, written back (ddb_ion_append_value, ddb_ion_append_record_line), does not read
+ * back to an equal value or record, or does not write again to the same text. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ion.h"
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+/* A failure names its line; clears *error. */
+static void
+check_error (GError **error)
+{
+  if (*error == NULL || (*error)->domain != DDB_ION_ERROR
+      || !g_str_has_prefix ((*error)->message, "line "))
+    abort ();
+  g_clear_error (error);
+}
+
+/* Both NULL, or both set and equal. */
+static gboolean
+same_part (const DdbValue *a, const DdbValue *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+  return ddb_value_equal (a, b) && ddb_value_equal (b, a);
+}
+
+/* The one value of `text` mapped to a DynamoDB value (or item). */
+static DdbValue *
+read_back (const char *text, gsize len, gboolean item)
+{
+  DdbIonReader *r = ddb_ion_reader_new (text, len);
+  DdbIonValue *v = NULL, *extra = NULL;
+  GError *error = NULL;
+  DdbValue *out;
+
+  if (!ddb_ion_reader_next_value (r, &v, &error) || v == NULL)
+    abort ();
+  if (!ddb_ion_reader_next_value (r, &extra, &error) || extra != NULL)
+    abort ();
+  out = item ? ddb_ion_to_item (v, &error) : ddb_ion_to_ddb (v, &error);
+  if (out == NULL)
+    abort ();
+  ddb_ion_value_free (v);
+  ddb_ion_reader_free (r);
+  return out;
+}
+
+/* A mapped value written as Ion reads back to an equal value, and writes again the same. */
+static void
+check_mapped (const DdbValue *value, gboolean item)
+{
+  GString *text = g_string_new (NULL), *again = g_string_new (NULL);
+  DdbValue *back;
+
+  if (!(item ? ddb_item_validate (value, NULL) : ddb_value_validate (value, NULL)))
+    abort ();
+  if (item)
+    ddb_ion_append_item (text, value);
+  else
+    ddb_ion_append_value (text, value);
+  back = read_back (text->str, text->len, item);
+  if (!same_part (value, back))
+    abort ();
+  if (item)
+    ddb_ion_append_item (again, back);
+  else
+    ddb_ion_append_value (again, back);
+  if (strcmp (text->str, again->str) != 0)
+    abort ();
+  ddb_value_free (back);
+  g_string_free (text, TRUE);
+  g_string_free (again, TRUE);
+}
+
+/* Every top-level value; each one mapped as a value and as an item. */
+static void
+check_values (const char *text, size_t size)
+{
+  DdbIonReader *r = ddb_ion_reader_new (text, size);
+
+  for (;;)
+    {
+      DdbIonValue *v = NULL;
+      GError *error = NULL;
+      DdbValue *mapped;
+
+      if (!ddb_ion_reader_next_value (r, &v, &error))
+        {
+          check_error (&error);
+          /* The reader stays failed. */
+          if (ddb_ion_reader_next_value (r, &v, &error) || v != NULL)
+            abort ();
+          check_error (&error);
+          break;
+        }
+      if (v == NULL)
+        break;
+      if (ddb_ion_reader_offset (r) > size)
+        abort ();
+      mapped = ddb_ion_to_ddb (v, &error);
+      if (mapped != NULL)
+        {
+          check_mapped (mapped, FALSE);
+          ddb_value_free (mapped);
+        }
+      else
+        check_error (&error);
+      mapped = ddb_ion_to_item (v, &error);
+      if (mapped != NULL)
+        {
+          check_mapped (mapped, TRUE);
+          ddb_value_free (mapped);
+        }
+      else
+        check_error (&error);
+      ddb_ion_value_free (v);
+    }
+  ddb_ion_reader_free (r);
+}
+
+/* An accepted record written back as an export line reads back to the same record, and that
+ * writes the same line again. */
+static void
+check_record (const DdbIonRecord *rec)
+{
+  GString *line = g_string_new (NULL), *again = g_string_new (NULL);
+  DdbIonRecord back;
+  GError *error = NULL;
+
+  if (rec->item == NULL && rec->keys == NULL)
+    abort ();
+  ddb_ion_append_record_line (line, rec);
+  if (!ddb_ion_parse_export_record (line->str, line->len, 1, &back, &error))
+    abort ();
+  if (!same_part (rec->item, back.item) || !same_part (rec->keys, back.keys)
+      || !same_part (rec->new_image, back.new_image) || !same_part (rec->old_image, back.old_image)
+      || !same_part (rec->metadata, back.metadata))
+    abort ();
+  ddb_ion_append_record_line (again, &back);
+  if (strcmp (line->str, again->str) != 0)
+    abort ();
+  ddb_ion_record_clear (&back);
+  g_string_free (line, TRUE);
+  g_string_free (again, TRUE);
+}
+
+/* Every record of the input, as a data file is read. */
+static void
+check_records (const char *text, size_t size)
+{
+  DdbIonReader *r = ddb_ion_reader_new (text, size);
+
+  for (;;)
+    {
+      DdbIonRecord rec;
+      GError *error = NULL;
+
+      if (!ddb_ion_reader_next_record (r, &rec, &error))
+        {
+          check_error (&error);
+          break;
+        }
+      if (rec.line == 0)
+        {
+          if (rec.item != NULL || rec.keys != NULL || rec.new_image != NULL || rec.old_image != NULL
+              || rec.metadata != NULL)
+            abort ();
+          break;
+        }
+      check_record (&rec);
+      ddb_ion_record_clear (&rec);
+    }
+  ddb_ion_reader_free (r);
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  /* An exact-size copy, so that a read past the end is caught. */
+  char *text = g_memdup2 (data, size > 0 ? size : 1);
+  DdbIonRecord rec;
+  GError *error = NULL;
+
+  check_values (text, size);
+  check_records (text, size);
+  if (ddb_ion_parse_export_record (text, size, 1, &rec, &error))
+    {
+      check_record (&rec);
+      ddb_ion_record_clear (&rec);
+    }
+  else
+    check_error (&error);
+  g_free (text);
+  return 0;
+}
