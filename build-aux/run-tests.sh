@@ -76,7 +76,7 @@ echo "== fuzz targets, ${fuzz_seconds}s each"
 if [ -f build-fuzz/build.ninja ] || CC=clang setup build-fuzz -Dfuzzing=true -Dtests=false \
      -Db_sanitize=address,undefined -Db_lundef=false; then
   if ninja -C build-fuzz; then
-    for target in ddbjson plainjson expr codegen requests serve model infer awsconfig tokencache sts; do
+    for target in ddbjson plainjson expr codegen requests serve model infer awsconfig tokencache sts ion; do
       work=$(mktemp -d)
       cp fuzz/corpus/$target/* "$work"/ 2>/dev/null
       if build-fuzz/fuzz/fuzz-$target "$work" -max_total_time="$fuzz_seconds" \
