@@ -83,6 +83,7 @@ typedef struct {
   guint64 count;
   char *md5_base64;
   char *etag;
+  gboolean ion; /* its lines are Amazon Ion ($ion_1_0 {Item:{...}}), not DynamoDB JSON */
 } SourceFile;
 
 typedef struct {

@@ -8,8 +8,9 @@
  * data file is found under the folder's data/ by the part of its key after "/data/". Each
  * file's MD5 is checked against md5Checksum, and against etag when it is a single-part one or a
  * one-part multipart one (other multipart ETags depend on the part size, which the manifest does
- * not record); item counts are checked per file (snapshot-import.c) and in total. A summary
- * without outputFormat DYNAMODB_JSON (ION) is refused. Our exports add "dynoscopeKey" and
+ * not record); item counts are checked per file (snapshot-import.c) and in total. The data files
+ * are DynamoDB JSON lines ({"Item": ...}) or, with outputFormat ION, Amazon Ion lines
+ * ($ion_1_0 {Item:{...}}, core/ion.h); another outputFormat is refused. Our exports add "dynoscopeKey" and
  * "dynoscopeGsis" to the summary so that they import without --key. */
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -87,6 +88,7 @@ snap_load_s3_sources (Sources *s, const char *folder, GError **error)
   const char *line;
   gsize len;
   GError *local = NULL;
+  gboolean ion = FALSE;
 
   if (dir == NULL)
     {
@@ -102,10 +104,14 @@ snap_load_s3_sources (Sources *s, const char *folder, GError **error)
   if (summary == NULL)
     return FALSE;
   j = json_object_get (summary, "outputFormat");
-  if (j != NULL && (!json_is_string (j) || strcmp (json_string_value (j), "DYNAMODB_JSON") != 0))
+  if (j != NULL && json_is_string (j) && strcmp (json_string_value (j), "ION") == 0)
+    ion = TRUE;
+  else if (j != NULL
+           && (!json_is_string (j) || strcmp (json_string_value (j), "DYNAMODB_JSON") != 0))
     {
       g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
-                   "manifest-summary.json: outputFormat %s is not supported (only DYNAMODB_JSON)",
+                   "manifest-summary.json: outputFormat %s is not supported (DYNAMODB_JSON or "
+                   "ION)",
                    json_is_string (j) ? json_string_value (j) : "?");
       return FALSE;
     }
@@ -176,6 +182,7 @@ snap_load_s3_sources (Sources *s, const char *folder, GError **error)
       f->has_count = json_count (json_object_get (entry, "itemCount"), &f->count);
       f->md5_base64 = g_strdup (json_string_value (json_object_get (entry, "md5Checksum")));
       f->etag = g_strdup (json_string_value (json_object_get (entry, "etag")));
+      f->ion = ion;
       g_ptr_array_add (s->files, f);
     }
   snap_line_reader_close (&lr);

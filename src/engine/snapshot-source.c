@@ -8,6 +8,7 @@
 #include "core/ddbjson.h"
 #include "core/error.h"
 #include "core/plainjson.h"
+#include "core/ion.h"
 #include "engine/snapshot-private.h"
 
 static void
@@ -326,6 +327,25 @@ next_csv_item (ItemSource *src, GError **error)
 }
 
 /* The next item, or NULL at the end (no error) or on error. */
+/* A line of an S3 export in Amazon Ion: one record, the item of a full export. The reader's
+ * "line N: " is dropped (the caller names the file and line) and its errors become DynamoDB
+ * validation errors, as the other formats' are. */
+static DdbValue *
+parse_ion_line (const char *line, gsize len, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  DdbValue *item = ddb_ion_parse_export_line (line, len, &local);
+  const char *message;
+
+  if (item != NULL)
+    return item;
+  message = local->message;
+  if (g_str_has_prefix (message, "line ") && strstr (message, ": ") != NULL)
+    message = strstr (message, ": ") + 2;
+  g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION, "Ion: %s", message);
+  return NULL;
+}
+
 DdbValue *
 snap_item_source_next (ItemSource *src, GError **error)
 {
@@ -369,6 +389,8 @@ snap_item_source_next (ItemSource *src, GError **error)
       src->json_decided = TRUE;
       item = ddb_plain_parse_item (line, (gssize) len, DDB_PLAIN_TAGGED, &inner);
     }
+  else if (src->file->ion)
+    item = parse_ion_line (line, len, &inner);
   else
     item = parse_ddb_line (src, line, len, &inner);
 

@@ -4,8 +4,10 @@
  *
  * Formats (see snapshot.c for the details of each):
  *   s3     a folder holding manifest-summary.json, manifest-files.json and data/<name>.json.gz
- *          with one {"Item": {...}} per line, as DynamoDB's export to S3 writes it; the
- *          manifest's item counts and MD5 checksums are verified before anything is kept.
+ *          with one {"Item": {...}} per line, as DynamoDB's export to S3 writes it (or, with
+ *          outputFormat ION, data/<name>.ion.gz with one $ion_1_0 {Item:{...}} per line: import
+ *          only); the manifest's item counts and MD5 checksums are verified before anything is
+ *          kept.
  *   jsonl  one DynamoDB JSON item per line ({"pk": {"S": "a"}, ...}; lines wrapped as
  *          {"Item": {...}} are accepted too); gzip-compressed when the name ends in ".gz".
  *   json   plain JSON ({"pk": "a", "n": 1}, binary and sets in plainjson.h's tagged form):

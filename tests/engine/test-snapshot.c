@@ -5,7 +5,9 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "core/ddbjson.h"
 #include "core/error.h"
+#include "core/ion.h"
 #include "engine/engine.h"
 #include "engine/snapshot.h"
 
@@ -505,14 +507,15 @@ test_cancel (Fixture *f, gconstpointer data)
  * file, the manifest's md5Checksum/etag/itemCount from `md5`, `etag` and `count` (NULL / -1:
  * the correct values). */
 static char *
-make_s3_export (Fixture *f, const char *name, const char *lines, const char *md5, const char *etag,
-                int count, int total)
+make_s3_export_as (Fixture *f, const char *name, const char *lines, const char *md5,
+                   const char *etag, int count, int total, gboolean ion)
 {
   g_autofree char *root = path_in (f, name);
   g_autofree char *dir = g_build_filename (root, "AWSDynamoDB", "01700000000000-abcdef12", NULL);
   g_autofree char *data_dir = g_build_filename (dir, "data", NULL);
   g_autofree char *data_path
-      = g_build_filename (data_dir, "k3x7q2abcdefghijklmnopqrst.json.gz", NULL);
+      = g_build_filename (data_dir, ion ? "k3x7q2abcdefghijklmnopqrst.ion.gz"
+                                        : "k3x7q2abcdefghijklmnopqrst.json.gz", NULL);
   g_autoptr (GZlibCompressor) z = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
   g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
   g_autoptr (GOutputStream) gz = g_converter_output_stream_new (mem, G_CONVERTER (z));
@@ -545,9 +548,9 @@ make_s3_export (Fixture *f, const char *name, const char *lines, const char *md5
 
   manifest = g_strdup_printf (
       "{\"itemCount\":%d,\"md5Checksum\":\"%s\",\"etag\":\"%s\",\"dataFileS3Key\":"
-      "\"AWSDynamoDB/01700000000000-abcdef12/data/k3x7q2abcdefghijklmnopqrst.json.gz\"}\n",
+      "\"AWSDynamoDB/01700000000000-abcdef12/data/k3x7q2abcdefghijklmnopqrst.%s.gz\"}\n",
       count >= 0 ? count : (int) n, md5 != NULL ? md5 : b64,
-      etag != NULL ? etag : g_checksum_get_string (sum));
+      etag != NULL ? etag : g_checksum_get_string (sum), ion ? "ion" : "json");
   summary = g_strdup_printf (
       "{\"version\":\"2020-06-30\",\"exportArn\":\"arn:aws:dynamodb:us-east-1:123456789012:table/"
       "Posts/export/01700000000000-abcdef12\",\"startTime\":\"2024-01-01T00:00:00.000Z\","
@@ -556,8 +559,8 @@ make_s3_export (Fixture *f, const char *name, const char *lines, const char *md5
       "\"exportTime\":\"2024-01-01T00:00:00.000Z\",\"s3Bucket\":\"bucket\",\"s3Prefix\":null,"
       "\"s3SseAlgorithm\":\"AES256\",\"s3SseKmsKeyId\":null,\"manifestFilesS3Key\":"
       "\"AWSDynamoDB/01700000000000-abcdef12/manifest-files.json\",\"billedSizeBytes\":0,"
-      "\"itemCount\":%d,\"outputFormat\":\"DYNAMODB_JSON\"}",
-      total >= 0 ? total : (int) n);
+      "\"itemCount\":%d,\"outputFormat\":\"%s\"}",
+      total >= 0 ? total : (int) n, ion ? "ION" : "DYNAMODB_JSON");
   p = g_build_filename (dir, "manifest-files.json", NULL);
   g_file_set_contents (p, manifest, -1, &error);
   g_assert_no_error (error);
@@ -566,6 +569,62 @@ make_s3_export (Fixture *f, const char *name, const char *lines, const char *md5
   g_file_set_contents (p, summary, -1, &error);
   g_assert_no_error (error);
   return g_steal_pointer (&root);
+}
+
+static char *
+make_s3_export (Fixture *f, const char *name, const char *lines, const char *md5, const char *etag,
+                int count, int total)
+{
+  return make_s3_export_as (f, name, lines, md5, etag, count, total, FALSE);
+}
+
+/* An S3 export in Amazon Ion (outputFormat ION, .ion.gz data files): the demo posts written
+ * as AWS's export writes them import to the same items; a bad Ion line is named by file and
+ * line, and nothing is imported. */
+static void
+test_s3_ion (Fixture *f, gconstpointer data)
+{
+  g_autofree char *posts = demo_text ("posts.jsonl");
+  g_auto (GStrv) lines = g_strsplit (posts, "\n", -1);
+  GString *ion = g_string_new (NULL);
+  g_autofree char *good = NULL, *bad = NULL, *exported = NULL;
+  GString *broken;
+  GError *error;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      {
+        GError *e = NULL;
+        g_autoptr (DdbValue) item = ddb_json_parse_item (lines[i], -1, &e);
+
+        g_assert_no_error (e);
+        ddb_ion_append_export_line (ion, item);
+        g_string_append_c (ion, '\n');
+      }
+  good = make_s3_export_as (f, "ion", ion->str, NULL, NULL, -1, -1, TRUE);
+  import_ok (f, "posts", good, DDB_SNAPSHOT_AUTO, "PK:S,SK:S", 5);
+  exported = export_jsonl_text (f, "posts");
+  {
+    g_autofree char *a = sorted_lines (posts);
+    g_autofree char *b = sorted_lines (exported);
+    g_assert_cmpstr (a, ==, b);
+  }
+  /* the third line broken: named, nothing imported */
+  broken = g_string_new (NULL);
+  {
+    g_auto (GStrv) ion_lines = g_strsplit (ion->str, "\n", -1);
+
+    for (guint i = 0; ion_lines[i] != NULL && ion_lines[i][0] != '\0'; i++)
+      g_string_append_printf (broken, "%s\n", i == 2 ? "$ion_1_0 {Item:{PK:\"x\",SK:{{!!}}}}"
+                                                     : ion_lines[i]);
+  }
+  bad = make_s3_export_as (f, "ion-bad", broken->str, NULL, NULL, -1, -1, TRUE);
+  error = import_fails (f, "posts-bad", bad, DDB_SNAPSHOT_S3, "PK:S,SK:S");
+  g_assert_true (g_str_has_prefix (error->message, "data/k3x7q2abcdefghijklmnopqrst.ion.gz:3: Ion: "));
+  g_clear_error (&error);
+  g_assert_false (table_exists (f, "posts-bad"));
+  g_string_free (broken, TRUE);
+  g_string_free (ion, TRUE);
 }
 
 static void
@@ -819,6 +878,7 @@ main (int argc, char **argv)
   ADD ("table-exists", test_table_exists);
   ADD ("cancel", test_cancel);
   ADD ("s3", test_s3);
+  ADD ("s3-ion", test_s3_ion);
   ADD ("inference", test_inference);
   ADD ("gsi-and-query-export", test_gsi_and_query_export);
   ADD ("progress", test_progress);
