@@ -266,3 +266,37 @@ gui_clipboard_text (GtkWidget *widget)
   gui_wait_for (text_read, &text, "the clipboard");
   return text;
 }
+
+GtkWidget *
+gui_find_button (GtkWidget *widget, const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && gtk_widget_get_visible (widget)
+      && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = gtk_widget_get_visible (c) ? gui_find_button (c, label) : NULL;
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+GtkWidget *
+gui_action_button (GtkWidget *widget, const char *action)
+{
+  if (GTK_IS_BUTTON (widget)
+      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = gui_action_button (child, action);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}

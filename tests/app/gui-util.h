@@ -47,6 +47,10 @@ void gui_run (DyTableView *view, const char *action);
 /* The text on WIDGET's clipboard, read on the main loop (empty when it holds none). Newly
  * allocated. */
 char *gui_clipboard_text (GtkWidget *widget);
+/* The visible button labelled LABEL under WIDGET (through visible widgets only), or NULL. */
+GtkWidget *gui_find_button (GtkWidget *widget, const char *label);
+/* The button whose action is ACTION under WIDGET, or NULL. */
+GtkWidget *gui_action_button (GtkWidget *widget, const char *action);
 /* The string attribute NAME of ITEM (it must be one). Newly allocated. */
 char *gui_string_attr (DyItem *item, const char *name);
 

@@ -751,22 +751,6 @@ dialog_picks (gpointer data)
          && dy_copy_dialog_get_mapping (p->dialog) != NULL;
 }
 
-static GtkWidget *
-find_button (GtkWidget *root, const char *label)
-{
-  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, label);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Copies the rows of the "kept" collections through the Copy To dialog into TABLE of the
  * database; MAPPING is the key line the dialog must show. */
 static void
@@ -783,7 +767,7 @@ copy_through_dialog (DyTableView *view, const char *table, const char *mapping, 
   gui_wait_for (dialog_picks, &pick, "the dialog to list the database's table");
   g_assert_cmpstr (dy_copy_dialog_get_mapping (pick.dialog), ==, mapping);
   gui_screenshot ("25-bulk-copy-dialog.png");
-  g_signal_emit_by_name (find_button (GTK_WIDGET (pick.dialog), "_Stage"), "clicked");
+  g_signal_emit_by_name (gui_find_button (GTK_WIDGET (pick.dialog), "_Stage"), "clicked");
   wait_long (staged_enough, &staged, "the staged copies", 120);
   wait_long (bulk_idle, view, "the copy to finish", 120);
   g_assert_cmpuint (count_staged (copy_db, table, DDB_CHANGE_CREATE), ==, n_staged);

@@ -246,24 +246,6 @@ assert_cards (guint n, const char *css, gboolean with)
     g_assert_cmpint (gtk_widget_has_css_class (cards->pdata[i], css), ==, with);
 }
 
-/* The button of ACTION under WIDGET, or NULL. */
-static GtkWidget *
-action_button (GtkWidget *widget, const char *action)
-{
-  if (GTK_IS_BUTTON (widget)
-      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = action_button (child, action);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static gboolean
 dialog_gone (gpointer data)
 {
@@ -564,11 +546,11 @@ test_read_only (void)
   show_panel ();
   staging_settle ();
   assert_cards (1, "read-only-connection", TRUE);
-  commit = action_button (GTK_WIDGET (panel ()), "panel.commit-all");
+  commit = gui_action_button (GTK_WIDGET (panel ()), "panel.commit-all");
   g_assert_nonnull (commit);
   g_assert_false (gtk_widget_is_sensitive (commit));
   g_assert_cmpstr (gtk_widget_get_tooltip_text (commit), ==, reason);
-  commit = action_button (GTK_WIDGET (panel ()), "panel.commit-one");
+  commit = gui_action_button (GTK_WIDGET (panel ()), "panel.commit-one");
   g_assert_nonnull (commit);
   g_assert_false (gtk_widget_is_sensitive (commit));
   g_assert_cmpstr (gtk_widget_get_tooltip_text (commit), ==, reason);
@@ -653,7 +635,7 @@ test_read_only (void)
   /* unmarked: Commit comes back */
   mark_demo ("pattern");
   g_assert_cmpint (dy_connection_get_mark (gui_demo_connection ()), ==, DY_CONNECTION_MARK_NORMAL);
-  commit = action_button (GTK_WIDGET (panel ()), "panel.commit-all");
+  commit = gui_action_button (GTK_WIDGET (panel ()), "panel.commit-all");
   g_assert_true (gtk_widget_is_sensitive (commit));
   g_assert_null (gtk_widget_get_tooltip_text (commit));
   g_assert_false (gtk_widget_has_css_class (demo_sidebar_row (), "read-only-connection"));

@@ -125,24 +125,6 @@ sign_in_closed (gpointer data)
   return dy_sign_in_get_current () == NULL;
 }
 
-/* The button labelled LABEL under WIDGET, or NULL. */
-static GtkWidget *
-find_button (GtkWidget *widget, const char *label)
-{
-  if (GTK_IS_BUTTON (widget) && gtk_widget_get_visible (widget)
-      && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = gtk_widget_get_visible (c) ? find_button (c, label) : NULL;
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static DyConnection *
 profile (const char *name)
 {
@@ -277,7 +259,7 @@ test_mfa (void)
 
   /* Cancel: the dialog goes, the listing fails as cancelled and says so; nothing else. */
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
-  gtk_widget_activate (find_button (dialog, "_Cancel"));
+  gtk_widget_activate (gui_find_button (dialog, "_Cancel"));
   gui_wait_for (connection_loaded, c, "the cancelled listing");
   g_assert_null (dy_mfa_dialog_get_current ());
   g_assert_true (dialog == NULL || !gtk_widget_get_visible (dialog));
@@ -340,7 +322,7 @@ test_sso_sign_in (void)
   g_assert_cmpstr (command, ==, "aws sso login --profile sso");
   g_assert_nonnull (strstr (dy_connection_get_error (c),
                             "Click Sign In, or run aws sso login --profile sso in a terminal"));
-  button = find_button (sidebar_list (), "Sign In…");
+  button = gui_find_button (sidebar_list (), "Sign In…");
   g_assert_nonnull (button);
   /* A tab opened meanwhile fails too (its DescribeTable): it runs again once signed in. */
   view = dy_window_open_table (gui_window, c, "Signin001");

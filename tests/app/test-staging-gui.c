@@ -236,24 +236,6 @@ commit_all (DdbCommitMode mode)
   staging_settle ();
 }
 
-/* The button of ACTION under WIDGET, or NULL. */
-static GtkWidget *
-action_button (GtkWidget *widget, const char *action)
-{
-  if (GTK_IS_BUTTON (widget)
-      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = action_button (child, action);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 show_panel (void)
 {
@@ -409,7 +391,7 @@ test_inspector_edit (void)
     g_assert_nonnull (strstr (card, "\nHot partitions partitions, and how to spread them\n"));
     gui_screenshot ("31-staging-panel.png");
     /* the panel was moved into the tab's flap: its buttons still follow its actions */
-    g_assert_true (gtk_widget_is_sensitive (action_button (GTK_WIDGET (panel ()),
+    g_assert_true (gtk_widget_is_sensitive (gui_action_button (GTK_WIDGET (panel ()),
                                                            "panel.commit-all")));
 
     /* reject the title: it goes back to its original value, the name stays staged */
