@@ -37,37 +37,42 @@ grid_list (DyTableView *view)
   return NULL;
 }
 
+/* The action a shortcut controller of WIDGET runs on KEYVAL with MODIFIERS, or NULL. */
+static const char *
+shortcut_action (GtkWidget *widget, guint keyval, GdkModifierType modifiers)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
+        {
+          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger)
+              && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
+              && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers
+              && GTK_IS_NAMED_ACTION (action))
+            return gtk_named_action_get_action_name (GTK_NAMED_ACTION (action));
+        }
+    }
+  return NULL;
+}
+
 /* What Ctrl+A does in the grid: GtkListBase binds it to list.select-all. The binding is
  * checked, then the action it names is activated. */
 static void
 press_ctrl_a (DyTableView *view)
 {
   GtkWidget *list = grid_list (view);
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (list);
-  gboolean bound = FALSE;
 
-  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !bound; i++)
-    {
-      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)) && !bound; k++)
-        {
-          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
-          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
-          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
-
-          bound = GTK_IS_KEYVAL_TRIGGER (trigger)
-                  && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == GDK_KEY_a
-                  && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger))
-                         == GDK_CONTROL_MASK
-                  && GTK_IS_NAMED_ACTION (action)
-                  && g_str_equal (gtk_named_action_get_action_name (GTK_NAMED_ACTION (action)),
-                                  "list.select-all");
-        }
-    }
-  g_assert_true (bound);
+  g_assert_cmpstr (shortcut_action (list, GDK_KEY_a, GDK_CONTROL_MASK), ==, "list.select-all");
   gtk_widget_grab_focus (list);
   g_assert_true (gtk_widget_activate_action (list, "list.select-all", NULL));
 }
@@ -282,34 +287,6 @@ test_select_all (void)
   gui_settle ();
   g_assert_nonnull (dy_inspector_get_item (dy_table_view_get_inspector (view)));
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gui_child (view, "selection_revealer"))));
-}
-
-/* The action a shortcut controller of WIDGET runs on KEYVAL with MODIFIERS, or NULL. */
-static const char *
-shortcut_action (GtkWidget *widget, guint keyval, GdkModifierType modifiers)
-{
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
-        {
-          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
-          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
-          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
-
-          if (GTK_IS_KEYVAL_TRIGGER (trigger)
-              && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
-              && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers
-              && GTK_IS_NAMED_ACTION (action))
-            return gtk_named_action_get_action_name (GTK_NAMED_ACTION (action));
-        }
-    }
-  return NULL;
 }
 
 /* Delete and Ctrl+C act on the selection while the grid has the focus. */
