@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "app/bulk/dy-copy-dialog.h"
+#include "app/common/dy-describe.h"
 #include "app/staging/dy-staging.h"
 #include "app/window/dy-window.h"
 
@@ -46,19 +47,6 @@ chosen_table (DyCopyDialog *self)
                                      : NULL;
 }
 
-/* The name of the KEY_TYPE ("HASH", "RANGE") attribute of DESCRIPTION's key schema, or NULL. */
-static const char *
-key_name (json_t *description, const char *key_type)
-{
-  size_t i;
-  json_t *element;
-
-  json_array_foreach (json_object_get (description, "KeySchema"), i, element)
-    if (g_strcmp0 (json_string_value (json_object_get (element, "KeyType")), key_type) == 0)
-      return json_string_value (json_object_get (element, "AttributeName"));
-  return NULL;
-}
-
 /* What the key attributes become, as the staging will map them (staging/copystage.h). */
 static void
 update_mapping (DyCopyDialog *self)
@@ -80,8 +68,8 @@ update_mapping (DyCopyDialog *self)
     g_string_append (text, why != NULL ? why : _ ("Reading the table’s key…"));
   else
     {
-      const char *pk = key_name (description, "HASH");
-      const char *sk = key_name (description, "RANGE");
+      const char *pk = dy_describe_key_name (json_object_get (description, "KeySchema"), "HASH");
+      const char *sk = dy_describe_key_name (json_object_get (description, "KeySchema"), "RANGE");
 
       /* TRANSLATORS: a key attribute copied under another name: "PK → pk" */
       g_string_append_printf (text, g_strcmp0 (pk, self->pk) == 0 ? "%s" : _ ("%s → %s"),

@@ -35,20 +35,25 @@ attribute_type (json_t *definitions, const char *name)
   return "?";
 }
 
-static char *
-key_text (json_t *schema, json_t *definitions, const char *kind)
+const char *
+dy_describe_key_name (json_t *key_schema, const char *key_type)
 {
   size_t i;
   json_t *element;
 
-  json_array_foreach (schema, i, element)
-    if (g_strcmp0 (json_string_value (json_object_get (element, "KeyType")), kind) == 0)
-      {
-        const char *name = json_string_value (json_object_get (element, "AttributeName"));
-
-        return g_strdup_printf ("%s (%s)", name, attribute_type (definitions, name));
-      }
+  json_array_foreach (key_schema, i, element)
+    if (g_strcmp0 (json_string_value (json_object_get (element, "KeyType")), key_type) == 0)
+      return json_string_value (json_object_get (element, "AttributeName"));
   return NULL;
+}
+
+static char *
+key_text (json_t *schema, json_t *definitions, const char *kind)
+{
+  const char *name = dy_describe_key_name (schema, kind);
+
+  return name != NULL ? g_strdup_printf ("%s (%s)", name, attribute_type (definitions, name))
+                      : NULL;
 }
 
 /* Exact counts: DynamoDB's figures are integers and are shown as such, with a size in words. */

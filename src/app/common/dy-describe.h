@@ -25,6 +25,9 @@ GPtrArray *dy_describe_table_rows (json_t *table);
 /* One line for a list of tables: "1,234 items · 5.6 MB", or the table's status while it is
  * not ACTIVE (CREATING...). New string. */
 char *dy_describe_summary (json_t *table);
+/* The attribute of KEY_SCHEMA (a KeySchema array) whose KeyType is KEY_TYPE ("HASH" or
+ * "RANGE"), or NULL. Borrowed from KEY_SCHEMA. */
+const char *dy_describe_key_name (json_t *key_schema, const char *key_type);
 
 /* "label: value" lines of ROWS, for tests and for copying. */
 char *dy_describe_rows_to_text (GPtrArray *rows);

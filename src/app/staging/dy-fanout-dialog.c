@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "app/common/dy-describe.h"
 #include "app/staging/dy-fanout-dialog.h"
 #include "app/common/dy-format.h"
 #include "core/ddbjson.h"
@@ -173,13 +174,8 @@ add_indexes (DyFanoutDialog *self, json_t *table, const char *member, GtkStringL
 
   json_array_foreach (json_object_get (table, member), i, index)
     {
-      json_t *k;
-      size_t j;
-      const char *pk = NULL;
+      const char *pk = dy_describe_key_name (json_object_get (index, "KeySchema"), "HASH");
 
-      json_array_foreach (json_object_get (index, "KeySchema"), j, k)
-        if (g_strcmp0 (json_string_value (json_object_get (k, "KeyType")), "HASH") == 0)
-          pk = json_string_value (json_object_get (k, "AttributeName"));
       if (pk != NULL)
         {
           IndexInfo *info = g_new0 (IndexInfo, 1);
