@@ -136,6 +136,13 @@ remote_import (DdbBackend *backend, const char *source, const DdbImportOptions *
   ri.last_report = ri.start - PROGRESS_INTERVAL_US;
   ri.func = options->progress;
   ri.func_data = options->progress_data;
+  if (options->incrementals != NULL && options->incrementals[0] != NULL)
+    {
+      g_set_error_literal (&local, DDB_ERROR, DDB_ERROR_VALIDATION,
+                           "Incremental exports are applied in an import into a database only "
+                           "(--db)");
+      goto out;
+    }
   reader = ddb_snapshot_reader_open (source, options, &local);
   if (reader == NULL)
     goto out;

@@ -1,6 +1,7 @@
 /* import.c: `dynoscope-cli [--db PATH | --endpoint URL] import --table NAME [--key pk:S[,sk:N]]
- * [--gsi NAME:pk:S[,sk:S]] [--format s3|jsonl|json|csv] SOURCE`: creates the table and puts
- * every item of the snapshot in it. Into a database, in one transaction: a failed import leaves
+ * [--gsi NAME:pk:S[,sk:S]] [--format s3|jsonl|json|csv] SOURCE [INCREMENTAL…]`: creates the
+ * table and puts every item of the snapshot in it, then applies the incremental exports given
+ * after a full one. Into a database, in one transaction: a failed import leaves
  * nothing behind. Into an endpoint, with CreateTable then BatchWriteItem: what was written
  * before an error or Ctrl-C stays, and the message says how much. Progress is one updating
  * line on standard error when it is a terminal. */
@@ -15,7 +16,7 @@
 #define IMPORT_USAGE \
   "dynoscope-cli [--db PATH | --endpoint URL] import --table NAME [--key pk:S[,sk:N]] [--gsi " \
   "NAME:pk:S[,sk:S]] " \
-  "[--format s3|jsonl|json|csv] SOURCE"
+  "[--format s3|jsonl|json|csv] SOURCE [INCREMENTAL…]"
 
 static int
 usage_error (const char *message)
@@ -37,7 +38,6 @@ cli_import_main (const CliTarget *target, int argc, char **argv)
   g_autoptr (DdbBackend) backend = NULL;
   gboolean config_error = FALSE;
   g_autofree char *summary = NULL;
-  g_autofree char *bad_args = NULL;
   CliSnapshotRun run;
   DdbSnapshotFormat format = DDB_SNAPSHOT_AUTO;
   DdbImportOptions opts = { 0 };
@@ -57,14 +57,15 @@ cli_import_main (const CliTarget *target, int argc, char **argv)
       N_ ("The snapshot's format (default: s3 for a folder, else from the file name: .csv, "
           ".json, anything else DynamoDB JSON lines)"),
       "s3|jsonl|json|csv" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_ ("SOURCE") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
+      N_ ("SOURCE [INCREMENTAL…]") },
     { NULL },
   };
 
   octx = g_option_context_new (NULL);
   g_option_context_set_translation_domain (octx, GETTEXT_PACKAGE);
   summary = g_strdup_printf (
-      "%s\n\n%s\n\n%s\n\n%s\n\n%s",
+      "%s\n\n%s\n\n%s\n\n%s\n\n%s\n\n%s",
       _ ("Create table NAME in the database given with --db and put every item of SOURCE in it, "
          "in one transaction: on any error nothing is left behind."),
       _ ("With --endpoint (or a profile's endpoint or region), the table is created there "
@@ -79,6 +80,11 @@ cli_import_main (const CliTarget *target, int argc, char **argv)
          "\"price (N)\", with S N B BOOL NULL DDB JSON (DDB: DynamoDB JSON values; JSON: plain "
          "JSON values). An empty cell is an absent attribute, \"\" an empty string. Files may be "
          "gzip-compressed."),
+      _ ("INCREMENTAL: DynamoDB's incremental exports (folders whose manifest-summary.json says "
+         "INCREMENTAL_EXPORT), applied in time order on top of SOURCE, a full export: each "
+         "change puts its new image or deletes the item, giving the table as of the last "
+         "export's time. They must follow the full export without a gap. Into a database "
+         "only."),
       _ ("A bad item stops the import with “FILE:LINE: message”."),
       _ ("Exit status: 0 on success; 1 on a DynamoDB error, printed on standard error as "
          "“ErrorName: message”, or an unreadable source; 2 on a usage error."));
@@ -112,10 +118,9 @@ cli_import_main (const CliTarget *target, int argc, char **argv)
           goto out;
         }
     }
-  bad_args = cli_snapshot_check_args (rest, "SOURCE");
-  if (bad_args != NULL)
+  if (rest == NULL || rest[0] == NULL)
     {
-      status = usage_error (bad_args);
+      status = usage_error (_ ("missing SOURCE"));
       goto out;
     }
 
@@ -130,6 +135,7 @@ cli_import_main (const CliTarget *target, int argc, char **argv)
   opts.format = format;
   opts.key = key;
   opts.gsis = (const char *const *) gsis;
+  opts.incrementals = (const char *const *) rest + 1;
   cli_snapshot_run_begin (&run, _ ("Importing"), &opts.progress, &opts.progress_data);
   opts.cancellable = run.cancellable;
   if (!ddb_transfer_import (backend, rest[0], &opts, NULL, &progress, &error))

@@ -24,6 +24,7 @@
 
 struct _DdbSnapshotReader {
   Sources s;
+  GPtrArray *incrementals; /* Sources* of the incremental exports, in order; NULL if none */
   DdbTableDef *def;
   gboolean inferred;
   GCancellable *cancellable;
@@ -46,6 +47,20 @@ ddb_snapshot_reader_open (const char *source, const DdbImportOptions *options, G
   r->cancellable = options->cancellable;
   if (!snap_load_sources (&r->s, source, options->format, error))
     return NULL;
+  if (options->incrementals != NULL && options->incrementals[0] != NULL)
+    {
+      r->incrementals = snap_load_incrementals (&r->s, options->incrementals, error);
+      if (r->incrementals == NULL)
+        return NULL;
+    }
+  else if (r->s.incremental)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                   "%s: an incremental export cannot be imported alone: give the full export "
+                   "first, then the incremental exports",
+                   source);
+      return NULL;
+    }
   r->def = snap_build_table_def (options->table_name, options, &r->s, &r->inferred, error);
   if (r->def == NULL)
     return NULL;
@@ -60,6 +75,7 @@ ddb_snapshot_reader_free (DdbSnapshotReader *r)
   if (r->src_open)
     snap_item_source_close (&r->src);
   g_clear_pointer (&r->def, ddb_table_def_free);
+  g_clear_pointer (&r->incrementals, g_ptr_array_unref);
   snap_sources_clear (&r->s);
   g_free (r);
 }
@@ -263,6 +279,7 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
   g_autofree char *absolute = NULL;
   DdbTableDef *def = r->def;
   DdbValue *item;
+  gint64 items, bytes;
   GError *local = NULL;
 
   if (g_cancellable_set_error_if_cancelled (options->cancellable, error))
@@ -312,6 +329,12 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
           goto rollback;
         }
     }
+  items = (gint64) pr->p.items;
+  if (r->incrementals != NULL
+      && (!snap_apply_incrementals (engine->store, def, r->incrementals, pr, options->cancellable,
+                                    error)
+          || !ddb_store_table_stats (engine->store, def, NULL, &items, &bytes, error)))
+    goto rollback;
   if (g_cancellable_set_error_if_cancelled (options->cancellable, error))
     goto rollback;
   /* The snapshot remembers its base: later writes keep each item's imported version. */
@@ -320,7 +343,7 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
                      options->base_source != NULL ? options->base_source : absolute,
                      options->base_format != NULL ? options->base_format
                                                   : ddb_snapshot_format_name (r->s.format),
-                     g_get_real_time () / 1000, (gint64) pr->p.items, error))
+                     g_get_real_time () / 1000, items, error))
     goto rollback;
   if (!ddb_store_commit (engine->store, error))
     goto rollback;

@@ -9,6 +9,7 @@
 
 #include "core/value.h"
 #include "engine/snapshot.h"
+#include "engine/store.h"
 #include "engine/table.h"
 
 G_BEGIN_DECLS
@@ -95,9 +96,20 @@ typedef struct {
   char *key_spec; /* recorded by our own exports */
   GStrv gsi_specs;
   guint64 total_bytes;
+  /* exportType INCREMENTAL_EXPORT: the data lines are changes (Keys, NewImage, OldImage,
+   * Metadata), not items. */
+  gboolean incremental;
+  /* microseconds since the epoch, 0 when the summary does not say: a full export's
+   * exportTime; an incremental one's exportFromTime (inclusive) and exportToTime (exclusive) */
+  gint64 export_time_us;
+  gint64 from_time_us;
+  gint64 to_time_us;
+  char *export_arn;
+  char *display; /* the export in messages: its folder (or the file) */
 } Sources;
 
-/* Fills `s` (files, counts, recorded key schema) from an S3 export folder. */
+/* Fills `s` (files, counts, recorded key schema, times) from an S3 export folder, full or
+ * incremental. */
 gboolean snap_load_s3_sources (Sources *s, const char *folder, GError **error);
 /* Checks the file's MD5 against the manifest's md5Checksum and etag. */
 gboolean snap_verify_checksums (const SourceFile *f, GCancellable *cancellable, GError **error);
@@ -143,6 +155,33 @@ gboolean snap_item_source_open (ItemSource *src, DdbSnapshotFormat format, const
 /* The next item (free it), or NULL at the end (no error) or on error ("FILE:LINE: ...";
  * src->refused_item tells whether the next call reads on past the bad item). */
 DdbValue *snap_item_source_next (ItemSource *src, GError **error);
+
+/* One change of an incremental export: the item's key attributes, its image after the change
+ * (NULL: the item was deleted) and when it was written. */
+typedef struct {
+  DdbValue *keys;
+  DdbValue *new_image;
+  gint64 write_us; /* Metadata.WriteTimestampMicros; -1 when the record has none */
+} SnapChange;
+
+void snap_change_clear (SnapChange *change);
+/* The next change of an incremental export's data file (DynamoDB JSON or Ion lines): TRUE with
+ * out->keys set, TRUE with out->keys NULL at the end, FALSE on error ("FILE:LINE: ..."). */
+gboolean snap_change_source_next (ItemSource *src, SnapChange *out, GError **error);
+/* Makes an error of core/ion.h's reader (INNER, taken) a DynamoDB validation error "Ion: …"
+ * without the reader's "line N: " (the caller names the file and line); FALSE. */
+gboolean snap_ion_error (GError **error, GError *inner);
+
+/* ---- Incremental exports (snapshot-incremental.c) ---- */
+
+/* The incremental exports PATHS (folders) as Sources, in the order of their exportToTime,
+ * checked to follow BASE (the full export) without a gap; NULL with an error otherwise. */
+GPtrArray *snap_load_incrementals (const Sources *base, const char *const *paths, GError **error);
+/* Applies the changes of INCREMENTALS (from snap_load_incrementals) to the table DEF in STORE,
+ * inside the import's transaction, counting them into PR. */
+gboolean snap_apply_incrementals (DdbStore *store, const DdbTableDef *def,
+                                  GPtrArray *incrementals, Progress *pr,
+                                  GCancellable *cancellable, GError **error);
 void snap_item_source_close (ItemSource *src);
 /* Prefixes `inner` with "DISPLAY:LINE: " and propagates it; FALSE. */
 gboolean snap_item_error (GError **error, GError *inner, const char *display, guint64 line);

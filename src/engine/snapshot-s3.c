@@ -67,6 +67,29 @@ load_json_file (const char *path, const char *display, GError **error)
   return j;
 }
 
+/* The summary's time NAME ("2020-11-04T07:28:34.028Z") in microseconds since the epoch into
+ * *OUT; 0 when absent or null. */
+static gboolean
+summary_time (json_t *summary, const char *name, gint64 *out, GError **error)
+{
+  json_t *j = json_object_get (summary, name);
+  g_autoptr (GDateTime) t = NULL;
+
+  *out = 0;
+  if (j == NULL || json_is_null (j))
+    return TRUE;
+  if (json_is_string (j))
+    t = g_date_time_new_from_iso8601 (json_string_value (j), NULL);
+  if (t == NULL)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                   "manifest-summary.json: %s is not an ISO 8601 time", name);
+      return FALSE;
+    }
+  *out = g_date_time_to_unix (t) * G_USEC_PER_SEC + g_date_time_get_microsecond (t);
+  return TRUE;
+}
+
 static gboolean
 json_count (json_t *j, guint64 *out)
 {
@@ -116,13 +139,30 @@ snap_load_s3_sources (Sources *s, const char *folder, GError **error)
       return FALSE;
     }
   j = json_object_get (summary, "exportType");
-  if (j != NULL && json_is_string (j) && strcmp (json_string_value (j), "FULL_EXPORT") != 0)
+  if (j != NULL && json_is_string (j) && strcmp (json_string_value (j), "INCREMENTAL_EXPORT") == 0)
+    s->incremental = TRUE;
+  else if (j != NULL && (!json_is_string (j) || strcmp (json_string_value (j), "FULL_EXPORT") != 0))
     {
       g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
-                   "manifest-summary.json: exportType %s is not supported (only FULL_EXPORT)",
-                   json_string_value (j));
+                   "manifest-summary.json: exportType %s is not supported (FULL_EXPORT or "
+                   "INCREMENTAL_EXPORT)",
+                   json_is_string (j) ? json_string_value (j) : "?");
       return FALSE;
     }
+  if (!summary_time (summary, "exportTime", &s->export_time_us, error)
+      || !summary_time (summary, "exportFromTime", &s->from_time_us, error)
+      || !summary_time (summary, "exportToTime", &s->to_time_us, error))
+    return FALSE;
+  if (s->incremental && (s->from_time_us == 0 || s->to_time_us == 0))
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                           "manifest-summary.json: an incremental export without exportFromTime "
+                           "and exportToTime");
+      return FALSE;
+    }
+  j = json_object_get (summary, "exportArn");
+  if (json_is_string (j))
+    s->export_arn = g_strdup (json_string_value (j));
   s->has_total = json_count (json_object_get (summary, "itemCount"), &s->total);
   j = json_object_get (summary, "dynoscopeKey");
   if (json_is_string (j))
@@ -178,6 +218,18 @@ snap_load_s3_sources (Sources *s, const char *folder, GError **error)
           f = g_new0 (SourceFile, 1);
           f->path = g_build_filename (dir, "data", rel, NULL);
           f->display = g_build_filename ("data", rel, NULL);
+          /* Incremental exports may keep their data beside the exports' folders, in
+           * AWSDynamoDB/data/. */
+          if (!snap_file_exists (f->path))
+            {
+              g_autofree char *shared = g_build_filename (dir, "..", "data", rel, NULL);
+
+              if (snap_file_exists (shared))
+                {
+                  g_free (f->path);
+                  f->path = g_steal_pointer (&shared);
+                }
+            }
         }
       f->has_count = json_count (json_object_get (entry, "itemCount"), &f->count);
       f->md5_base64 = g_strdup (json_string_value (json_object_get (entry, "md5Checksum")));

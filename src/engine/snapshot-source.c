@@ -330,20 +330,27 @@ next_csv_item (ItemSource *src, GError **error)
 /* A line of an S3 export in Amazon Ion: one record, the item of a full export. The reader's
  * "line N: " is dropped (the caller names the file and line) and its errors become DynamoDB
  * validation errors, as the other formats' are. */
-static DdbValue *
-parse_ion_line (const char *line, gsize len, GError **error)
+gboolean
+snap_ion_error (GError **error, GError *inner)
 {
-  g_autoptr (GError) local = NULL;
-  DdbValue *item = ddb_ion_parse_export_line (line, len, &local);
-  const char *message;
+  const char *message = inner->message;
 
-  if (item != NULL)
-    return item;
-  message = local->message;
   if (g_str_has_prefix (message, "line ") && strstr (message, ": ") != NULL)
     message = strstr (message, ": ") + 2;
   g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION, "Ion: %s", message);
-  return NULL;
+  g_error_free (inner);
+  return FALSE;
+}
+
+static DdbValue *
+parse_ion_line (const char *line, gsize len, GError **error)
+{
+  GError *local = NULL;
+  DdbValue *item = ddb_ion_parse_export_line (line, len, &local);
+
+  if (item == NULL)
+    snap_ion_error (error, local);
+  return item;
 }
 
 DdbValue *
@@ -421,6 +428,8 @@ snap_sources_clear (Sources *s)
   g_clear_pointer (&s->files, g_ptr_array_unref);
   g_clear_pointer (&s->key_spec, g_free);
   g_clear_pointer (&s->gsi_specs, g_strfreev);
+  g_clear_pointer (&s->export_arn, g_free);
+  g_clear_pointer (&s->display, g_free);
 }
 
 gboolean
@@ -428,6 +437,7 @@ snap_load_sources (Sources *s, const char *source, DdbSnapshotFormat format, GEr
 {
   memset (s, 0, sizeof *s);
   s->files = g_ptr_array_new_with_free_func (source_file_free);
+  s->display = g_strdup (source);
 
   if (format == DDB_SNAPSHOT_AUTO)
     format = g_file_test (source, G_FILE_TEST_IS_DIR) ? DDB_SNAPSHOT_S3

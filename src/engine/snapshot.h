@@ -80,6 +80,11 @@ typedef struct {
    * instead (e.g. "https://dynamodb.eu-west-1.amazonaws.com/Orders", format "live"). */
   const char *base_source;
   const char *base_format;
+  /* Incremental exports (S3 export folders whose manifest says INCREMENTAL_EXPORT) to apply, in
+   * the order of their exportToTime, on top of SOURCE, a full export: each change puts its
+   * NewImage or deletes the item; they must follow the full export's exportTime without a gap.
+   * NULL-terminated, or NULL for none. Imports into the engine only. */
+  const char *const *incrementals;
 } DdbImportOptions;
 
 /* Creates the table and puts every item of `source` (a file or, for s3, a folder), in one

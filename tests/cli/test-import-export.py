@@ -205,6 +205,72 @@ class ImportExport(unittest.TestCase):
         self.assertIn(b"dynoscope-cli import: cancelled", err)
         self.assertEqual(self.table_names(), [])
 
+    def test_incremental(self):
+        """A full export written by `export --format s3`, then an incremental export as AWS
+        writes one (an update, a delete, an insert, compacted), applied on import."""
+        r = self.imp(DEMO)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        full = self.path("full")
+        r = run("--db", self.db, "export", "--table", "Workspaces", "--format", "s3", full)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(full, "manifest-summary.json")) as f:
+            export_time = json.load(f)["exportTime"]
+        items = {}
+        with open(DEMO) as f:
+            for line in f:
+                item = json.loads(line)
+                items[(item["EntityRef"]["S"], item["Detail"]["S"])] = item
+        keys = sorted(items)
+        upd, gone = keys[0], keys[1]
+        new_item = {"EntityRef": {"S": "WS#new"}, "Detail": {"S": "META"},
+                    "n": {"N": "-12345678901234567890123456789012345678"}}
+        changed = dict(items[upd], note={"SS": ["a", "b"]})
+        micros = 1767225600000000
+        def keys_of(item):
+            return {"EntityRef": item["EntityRef"], "Detail": item["Detail"]}
+        records = [
+            {"Metadata": {"WriteTimestampMicros": {"N": str(micros)}}, "Keys": keys_of(changed),
+             "OldImage": items[upd], "NewImage": changed},
+            {"Metadata": {"WriteTimestampMicros": {"N": str(micros + 1)}},
+             "Keys": keys_of(items[gone]), "OldImage": items[gone]},
+            {"Metadata": {"WriteTimestampMicros": {"N": str(micros + 2)}}, "Keys": keys_of(new_item),
+             "NewImage": new_item},
+        ]
+        inc = self.path("inc")
+        os.makedirs(os.path.join(inc, "data"))
+        import gzip, hashlib, base64
+        body = gzip.compress("".join(json.dumps(r) + "\n" for r in records).encode())
+        with open(os.path.join(inc, "data", "abcdefghijklmnopqrstuvwxyz.json.gz"), "wb") as f:
+            f.write(body)
+        with open(os.path.join(inc, "manifest-files.json"), "w") as f:
+            f.write(json.dumps({"itemCount": 3,
+                                "md5Checksum": base64.b64encode(hashlib.md5(body).digest()).decode(),
+                                "etag": hashlib.md5(body).hexdigest(),
+                                "dataFileS3Key": "AWSDynamoDB/01767225600000-abcdef12/data/"
+                                                 "abcdefghijklmnopqrstuvwxyz.json.gz"}) + "\n")
+        with open(os.path.join(inc, "manifest-summary.json"), "w") as f:
+            json.dump({"version": "2023-08-01", "exportType": "INCREMENTAL_EXPORT",
+                       "exportFromTime": export_time, "exportToTime": "2099-01-01T00:00:00.000Z",
+                       "outputFormat": "DYNAMODB_JSON", "outputView": "NEW_AND_OLD_IMAGES",
+                       "itemCount": 3}, f)
+        db2 = self.path("inc.db")
+        # alone, it is refused
+        r = self.imp(inc, "Workspaces", db2)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b"cannot be imported alone", r.stderr)
+        r = run("--db", db2, "import", "--table", "Workspaces", full, inc)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = self.path("after.jsonl")
+        r = run("--db", db2, "export", "--table", "Workspaces", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        want = dict(items)
+        want[upd] = changed
+        del want[gone]
+        want[("WS#new", "META")] = new_item
+        with open(out) as f:
+            got = {(i["EntityRef"]["S"], i["Detail"]["S"]): i for i in map(json.loads, f)}
+        self.assertEqual(got, want)
+
     def test_help(self):
         r = run("import", "--help")
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -217,10 +283,15 @@ class ImportExport(unittest.TestCase):
         for word in ("--table", "--format", "--query", "DEST", "standard output", "Exit status"):
             self.assertIn(word, out)
         # Usage errors: exit 2 with the usage line.
-        r = run("--db", self.db, "import", "--table", "Workspaces", DEMO, DEMO)
+        r = run("--db", self.db, "import", "--table", "Workspaces")
         self.assertEqual(r.returncode, 2)
-        self.assertIn(b"too many arguments", r.stderr)
+        self.assertIn(b"missing SOURCE", r.stderr)
         self.assertIn(b"Usage:", r.stderr)
+        # Sources after the first are incremental exports: a file is not one.
+        r = run("--db", self.db, "import", "--table", "Workspaces", DEMO, DEMO)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b"not a DynamoDB S3 export", r.stderr)
+        self.assertEqual(self.table_names(), [])
         r = run("--db", self.db, "import", "--table", "Workspaces", "--key", "EntityRef:X", DEMO)
         self.assertEqual(r.returncode, 2)
         r = run("--db", self.db, "export", "--table", "Workspaces")
