@@ -45,7 +45,7 @@ ddb_snapshot_reader_open (const char *source, const DdbImportOptions *options, G
 
   g_return_val_if_fail (source != NULL && options != NULL, NULL);
   r->cancellable = options->cancellable;
-  if (!snap_load_sources (&r->s, source, options->format, error))
+  if (!snap_load_sources (&r->s, source, options->format, options->store, error))
     return NULL;
   if (options->incrementals != NULL && options->incrementals[0] != NULL)
     {
@@ -64,6 +64,23 @@ ddb_snapshot_reader_open (const char *source, const DdbImportOptions *options, G
   r->def = snap_build_table_def (options->table_name, options, &r->s, &r->inferred, error);
   if (r->def == NULL)
     return NULL;
+  if (options->store != NULL && options->store->plan != NULL)
+    {
+      /* The store may fetch ahead: every data file, in the order they are read. */
+      g_autoptr (GPtrArray) keys = g_ptr_array_new ();
+
+      for (guint i = 0; i < r->s.files->len; i++)
+        g_ptr_array_add (keys, ((SourceFile *) g_ptr_array_index (r->s.files, i))->key);
+      for (guint k = 0; r->incrementals != NULL && k < r->incrementals->len; k++)
+        {
+          Sources *inc = g_ptr_array_index (r->incrementals, k);
+
+          for (guint i = 0; i < inc->files->len; i++)
+            g_ptr_array_add (keys, ((SourceFile *) g_ptr_array_index (inc->files, i))->key);
+        }
+      r->s.total_bytes = options->store->plan ((const char *const *) keys->pdata, keys->len,
+                                               options->store->data);
+    }
   return g_steal_pointer (&r);
 }
 
@@ -113,7 +130,7 @@ ddb_snapshot_reader_next (DdbSnapshotReader *r, GError **error)
               return NULL;
             }
           f = g_ptr_array_index (r->s.files, r->next_file);
-          if (r->s.format == DDB_SNAPSHOT_S3 && !snap_verify_checksums (f, r->cancellable, &local))
+          if (r->s.format == DDB_SNAPSHOT_S3 && !snap_source_file_check (f, r->cancellable, &local))
             return reader_fail (r, error, local);
           r->src_open = TRUE;
           r->file_items = 0;
@@ -125,8 +142,6 @@ ddb_snapshot_reader_next (DdbSnapshotReader *r, GError **error)
       item = snap_item_source_next (&r->src, &local);
       if (item == NULL)
         {
-          GStatBuf st;
-
           if (local != NULL)
             {
               r->can_skip = r->src.refused_item;
@@ -140,10 +155,10 @@ ddb_snapshot_reader_next (DdbSnapshotReader *r, GError **error)
                            f->display, f->count, r->file_items);
               return reader_fail (r, error, local);
             }
+          if (!snap_item_source_finish (&r->src, &r->bytes_done, &local))
+            return reader_fail (r, error, local);
           snap_item_source_close (&r->src);
           r->src_open = FALSE;
-          if (g_stat (f->path, &st) == 0)
-            r->bytes_done += (guint64) st.st_size;
           r->next_file++;
           continue;
         }

@@ -225,7 +225,7 @@ snap_load_incrementals (const Sources *base, const char *const *paths, GError **
       Sources *s = g_new0 (Sources, 1);
 
       g_ptr_array_add (list, s);
-      if (!snap_load_sources (s, paths[i], DDB_SNAPSHOT_S3, error))
+      if (!snap_load_sources (s, paths[i], DDB_SNAPSHOT_S3, base->store, error))
         return NULL;
       if (!s->incremental)
         {
@@ -358,9 +358,12 @@ apply_file (Apply *a, const Sources *s, const SourceFile *f, guint64 *records, G
   guint64 count = 0;
   gboolean ok = TRUE;
 
-  if (!snap_verify_checksums (f, a->cancellable, error)
+  if (!snap_source_file_check (f, a->cancellable, error)
       || !snap_item_source_open (&src, DDB_SNAPSHOT_S3, f, &a->def->key, a->cancellable, error))
-    return FALSE;
+    {
+      snap_item_source_close (&src);
+      return FALSE;
+    }
   while ((ok = snap_change_source_next (&src, &c, error)) && c.keys != NULL)
     {
       GError *local = NULL;
@@ -384,6 +387,8 @@ apply_file (Apply *a, const Sources *s, const SourceFile *f, guint64 *records, G
           snap_progress_tick (a->pr);
         }
     }
+  if (ok)
+    ok = snap_item_source_finish (&src, &a->pr->p.bytes, error);
   snap_item_source_close (&src);
   if (ok && f->has_count && count != f->count)
     {

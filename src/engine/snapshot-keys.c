@@ -61,7 +61,7 @@ infer_key (const Sources *s, DdbKeyDef *key, GCancellable *cancellable, GError *
       const SourceFile *sf = g_ptr_array_index (s->files, f);
 
       /* The sample is read first, then the import reads the source again. */
-      if (!g_file_test (sf->path, G_FILE_TEST_IS_REGULAR))
+      if (sf->key == NULL && !g_file_test (sf->path, G_FILE_TEST_IS_REGULAR))
         {
           g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
                        "%s is not a regular file, so the key schema cannot be inferred from it: "

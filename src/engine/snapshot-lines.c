@@ -1,9 +1,60 @@
-/* snapshot-lines.c: the line reader every import format goes through: a file (or pipe) read in
- * chunks, gunzipped when it starts with gzip's magic bytes, cut into lines (LF or CRLF, a
- * leading UTF-8 BOM dropped), counting lines for messages. */
+/* snapshot-lines.c: the line reader every import format goes through: a file (or pipe), or a
+ * store's object (counted and MD5-summed as it is read), read in chunks, gunzipped when it
+ * starts with gzip's magic bytes, cut into lines (LF or CRLF, a leading UTF-8 BOM dropped),
+ * counting lines for messages. */
 #include <string.h>
 
 #include "engine/snapshot-private.h"
+
+/* ---- A store object's bytes, counted and MD5-summed as they are read ---- */
+
+#define SNAP_TYPE_DIGEST_STREAM (snap_digest_stream_get_type ())
+G_DECLARE_FINAL_TYPE (SnapDigestStream, snap_digest_stream, SNAP, DIGEST_STREAM,
+                      GFilterInputStream)
+
+struct _SnapDigestStream {
+  GFilterInputStream parent;
+  GChecksum *md5;
+  guint64 count;
+};
+
+G_DEFINE_TYPE (SnapDigestStream, snap_digest_stream, G_TYPE_FILTER_INPUT_STREAM)
+
+static gssize
+digest_read (GInputStream *stream, void *buffer, gsize count, GCancellable *cancellable,
+             GError **error)
+{
+  SnapDigestStream *self = SNAP_DIGEST_STREAM (stream);
+  GInputStream *base = g_filter_input_stream_get_base_stream (G_FILTER_INPUT_STREAM (stream));
+  gssize n = g_input_stream_read (base, buffer, count, cancellable, error);
+
+  if (n > 0)
+    {
+      g_checksum_update (self->md5, buffer, n);
+      self->count += (guint64) n;
+    }
+  return n;
+}
+
+static void
+digest_finalize (GObject *object)
+{
+  g_checksum_free (SNAP_DIGEST_STREAM (object)->md5);
+  G_OBJECT_CLASS (snap_digest_stream_parent_class)->finalize (object);
+}
+
+static void
+snap_digest_stream_class_init (SnapDigestStreamClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = digest_finalize;
+  G_INPUT_STREAM_CLASS (klass)->read_fn = digest_read;
+}
+
+static void
+snap_digest_stream_init (SnapDigestStream *self)
+{
+  self->md5 = g_checksum_new (G_CHECKSUM_MD5);
+}
 
 /* ---- Reading lines ---- */
 
@@ -15,23 +66,15 @@ snap_io_error_prefixed (GError **error, GError *inner, const char *display)
   return FALSE;
 }
 
-gboolean
-snap_line_reader_open (LineReader *lr, const char *path, const char *display,
-                       GCancellable *cancellable, GError **error)
+/* Sets up LR to read lr->file (gunzipping it when it starts with gzip's magic bytes). */
+static gboolean
+line_reader_start (LineReader *lr, const char *display, GCancellable *cancellable, GError **error)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  GFileInputStream *fin;
   GInputStream *buffered;
   const guint8 *magic;
   gsize got = 0;
   GError *inner = NULL;
 
-  memset (lr, 0, sizeof *lr);
-  fin = g_file_read (file, cancellable, &inner);
-  if (fin == NULL)
-    return snap_io_error_prefixed (error, inner, display);
-  lr->file = G_INPUT_STREAM (fin);
-  lr->seekable = g_seekable_can_seek (G_SEEKABLE (fin));
   lr->cancellable = cancellable;
   /* gzip by content, not by name: DynamoDB names its data files .json.gz, people rename. Peeked
    * through a buffer rather than read and sought back, so that pipes (/dev/stdin) work. */
@@ -44,6 +87,7 @@ snap_line_reader_open (LineReader *lr, const char *path, const char *display,
         {
           g_object_unref (buffered);
           g_clear_object (&lr->file);
+          g_clear_object (&lr->digest);
           return snap_io_error_prefixed (error, inner, display);
         }
       if (n == 0)
@@ -64,10 +108,59 @@ snap_line_reader_open (LineReader *lr, const char *path, const char *display,
   return TRUE;
 }
 
+gboolean
+snap_line_reader_open (LineReader *lr, const char *path, const char *display,
+                       GCancellable *cancellable, GError **error)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GFileInputStream *fin;
+  GError *inner = NULL;
+
+  memset (lr, 0, sizeof *lr);
+  fin = g_file_read (file, cancellable, &inner);
+  if (fin == NULL)
+    return snap_io_error_prefixed (error, inner, display);
+  lr->file = G_INPUT_STREAM (fin);
+  lr->seekable = g_seekable_can_seek (G_SEEKABLE (fin));
+  return line_reader_start (lr, display, cancellable, error);
+}
+
+gboolean
+snap_line_reader_open_stream (LineReader *lr, GInputStream *stream, const char *display,
+                              GCancellable *cancellable, GError **error)
+{
+  memset (lr, 0, sizeof *lr);
+  lr->file = g_object_new (SNAP_TYPE_DIGEST_STREAM, "base-stream", stream, NULL);
+  lr->digest = g_object_ref (lr->file);
+  g_object_unref (stream);
+  return line_reader_start (lr, display, cancellable, error);
+}
+
+gboolean
+snap_line_reader_drain (LineReader *lr, guint8 digest[16], const char *display, GError **error)
+{
+  SnapDigestStream *d = SNAP_DIGEST_STREAM (lr->digest);
+  gsize dlen = 16;
+
+  for (;;)
+    {
+      GError *inner = NULL;
+      gssize n = g_input_stream_read (lr->digest, lr->buf, lr->cap, lr->cancellable, &inner);
+
+      if (n < 0)
+        return snap_io_error_prefixed (error, inner, display);
+      if (n == 0)
+        break;
+    }
+  g_checksum_get_digest (d->md5, digest, &dlen);
+  return TRUE;
+}
+
 void
 snap_line_reader_close (LineReader *lr)
 {
   g_clear_object (&lr->in);
+  g_clear_object (&lr->digest);
   g_clear_object (&lr->file);
   g_clear_pointer (&lr->buf, g_free);
 }
@@ -75,6 +168,8 @@ snap_line_reader_close (LineReader *lr)
 guint64
 snap_line_reader_position (LineReader *lr)
 {
+  if (lr->digest != NULL)
+    return SNAP_DIGEST_STREAM (lr->digest)->count;
   if (lr->file == NULL || !lr->seekable)
     return 0;
   return (guint64) g_seekable_tell (G_SEEKABLE (lr->file));

@@ -45,6 +45,7 @@ DdbIndexDef *snap_parse_gsi_spec (const char *spec, GError **error);
 
 typedef struct {
   GInputStream *file; /* the file as stored: its position is the bytes read */
+  GInputStream *digest; /* a store's object: counts the bytes read and their MD5; else NULL */
   GInputStream *in;   /* what is read: the file, or a gunzipping stream over it */
   GCancellable *cancellable;
   char *buf;
@@ -60,6 +61,13 @@ gboolean snap_io_error_prefixed (GError **error, GError *inner, const char *disp
 /* Opens `path`, gunzipping it when it starts with gzip's magic bytes. */
 gboolean snap_line_reader_open (LineReader *lr, const char *path, const char *display,
                                 GCancellable *cancellable, GError **error);
+/* The same over STREAM (a store's object; taken), whose bytes are counted and MD5-summed. */
+gboolean snap_line_reader_open_stream (LineReader *lr, GInputStream *stream, const char *display,
+                                       GCancellable *cancellable, GError **error);
+/* Reads a store object's stream to its end (past the end of its gzip data) and gives the MD5 of
+ * all its bytes. */
+gboolean snap_line_reader_drain (LineReader *lr, guint8 digest[16], const char *display,
+                                 GError **error);
 void snap_line_reader_close (LineReader *lr);
 /* Bytes read from the file as stored (0 when it cannot tell). */
 guint64 snap_line_reader_position (LineReader *lr);
@@ -77,7 +85,9 @@ gboolean snap_file_exists (const char *path);
 /* ---- Sources of an import (snapshot-source.c, snapshot-s3.c) ---- */
 
 typedef struct {
-  char *path;    /* the file */
+  char *path;    /* the file; NULL for an object of a store */
+  char *key;     /* the object in the store, or NULL */
+  const DdbSnapshotStore *store; /* where KEY is */
   char *display; /* its name in messages */
   /* S3 layout only */
   gboolean has_count;
@@ -106,20 +116,24 @@ typedef struct {
   gint64 to_time_us;
   char *export_arn;
   char *display; /* the export in messages: its folder (or the file) */
+  const DdbSnapshotStore *store; /* where the objects are, or NULL for files */
 } Sources;
 
 /* Fills `s` (files, counts, recorded key schema, times) from an S3 export folder, full or
- * incremental. */
-gboolean snap_load_s3_sources (Sources *s, const char *folder, GError **error);
+ * incremental, or with STORE from the export whose manifest-summary.json is the object FOLDER. */
+gboolean snap_load_s3_sources (Sources *s, const char *folder, const DdbSnapshotStore *store,
+                               GError **error);
 /* Checks the file's MD5 against the manifest's md5Checksum and etag. */
 gboolean snap_verify_checksums (const SourceFile *f, GCancellable *cancellable, GError **error);
+/* Checks DIGEST (the MD5 of the file's bytes as read) the same way. */
+gboolean snap_check_digest (const SourceFile *f, const guint8 digest[16], GError **error);
 
 /* The format of a file by its name: .csv[.gz] csv, .json[.gz] json, anything else jsonl. */
 DdbSnapshotFormat snap_file_format_from_name (const char *path);
 /* Fills `s` from SOURCE: the files of an S3 export folder, or the one file; `format` AUTO
  * decides from the name (a folder is s3, .csv, .json, anything else jsonl). */
 gboolean snap_load_sources (Sources *s, const char *source, DdbSnapshotFormat format,
-                            GError **error);
+                            const DdbSnapshotStore *store, GError **error);
 void snap_sources_clear (Sources *s);
 
 /* ---- Items of one source file (snapshot-source.c) ---- */
@@ -183,6 +197,13 @@ gboolean snap_apply_incrementals (DdbStore *store, const DdbTableDef *def,
                                   GPtrArray *incrementals, Progress *pr,
                                   GCancellable *cancellable, GError **error);
 void snap_item_source_close (ItemSource *src);
+/* At the end of a file's items: a store's object is read to its end and its MD5 checked
+ * against the manifest's; nothing to do for a file (checked before it was read). Adds the
+ * bytes read to *BYTES. */
+gboolean snap_item_source_finish (ItemSource *src, guint64 *bytes, GError **error);
+/* Checks a data file of an S3 export before it is read (a file on disk: its MD5), or nothing
+ * for a store's object (checked as it is read, by snap_item_source_finish). */
+gboolean snap_source_file_check (const SourceFile *f, GCancellable *cancellable, GError **error);
 /* Prefixes `inner` with "DISPLAY:LINE: " and propagates it; FALSE. */
 gboolean snap_item_error (GError **error, GError *inner, const char *display, guint64 line);
 

@@ -55,18 +55,6 @@ find_s3_export_dir (const char *dir)
   return found;
 }
 
-static json_t *
-load_json_file (const char *path, const char *display, GError **error)
-{
-  json_error_t jerr;
-  json_t *j = json_load_file (path, JSON_REJECT_DUPLICATES, &jerr);
-
-  if (j == NULL)
-    g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION, "%s:%d: %s", display, jerr.line,
-                 jerr.text);
-  return j;
-}
-
 /* The summary's time NAME ("2020-11-04T07:28:34.028Z") in microseconds since the epoch into
  * *OUT; 0 when absent or null. */
 static gboolean
@@ -99,36 +87,64 @@ json_count (json_t *j, guint64 *out)
   return TRUE;
 }
 
-gboolean
-snap_load_s3_sources (Sources *s, const char *folder, GError **error)
+/* A manifest's dataFileS3Key KEY as an object of a store, the export's summary being
+ * SUMMARY_KEY: KEY as given when it starts with the export's root (what precedes
+ * "AWSDynamoDB/" in SUMMARY_KEY: the export's prefix), else KEY under that root. */
+static char *
+store_data_key (const char *summary_key, const char *key)
 {
-  g_autofree char *dir = find_s3_export_dir (folder);
-  g_autofree char *summary_path = NULL;
-  g_autofree char *files_path = NULL;
-  json_auto_t *summary = NULL;
-  json_t *j;
-  LineReader lr;
-  const char *line;
-  gsize len;
-  GError *local = NULL;
-  gboolean ion = FALSE;
+  const char *aws = g_strrstr (summary_key, "AWSDynamoDB/");
+  g_autofree char *root = aws != NULL ? g_strndup (summary_key, aws - summary_key) : NULL;
 
-  if (dir == NULL)
+  if (root == NULL || *root == '\0' || g_str_has_prefix (key, root))
+    return g_strdup (key);
+  return g_strconcat (root, key, NULL);
+}
+
+/* The data file KEY of the export in DIR (a folder) as a SourceFile: found under DIR's data/ by
+ * the part of KEY after "/data/", or in the AWSDynamoDB/data/ beside DIR (where incremental
+ * exports may keep their data). */
+static SourceFile *
+folder_data_file (const char *dir, const char *key)
+{
+  const char *rel = g_strrstr (key, "/data/");
+  SourceFile *f = g_new0 (SourceFile, 1);
+
+  rel = rel != NULL                       ? rel + strlen ("/data/")
+        : g_str_has_prefix (key, "data/") ? key + 5
+                                          : NULL;
+  if (rel == NULL || *rel == '\0' || strstr (rel, "..") != NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   "%s: not a DynamoDB S3 export: no manifest-summary.json in it (or in one "
-                   "AWSDynamoDB/<export id>/ folder under it)",
-                   folder);
-      return FALSE;
+      g_autofree char *base = g_path_get_basename (key);
+
+      f->path = g_build_filename (dir, "data", base, NULL);
+      f->display = g_build_filename ("data", base, NULL);
+      return f;
     }
-  summary_path = g_build_filename (dir, "manifest-summary.json", NULL);
-  files_path = g_build_filename (dir, "manifest-files.json", NULL);
-  summary = load_json_file (summary_path, "manifest-summary.json", error);
-  if (summary == NULL)
-    return FALSE;
-  j = json_object_get (summary, "outputFormat");
+  f->path = g_build_filename (dir, "data", rel, NULL);
+  f->display = g_build_filename ("data", rel, NULL);
+  if (!snap_file_exists (f->path))
+    {
+      g_autofree char *shared = g_build_filename (dir, "..", "data", rel, NULL);
+
+      if (snap_file_exists (shared))
+        {
+          g_free (f->path);
+          f->path = g_steal_pointer (&shared);
+        }
+    }
+  return f;
+}
+
+/* The summary's outputFormat, exportType, times, counts and our own key records into S. */
+static gboolean
+read_summary (Sources *s, json_t *summary, gboolean *ion, GError **error)
+{
+  json_t *j = json_object_get (summary, "outputFormat");
+
+  *ion = FALSE;
   if (j != NULL && json_is_string (j) && strcmp (json_string_value (j), "ION") == 0)
-    ion = TRUE;
+    *ion = TRUE;
   else if (j != NULL
            && (!json_is_string (j) || strcmp (json_string_value (j), "DYNAMODB_JSON") != 0))
     {
@@ -180,68 +196,112 @@ snap_load_s3_sources (Sources *s, const char *folder, GError **error)
       g_ptr_array_add (specs, NULL);
       s->gsi_specs = (GStrv) g_ptr_array_free (specs, FALSE);
     }
+  return TRUE;
+}
 
-  if (!snap_line_reader_open (&lr, files_path, "manifest-files.json", NULL, error))
-    return FALSE;
-  while (snap_line_reader_next (&lr, &line, &len, "manifest-files.json", &local))
+gboolean
+snap_load_s3_sources (Sources *s, const char *folder, const DdbSnapshotStore *store,
+                      GError **error)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr (GBytes) summary_bytes = NULL;
+  g_autoptr (GBytes) files_bytes = NULL;
+  json_auto_t *summary = NULL;
+  json_error_t jerr;
+  const char *text, *end;
+  gsize size;
+  guint64 line_no = 0;
+  gboolean ion = FALSE;
+
+  s->store = store;
+  if (store != NULL)
     {
-      json_error_t jerr;
+      g_autofree char *prefix = g_path_get_dirname (folder);
+      g_autofree char *files_key
+          = strcmp (prefix, ".") == 0 ? g_strdup ("manifest-files.json")
+                                      : g_strconcat (prefix, "/manifest-files.json", NULL);
+
+      summary_bytes = store->get (folder, store->data, NULL, error);
+      if (summary_bytes == NULL)
+        return FALSE;
+      files_bytes = store->get (files_key, store->data, NULL, error);
+      if (files_bytes == NULL)
+        return FALSE;
+    }
+  else
+    {
+      g_autofree char *summary_path = NULL;
+      g_autofree char *files_path = NULL;
+      char *contents = NULL;
+      gsize len = 0;
+      GError *inner = NULL;
+
+      dir = find_s3_export_dir (folder);
+      if (dir == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       "%s: not a DynamoDB S3 export: no manifest-summary.json in it (or in one "
+                       "AWSDynamoDB/<export id>/ folder under it)",
+                       folder);
+          return FALSE;
+        }
+      summary_path = g_build_filename (dir, "manifest-summary.json", NULL);
+      files_path = g_build_filename (dir, "manifest-files.json", NULL);
+      if (!g_file_get_contents (summary_path, &contents, &len, &inner))
+        return snap_io_error_prefixed (error, inner, "manifest-summary.json");
+      summary_bytes = g_bytes_new_take (contents, len);
+      if (!g_file_get_contents (files_path, &contents, &len, &inner))
+        return snap_io_error_prefixed (error, inner, "manifest-files.json");
+      files_bytes = g_bytes_new_take (contents, len);
+    }
+  text = g_bytes_get_data (summary_bytes, &size);
+  summary = json_loadb (text, size, JSON_REJECT_DUPLICATES, &jerr);
+  if (summary == NULL)
+    {
+      g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION, "manifest-summary.json:%d: %s",
+                   jerr.line, jerr.text);
+      return FALSE;
+    }
+  if (!read_summary (s, summary, &ion, error))
+    return FALSE;
+
+  text = g_bytes_get_data (files_bytes, &size);
+  for (end = text + size; text < end; line_no++)
+    {
+      const char *nl = memchr (text, '\n', end - text);
+      gsize len = (nl != NULL ? nl : end) - text;
       json_auto_t *entry = NULL;
-      const char *key, *rel;
+      const char *key;
       SourceFile *f;
 
-      if (snap_is_blank (line, len))
-        continue;
-      entry = json_loadb (line, len, JSON_REJECT_DUPLICATES, &jerr);
+      entry = snap_is_blank (text, len) ? NULL : json_loadb (text, len, JSON_REJECT_DUPLICATES, &jerr);
       key = entry != NULL ? json_string_value (json_object_get (entry, "dataFileS3Key")) : NULL;
-      if (key == NULL)
+      if (key == NULL && !snap_is_blank (text, len))
         {
-          g_set_error (&local, DDB_ERROR, DDB_ERROR_VALIDATION,
+          g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
                        "manifest-files.json:%" G_GUINT64_FORMAT
                        ": expected an object with a dataFileS3Key",
-                       lr.line);
-          break;
+                       line_no + 1);
+          return FALSE;
         }
-      rel = g_strrstr (key, "/data/");
-      rel = rel != NULL                       ? rel + strlen ("/data/")
-            : g_str_has_prefix (key, "data/") ? key + 5
-                                              : NULL;
-      if (rel == NULL || *rel == '\0' || strstr (rel, "..") != NULL)
+      text = nl != NULL ? nl + 1 : end;
+      if (key == NULL)
+        continue;
+      if (store != NULL)
         {
-          g_autofree char *base = g_path_get_basename (key);
+          const char *rel = g_strrstr (key, "/data/");
+
           f = g_new0 (SourceFile, 1);
-          f->path = g_build_filename (dir, "data", base, NULL);
-          f->display = g_build_filename ("data", base, NULL);
+          f->key = store_data_key (folder, key);
+          f->display = g_strconcat ("data/", rel != NULL ? rel + 6 : key, NULL);
         }
       else
-        {
-          f = g_new0 (SourceFile, 1);
-          f->path = g_build_filename (dir, "data", rel, NULL);
-          f->display = g_build_filename ("data", rel, NULL);
-          /* Incremental exports may keep their data beside the exports' folders, in
-           * AWSDynamoDB/data/. */
-          if (!snap_file_exists (f->path))
-            {
-              g_autofree char *shared = g_build_filename (dir, "..", "data", rel, NULL);
-
-              if (snap_file_exists (shared))
-                {
-                  g_free (f->path);
-                  f->path = g_steal_pointer (&shared);
-                }
-            }
-        }
+        f = folder_data_file (dir, key);
       f->has_count = json_count (json_object_get (entry, "itemCount"), &f->count);
       f->md5_base64 = g_strdup (json_string_value (json_object_get (entry, "md5Checksum")));
       f->etag = g_strdup (json_string_value (json_object_get (entry, "etag")));
       f->ion = ion;
       g_ptr_array_add (s->files, f);
-    }
-  snap_line_reader_close (&lr);
-  if (local != NULL)
-    {
-      g_propagate_error (error, local);
-      return FALSE;
     }
   return TRUE;
 }
@@ -290,15 +350,21 @@ gboolean
 snap_verify_checksums (const SourceFile *f, GCancellable *cancellable, GError **error)
 {
   guint8 digest[16];
-  g_autofree char *b64 = NULL;
-  g_autofree char *hex = NULL;
 
   if (f->md5_base64 == NULL && f->etag == NULL)
     return TRUE;
-  if (!file_md5 (f->path, f->display, digest, cancellable, error))
-    return FALSE;
-  b64 = g_base64_encode (digest, sizeof digest);
-  hex = hex_of (digest, sizeof digest);
+  return file_md5 (f->path, f->display, digest, cancellable, error)
+         && snap_check_digest (f, digest, error);
+}
+
+gboolean
+snap_check_digest (const SourceFile *f, const guint8 digest[16], GError **error)
+{
+  g_autofree char *b64 = NULL;
+  g_autofree char *hex = NULL;
+
+  b64 = g_base64_encode (digest, 16);
+  hex = hex_of (digest, 16);
   if (f->md5_base64 != NULL && strcmp (f->md5_base64, b64) != 0)
     {
       g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION,
@@ -327,7 +393,7 @@ snap_verify_checksums (const SourceFile *f, GCancellable *cancellable, GError **
           g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_MD5);
           g_autofree char *h2 = NULL;
 
-          g_checksum_update (sum, digest, sizeof digest);
+          g_checksum_update (sum, digest, 16);
           g_checksum_get_digest (sum, d2, &dlen);
           h2 = hex_of (d2, sizeof d2);
           want = g_strconcat (h2, "-1", NULL);

@@ -17,6 +17,7 @@ source_file_free (gpointer data)
   SourceFile *f = data;
 
   g_free (f->path);
+  g_free (f->key);
   g_free (f->display);
   g_free (f->md5_base64);
   g_free (f->etag);
@@ -32,6 +33,31 @@ snap_item_source_close (ItemSource *src)
   g_clear_pointer (&src->whole, g_byte_array_unref);
   g_clear_pointer (&src->columns, g_ptr_array_unref);
   g_clear_pointer (&src->cells, g_ptr_array_unref);
+}
+
+gboolean
+snap_item_source_finish (ItemSource *src, guint64 *bytes, GError **error)
+{
+  guint8 digest[16];
+  GStatBuf st;
+
+  if (src->lr.digest == NULL)
+    {
+      if (src->file->path != NULL && g_stat (src->file->path, &st) == 0)
+        *bytes += (guint64) st.st_size;
+      return TRUE;
+    }
+  if (!snap_line_reader_drain (&src->lr, digest, src->file->display, error))
+    return FALSE;
+  *bytes += snap_line_reader_position (&src->lr);
+  return (src->file->md5_base64 == NULL && src->file->etag == NULL)
+         || snap_check_digest (src->file, digest, error);
+}
+
+gboolean
+snap_source_file_check (const SourceFile *f, GCancellable *cancellable, GError **error)
+{
+  return f->key != NULL || snap_verify_checksums (f, cancellable, error);
 }
 
 gboolean
@@ -51,7 +77,16 @@ snap_item_source_open (ItemSource *src, DdbSnapshotFormat format, const SourceFi
   src->file = file;
   src->key = key;
   src->wrapped = format == DDB_SNAPSHOT_S3 ? 1 : -1;
-  if (!snap_line_reader_open (&src->lr, file->path, file->display, cancellable, error))
+  if (file->key != NULL)
+    {
+      const DdbSnapshotStore *store = file->store;
+      GInputStream *stream = store->open (file->key, store->data, cancellable, error);
+
+      if (stream == NULL || !snap_line_reader_open_stream (&src->lr, stream, file->display,
+                                                           cancellable, error))
+        return FALSE;
+    }
+  else if (!snap_line_reader_open (&src->lr, file->path, file->display, cancellable, error))
     return FALSE;
   src->open = TRUE;
 
@@ -433,21 +468,35 @@ snap_sources_clear (Sources *s)
 }
 
 gboolean
-snap_load_sources (Sources *s, const char *source, DdbSnapshotFormat format, GError **error)
+snap_load_sources (Sources *s, const char *source, DdbSnapshotFormat format,
+                   const DdbSnapshotStore *store, GError **error)
 {
   memset (s, 0, sizeof *s);
   s->files = g_ptr_array_new_with_free_func (source_file_free);
   s->display = g_strdup (source);
 
   if (format == DDB_SNAPSHOT_AUTO)
-    format = g_file_test (source, G_FILE_TEST_IS_DIR) ? DDB_SNAPSHOT_S3
-                                                      : snap_file_format_from_name (source);
+    format = store != NULL || g_file_test (source, G_FILE_TEST_IS_DIR)
+                 ? DDB_SNAPSHOT_S3
+                 : snap_file_format_from_name (source);
   s->format = format;
 
+  if (store != NULL && format != DDB_SNAPSHOT_S3)
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+                           "Only an S3 export (the s3 format) is read from a bucket");
+      return FALSE;
+    }
   if (format == DDB_SNAPSHOT_S3)
     {
-      if (!snap_load_s3_sources (s, source, error))
+      if (!snap_load_s3_sources (s, source, store, error))
         return FALSE;
+      if (store != NULL)
+        {
+          for (guint i = 0; i < s->files->len; i++)
+            ((SourceFile *) g_ptr_array_index (s->files, i))->store = store;
+          return TRUE; /* the sizes come with the reader's plan */
+        }
     }
   else
     {

@@ -61,6 +61,22 @@ typedef struct {
  * end with done = TRUE. */
 typedef void (*DdbSnapshotProgressFunc) (const DdbSnapshotProgress *progress, gpointer user_data);
 
+/* Where an S3 export is read from when it is not a folder on disk (an S3 bucket): the objects
+ * by their keys. The engine stays free of the network; src/exports gives one over S3. Called
+ * from the importing thread. */
+typedef struct {
+  /* The whole object KEY (a manifest, small): a new GBytes, or NULL with an error. */
+  GBytes *(*get) (const char *key, gpointer data, GCancellable *cancellable, GError **error);
+  /* The bytes of object KEY as stored, from its start, as a stream (a data file: read once,
+   * in order, then closed; read to its end, or closed early when the import stops). */
+  GInputStream *(*open) (const char *key, gpointer data, GCancellable *cancellable,
+                         GError **error);
+  /* Optional: the data files an import is about to read, in order (N keys), so that the store
+   * may fetch ahead; returns their total size in bytes, 0 if unknown. */
+  guint64 (*plan) (const char *const *keys, guint n, gpointer data);
+  gpointer data;
+} DdbSnapshotStore;
+
 typedef struct {
   const char *table_name;   /* the table to create */
   DdbSnapshotFormat format; /* DDB_SNAPSHOT_AUTO: from the source */
@@ -85,6 +101,10 @@ typedef struct {
    * NewImage or deletes the item; they must follow the full export's exportTime without a gap.
    * NULL-terminated, or NULL for none. Imports into the engine only. */
   const char *const *incrementals;
+  /* Non-NULL: the S3 export is read from this store, SOURCE and INCREMENTALS being the keys of
+   * their manifest-summary.json objects. Each data file's MD5 is then checked as it is read
+   * (before the import commits), not before. */
+  const DdbSnapshotStore *store;
 } DdbImportOptions;
 
 /* Creates the table and puts every item of `source` (a file or, for s3, a folder), in one

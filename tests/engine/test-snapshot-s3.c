@@ -1,11 +1,17 @@
-/* test-snapshot-incremental.c: DynamoDB's incremental exports applied on top of a full export.
- * A random history (puts of new items, updates, deletes, over corpus items of every kind of
+/* test-snapshot-s3.c: S3 exports beyond one folder: incremental exports applied on top of a full
+ * one, and exports read from a store (a bucket's objects by key) rather than a folder.
+ *
+ * Incremental: a random history (puts of new items, updates, deletes, over corpus items of every kind of
  * value) is cut into windows; each window is written as AWS writes an incremental export
  * (compacted to one change per item, the old image as of the window's start; DynamoDB JSON or
  * Ion; NEW_AND_OLD_IMAGES or NEW_IMAGE; data under the export's folder or the shared
  * AWSDynamoDB/data/), the exports given in any order; the imported table must equal the
  * history replayed. Then the refusals: an incremental export alone, a gap, one ending before
- * the full export, a wrong count, a bad record — each named, nothing left behind. */
+ * the full export, a wrong count, a bad record — each named, nothing left behind.
+ *
+ * Store: the same exports served from an in-memory store import to the same table; the store is
+ * told every data file in reading order; a flipped byte, a truncated object and a missing one
+ * are each named, with nothing left behind. */
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -33,7 +39,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   g_autofree char *db = NULL;
   GError *error = NULL;
 
-  f->dir = etu_tmp_dir ("test-incremental-XXXXXX");
+  f->dir = etu_tmp_dir ("test-snapshot-s3-XXXXXX");
   db = g_build_filename (f->dir, "db.sqlite", NULL);
   f->engine = ddb_engine_open (db, &error);
   g_assert_no_error (error);
@@ -540,15 +546,206 @@ test_refusals (Fixture *f, gconstpointer data)
   import_refused (f, a, not_incremental, "not an incremental export");
 }
 
+/* ---- Read from a store ---- */
+
+typedef struct {
+  GHashTable *objects; /* key -> GBytes */
+  GPtrArray *planned;  /* keys given to plan() */
+  guint opened;
+} MemStore;
+
+static GBytes *
+mem_get (const char *key, gpointer data, GCancellable *cancellable, GError **error)
+{
+  MemStore *m = data;
+  GBytes *b = g_hash_table_lookup (m->objects, key);
+
+  if (b == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "NoSuchKey: %s", key);
+      return NULL;
+    }
+  return g_bytes_ref (b);
+}
+
+static GInputStream *
+mem_open (const char *key, gpointer data, GCancellable *cancellable, GError **error)
+{
+  MemStore *m = data;
+  g_autoptr (GBytes) b = mem_get (key, data, cancellable, error);
+
+  if (b == NULL)
+    return NULL;
+  m->opened++;
+  return g_memory_input_stream_new_from_bytes (b);
+}
+
+static guint64
+mem_plan (const char *const *keys, guint n, gpointer data)
+{
+  MemStore *m = data;
+  guint64 total = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      GBytes *b = g_hash_table_lookup (m->objects, keys[i]);
+
+      g_ptr_array_add (m->planned, g_strdup (keys[i]));
+      total += b != NULL ? g_bytes_get_size (b) : 0;
+    }
+  return total;
+}
+
+/* Every file under ROOT into M, keyed by its path under ROOT. */
+static void
+load_tree (MemStore *m, const char *root, const char *rel)
+{
+  g_autofree char *path = rel[0] != '\0' ? g_build_filename (root, rel, NULL) : g_strdup (root);
+  GDir *d = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    {
+      char *contents = NULL;
+      gsize len = 0;
+
+      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+      g_hash_table_insert (m->objects, g_strdup (rel), g_bytes_new_take (contents, len));
+      return;
+    }
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *sub = rel[0] != '\0' ? g_strconcat (rel, "/", name, NULL) : g_strdup (name);
+
+      load_tree (m, root, sub);
+    }
+  g_dir_close (d);
+}
+
+static void
+test_store (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GPtrArray) items = corpus_items (300, 99, "pk", "sk");
+  GString *lines = g_string_new (NULL);
+  ExportSpec full = { .id = "01700000000000-55555555", .ion = TRUE, .time_us = BASE_TIME_US };
+  ExportSpec inc = { .id = "01700000000001-66666666", .incremental = TRUE, .shared_data = TRUE,
+                     .from_us = BASE_TIME_US, .to_us = BASE_TIME_US + HOUR_US };
+  g_autofree char *a = NULL, *b = NULL, *bucket = g_build_filename (f->dir, "bucket", NULL);
+  g_autofree char *data_key = NULL;
+  MemStore m = { g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                        (GDestroyNotify) g_bytes_unref),
+                 g_ptr_array_new_with_free_func (g_free), 0 };
+  DdbSnapshotStore store = { mem_get, mem_open, mem_plan, &m };
+  const char *incs[] = { "prefix/AWSDynamoDB/01700000000001-66666666/manifest-summary.json", NULL };
+  const char *folder_incs[2] = { NULL, NULL };
+  GError *error = NULL;
+  gboolean ok;
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      ddb_ion_append_export_line (lines, g_ptr_array_index (items, i));
+      g_string_append_c (lines, '\n');
+    }
+  a = write_export (f, &full, lines->str);
+  /* one change: the first item deleted */
+  {
+    g_autoptr (DdbValue) k = keys_of (g_ptr_array_index (items, 0));
+
+    g_string_assign (lines, "{\"Keys\":");
+    ddb_json_append_item (lines, k);
+    g_string_append (lines, "}\n");
+  }
+  b = write_export (f, &inc, lines->str);
+  folder_incs[0] = b;
+  load_tree (&m, bucket, "");
+
+  /* the same from the folder and from the store */
+  {
+    DdbImportOptions opts = { .table_name = "from-folder", .incrementals = folder_incs };
+
+    ok = ddb_snapshot_import (f->engine, a, &opts, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (ok);
+  }
+  {
+    /* no key given: inferred from the first objects' items, then read again */
+    DdbImportOptions opts = { .table_name = "from-store", .store = &store, .incrementals = incs };
+    DdbSnapshotProgress progress;
+    g_autoptr (GPtrArray) x = NULL, y = NULL;
+
+    ok = ddb_snapshot_import (f->engine,
+                              "prefix/AWSDynamoDB/01700000000000-55555555/manifest-summary.json",
+                              &opts, &progress, &error);
+    g_assert_no_error (error);
+    g_assert_true (ok);
+    x = table_items (f, "from-folder");
+    y = table_items (f, "from-store");
+    g_assert_cmpuint (x->len, ==, items->len - 1);
+    corpus_assert_same_items (x, y, "pk", "sk");
+    /* planned: the full export's data file, then the incremental one, in that order */
+    g_assert_cmpuint (m.planned->len, ==, 2);
+    g_assert_true (g_str_has_prefix (g_ptr_array_index (m.planned, 0),
+                                     "prefix/AWSDynamoDB/01700000000000-55555555/data/"));
+    g_assert_true (g_str_has_prefix (g_ptr_array_index (m.planned, 1), "prefix/AWSDynamoDB/data/"));
+    g_assert_cmpuint (progress.total_bytes, >, 0);
+    g_assert_cmpuint (progress.bytes, ==, progress.total_bytes);
+    data_key = g_strdup (g_ptr_array_index (m.planned, 0));
+  }
+
+  /* a flipped byte, a truncated object, a missing one: named, nothing left */
+  {
+    GBytes *orig = g_bytes_ref (g_hash_table_lookup (m.objects, data_key));
+    gsize size;
+    const guint8 *bytes = g_bytes_get_data (orig, &size);
+    /* a flipped byte inside the gzip data fails there, bytes after its end the MD5 */
+    const char *expect[] = { "data/", "data/", "NoSuchKey", "checksum mismatch" };
+
+    for (guint k = 0; k < G_N_ELEMENTS (expect); k++)
+      {
+        DdbImportOptions opts = { .table_name = "broken", .key = "pk:S,sk:N", .store = &store };
+        guint8 *copy = g_malloc (size + 8);
+
+        memcpy (copy, bytes, size);
+        memset (copy + size, 'x', 8);
+        if (k == 0)
+          copy[size / 2] ^= 0x40;
+        if (k == 2)
+          {
+            g_free (copy);
+            g_hash_table_remove (m.objects, data_key);
+          }
+        else
+          g_hash_table_insert (m.objects, g_strdup (data_key),
+                               g_bytes_new_take (copy, k == 1   ? size * 2 / 3
+                                                       : k == 3 ? size + 8
+                                                                : size));
+        g_assert_false (ddb_snapshot_import (
+            f->engine, "prefix/AWSDynamoDB/01700000000000-55555555/manifest-summary.json", &opts,
+            NULL, &error));
+        g_assert_nonnull (error);
+        if (strstr (error->message, expect[k]) == NULL
+            || (k != 2 && strstr (error->message, "data/") == NULL))
+          g_error ("case %u: %s", k, error->message);
+        g_clear_error (&error);
+        g_assert_false (table_exists (f, "broken"));
+      }
+    g_bytes_unref (orig);
+  }
+  g_hash_table_unref (m.objects);
+  g_ptr_array_unref (m.planned);
+  g_string_free (lines, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 #define ADD(path, fn) \
-  g_test_add ("/snapshot-incremental/" path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  g_test_add ("/snapshot-s3/" path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("history", test_history);
   ADD ("write-order", test_write_order);
   ADD ("refusals", test_refusals);
+  ADD ("store", test_store);
 #undef ADD
   return g_test_run ();
 }
