@@ -13,11 +13,12 @@
 
 #include "cli/serve.h"
 #include "engine/engine.h"
+#include "engine/export-target.h"
 #include "server/server.h"
 
 #define SERVE_PREFIX "dynoscope-cli serve: "
 #define SERVE_USAGE "Usage: dynoscope-cli --db PATH serve [--host HOST] [--port PORT] " \
-                    "[--auth KEYID:SECRET[:TOKEN] …] [--auth-file PATH]"
+                    "[--auth KEYID:SECRET[:TOKEN] …] [--auth-file PATH] [--export-dir DIR]"
 /* Seconds between Time to Live sweeps (DYNOSCOPE_TTL_INTERVAL overrides). */
 #define TTL_INTERVAL_DEFAULT 60
 /* How long requests in flight get to finish once a shutdown is asked for. */
@@ -144,6 +145,7 @@ cli_serve_run (const char *db_path, int argc, char **argv)
   int port = 8000;
   char **auth = NULL;
   char *auth_file = NULL;
+  char *export_dir = NULL;
   g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (wipe_free);
   const char *auth_env = g_getenv ("DYNOSCOPE_SERVE_AUTH");
   g_autoptr (GOptionContext) octx = NULL;
@@ -170,6 +172,10 @@ cli_serve_run (const char *db_path, int argc, char **argv)
     { "auth-file", 0, 0, G_OPTION_ARG_FILENAME, &auth_file,
       N_ ("Read keys as --auth takes them from this file, one a line (# starts a comment)"),
       N_ ("PATH") },
+    { "export-dir", 0, 0, G_OPTION_ARG_FILENAME, &export_dir,
+      N_ ("Write the exports ExportTableToPointInTime asks for into this folder: s3://BUCKET/KEY "
+          "becomes DIR/BUCKET/KEY (a bucket is a folder that must exist)"),
+      N_ ("DIR") },
     { NULL },
   };
 
@@ -242,6 +248,10 @@ cli_serve_run (const char *db_path, int argc, char **argv)
       status = 1;
       goto out;
     }
+  /* Where exports go. An S3 client plugs in here: ddb_engine_set_export_target with an
+   * open_bucket that returns a PUT over the bucket (AWS_ENDPOINT_URL_S3). */
+  if (export_dir != NULL)
+    ddb_engine_set_export_dir (engine, export_dir);
   server = ddb_server_new (engine);
   add_keys (server, keys);
 
@@ -285,6 +295,7 @@ out:
   wipe_strv (auth);
   g_strfreev (auth);
   g_free (auth_file);
+  g_free (export_dir);
   g_free (host);
   /* The server and the sweeper go before the engine they use. */
   ddb_ttl_sweeper_stop (sweeper);

@@ -52,6 +52,20 @@ static const struct {
   [DDB_ERROR_TRIMMED_DATA_ACCESS]
   = { "TrimmedDataAccessException",
       "com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException" },
+  [DDB_ERROR_TABLE_NOT_FOUND]
+  = { "TableNotFoundException", "com.amazonaws.dynamodb.v20120810#TableNotFoundException" },
+  [DDB_ERROR_PITR_UNAVAILABLE]
+  = { "PointInTimeRecoveryUnavailableException",
+      "com.amazonaws.dynamodb.v20120810#PointInTimeRecoveryUnavailableException" },
+  [DDB_ERROR_INVALID_EXPORT_TIME]
+  = { "InvalidExportTimeException",
+      "com.amazonaws.dynamodb.v20120810#InvalidExportTimeException" },
+  [DDB_ERROR_EXPORT_CONFLICT]
+  = { "ExportConflictException", "com.amazonaws.dynamodb.v20120810#ExportConflictException" },
+  [DDB_ERROR_EXPORT_NOT_FOUND]
+  = { "ExportNotFoundException", "com.amazonaws.dynamodb.v20120810#ExportNotFoundException" },
+  [DDB_ERROR_IMPORT_CONFLICT]
+  = { "ImportConflictException", "com.amazonaws.dynamodb.v20120810#ImportConflictException" },
 };
 
 const char *

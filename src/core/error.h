@@ -29,6 +29,13 @@ typedef enum {
   DDB_ERROR_DUPLICATE_ITEM,             /* DuplicateItemException (PartiQL INSERT) */
   DDB_ERROR_EXPIRED_ITERATOR,           /* ExpiredIteratorException (Streams) */
   DDB_ERROR_TRIMMED_DATA_ACCESS,        /* TrimmedDataAccessException (Streams) */
+  /* Continuous backups and exports */
+  DDB_ERROR_TABLE_NOT_FOUND,            /* TableNotFoundException */
+  DDB_ERROR_PITR_UNAVAILABLE,           /* PointInTimeRecoveryUnavailableException */
+  DDB_ERROR_INVALID_EXPORT_TIME,        /* InvalidExportTimeException */
+  DDB_ERROR_EXPORT_CONFLICT,            /* ExportConflictException */
+  DDB_ERROR_EXPORT_NOT_FOUND,           /* ExportNotFoundException */
+  DDB_ERROR_IMPORT_CONFLICT,            /* ImportConflictException */
 } DdbErrorCode;
 
 GQuark ddb_error_quark (void);

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "engine/engine.h"
+#include "engine/export-target.h"
 #include "engine/store.h"
 
 G_BEGIN_DECLS
@@ -29,6 +30,16 @@ struct _DdbEngine {
   /* Under queue_lock, for tests: groups committed and the calls they held. */
   guint64 groups;
   guint64 grouped_calls;
+
+  /* Exports (export-ops.c): their target, and the jobs running on threads of their own, which
+   * ddb_engine_free cancels and waits for. */
+  GMutex export_lock;
+  GCond export_idle;
+  guint exports_running;
+  gint export_closing; /* atomic: the engine is being freed, running exports stop */
+  DdbExportBucketFunc export_open_bucket;
+  gpointer export_target_data;
+  GDestroyNotify export_target_destroy;
 };
 
 /* An operation: `request` borrowed; returns the response (new reference) or NULL with `error`
@@ -47,6 +58,21 @@ json_t *ddb_op_untag_resource (DdbEngine *e, json_t *req, json_t **extra, GError
 json_t *ddb_op_list_tags_of_resource (DdbEngine *e, json_t *req, json_t **extra, GError **error);
 json_t *ddb_op_update_time_to_live (DdbEngine *e, json_t *req, json_t **extra, GError **error);
 json_t *ddb_op_describe_time_to_live (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+
+/* pitr-ops.c: continuous backups */
+json_t *ddb_op_update_continuous_backups (DdbEngine *e, json_t *req, json_t **extra,
+                                          GError **error);
+json_t *ddb_op_describe_continuous_backups (DdbEngine *e, json_t *req, json_t **extra,
+                                            GError **error);
+
+/* export-ops.c: exports to S3 */
+json_t *ddb_op_export_table_to_point_in_time (DdbEngine *e, json_t *req, json_t **extra,
+                                              GError **error);
+json_t *ddb_op_describe_export (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+json_t *ddb_op_list_exports (DdbEngine *e, json_t *req, json_t **extra, GError **error);
+/* At open: the exports' state; at free: cancels the running jobs and waits for them. */
+void ddb_exports_init (DdbEngine *e);
+void ddb_exports_shutdown (DdbEngine *e);
 
 /* stream-ops.c: the DynamoDBStreams_20120810 API */
 json_t *ddb_op_list_streams (DdbEngine *e, json_t *req, json_t **extra, GError **error);

@@ -55,6 +55,8 @@ static const OperationEntry operations[] = {
   { "CreateTable", ddb_op_create_table },
   { "DeleteItem", ddb_op_delete_item },
   { "DeleteTable", ddb_op_delete_table },
+  { "DescribeContinuousBackups", ddb_op_describe_continuous_backups, TRUE },
+  { "DescribeExport", ddb_op_describe_export, TRUE },
   { "DescribeTable", ddb_op_describe_table, TRUE },
   { "DescribeTimeToLive", ddb_op_describe_time_to_live, TRUE },
   /* The Streams API, under its own target prefix (serve passes the whole target). */
@@ -64,7 +66,9 @@ static const OperationEntry operations[] = {
   { "DynamoDBStreams_20120810.ListStreams", ddb_op_list_streams, TRUE },
   { "ExecuteStatement", ddb_op_execute_statement, FALSE, pql_reads_only },
   { "ExecuteTransaction", ddb_op_execute_transaction, FALSE, pql_reads_only },
+  { "ExportTableToPointInTime", ddb_op_export_table_to_point_in_time },
   { "GetItem", ddb_op_get_item, TRUE },
+  { "ListExports", ddb_op_list_exports, TRUE },
   { "ListTables", ddb_op_list_tables, TRUE },
   { "ListTagsOfResource", ddb_op_list_tags_of_resource, TRUE },
   { "PutItem", ddb_op_put_item },
@@ -74,6 +78,7 @@ static const OperationEntry operations[] = {
   { "TransactGetItems", ddb_op_transact_get_items, TRUE },
   { "TransactWriteItems", ddb_op_transact_write_items },
   { "UntagResource", ddb_op_untag_resource },
+  { "UpdateContinuousBackups", ddb_op_update_continuous_backups },
   { "UpdateItem", ddb_op_update_item },
   { "UpdateTable", ddb_op_update_table },
   { "UpdateTimeToLive", ddb_op_update_time_to_live },
@@ -249,6 +254,7 @@ ddb_engine_open (const char *path, GError **error)
   g_mutex_init (&engine->queue_lock);
   g_cond_init (&engine->queue_done);
   g_queue_init (&engine->queue);
+  ddb_exports_init (engine);
   return engine;
 }
 
@@ -257,6 +263,8 @@ ddb_engine_free (DdbEngine *engine)
 {
   if (engine == NULL)
     return;
+  /* Export jobs use the store: they end first. */
+  ddb_exports_shutdown (engine);
   ddb_store_free (engine->store);
   g_mutex_clear (&engine->lock);
   g_mutex_clear (&engine->queue_lock);

@@ -8,6 +8,7 @@
 #include "engine/store-private.h"
 #include "engine/base-store.h"
 #include "engine/stream-store.h"
+#include "engine/pitr-store.h"
 
 /* The page cache a bulk import asks for (KiB, negative as SQLite's cache_size takes it). */
 #define BULK_CACHE_KIB (-262144)
@@ -178,6 +179,7 @@ ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *ite
   KeySlots ks;
   g_autoptr (DdbValue) old = NULL;
   gboolean streamed = ddb_stream_enabled (def);
+  gboolean pitr = ddb_pitr_enabled (def, NULL, NULL);
 
   gboolean based = FALSE;
 
@@ -185,9 +187,9 @@ ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *ite
     return FALSE;
   if (!ddb_base_enabled (store, def, &based, error))
     return store_auto_end (store, own, FALSE, error);
-  /* The stream's record wants the image replaced, and a base the version before its first
-   * write (this fills pk and sk too). */
-  if ((streamed || based) && !ddb_store_item_get (store, def, item, &old, error))
+  /* The stream's record and the PITR history want the image replaced, and a base the version
+   * before its first write (this fills pk and sk too). */
+  if ((streamed || pitr || based) && !ddb_store_item_get (store, def, item, &old, error))
     return store_auto_end (store, own, FALSE, error);
   if (!store_encode_key (&def->key, item, store->pk, store->sk, error))
     return store_auto_end (store, own, FALSE, error);
@@ -222,6 +224,8 @@ ddb_store_item_put (DdbStore *store, const DdbTableDef *def, const DdbValue *ite
     }
   if (ok && streamed)
     ok = ddb_stream_record (store, def, old, item, error);
+  if (ok && pitr)
+    ok = ddb_pitr_record (store, def, old, item, error);
   return store_auto_end (store, own, ok, error);
 }
 
@@ -260,6 +264,7 @@ ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *
   gboolean own, ok, existed = FALSE;
   g_autoptr (DdbValue) old = NULL;
   gboolean streamed = ddb_stream_enabled (def);
+  gboolean pitr = ddb_pitr_enabled (def, NULL, NULL);
   int rc;
 
   gboolean based = FALSE;
@@ -268,7 +273,7 @@ ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *
     return FALSE;
   if (!ddb_base_enabled (store, def, &based, error))
     return store_auto_end (store, own, FALSE, error);
-  if ((streamed || based) && !ddb_store_item_get (store, def, key, &old, error))
+  if ((streamed || pitr || based) && !ddb_store_item_get (store, def, key, &old, error))
     return store_auto_end (store, own, FALSE, error);
   if (!store_encode_key (&def->key, key, store->pk, store->sk, error))
     return store_auto_end (store, own, FALSE, error);
@@ -300,6 +305,8 @@ ddb_store_item_delete (DdbStore *store, const DdbTableDef *def, const DdbValue *
     }
   if (ok && old != NULL)
     ok = ddb_stream_record (store, def, old, NULL, error);
+  if (ok && old != NULL && pitr)
+    ok = ddb_pitr_record (store, def, old, NULL, error);
   return store_auto_end (store, own, ok, error);
 }
 

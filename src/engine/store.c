@@ -50,6 +50,8 @@
 #include "engine/store-private.h"
 #include "engine/base-store.h"
 #include "engine/stream-store.h"
+#include "engine/pitr-store.h"
+#include "engine/export-store.h"
 #include "core/itemsize.h"
 #include "core/keycodec.h"
 
@@ -492,7 +494,8 @@ ddb_store_open (const char *path, GError **error)
           goto fail;
         }
     }
-  if (!ddb_stream_store_init (store, error) || !ddb_base_store_init (store, error))
+  if (!ddb_stream_store_init (store, error) || !ddb_base_store_init (store, error)
+      || !ddb_pitr_store_init (store, error) || !ddb_export_store_init (store, error))
     goto fail;
   if (path_is_shareable (path))
     {

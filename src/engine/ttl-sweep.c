@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "engine/engine-private.h"
 #include "engine/stream-store.h"
+#include "engine/pitr-store.h"
 
 /* AWS: a TTL value more than five years in the past is not expired (it is taken for a mistake,
  * e.g. milliseconds). */
@@ -184,6 +185,7 @@ ddb_engine_expire (DdbEngine *engine, gint64 now, guint *deleted, GError **error
       ok = delete_expired (engine, pending->pdata[i], now, &count, error);
   /* Retention runs on the clock, whatever time the expiry is asked for. */
   ok = ok && ddb_stream_trim (engine->store, g_get_real_time () / 1000, error);
+  ok = ok && ddb_pitr_trim (engine->store, g_get_real_time (), error);
   g_mutex_unlock (&engine->lock);
   if (deleted != NULL)
     *deleted = count;
