@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, the Debian/Ubuntu packages that building and testing Dynoscope need and
 # that are not installed yet. Used by run-demo.sh and, with --tests (which adds what the tests
-# need: Java, npm, AWS's DynamoDB Local for the differential and client tests and dynalite for
-# the client tests, debhelper and lintian for the package suite), by run-tests.sh and CI.
+# need: Java, npm, AWS's DynamoDB Local for the differential and client tests, dynalite for
+# the client tests and s3rver for the S3 client's, debhelper and lintian for the package
+# suite), by run-tests.sh and CI.
 set -euo pipefail
 
 for_tests=false
@@ -83,6 +84,16 @@ if $for_tests && [ ! -f "$dynalite/node_modules/dynalite/cli.js" ] \
   mkdir -p "$dynalite"
   npm install --no-audit --no-fund --no-save --prefix "$dynalite" dynalite@4 >/dev/null \
     || echo "warning: npm could not install dynalite; the client tests will try again"
+fi
+# s3rver (a Node implementation of S3) for the S3 client's tests, likewise into the cache
+# (tests/net/run-s3-tests.py looks there; DYNOSCOPE_S3RVER_DIR overrides the place).
+s3rver=${DYNOSCOPE_S3RVER_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dynoscope/s3rver}
+if $for_tests && [ ! -f "$s3rver/node_modules/s3rver/bin/s3rver.js" ] \
+   && command -v npm >/dev/null 2>&1; then
+  echo "Installing s3rver@3.7.1 into $s3rver"
+  mkdir -p "$s3rver"
+  npm install --no-audit --no-fund --no-save --prefix "$s3rver" s3rver@3.7.1 >/dev/null \
+    || echo "warning: npm could not install s3rver; the S3 tests will try again"
 fi
 # The AWS SDK for JavaScript v3's DynamoDB client for the code generator's tests, likewise
 # (tests/codegen looks there; DYNOSCOPE_AWS_SDK_JS_DIR overrides the place).

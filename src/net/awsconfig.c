@@ -908,6 +908,17 @@ ddb_aws_config_get (DdbAwsConfig *config, const char *profile, const char *key)
   return ddb_aws_config_file_get (config, DDB_AWS_FILE_CONFIG, profile, key);
 }
 
+const char *
+ddb_aws_config_get_nested (DdbAwsConfig *config, const char *profile, const char *key,
+                           const char *subkey)
+{
+  const char *section = g_hash_table_lookup (config->profiles, profile);
+
+  if (ddb_ini_file_has_key (config->credentials, profile, key))
+    return ddb_ini_file_get_nested (config->credentials, profile, key, subkey);
+  return section != NULL ? ddb_ini_file_get_nested (config->config, section, key, subkey) : NULL;
+}
+
 gboolean
 ddb_aws_config_has_services (DdbAwsConfig *config, const char *name)
 {

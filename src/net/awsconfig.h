@@ -110,6 +110,11 @@ gboolean ddb_aws_config_file_has (DdbAwsConfig *config, DdbAwsFile file, const c
 const char *ddb_aws_config_file_get (DdbAwsConfig *config, DdbAwsFile file, const char *profile,
                                      const char *key);
 
+/* SUBKEY of the nested block KEY in PROFILE (the credentials file's, else the config file's),
+ * e.g. "addressing_style" of the profile's `s3 =` block; NULL if unset. */
+const char *ddb_aws_config_get_nested (DdbAwsConfig *config, const char *profile, const char *key,
+                                       const char *subkey);
+
 /* The config file's [services NAME] section. */
 gboolean ddb_aws_config_has_services (DdbAwsConfig *config, const char *name);
 /* KEY (e.g. "endpoint_url") of the nested block SERVICE (e.g. "dynamodb") in [services NAME]. */

@@ -234,6 +234,30 @@ ddb_http_set_ca_bundle (DdbHttp *http, const char *ca_bundle)
   g_mutex_unlock (&http->lock);
 }
 
+gboolean
+ddb_http_configure_ca_bundle (DdbHttp *http, const char *given, const char *const *envp,
+                              DdbAwsConfig *config, const char *profile, GError **error)
+{
+  const char *ca = given;
+  g_autofree char *path = NULL;
+
+  if (ca == NULL || *ca == '\0')
+    ca = ddb_aws_getenv (envp, "AWS_CA_BUNDLE");
+  if ((ca == NULL || *ca == '\0') && config != NULL && profile != NULL)
+    ca = ddb_aws_config_get (config, profile, "ca_bundle");
+  if (ca == NULL || *ca == '\0')
+    return TRUE;
+  path = ddb_aws_expand_path (ca, envp);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_TLS,
+                   "The CA bundle %s does not exist or is not a file", path);
+      return FALSE;
+    }
+  ddb_http_set_ca_bundle (http, path);
+  return TRUE;
+}
+
 static const char *
 first_env (const char *const *envp, const char *lower, const char *upper)
 {
@@ -339,6 +363,10 @@ typedef struct {
   GHashTable *headers;
   GCancellable *cancellable;
   gboolean too_big;
+  CURL *easy;
+  DdbHttpSinkFunc sink; /* or NULL */
+  gpointer sink_data;
+  GError *sink_error;   /* the sink stopped the transfer */
 } Transfer;
 
 static size_t
@@ -347,6 +375,24 @@ on_body (char *data, size_t size, size_t nmemb, void *user_data)
   Transfer *t = user_data;
   size_t n = size * nmemb;
 
+  if (t->sink != NULL)
+    {
+      long status = 0;
+
+      curl_easy_getinfo (t->easy, CURLINFO_RESPONSE_CODE, &status);
+      if (status >= 200 && status < 300)
+        {
+          if (!t->sink ((guint) status, t->headers, (const guint8 *) data, n, t->sink_data,
+                        &t->sink_error))
+            {
+              if (t->sink_error == NULL)
+                g_set_error_literal (&t->sink_error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED,
+                                     "The response body was refused");
+              return 0;
+            }
+          return n;
+        }
+    }
   if (t->body->len + n > MAX_RESPONSE_BYTES)
     {
       t->too_big = TRUE;
@@ -582,6 +628,9 @@ ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable
   t.body = g_byte_array_new ();
   t.headers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   t.cancellable = cancellable;
+  t.easy = slot->easy;
+  t.sink = send->sink;
+  t.sink_data = send->sink_data;
 
   curl_easy_reset (slot->easy);
   curl_easy_setopt (slot->easy, CURLOPT_SHARE, http->share);
@@ -608,10 +657,22 @@ ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable
   curl_easy_setopt (slot->easy, CURLOPT_PROXY_SSL_VERIFYPEER, 1L);
   curl_easy_setopt (slot->easy, CURLOPT_PROXY_SSL_VERIFYHOST, 2L);
   curl_easy_setopt (slot->easy, CURLOPT_CONNECTTIMEOUT_MS, (long) connect_timeout_ms);
-  curl_easy_setopt (slot->easy, CURLOPT_TIMEOUT_MS, (long) timeout_ms);
+  if (send->idle_timeout_ms > 0)
+    {
+      curl_easy_setopt (slot->easy, CURLOPT_TIMEOUT_MS, 0L);
+      curl_easy_setopt (slot->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+      curl_easy_setopt (slot->easy, CURLOPT_LOW_SPEED_TIME,
+                        (long) ((send->idle_timeout_ms + 999) / 1000));
+    }
+  else
+    curl_easy_setopt (slot->easy, CURLOPT_TIMEOUT_MS, (long) timeout_ms);
+  if (send->path_as_is)
+    curl_easy_setopt (slot->easy, CURLOPT_PATH_AS_IS, 1L);
   curl_easy_setopt (slot->easy, CURLOPT_USERAGENT, "dynoscope/" PACKAGE_VERSION);
   if (g_ascii_strcasecmp (method, "GET") == 0 && body_len == 0)
     curl_easy_setopt (slot->easy, CURLOPT_HTTPGET, 1L);
+  else if (g_ascii_strcasecmp (method, "HEAD") == 0 && body_len == 0)
+    curl_easy_setopt (slot->easy, CURLOPT_NOBODY, 1L);
   else
     {
       curl_easy_setopt (slot->easy, CURLOPT_POST, 1L);
@@ -643,6 +704,14 @@ ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable
   if (cancelled)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
+      g_clear_error (&t.sink_error);
+      g_byte_array_unref (t.body);
+      g_hash_table_unref (t.headers);
+      return FALSE;
+    }
+  if (t.sink_error != NULL)
+    {
+      g_propagate_error (error, t.sink_error);
       g_byte_array_unref (t.body);
       g_hash_table_unref (t.headers);
       return FALSE;

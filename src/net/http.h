@@ -45,6 +45,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbHttp, ddb_http_free)
  * HTTPS proxy. */
 void ddb_http_set_ca_bundle (DdbHttp *http, const char *ca_bundle);
 
+/* The CA bundle as the AWS CLI picks it: GIVEN (--ca-bundle), else AWS_CA_BUNDLE in ENVP, else
+ * PROFILE's ca_bundle in CONFIG (CONFIG may be NULL); "~" and $VARS expanded. Sets it on HTTP
+ * when one is named. Error (DDB_HTTP_ERROR_TLS): the named file does not exist. */
+gboolean ddb_http_configure_ca_bundle (DdbHttp *http, const char *given, const char *const *envp,
+                                       DdbAwsConfig *config, const char *profile,
+                                       GError **error);
+
 /* Takes the proxies from ENVP (NULL: the process environment) as botocore (urllib) does:
  * https_proxy / HTTPS_PROXY for https URLs, http_proxy / HTTP_PROXY for http URLs (the lower
  * case name first; HTTP_PROXY not when REQUEST_METHOD is set, as in a CGI script), all_proxy /
@@ -74,7 +81,14 @@ gboolean ddb_http_post (DdbHttp *http, const char *url, const DdbHttpHeader *hea
                         guint n_headers, const guint8 *body, gsize body_len,
                         GCancellable *cancellable, DdbHttpResponse *response, GError **error);
 
-/* Any method: GET (no body) and POST as such, PUT and others as a custom request with BODY. */
+/* Receives a response body as it arrives, for DdbHttpSend.sink: STATUS and HEADERS (lower-cased
+ * name -> value, as in DdbHttpResponse) of the response, then a chunk of its body. FALSE with
+ * ERROR set stops the transfer; ddb_http_send then fails with that error. */
+typedef gboolean (*DdbHttpSinkFunc) (guint status, GHashTable *headers, const guint8 *data,
+                                     gsize len, gpointer user_data, GError **error);
+
+/* Any method: GET (no body) and POST as such, HEAD without reading a body, PUT and others as a
+ * custom request with BODY. */
 typedef struct {
   const char *method; /* NULL: "POST" */
   const char *url;
@@ -84,6 +98,15 @@ typedef struct {
   gsize body_len;
   guint connect_timeout_ms; /* 0: the DdbHttp's */
   guint timeout_ms;         /* 0: the DdbHttp's */
+  /* Streaming: the body of a 2xx response goes to SINK chunk by chunk as it arrives, with no
+   * size limit (response->body is then empty); any other response is buffered as usual. */
+  DdbHttpSinkFunc sink;
+  gpointer sink_data;
+  /* Non-zero: no total timeout; the request fails (DDB_HTTP_ERROR_TIMEOUT) once no byte came
+   * for this long (whole seconds, rounded up): for long downloads. */
+  guint idle_timeout_ms;
+  /* The URL's path goes out as it is: "." and ".." segments are not squashed (S3 keys). */
+  gboolean path_as_is;
 } DdbHttpSend;
 
 gboolean ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable,
