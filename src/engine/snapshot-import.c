@@ -236,6 +236,14 @@ ddb_snapshot_reader_key_spec (DdbSnapshotReader *r)
   return snap_key_spec_string (&r->def->key);
 }
 
+guint
+ddb_snapshot_reader_files (DdbSnapshotReader *r, guint *total)
+{
+  if (total != NULL)
+    *total = r->s.files->len;
+  return r->next_file;
+}
+
 guint64
 ddb_snapshot_reader_bytes (DdbSnapshotReader *r)
 {
@@ -319,10 +327,12 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
       if ((pr->p.items & 63) == 0)
         {
           pr->p.bytes = ddb_snapshot_reader_bytes (r);
+          pr->p.files = ddb_snapshot_reader_files (r, NULL);
           snap_progress_tick (pr);
         }
     }
   pr->p.bytes = ddb_snapshot_reader_bytes (r);
+  pr->p.files = ddb_snapshot_reader_files (r, NULL);
   if (local != NULL)
     {
       g_propagate_error (error, local);
@@ -391,6 +401,9 @@ ddb_snapshot_import (DdbEngine *engine, const char *source, const DdbImportOptio
   if (r != NULL)
     {
       pr.p.total_bytes = ddb_snapshot_reader_total_bytes (r);
+      ddb_snapshot_reader_files (r, &pr.p.total_files);
+      for (guint k = 0; r->incrementals != NULL && k < r->incrementals->len; k++)
+        pr.p.total_files += ((Sources *) g_ptr_array_index (r->incrementals, k))->files->len;
       /* The whole import is one transaction on the engine's one connection: nothing else may
        * run on it meanwhile. */
       g_mutex_lock (&engine->lock);

@@ -389,6 +389,8 @@ apply_file (Apply *a, const Sources *s, const SourceFile *f, guint64 *records, G
     }
   if (ok)
     ok = snap_item_source_finish (&src, &a->pr->p.bytes, error);
+  if (ok)
+    a->pr->p.files++;
   snap_item_source_close (&src);
   if (ok && f->has_count && count != f->count)
     {

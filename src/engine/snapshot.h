@@ -51,6 +51,8 @@ typedef struct {
   guint64 bytes;       /* bytes read from the source (as stored, compressed if it is) or
                         * written to the destination (before compression) */
   guint64 total_bytes; /* import: size of the source files, 0 if unknown; export: 0 */
+  guint files;         /* import: data files read to their end (incremental exports' too) */
+  guint total_files;   /* import: data files in all, 0 if unknown */
   double seconds;      /* since the start */
   double items_per_second;
   double bytes_per_second;
@@ -191,6 +193,8 @@ GBytes *ddb_snapshot_reader_item_key (DdbSnapshotReader *reader, const DdbValue 
 gboolean ddb_snapshot_reader_key_inferred (DdbSnapshotReader *reader);
 /* "pk:S" or "pk:S,sk:N" (new string). */
 char *ddb_snapshot_reader_key_spec (DdbSnapshotReader *reader);
+/* Data files read to their end so far, and in all (the incremental exports' not counted). */
+guint ddb_snapshot_reader_files (DdbSnapshotReader *reader, guint *total);
 /* Bytes read so far from the source files as stored, and their total size (0 if unknown). */
 guint64 ddb_snapshot_reader_bytes (DdbSnapshotReader *reader);
 guint64 ddb_snapshot_reader_total_bytes (DdbSnapshotReader *reader);

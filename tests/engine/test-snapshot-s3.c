@@ -689,6 +689,8 @@ test_store (Fixture *f, gconstpointer data)
     g_assert_true (g_str_has_prefix (g_ptr_array_index (m.planned, 1), "prefix/AWSDynamoDB/data/"));
     g_assert_cmpuint (progress.total_bytes, >, 0);
     g_assert_cmpuint (progress.bytes, ==, progress.total_bytes);
+    g_assert_cmpuint (progress.files, ==, 2);
+    g_assert_cmpuint (progress.total_files, ==, 2);
     data_key = g_strdup (g_ptr_array_index (m.planned, 0));
   }
 
