@@ -302,7 +302,7 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
   g_autofree char *absolute = NULL;
   DdbTableDef *def = r->def;
   DdbValue *item;
-  gint64 items, bytes;
+  gint64 items, bytes, base_ms;
   GError *local = NULL;
 
   if (g_cancellable_set_error_if_cancelled (options->cancellable, error))
@@ -362,13 +362,19 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
     goto rollback;
   if (g_cancellable_set_error_if_cancelled (options->cancellable, error))
     goto rollback;
-  /* The snapshot remembers its base: later writes keep each item's imported version. */
-  absolute = g_canonicalize_filename (source, NULL);
+  /* The snapshot remembers its base: later writes keep each item's imported version. An
+   * export's base is the table as of the export's time (the last incremental export's end). */
+  absolute = options->store != NULL ? g_strdup (source) : g_canonicalize_filename (source, NULL);
+  base_ms = r->s.export_time_us > 0 ? r->s.export_time_us / 1000 : g_get_real_time () / 1000;
+  if (r->incrementals != NULL && r->incrementals->len > 0)
+    base_ms = ((Sources *) g_ptr_array_index (r->incrementals, r->incrementals->len - 1))
+                  ->to_time_us
+              / 1000;
   if (!ddb_base_set (engine->store, def,
                      options->base_source != NULL ? options->base_source : absolute,
                      options->base_format != NULL ? options->base_format
                                                   : ddb_snapshot_format_name (r->s.format),
-                     g_get_real_time () / 1000, items, error))
+                     base_ms, items, error))
     goto rollback;
   if (!ddb_store_commit (engine->store, error))
     goto rollback;

@@ -1,0 +1,42 @@
+/* s3-import.h: DynamoDB's exports read straight from an S3 bucket into the engine (GTK-free):
+ * where an export lies under a URL, and the import itself — the manifests read, the data files
+ * fetched several at a time ahead of the reader and streamed through gzip into the engine (no
+ * copy on disk), each checked against the manifest's MD5 and item count as it is read, the
+ * whole import one transaction (nothing is left of a failed or cancelled one), a broken
+ * download resumed by the S3 client from the byte reached. The engine's side is
+ * engine/snapshot.h's DdbSnapshotStore; this gives it over net/s3.h. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "engine/engine.h"
+#include "engine/snapshot.h"
+#include "net/s3.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint parallel;        /* data files fetched at once; 0: 4 */
+  guint64 memory_budget; /* bytes fetched ahead of the reader and not yet read; 0: 64 MiB */
+} DdbS3ImportOptions;
+
+/* Where the export URL names lies: URL is s3://BUCKET/KEY where KEY is the export's
+ * manifest-summary.json, the folder holding it (".../AWSDynamoDB/<export id>[/]"), or a prefix
+ * under which exactly one export lies (PREFIX/AWSDynamoDB/<id>/manifest-summary.json; several:
+ * an error naming each, newest first, so that the user can pick one). *BUCKET and *SUMMARY_KEY
+ * receive the bucket and the key of the manifest-summary.json. Errors: DDB_S3_ERROR (the
+ * bucket's, NoSuchBucket, AccessDenied, ...), G_IO_ERROR_NOT_FOUND when no export lies there. */
+gboolean ddb_s3_export_locate (DdbS3 *s3, const char *url, char **bucket, char **summary_key,
+                               GCancellable *cancellable, GError **error);
+
+/* Imports as a new table of ENGINE the export URLS[0] (a full export) and, after it, the
+ * incremental exports URLS[1..] (NULL-terminated), each located as ddb_s3_export_locate does and
+ * all in one bucket, through S3. OPTIONS as ddb_snapshot_import takes them (table name, key,
+ * GSIs, progress — files, bytes, items and rates —, cancellable); its store is set here. The
+ * table's base records the export: source "s3://BUCKET/KEY-of-its-folder" (or the last
+ * incremental export's), format "s3". S3_OPTIONS may be NULL. */
+gboolean ddb_s3_import (DdbEngine *engine, DdbS3 *s3, const char *const *urls,
+                        const DdbImportOptions *options, const DdbS3ImportOptions *s3_options,
+                        DdbSnapshotProgress *out, GError **error);
+
+G_END_DECLS
