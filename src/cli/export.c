@@ -1,5 +1,5 @@
 /* export.c: `dynoscope-cli [--db PATH | --endpoint URL] export --table NAME
- * [--format jsonl|json|csv|s3] [--query REQUEST_JSON] [--segments N] DEST`: writes a table (or
+ * [--format jsonl|json|csv|s3|ion] [--query REQUEST_JSON] [--segments N] DEST`: writes a table (or
  * the result of a Query on it) to a snapshot, reading it with Scan (parallel with several
  * segments, each with a connection of its own) or the Query. A DynamoDB JSON lines export
  * imported and exported again gives the same bytes. */
@@ -20,7 +20,7 @@
 
 #define EXPORT_PREFIX "dynoscope-cli export: "
 #define EXPORT_USAGE \
-  "dynoscope-cli [--db PATH | --endpoint URL] export --table NAME [--format jsonl|json|csv|s3] " \
+  "dynoscope-cli [--db PATH | --endpoint URL] export --table NAME [--format jsonl|json|csv|s3|ion] " \
   "[--query JSON] [--segments N] DEST"
 
 static int
@@ -50,6 +50,7 @@ cli_export_main (const CliTarget *target, int argc, char **argv)
 {
   char *table = NULL;
   char *format_name = NULL;
+  gboolean ion;
   char *query_text = NULL;
   char **rest = NULL;
   g_autoptr (GOptionContext) octx = NULL;
@@ -72,7 +73,7 @@ cli_export_main (const CliTarget *target, int argc, char **argv)
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
       N_ ("The snapshot's format (default: from DEST: a folder or a name ending in / is s3, "
           ".csv is csv, .json is json, anything else DynamoDB JSON lines)"),
-      "jsonl|json|csv|s3" },
+      "jsonl|json|csv|s3|ion" },
     { "query", 'q', 0, G_OPTION_ARG_STRING, &query_text,
       N_ ("Export the result of this Query request instead of the whole table "
           "(KeyConditionExpression, IndexName, FilterExpression, … as in the DynamoDB API)"),
@@ -98,7 +99,8 @@ cli_export_main (const CliTarget *target, int argc, char **argv)
       _ ("Formats: jsonl is one DynamoDB JSON item a line; json is a plain JSON array (binary and "
          "sets in Dynoscope's tagged form); csv has a typed header row (\"price (N)\"; columns "
          "of mixed types hold DynamoDB JSON values); s3 is a folder laid out as DynamoDB's export "
-         "to S3 (it must be new or empty). A file name ending in .gz is gzip-compressed; DEST - is "
+         "to S3 (it must be new or empty), ion the same with its data files in Amazon Ion, as an "
+         "export in the ION format writes them. A file name ending in .gz is gzip-compressed; DEST - is "
          "standard output (jsonl, json, csv). A file is written aside and put in place at the "
          "end, so a failed or cancelled (Ctrl-C) export leaves nothing."),
       _ ("Exit status: 0 on success; 1 on a DynamoDB error, printed on standard error as "
@@ -115,10 +117,14 @@ cli_export_main (const CliTarget *target, int argc, char **argv)
       status = usage_error (_ ("missing --table NAME"));
       goto out;
     }
-  if (format_name != NULL
-      && (!ddb_snapshot_format_from_name (format_name, &format) || format == DDB_SNAPSHOT_AUTO))
+  ion = format_name != NULL && strcmp (format_name, "ion") == 0;
+  if (ion)
+    format = DDB_SNAPSHOT_S3;
+  else if (format_name != NULL
+           && (!ddb_snapshot_format_from_name (format_name, &format)
+               || format == DDB_SNAPSHOT_AUTO))
     {
-      status = usage_error (_ ("--format must be one of jsonl, json, csv, s3"));
+      status = usage_error (_ ("--format must be one of jsonl, json, csv, s3, ion"));
       goto out;
     }
   if (query_text != NULL)
@@ -181,6 +187,7 @@ cli_export_main (const CliTarget *target, int argc, char **argv)
   opts.format = format;
   opts.query = query;
   opts.segments = (guint) segments;
+  opts.ion = ion;
   cli_snapshot_run_begin (&run, _ ("Exporting"), &opts.progress, &opts.progress_data);
   opts.cancellable = run.cancellable;
   if (!ddb_transfer_export (backend, (DdbBackend *const *) more->pdata, rest[0], &opts, &progress,

@@ -288,18 +288,8 @@ snap_write_ddb_item (const DdbValue *item, gpointer data, GError **error)
 {
   ExportState *st = data;
 
-  if (st->format == DDB_SNAPSHOT_S3)
-    {
-      g_string_append (st->w->buf, "{\"Item\":");
-      ddb_json_append_item (st->w->buf, item);
-      g_string_append (st->w->buf, "}\n");
-      st->billed += ddb_item_size (item);
-    }
-  else
-    {
-      ddb_json_append_item (st->w->buf, item);
-      g_string_append_c (st->w->buf, '\n');
-    }
+  ddb_json_append_item (st->w->buf, item);
+  g_string_append_c (st->w->buf, '\n');
   return snap_export_tick (st, error);
 }
 

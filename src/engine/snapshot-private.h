@@ -248,7 +248,6 @@ typedef struct {
   Progress *pr;
   GCancellable *cancellable;
   gboolean first;
-  gsize billed;
   /* csv */
   GPtrArray *columns;       /* CsvColumn*, type = the column's output type */
   GHashTable *column_index; /* name -> index + 1 */

@@ -1,5 +1,6 @@
 /* snapshot-s3.c: the S3 export layout (DynamoDB's "export to S3" output): reading its
- * manifests, verifying its checksums, and writing one.
+ * manifests (from a folder or a store), verifying its checksums, and writing one into a folder
+ * through export-layout.h's writer (DynamoDB JSON or Ion), as ExportTableToPointInTime does.
  *
  * manifest-summary.json (itemCount, outputFormat, manifestFilesS3Key, ...) and
  * manifest-files.json, one JSON object a line per data file: {"itemCount", "md5Checksum"
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "engine/export-layout.h"
 #include "engine/snapshot-private.h"
 
 /* ---- Reading the S3 layout ---- */
@@ -469,24 +471,41 @@ describe_key_specs (const SnapCaller *caller, const char *table, GCancellable *c
   return TRUE;
 }
 
-static char *
-iso_time (GDateTime *t)
-{
-  return g_date_time_format (t, "%Y-%m-%dT%H:%M:%S.%fZ");
-}
+/* The folder export's PUT: the layout's keys "AWSDynamoDB/<id>/NAME" written as DEST/NAME (the
+ * folder holds the export itself, as an export copied down from a bucket does). */
+typedef struct {
+  char *dest;
+  char *strip; /* "AWSDynamoDB/<id>/" */
+} FolderPut;
 
 static gboolean
-write_small_file (const char *dir, const char *name, const char *text, GError **error)
+folder_put (const char *key, GBytes *contents, gpointer data, GCancellable *cancellable,
+            GError **error)
 {
-  g_autofree char *path = g_build_filename (dir, name, NULL);
+  FolderPut *fp = data;
 
-  return g_file_set_contents (path, text, -1, error);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  return ddb_export_folder_put (g_str_has_prefix (key, fp->strip) ? key + strlen (fp->strip) : key,
+                                contents, fp->dest, cancellable, error);
 }
 
-static char *
-md5_hex_of_text (const char *text)
+typedef struct {
+  DdbExportLayout *layout;
+  Progress *pr;
+} LayoutState;
+
+static gboolean
+layout_item (const DdbValue *item, gpointer data, GError **error)
 {
-  return g_compute_checksum_for_string (G_CHECKSUM_MD5, text, -1);
+  LayoutState *ls = data;
+
+  if (!ddb_export_layout_add_item (ls->layout, item, error))
+    return FALSE;
+  ls->pr->p.items++;
+  ls->pr->p.bytes = ddb_export_layout_billed_bytes (ls->layout);
+  snap_progress_tick (ls->pr);
+  return TRUE;
 }
 
 /* Removes what the folder holds, not the folder. */
@@ -517,33 +536,19 @@ gboolean
 snap_export_s3 (const SnapCaller *caller, const char *dest, const DdbExportOptions *options,
                 Progress *pr, GError **error)
 {
-  g_autoptr (GDateTime) start = g_date_time_new_now_utc ();
-  g_autoptr (GDateTime) end = NULL;
   g_autofree char *export_id = NULL;
-  g_autofree char *data_dir = g_build_filename (dest, "data", NULL);
-  g_autofree char *data_name = NULL;
-  g_autofree char *data_path = NULL;
   g_autofree char *key_spec = NULL;
   g_autofree char *table_arn = NULL;
   g_autofree char *table_id = NULL;
+  g_autofree char *arn = NULL;
   g_auto (GStrv) gsis = NULL;
-  g_autofree char *files_text = NULL;
-  g_autofree char *summary_text = NULL;
-  g_autofree char *files_md5 = NULL;
-  g_autofree char *summary_md5 = NULL;
-  g_autofree char *b64 = NULL;
-  g_autofree char *hex = NULL;
-  g_autofree char *t0 = NULL;
-  g_autofree char *t1 = NULL;
-  json_auto_t *files_entry = NULL;
-  json_auto_t *summary = NULL;
+  json_auto_t *extra = NULL;
   json_t *gsi_array;
-  guint8 digest[16];
-  guint64 written = 0;
   gboolean created = FALSE;
-  Writer w;
-  ExportState st = { 0 };
-  gboolean ok;
+  g_autoptr (DdbExportLayout) layout = NULL;
+  DdbExportLayoutOptions lo = { 0 };
+  FolderPut fp = { 0 };
+  LayoutState ls = { 0 };
 
   if (g_file_test (dest, G_FILE_TEST_EXISTS))
     {
@@ -564,94 +569,50 @@ snap_export_s3 (const SnapCaller *caller, const char *dest, const DdbExportOptio
   if (!describe_key_specs (caller, options->table_name, options->cancellable, &key_spec, &gsis,
                            &table_arn, &table_id, error))
     return FALSE;
-  if (g_mkdir_with_parents (data_dir, 0777) != 0)
+  if (g_mkdir_with_parents (dest, 0777) != 0)
     {
       int e = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", data_dir,
-                   g_strerror (e));
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", dest, g_strerror (e));
       return FALSE;
     }
 
+  /* DynamoDB's export ids: the time in milliseconds and 8 hex digits. */
   export_id = g_strdup_printf ("%014" G_GINT64_FORMAT "-%08x", g_get_real_time () / 1000,
                                g_random_int ());
-  {
-    /* DynamoDB names data files with 26 random base-32 characters. */
-    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
-    char name[27];
-    for (guint i = 0; i < 26; i++)
-      name[i] = alphabet[g_random_int_range (0, 32)];
-    name[26] = '\0';
-    data_name = g_strconcat (name, ".json.gz", NULL);
-  }
-  data_path = g_build_filename (data_dir, data_name, NULL);
-
-  if (!snap_writer_open (&w, data_path, TRUE, &written, options->cancellable, error))
-    goto fail;
-  st.w = &w;
-  st.format = DDB_SNAPSHOT_S3;
-  st.pr = pr;
-  st.cancellable = options->cancellable;
-  ok = snap_for_each_item (caller, options, snap_write_ddb_item, &st, options->cancellable, error);
-  if (!snap_writer_close (&w, ok, ok ? error : NULL) || !ok)
-    goto fail;
-  if (!file_md5 (data_path, data_name, digest, options->cancellable, error))
-    goto fail;
-  b64 = g_base64_encode (digest, sizeof digest);
-  hex = hex_of (digest, sizeof digest);
-
-  {
-    g_autofree char *k = g_strdup_printf ("AWSDynamoDB/%s/data/%s", export_id, data_name);
-
-    files_entry = json_pack ("{sIssssss}", "itemCount", (json_int_t) pr->p.items, "md5Checksum",
-                             b64, "etag", hex, "dataFileS3Key", k);
-  }
-  {
-    char *line = json_dumps (files_entry, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    files_text = g_strconcat (line, "\n", NULL);
-    free (line);
-  }
-  end = g_date_time_new_now_utc ();
-  t0 = iso_time (start);
-  t1 = iso_time (end);
+  arn = g_strdup_printf ("%s/export/%s", table_arn ? table_arn : "", export_id);
   gsi_array = json_array ();
   for (guint i = 0; gsis != NULL && gsis[i] != NULL; i++)
     json_array_append_new (gsi_array, json_string (gsis[i]));
-  {
-    g_autofree char *arn = g_strdup_printf ("%s/export/%s", table_arn ? table_arn : "", export_id);
-    g_autofree char *mkey = g_strdup_printf ("AWSDynamoDB/%s/manifest-files.json", export_id);
-
-    summary = json_pack ("{ss ss ss ss ss ss ss ss ss? ss sn ss sI sI ss ss ss so}", "version",
-                         "2020-06-30", "exportArn", arn, "startTime", t0, "endTime", t1, "tableArn",
-                         table_arn ? table_arn : "", "tableId", table_id ? table_id : "",
-                         "exportTime", t0, "s3Bucket", "local", "s3Prefix", NULL, "s3SseAlgorithm",
-                         "AES256", "s3SseKmsKeyId", "manifestFilesS3Key", mkey, "billedSizeBytes",
-                         (json_int_t) st.billed, "itemCount", (json_int_t) pr->p.items,
-                         "outputFormat", "DYNAMODB_JSON", "exportType", "FULL_EXPORT",
-                         "dynoscopeKey", key_spec, "dynoscopeGsis", gsi_array);
-  }
-  if (summary == NULL)
+  /* Our own members: the key schema and the GSIs, so that the export imports without --key. */
+  extra = json_pack ("{ss so}", "dynoscopeKey", key_spec, "dynoscopeGsis", gsi_array);
+  if (extra == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                            "Cannot write manifest-summary.json (a name is not UTF-8)");
       goto fail;
     }
-  {
-    char *text = json_dumps (summary, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    summary_text = g_strdup (text);
-    free (text);
-  }
-  files_md5 = md5_hex_of_text (files_text);
-  summary_md5 = md5_hex_of_text (summary_text);
-  if (!write_small_file (dest, "manifest-files.json", files_text, error)
-      || !write_small_file (dest, "manifest-files.checksum", files_md5, error)
-      || !write_small_file (dest, "manifest-summary.json", summary_text, error)
-      || !write_small_file (dest, "manifest-summary.checksum", summary_md5, error)
-      || !write_small_file (dest, "_started", "", error))
+  lo.export_arn = arn;
+  lo.table_arn = table_arn != NULL ? table_arn : "";
+  lo.table_id = table_id;
+  lo.bucket = "local";
+  lo.format = options->ion ? DDB_EXPORT_FORMAT_ION : DDB_EXPORT_FORMAT_DYNAMODB_JSON;
+  lo.export_time_us = g_get_real_time ();
+  lo.summary_extra = extra;
+  fp.dest = (char *) dest;
+  fp.strip = g_strdup_printf ("AWSDynamoDB/%s/", export_id);
+  layout = ddb_export_layout_begin (&lo, folder_put, &fp, options->cancellable, error);
+  if (layout == NULL)
     goto fail;
-  pr->p.bytes = written;
+  ls.layout = layout;
+  ls.pr = pr;
+  if (!snap_for_each_item (caller, options, layout_item, &ls, options->cancellable, error)
+      || !ddb_export_layout_finish (layout, NULL, error))
+    goto fail;
+  g_free (fp.strip);
   return TRUE;
 
 fail:
+  g_free (fp.strip);
   /* An empty folder the caller gave is left as it was. */
   remove_contents (dest);
   if (created)

@@ -134,6 +134,9 @@ typedef struct {
    * its own LastEvaluatedKey loop; each page is written whole as it arrives, so the pages of the
    * segments interleave and the order of the output is not deterministic. Ignored for a query. */
   guint segments;
+  /* s3: the data files in Amazon Ion (outputFormat ION), as an export asked for ION writes
+   * them, rather than DynamoDB JSON. */
+  gboolean ion;
 } DdbExportOptions;
 
 /* Writes the table's items (in the table's Scan order) or the query's to `dest`: a file for

@@ -205,6 +205,30 @@ class ImportExport(unittest.TestCase):
         self.assertIn(b"dynoscope-cli import: cancelled", err)
         self.assertEqual(self.table_names(), [])
 
+    def test_ion_export(self):
+        """export --format ion: AWS's layout with Ion data files, read back to the same items."""
+        r = self.imp(DEMO)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = self.path("ion")
+        r = run("--db", self.db, "export", "--table", "Workspaces", "--format", "ion", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "manifest-summary.json")) as f:
+            self.assertEqual(json.load(f)["outputFormat"], "ION")
+        import gzip
+        data = [os.path.join(out, "data", n) for n in os.listdir(os.path.join(out, "data"))]
+        self.assertTrue(data and all(n.endswith(".ion.gz") for n in data))
+        lines = [l for n in data for l in gzip.open(n).read().decode().splitlines()]
+        self.assertTrue(all(l.startswith("$ion_1_0 {Item:{") for l in lines), lines[:2])
+        db2 = self.path("ion.db")
+        r = run("--db", db2, "import", "--table", "Workspaces", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        a, b = self.path("a.jsonl"), self.path("b.jsonl")
+        for db, dest in ((self.db, a), (db2, b)):
+            r = run("--db", db, "export", "--table", "Workspaces", dest)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        with open(a, "rb") as f1, open(b, "rb") as f2:
+            self.assertEqual(f1.read(), f2.read())
+
     def test_incremental(self):
         """A full export written by `export --format s3`, then an incremental export as AWS
         writes one (an update, a delete, an insert, compacted), applied on import."""
