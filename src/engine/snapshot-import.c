@@ -367,9 +367,14 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
   absolute = options->store != NULL ? g_strdup (source) : g_canonicalize_filename (source, NULL);
   base_ms = r->s.export_time_us > 0 ? r->s.export_time_us / 1000 : g_get_real_time () / 1000;
   if (r->incrementals != NULL && r->incrementals->len > 0)
-    base_ms = ((Sources *) g_ptr_array_index (r->incrementals, r->incrementals->len - 1))
-                  ->to_time_us
-              / 1000;
+    {
+      const Sources *last = g_ptr_array_index (r->incrementals, r->incrementals->len - 1);
+
+      base_ms = last->to_time_us / 1000;
+      g_free (absolute);
+      absolute = options->store != NULL ? g_strdup (last->display)
+                                        : g_canonicalize_filename (last->display, NULL);
+    }
   if (!ddb_base_set (engine->store, def,
                      options->base_source != NULL ? options->base_source : absolute,
                      options->base_format != NULL ? options->base_format

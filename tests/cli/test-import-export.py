@@ -294,6 +294,21 @@ class ImportExport(unittest.TestCase):
         with open(out) as f:
             got = {(i["EntityRef"]["S"], i["Detail"]["S"]): i for i in map(json.loads, f)}
         self.assertEqual(got, want)
+        # The base is the last export applied, as of its end; compare with the full export
+        # shows what the incremental export changed.
+        r = run("--db", db2, "snapshot", "base", "--table", "Workspaces")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(b"source=" + os.path.realpath(inc).encode() + b" ", r.stdout)
+        self.assertIn(b"recorded=2099-01-01T00:00:00Z", r.stdout)
+        r = run("--db", db2, "compare", "--table", "Workspaces", "--with-export", full, "--json")
+        self.assertEqual(r.returncode, 1, r.stderr)  # they differ
+        lines = [json.loads(l) for l in r.stdout.decode().splitlines()]
+        self.assertEqual((lines[0]["same"], lines[0]["changed"], lines[0]["only_here"],
+                          lines[0]["only_there"]), (len(items) - 2, 1, 1, 1))
+        kinds = {(d["kind"], d["key"]["EntityRef"]["S"], d["key"]["Detail"]["S"])
+                 for d in lines[1:] if "kind" in d}
+        self.assertEqual(kinds, {("changed",) + upd, ("only-here", "WS#new", "META"),
+                                 ("only-there",) + gone})
 
     def test_help(self):
         r = run("import", "--help")
