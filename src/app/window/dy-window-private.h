@@ -69,7 +69,7 @@ const char *dy_window_mark_icon (DyConnectionMark mark);
 char *dy_window_mark_tooltip (DyConnection *connection);
 
 /* dy-window-tables.c */
-/* Installs win.new-table (Ctrl+N), win.edit-table and win.delete-table. */
+/* Installs win.new-table (Ctrl+N), win.edit-table, win.delete-table and win.table-exports. */
 void dy_window_tables_class_init (GtkWidgetClass *widget_class);
 
 G_END_DECLS

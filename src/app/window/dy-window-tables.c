@@ -1,10 +1,12 @@
 /* dy-window-tables.c: the window's table management actions: win.new-table (Ctrl+N), and
- * win.edit-table and win.delete-table for the current tab's table or the table selected in the
- * sidebar (dy-table-dialog.h). */
+ * win.edit-table, win.delete-table and win.table-exports for the current tab's table or the
+ * table selected in the sidebar (dy-table-dialog.h, dy-exports-dialog.h). */
 #define G_LOG_DOMAIN "dynoscope-window"
 
 #include <glib/gi18n.h>
 
+#include "app/tables/dy-exports-dialog.h"
+#include "app/tables/dy-import.h"
 #include "app/tables/dy-table-dialog.h"
 #include "app/browser/dy-table-view.h"
 #include "app/window/dy-window-private.h"
@@ -115,12 +117,47 @@ table_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* A completed export opened as a snapshot: the import dialog, into a database. */
+static void
+open_export (DyExportsDialog *dialog, const char *url, const char *key_spec, DyWindow *self)
+{
+  dy_import_dialog_new (self, url);
+}
+
+static void
+exports_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyWindow *self = DY_WINDOW (widget);
+  DyTableView *view = dy_window_get_current_view (self);
+  const char *table = NULL;
+  DyConnection *connection;
+  DyExportsDialog *dialog;
+
+  if (view != NULL)
+    {
+      connection = dy_table_view_get_connection (view);
+      table = dy_table_view_get_table_name (view);
+    }
+  else
+    connection = dy_window_sidebar_selection (self, &table);
+  if (connection == NULL || table == NULL)
+    {
+      dy_window_toast (self, _ ("Open or select a table first"));
+      return;
+    }
+  dialog = dy_exports_dialog_new (GTK_WINDOW (self), connection, table,
+                                  dy_window_get_settings (self));
+  g_signal_connect_object (dialog, "open", G_CALLBACK (open_export), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 void
 dy_window_tables_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.new-table", NULL, new_table_action);
   gtk_widget_class_install_action (widget_class, "win.edit-table", NULL, table_action);
   gtk_widget_class_install_action (widget_class, "win.delete-table", NULL, table_action);
+  gtk_widget_class_install_action (widget_class, "win.table-exports", NULL, exports_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-table",
                                        NULL);
 }
