@@ -79,6 +79,10 @@ cli_snapshot_progress_line (const DdbSnapshotProgress *p, const char *verb)
                             ngettext ("%s: %s item, %s, %.0f items/s, %s/s",
                                       "%s: %s items, %s, %.0f items/s, %s/s", (gulong) p->items),
                             verb, items, bytes, p->items_per_second, rate);
+  /* TRANSLATORS: appended to the line above: ", 3/10 files" (data files read, in all) */
+  if (p->total_files > 0)
+    g_string_append_printf (line, ngettext (", %u/%u file", ", %u/%u files", p->total_files),
+                            p->files, p->total_files);
   /* \r and clear to the end of the line: the line is rewritten in place. */
   fprintf (stderr, "\r%s\033[K%s", line->str, p->done ? "\n" : "");
   fflush (stderr);

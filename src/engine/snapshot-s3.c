@@ -91,13 +91,23 @@ json_count (json_t *j, guint64 *out)
 
 /* A manifest's dataFileS3Key KEY as an object of a store, the export's summary being
  * SUMMARY_KEY: KEY as given when it starts with the export's root (what precedes
- * "AWSDynamoDB/" in SUMMARY_KEY: the export's prefix), else KEY under that root. */
+ * "AWSDynamoDB/" in SUMMARY_KEY: the export's prefix), else KEY under that root; when
+ * SUMMARY_KEY is not under an AWSDynamoDB/ folder, the data/ folder beside it. */
 static char *
 store_data_key (const char *summary_key, const char *key)
 {
   const char *aws = g_strrstr (summary_key, "AWSDynamoDB/");
   g_autofree char *root = aws != NULL ? g_strndup (summary_key, aws - summary_key) : NULL;
+  const char *rel = g_strrstr (key, "/data/");
 
+  if (aws == NULL && rel != NULL)
+    {
+      /* An export's folder copied elsewhere (or our own folder export uploaded): its data/
+       * beside its manifest-summary.json. */
+      g_autofree char *dir = g_path_get_dirname (summary_key);
+
+      return strcmp (dir, ".") == 0 ? g_strdup (rel + 1) : g_strconcat (dir, rel, NULL);
+    }
   if (root == NULL || *root == '\0' || g_str_has_prefix (key, root))
     return g_strdup (key);
   return g_strconcat (root, key, NULL);

@@ -17,7 +17,6 @@ import concurrent.futures
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,11 +26,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, HERE)
 import dynoscope_testlib as lib  # noqa: E402
+from s3rver_lib import S3rver  # noqa: E402
+import s3rver_lib  # noqa: E402
 
 lib.use_system_python_for_boto3()
 
 TOOL = None
-S3RVER_PACKAGE = "s3rver@3.7.1"
 S3_ERROR = "ddb-s3-error-quark"
 TIMEOUT = 600
 
@@ -259,60 +259,6 @@ class FakeTests(ToolCase):
 # s3rver
 
 
-def s3rver_dirs():
-    dirs = []
-    if os.environ.get("DYNOSCOPE_S3RVER_DIR"):
-        dirs.append(os.environ["DYNOSCOPE_S3RVER_DIR"])
-    dirs.append(lib.cache_dir("s3rver"))
-    return dirs
-
-
-def find_s3rver():
-    for d in s3rver_dirs():
-        cli = os.path.join(d, "node_modules", "s3rver", "bin", "s3rver.js")
-        if os.path.isfile(cli):
-            return cli
-    return None
-
-
-def install_s3rver():
-    if shutil.which("npm") is None or not lib.npm_install(s3rver_dirs()[0], S3RVER_PACKAGE):
-        return None
-    return find_s3rver()
-
-
-class S3rver:
-    def __init__(self, cli, directory):
-        self.cli = cli
-        self.directory = directory
-        self.proc = None
-        self.port = None
-
-    @property
-    def url(self):
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self):
-        self.port = lib.free_port()
-        self.logfile = tempfile.TemporaryFile(mode="w+")
-        # s3rver makes its continuation tokens with DES, which OpenSSL 3 only has in its
-        # legacy provider.
-        self.proc = subprocess.Popen(["node", "--openssl-legacy-provider", self.cli, "-d", self.directory, "-a", "127.0.0.1",
-                                      "-p", str(self.port), "--silent"],
-                                     stdout=self.logfile, stderr=subprocess.STDOUT,
-                                     start_new_session=True, preexec_fn=lib.die_with_parent)
-        if lib.wait_http(self.url, self.proc, 60):
-            return True
-        self.logfile.seek(0)
-        lib.log("s3rver did not start:", self.logfile.read()[-2000:])
-        self.stop()
-        return False
-
-    def stop(self):
-        lib.stop_process_group(self.proc)
-        self.proc = None
-
-
 # Not "a//b": s3rver's router answers 404 to it, for boto3 as for us; not "a/./b": s3rver
 # stores keys as file paths and lists it as "a/b"; and no segment longer than a file name.
 # (The signature corpus of s3-botocore-check.py has all three.)
@@ -452,12 +398,9 @@ def main():
     if mode == "fakes":
         suite = unittest.defaultTestLoader.loadTestsFromTestCase(FakeTests)
     elif mode == "s3rver":
-        if shutil.which("node") is None:
-            print("1..0 # SKIP node is missing")
-            return lib.SKIP
-        CLI = find_s3rver() or install_s3rver()
+        CLI, why = s3rver_lib.find_or_install()
         if CLI is None:
-            print("1..0 # SKIP s3rver could not be installed (npm missing or offline)")
+            print(f"1..0 # SKIP {why}")
             return lib.SKIP
         suite = unittest.defaultTestLoader.loadTestsFromTestCase(S3rverTests)
     else:
