@@ -15,7 +15,7 @@ _dynoscope_cli_help_options ()
 # The commands of `dynoscope-cli --help`.
 _dynoscope_cli_commands ()
 {
-  "$1" --help 2>/dev/null | sed -n -e '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'
+  "$1" --help 2>/dev/null | sed -n -e '/^Commands:/,/^$/s/^  \([a-z][a-z0-9-]*\) .*/\1/p'
 }
 
 # The subcommands COMMAND's synopses name in `dynoscope-cli --help` (model check, snapshot base).
@@ -105,7 +105,7 @@ _dynoscope_cli ()
       esac
     elif [ -z "$sub" ] && [[ $word != -* ]]; then
       case $command in
-        model | snapshot) sub=$word ;;
+        model | snapshot | exports | s3) sub=$word ;;
       esac
       break
     fi
@@ -128,7 +128,13 @@ _dynoscope_cli ()
       return 0
       ;;
     --endpoint | --with-endpoint | --region | --host | --port | --auth | --filter | --query \
-      | --names | --values | --condition | --update | --projection | --key | --gsi)
+      | --names | --values | --condition | --update | --projection | --key | --gsi | --bucket \
+      | --prefix | --bucket-owner | --time | --from | --to | --recovery-days | --endpoint-url \
+      | --content-type)
+      return 0
+      ;;
+    --view)
+      COMPREPLY=($(compgen -W "NEW_AND_OLD_IMAGES NEW_IMAGE" -- "$cur"))
       return 0
       ;;
     --lang | -l | --code)
@@ -140,6 +146,7 @@ _dynoscope_cli ()
         sql) COMPREPLY=($(compgen -W "table jsonl csv" -- "$cur")) ;;
         import | export) COMPREPLY=($(compgen -W "s3 jsonl json csv" -- "$cur")) ;;
         stage-file) COMPREPLY=($(compgen -W "jsonl json csv" -- "$cur")) ;;
+        exports) COMPREPLY=($(compgen -W "json ion" -- "$cur")) ;;
       esac
       return 0
       ;;

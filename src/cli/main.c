@@ -8,10 +8,12 @@
 #include "cli/codegen-cmd.h"
 #include "cli/eval.h"
 #include "cli/export.h"
+#include "cli/exports-cmd.h"
 #include "cli/import.h"
 #include "cli/compare-cmd.h"
 #include "cli/keys-cmd.h"
 #include "cli/model-cmd.h"
+#include "cli/s3-cmd.h"
 #include "cli/serve.h"
 #include "cli/snapshot-pull.h"
 #include "cli/sql-cmd.h"
@@ -90,9 +92,25 @@ static const CliCommand commands[] = {
     NULL, snapshot_main, NULL },
   { "serve",
     "--db PATH serve [--host HOST] [--port PORT] [--auth KEYID:SECRET[:TOKEN] …] "
-    "[--auth-file PATH]",
+    "[--auth-file PATH] [--export-dir DIR | --export-s3]",
     N_ ("Answer DynamoDB's API over HTTP from the database, as a local endpoint"), NULL,
     serve_main, NULL },
+  { "exports",
+    "[--db PATH | --endpoint URL] exports list [--table T]\n           dynoscope-cli "
+    "[--db PATH | --endpoint URL] exports describe EXPORT_ARN\n           dynoscope-cli "
+    "[--db PATH | --endpoint URL] exports start --table T --bucket B [--format json|ion] "
+    "[--time TIME | --incremental --from TIME [--to TIME]] [--wait]\n           dynoscope-cli "
+    "[--db PATH | --endpoint URL] exports pitr --table T [--enable | --disable]",
+    N_ ("A live table's exports to S3: list them, describe one, start one (full or incremental, "
+        "DynamoDB JSON or Amazon Ion) and wait for it, and show or switch the point-in-time "
+        "recovery they need"),
+    cli_exports_main, NULL, NULL },
+  { "s3",
+    "[--profile P] [--region R] s3 put s3://BUCKET/KEY FILE\n           dynoscope-cli "
+    "[--profile P] [--region R] s3 ls s3://BUCKET[/PREFIX]",
+    N_ ("Write a file to an S3 object, or list a bucket's objects, with the profile's "
+        "credentials and S3 endpoint (AWS_ENDPOINT_URL_S3)"),
+    cli_s3_main, NULL, NULL },
   { "codegen",
     "[--endpoint URL] [--profile P] [--region R] codegen --lang LANG OPERATION [REQUEST_JSON | -]",
     N_ ("Print a request as a program for the AWS CLI, Python, JavaScript, Java, Go or Rust"),

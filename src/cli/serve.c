@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/serve-s3.h"
 #include "cli/serve.h"
 #include "engine/engine.h"
 #include "engine/export-target.h"
@@ -18,7 +19,8 @@
 
 #define SERVE_PREFIX "dynoscope-cli serve: "
 #define SERVE_USAGE "Usage: dynoscope-cli --db PATH serve [--host HOST] [--port PORT] " \
-                    "[--auth KEYID:SECRET[:TOKEN] …] [--auth-file PATH] [--export-dir DIR]"
+                    "[--auth KEYID:SECRET[:TOKEN] …] [--auth-file PATH] " \
+                    "[--export-dir DIR | --export-s3]"
 /* Seconds between Time to Live sweeps (DYNOSCOPE_TTL_INTERVAL overrides). */
 #define TTL_INTERVAL_DEFAULT 60
 /* How long requests in flight get to finish once a shutdown is asked for. */
@@ -146,6 +148,7 @@ cli_serve_run (const char *db_path, int argc, char **argv)
   char **auth = NULL;
   char *auth_file = NULL;
   char *export_dir = NULL;
+  gboolean export_s3 = FALSE;
   g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (wipe_free);
   const char *auth_env = g_getenv ("DYNOSCOPE_SERVE_AUTH");
   g_autoptr (GOptionContext) octx = NULL;
@@ -176,6 +179,12 @@ cli_serve_run (const char *db_path, int argc, char **argv)
       N_ ("Write the exports ExportTableToPointInTime asks for into this folder: s3://BUCKET/KEY "
           "becomes DIR/BUCKET/KEY (a bucket is a folder that must exist)"),
       N_ ("DIR") },
+    { "export-s3", 0, 0, G_OPTION_ARG_NONE, &export_s3,
+      N_ ("Write the exports into S3 through “dynoscope-cli s3 put”, with the credentials and "
+          "the S3 endpoint the AWS CLI would use (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, "
+          "AWS_PROFILE, …). Without --export-dir, the default when AWS_ENDPOINT_URL_S3 or "
+          "AWS_ENDPOINT_URL is set"),
+      NULL },
     { NULL },
   };
 
@@ -215,6 +224,13 @@ cli_serve_run (const char *db_path, int argc, char **argv)
       status = 2;
       goto out;
     }
+  if (export_dir != NULL && export_s3)
+    {
+      fprintf (stderr, SERVE_PREFIX "%s\n",
+               _ ("--export-dir and --export-s3 cannot be used together"));
+      status = 2;
+      goto out;
+    }
   if (host != NULL && *host == '\0')
     {
       fprintf (stderr, SERVE_PREFIX "%s\n", _ ("--host needs an address"));
@@ -248,10 +264,16 @@ cli_serve_run (const char *db_path, int argc, char **argv)
       status = 1;
       goto out;
     }
-  /* Where exports go. An S3 client plugs in here: ddb_engine_set_export_target with an
-   * open_bucket that returns a PUT over the bucket (AWS_ENDPOINT_URL_S3). */
+  /* Where exports go: a folder, or S3 through dynoscope-cli (serve-s3.h). */
   if (export_dir != NULL)
     ddb_engine_set_export_dir (engine, export_dir);
+  else if (cli_serve_s3_wanted (export_s3, export_dir)
+           && !cli_serve_s3_set_target (engine, &error))
+    {
+      fprintf (stderr, SERVE_PREFIX "%s\n", error->message);
+      status = 1;
+      goto out;
+    }
   server = ddb_server_new (engine);
   add_keys (server, keys);
 
@@ -304,28 +326,28 @@ out:
   return status;
 }
 
-/* dynoscope-serve beside this executable (the build tree keeps them side by side), else in the
- * installed bindir (this is the full CLI, which an installation keeps in libexecdir), or NULL. */
-static char *
-find_lean_server (void)
+char *
+cli_serve_find_program (const char *name)
 {
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *dir = NULL;
   const char *candidates[3] = { NULL };
   g_autofree char *relative = NULL;
+  gsize n = 0;
 
-  if (self == NULL)
-    return NULL;
-  dir = g_path_get_dirname (self);
-  candidates[0] = dir;
-#ifdef CLI_BINDIR_RELATIVE
-  relative = g_build_filename (dir, CLI_BINDIR_RELATIVE, NULL);
-  candidates[1] = relative;
-  candidates[2] = CLI_BINDIR_ABSOLUTE;
-#endif
-  for (gsize i = 0; i < G_N_ELEMENTS (candidates) && candidates[i] != NULL; i++)
+  if (self != NULL)
     {
-      char *path = g_build_filename (candidates[i], "dynoscope-serve", NULL);
+      dir = g_path_get_dirname (self);
+      candidates[n++] = dir;
+#ifdef CLI_BINDIR_RELATIVE
+      relative = g_build_filename (dir, CLI_BINDIR_RELATIVE, NULL);
+      candidates[n++] = relative;
+#endif
+    }
+  candidates[n++] = CLI_BINDIR_ABSOLUTE;
+  for (gsize i = 0; i < n; i++)
+    {
+      char *path = g_build_filename (candidates[i], name, NULL);
 
       if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
         return path;
@@ -340,7 +362,7 @@ cli_serve_main (const char *db_path, int argc, char **argv)
   /* dynoscope-cli carries libcurl and the rest of the client side: loading them is most of its
    * start time and memory. The lean executable serves instead, in this process's place (same
    * pid, so signals sent to it reach the server). */
-  g_autofree char *lean = find_lean_server ();
+  g_autofree char *lean = cli_serve_find_program ("dynoscope-serve");
 
   if (lean != NULL && db_path != NULL)
     {

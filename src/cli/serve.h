@@ -10,3 +10,8 @@ int cli_serve_main (const char *db_path, int argc, char **argv);
  * execs the lean dynoscope-serve next to it (which calls this) and only serves in its own process
  * when that executable is missing. argv[0] is the command name. */
 int cli_serve_run (const char *db_path, int argc, char **argv);
+
+/* NAME ("dynoscope-serve", "dynoscope-cli") beside this executable (the build tree keeps them
+ * side by side), else in the installed bindir (relative to this executable first, so that a
+ * moved installation still works), or NULL. A new string. */
+char *cli_serve_find_program (const char *name);

@@ -54,7 +54,7 @@ class BashCompletion(unittest.TestCase):
         self.assertEqual(complete("co"), ["codegen", "commit", "compare"])
         self.assertIn("serve", complete(""))
         self.assertEqual(complete("--db", self.db, "s"),
-                         ["serve", "snapshot", "sql", "sso", "stage-file", "staged"])
+                         ["s3", "serve", "snapshot", "sql", "sso", "stage-file", "staged"])
 
     def test_global_options(self):
         self.assertEqual(complete("--e"), ["--endpoint"])
@@ -71,6 +71,16 @@ class BashCompletion(unittest.TestCase):
     def test_subcommands_and_their_options(self):
         self.assertEqual(complete("model", ""), ["apply", "check", "estimate", "infer"])
         self.assertIn("--dry-run", complete("--db", self.db, "model", "apply", "--d"))
+        self.assertEqual(complete("exports", ""), ["describe", "list", "pitr", "start"])
+        self.assertEqual(complete("s3", ""), ["ls", "put"])
+        opts = complete("exports", "start", "--")
+        for opt in ("--table", "--bucket", "--prefix", "--format", "--incremental", "--from",
+                    "--to", "--view", "--time", "--wait", "--help"):
+            self.assertIn(opt, opts)
+        self.assertEqual(complete("exports", "start", "--format", ""), ["ion", "json"])
+        self.assertEqual(complete("exports", "start", "--view", "NEW_I"), ["NEW_IMAGE"])
+        self.assertIn("--enable", complete("exports", "pitr", "--e"))
+        self.assertIn("--endpoint-url", complete("s3", "put", "--e"))
 
     def test_table_from_the_database(self):
         self.assertEqual(complete("--db", self.db, "keys", "--table", ""),

@@ -21,7 +21,7 @@ def cli_help(*args):
 
 def commands():
     text = cli_help().split("\nCommands:\n", 1)[1]
-    return [m.group(1) for m in re.finditer(r"^  (?!dynoscope-cli )([a-z][a-z-]*) ", text, re.M)]
+    return [m.group(1) for m in re.finditer(r"^  (?!dynoscope-cli )([a-z][a-z0-9-]*) ", text, re.M)]
 
 
 def subcommands(name):
