@@ -634,6 +634,12 @@ dy_exports_dialog_new (GtkWindow *parent, DyConnection *connection, const char *
   return self;
 }
 
+DyConnection *
+dy_exports_dialog_get_connection (DyExportsDialog *self)
+{
+  return self->connection;
+}
+
 GtkListBox *
 dy_exports_dialog_get_list (DyExportsDialog *self)
 {

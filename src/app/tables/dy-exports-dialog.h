@@ -20,6 +20,8 @@ G_DECLARE_FINAL_TYPE (DyExportsDialog, dy_exports_dialog, DY, EXPORTS_DIALOG, Ad
 DyExportsDialog *dy_exports_dialog_new (GtkWindow *parent, DyConnection *connection,
                                         const char *table, GSettings *settings);
 
+DyConnection *dy_exports_dialog_get_connection (DyExportsDialog *self);
+
 /* For tests: the rows of the exports list (each an AdwActionRow), and the status line. */
 GtkListBox *dy_exports_dialog_get_list (DyExportsDialog *self);
 const char *dy_exports_dialog_get_pitr_text (DyExportsDialog *self);

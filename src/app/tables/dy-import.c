@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "app/common/dy-format.h"
-#include "app/tables/dy-import.h"
+#include "app/tables/dy-import-private.h"
 #include "backend/transfer.h"
 #include "core/error.h"
 
@@ -34,6 +34,7 @@ struct _DyImportDialog {
 
   DyWindow *window;
   char *source;
+  DyImportSource *from; /* the source with the session an s3:// one is read with */
   GPtrArray *databases;      /* DyConnection, entry i + 1 of the database row */
   GCancellable *cancellable; /* of the running import */
   GCancellable *inspect_cancellable;
@@ -51,178 +52,6 @@ struct _DyImportDialog {
 };
 
 G_DEFINE_FINAL_TYPE (DyImportDialog, dy_import_dialog, ADW_TYPE_WINDOW)
-
-/* DynamoDB's table names: 3 to 255 of [A-Za-z0-9_.-]. */
-static gboolean
-valid_table_name (const char *name)
-{
-  gsize n = strlen (name);
-
-  if (n < 3 || n > 255)
-    return FALSE;
-  for (const char *p = name; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && *p != '_' && *p != '.' && *p != '-')
-      return FALSE;
-  return TRUE;
-}
-
-/* A table name from a file name: "orders.jsonl.gz" -> "orders". */
-static char *
-table_name_from_file (const char *path)
-{
-  g_autofree char *base = g_path_get_basename (path);
-  char *dot;
-
-  if (g_str_has_suffix (base, ".gz"))
-    base[strlen (base) - 3] = '\0';
-  dot = strrchr (base, '.');
-  if (dot != NULL && dot != base)
-    *dot = '\0';
-  for (char *p = base; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && *p != '_' && *p != '.' && *p != '-')
-      *p = '_';
-  return g_steal_pointer (&base);
-}
-
-/* Looking at the source before importing: the table name it suggests and what it is. */
-
-typedef struct {
-  char *table;       /* suggested name, or NULL */
-  char *description; /* for the source row's subtitle */
-  const char *icon;
-} Inspection;
-
-static void
-inspection_free (Inspection *inspection)
-{
-  g_free (inspection->table);
-  g_free (inspection->description);
-  g_free (inspection);
-}
-
-/* The manifest-summary.json of an S3 export folder: in it, or in its one AWSDynamoDB/<id>/
- * (the layout of the bucket's prefix). */
-static char *
-find_manifest (const char *dir)
-{
-  g_autofree char *direct = g_build_filename (dir, "manifest-summary.json", NULL);
-  g_autofree char *aws = g_build_filename (dir, "AWSDynamoDB", NULL);
-  g_autoptr (GDir) d = NULL;
-  const char *name;
-  char *found = NULL;
-
-  if (g_file_test (direct, G_FILE_TEST_IS_REGULAR))
-    return g_steal_pointer (&direct);
-  d = g_dir_open (aws, 0, NULL);
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (aws, name, "manifest-summary.json", NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        {
-          if (found != NULL)
-            {
-              g_free (found);
-              return NULL; /* several exports: the import refuses to guess, so do we */
-            }
-          found = g_steal_pointer (&path);
-        }
-    }
-  return found;
-}
-
-static Inspection *
-inspect_folder (const char *dir)
-{
-  Inspection *inspection = g_new0 (Inspection, 1);
-  g_autofree char *manifest = find_manifest (dir);
-  json_t *summary;
-  json_t *count;
-  const char *arn;
-  const char *slash;
-
-  inspection->icon = "folder-symbolic";
-  if (manifest == NULL)
-    {
-      inspection->description = g_strdup (
-          _ ("No manifest-summary.json here: choose the folder of a DynamoDB export to S3"));
-      return inspection;
-    }
-  summary = json_load_file (manifest, 0, NULL);
-  arn = json_string_value (json_object_get (summary, "tableArn"));
-  slash = arn != NULL ? strstr (arn, ":table/") : NULL;
-  if (slash != NULL)
-    {
-      const char *name = slash + strlen (":table/");
-      const char *end = strchr (name, '/');
-
-      inspection->table = end != NULL ? g_strndup (name, end - name) : g_strdup (name);
-      if (!valid_table_name (inspection->table))
-        g_clear_pointer (&inspection->table, g_free);
-    }
-  count = json_object_get (summary, "itemCount");
-  if (json_is_integer (count))
-    {
-      json_int_t items = json_integer_value (count);
-      g_autofree char *n = dy_format_count ((guint64) MAX (items, 0));
-
-      /* TRANSLATORS: the source of an import; %s is a number of items */
-      inspection->description = g_strdup_printf (
-          ngettext ("DynamoDB export to S3 · %s item", "DynamoDB export to S3 · %s items",
-                    (gulong) MAX (items, 0)),
-          n);
-    }
-  else
-    inspection->description = g_strdup (_ ("DynamoDB export to S3"));
-  json_decref (summary);
-  return inspection;
-}
-
-static Inspection *
-inspect_file (const char *path)
-{
-  Inspection *inspection = g_new0 (Inspection, 1);
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-  g_autofree char *size = NULL;
-  const char *format;
-  GStatBuf st;
-
-  inspection->icon = "text-x-generic-symbolic";
-  if (g_str_has_suffix (lower, ".gz"))
-    lower[strlen (lower) - 3] = '\0';
-  if (g_str_has_suffix (lower, ".csv"))
-    {
-      format = _ ("CSV with a header row");
-      inspection->icon = "x-office-spreadsheet-symbolic";
-    }
-  else if (g_str_has_suffix (lower, ".json"))
-    format = _ ("JSON");
-  else
-    format = _ ("DynamoDB JSON lines");
-  inspection->table = table_name_from_file (path);
-  if (!valid_table_name (inspection->table))
-    g_clear_pointer (&inspection->table, g_free);
-  if (g_stat (path, &st) == 0)
-    {
-      size = dy_format_size ((guint64) st.st_size);
-      /* TRANSLATORS: the source of an import: its format and its size */
-      inspection->description = g_strdup_printf (_ ("%s · %s"), format, size);
-    }
-  else
-    inspection->description = g_strdup_printf ("%s: %s", path, g_strerror (errno));
-  return inspection;
-}
-
-static void
-inspect_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  const char *path = task_data;
-
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    g_task_return_pointer (task, inspect_folder (path), (GDestroyNotify) inspection_free);
-  else
-    g_task_return_pointer (task, inspect_file (path), (GDestroyNotify) inspection_free);
-}
 
 /* The form. */
 
@@ -268,7 +97,7 @@ form_changed (DyImportDialog *self)
 {
   const char *table = gtk_editable_get_text (GTK_EDITABLE (self->table_entry));
   const char *key = gtk_editable_get_text (GTK_EDITABLE (self->key_entry));
-  gboolean table_ok = valid_table_name (table);
+  gboolean table_ok = dy_import_valid_table_name (table);
   gboolean key_ok = *key == '\0' || ddb_snapshot_check_key_spec (key, FALSE, NULL);
   DyConnection *database = selected_database (self);
   g_autofree char *where = NULL;
@@ -300,14 +129,14 @@ static void
 inspect_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (DyImportDialog) self = user_data;
-  Inspection *inspection = g_task_propagate_pointer (G_TASK (result), NULL);
+  DyImportInspection *inspection = g_task_propagate_pointer (G_TASK (result), NULL);
 
   if (inspection == NULL)
     return; /* cancelled: the dialog went away */
   if (self->disposed)
     {
       /* it finished just before the dialog went */
-      inspection_free (inspection);
+      dy_import_inspection_free (inspection);
       return;
     }
   self->inspected = TRUE;
@@ -316,7 +145,7 @@ inspect_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (inspection->table != NULL
       && *gtk_editable_get_text (GTK_EDITABLE (self->table_entry)) == '\0')
     gtk_editable_set_text (GTK_EDITABLE (self->table_entry), inspection->table);
-  inspection_free (inspection);
+  dy_import_inspection_free (inspection);
   form_changed (self);
 }
 
@@ -354,7 +183,7 @@ describe_error (const GError *error)
 /* The import. */
 
 typedef struct {
-  char *source;
+  DyImportSource *source;
   char *table;
   char *key;                /* NULL: from the snapshot */
   char *database;           /* an open database's file; NULL: a new database */
@@ -367,7 +196,7 @@ typedef struct {
 static void
 import_job_free (ImportJob *job)
 {
-  g_free (job->source);
+  dy_import_source_free (job->source);
   g_free (job->table);
   g_free (job->key);
   g_free (job->database);
@@ -407,7 +236,6 @@ static gboolean
 import_into (const char *db_path, ImportJob *job, DyImportDialog *self, GCancellable *cancellable,
              GError **error)
 {
-  g_autoptr (DdbBackend) backend = ddb_backend_open_database (db_path, error);
   DdbImportOptions options = {
     .table_name = job->table,
     .format = DDB_SNAPSHOT_AUTO,
@@ -417,10 +245,7 @@ import_into (const char *db_path, ImportJob *job, DyImportDialog *self, GCancell
     .cancellable = cancellable,
   };
 
-  if (backend == NULL)
-    return FALSE;
-  ddb_backend_set_read_only (backend, job->read_only);
-  return ddb_transfer_import (backend, job->source, &options, NULL, &job->final, error);
+  return dy_import_run (job->source, db_path, job->read_only, &options, &job->final, error);
 }
 
 static void
@@ -638,7 +463,8 @@ import_done (GObject *source, GAsyncResult *result, gpointer user_data)
        * database then stays in the app's data folder, whole). */
       if (!g_task_propagate_boolean (G_TASK (result), &error)
           && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("import of %s after its dialog closed: %s", job->source, error->message);
+        g_warning ("import of %s after its dialog closed: %s", job->source->source,
+                   error->message);
       return;
     }
   set_running (self, FALSE);
@@ -692,7 +518,7 @@ start_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   g_autofree char *base = g_path_get_basename (self->source);
   ImportJob *job;
 
-  if (self->running || !valid_table_name (table)
+  if (self->running || !dy_import_valid_table_name (table)
       || (*key != '\0' && !ddb_snapshot_check_key_spec (key, FALSE, NULL)))
     return;
   if (database != NULL && dy_connection_get_read_only (database))
@@ -703,7 +529,8 @@ start_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
       return;
     }
   job = g_new0 (ImportJob, 1);
-  job->source = g_strdup (self->source);
+  job->source = dy_import_source_new (self->from->source, self->from->profile,
+                                     self->from->region);
   job->table = g_strdup (table);
   job->key = *key != '\0' ? g_strdup (key) : NULL;
   job->database = database != NULL ? g_strdup (dy_connection_get_path (database)) : NULL;
@@ -805,6 +632,7 @@ dy_import_dialog_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->inspect_cancellable);
   g_free (self->source);
+  g_clear_pointer (&self->from, dy_import_source_free);
   g_free (self->error);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (dy_import_dialog_parent_class)->finalize (object);
@@ -868,19 +696,45 @@ import_source (const char *path)
 DyImportDialog *
 dy_import_dialog_new (DyWindow *window, const char *source)
 {
+  return dy_import_dialog_new_for_export (window, source, NULL, NULL);
+}
+
+/* Looking at the source. */
+static void
+inspect_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  g_task_return_pointer (task, dy_import_inspect (task_data, cancellable),
+                         (GDestroyNotify) dy_import_inspection_free);
+}
+
+DyImportDialog *
+dy_import_dialog_new_for_export (DyWindow *window, const char *source, DyConnection *connection,
+                                 const char *key_spec)
+{
   DyImportDialog *self = g_object_new (DY_TYPE_IMPORT_DIALOG, "transient-for", window, NULL);
   GListModel *connections = dy_window_get_connections (window);
   g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
   g_autoptr (GTask) task = NULL;
   g_autofree char *base = NULL;
+  gboolean s3 = g_str_has_prefix (source, "s3://");
 
   self->window = g_object_ref (window);
-  self->source = import_source (source);
-  base = g_path_get_basename (self->source);
+  self->source = s3 ? g_strdup (source) : import_source (source);
+  /* An export in a bucket is read with the session of the connection it came from, else as
+   * the environment says (AWS_PROFILE, AWS_REGION, AWS_ENDPOINT_URL_S3, ...). */
+  self->from = dy_import_source_new (
+      self->source,
+      connection != NULL && dy_connection_get_kind (connection) == DY_CONNECTION_PROFILE
+          ? dy_connection_get_profile (connection)
+          : NULL,
+      connection != NULL ? dy_connection_get_region (connection) : NULL);
+  base = s3 ? g_strdup (self->source) : g_path_get_basename (self->source);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->source_row), base);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->source_row), self->source);
-  /* Looking at the file system may block: it is done on a thread (inspect_thread). */
+  /* Looking at the file system or the bucket may block: it is done on a thread. */
   adw_action_row_set_subtitle (self->source_row, _ ("Looking at the snapshot…"));
+  if (key_spec != NULL)
+    gtk_editable_set_text (GTK_EDITABLE (self->key_entry), key_spec);
 
   gtk_string_list_append (names, _ ("New Database"));
   for (guint i = 0; i < g_list_model_get_n_items (connections); i++)
@@ -899,8 +753,11 @@ dy_import_dialog_new (DyWindow *window, const char *source)
   form_changed (self);
 
   task = g_task_new (NULL, self->inspect_cancellable, inspect_done, g_object_ref (self));
-  g_task_set_source_tag (task, dy_import_dialog_new);
-  g_task_set_task_data (task, g_strdup (self->source), g_free);
+  g_task_set_source_tag (task, dy_import_dialog_new_for_export);
+  g_task_set_task_data (task,
+                        dy_import_source_new (self->from->source, self->from->profile,
+                                              self->from->region),
+                        (GDestroyNotify) dy_import_source_free);
   g_task_set_return_on_cancel (task, TRUE);
   g_task_run_in_thread (task, inspect_thread);
 
@@ -985,4 +842,61 @@ dy_import_choose (DyWindow *window, gboolean folder)
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (choose_response), g_object_ref (window));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* An export in a bucket: its s3:// URL asked for. */
+
+static void
+s3_url_changed (GtkEditable *entry, AdwMessageDialog *dialog)
+{
+  const char *url = gtk_editable_get_text (entry);
+
+  adw_message_dialog_set_response_enabled (dialog, "open", g_str_has_prefix (url, "s3://")
+                                                               && strlen (url) > 5);
+}
+
+static void
+s3_url_response (AdwMessageDialog *dialog, const char *response, DyWindow *window)
+{
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "url-entry");
+
+  if (g_str_equal (response, "open"))
+    dy_import_dialog_new (window, gtk_editable_get_text (entry));
+}
+
+static void
+s3_url_activated (GtkEntry *entry, AdwMessageDialog *dialog)
+{
+  if (adw_message_dialog_get_response_enabled (dialog, "open"))
+    {
+      adw_message_dialog_response (dialog, "open");
+      gtk_window_close (GTK_WINDOW (dialog));
+    }
+}
+
+void
+dy_import_choose_s3 (DyWindow *window)
+{
+  GtkWidget *dialog = adw_message_dialog_new (
+      GTK_WINDOW (window), _ ("Import an Export from S3"),
+      _ ("The export’s folder in its bucket (…/AWSDynamoDB/ID), its manifest-summary.json, or "
+         "a prefix holding one export. It is read with the credentials, region and S3 endpoint "
+         "the AWS CLI would use (AWS_PROFILE, AWS_ENDPOINT_URL_S3, …)."));
+  GtkWidget *entry = gtk_entry_new ();
+
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), "s3://bucket/prefix/AWSDynamoDB/ID");
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), FALSE);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _ ("_Cancel"), "open",
+                                    _ ("_Open"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "open",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (dialog), "open", FALSE);
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data (G_OBJECT (dialog), "url-entry", entry);
+  g_signal_connect (entry, "changed", G_CALLBACK (s3_url_changed), dialog);
+  g_signal_connect (entry, "activate", G_CALLBACK (s3_url_activated), dialog);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (s3_url_response), window, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (entry);
 }

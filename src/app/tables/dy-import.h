@@ -1,5 +1,5 @@
-/* dy-import.h: the Import Snapshot dialog: a DynamoDB export to S3 folder or a snapshot file
- * (DynamoDB JSON lines, JSON, CSV) imported as a new table into a new database file or an open
+/* dy-import.h: the Import Snapshot dialog: a DynamoDB export to S3 (a folder, or read straight
+ * from its bucket) or a snapshot file (DynamoDB JSON lines, JSON, CSV) imported as a new table into a new database file or an open
  * database, on a thread, with progress, a rate and Cancel. The engine's import is one
  * transaction, so a cancelled or failed import leaves nothing behind. */
 #pragma once
@@ -16,9 +16,18 @@ G_DECLARE_FINAL_TYPE (DyImportDialog, dy_import_dialog, DY, IMPORT_DIALOG, AdwWi
 /* Asks for a snapshot file (FOLDER FALSE; an S3 export's manifest-summary.json stands for its
  * folder) or an S3 export folder (FOLDER TRUE), then shows the import dialog for it. */
 void dy_import_choose (DyWindow *window, gboolean folder);
+/* Asks for the s3:// URL of an export in a bucket, then shows the import dialog for it. */
+void dy_import_choose_s3 (DyWindow *window);
 
-/* Shows the import dialog for SOURCE (a folder in the S3 export layout, or a snapshot file). */
+/* Shows the import dialog for SOURCE (a folder in the S3 export layout, a snapshot file, or an
+ * export in a bucket: "s3://BUCKET/KEY", its folder, its manifest-summary.json or a prefix
+ * holding one export). */
 DyImportDialog *dy_import_dialog_new (DyWindow *window, const char *source);
+/* The same for an export of CONNECTION's table (may be NULL): an s3:// SOURCE is read with
+ * that connection's profile and region; KEY_SPEC (may be NULL) fills in the key schema. */
+DyImportDialog *dy_import_dialog_new_for_export (DyWindow *window, const char *source,
+                                                 DyConnection *connection,
+                                                 const char *key_spec);
 
 /* The source as the import reads it (a manifest-summary.json given becomes its folder). */
 const char *dy_import_dialog_get_source (DyImportDialog *self);

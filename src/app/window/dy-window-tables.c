@@ -121,7 +121,7 @@ table_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 static void
 open_export (DyExportsDialog *dialog, const char *url, const char *key_spec, DyWindow *self)
 {
-  dy_import_dialog_new (self, url);
+  dy_import_dialog_new_for_export (self, url, dy_exports_dialog_get_connection (dialog), key_spec);
 }
 
 static void

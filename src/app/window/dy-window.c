@@ -616,6 +616,8 @@ import_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   if (parameter != NULL)
     dy_import_dialog_new (DY_WINDOW (widget), g_variant_get_string (parameter, NULL));
+  else if (g_str_equal (action_name, "win.import-s3"))
+    dy_import_choose_s3 (DY_WINDOW (widget));
   else
     dy_import_choose (DY_WINDOW (widget), g_str_equal (action_name, "win.import-folder"));
 }
@@ -784,6 +786,7 @@ dy_window_class_init (DyWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
   gtk_widget_class_install_action (widget_class, "win.import-folder", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "win.import-s3", NULL, import_action);
   /* The import dialog for a given snapshot path (tests, and files dropped on the app later). */
   gtk_widget_class_install_action (widget_class, "win.import-source", "s", import_action);
   gtk_widget_class_install_action (widget_class, "win.add-endpoint", NULL, add_endpoint_action);
