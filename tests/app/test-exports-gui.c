@@ -4,7 +4,9 @@
  * turns it on; Export Now starts an export into the bucket and prefix typed, the list follows it
  * to Completed with its item count, and the export is in the folder in AWS's layout; the bucket
  * and prefix are remembered; Open hands the export's manifest URL to the import dialog; a
- * missing bucket ends the export Failed with S3NoSuchBucket. */
+ * missing bucket ends the export Failed with S3NoSuchBucket. Then, with s3rver (npm) as the
+ * bucket and a second serve exporting into it: Open as a snapshot in one step — the export read
+ * straight from the bucket into a new database, every item as served. */
 #define G_LOG_DOMAIN "test-exports-gui"
 
 #include <string.h>
@@ -13,11 +15,16 @@
 #include "app/tables/dy-exports-dialog.h"
 #include "app/tables/dy-import.h"
 #include "app/window/dy-window-private.h"
+#include "backend/backend.h"
+#include "core/ddbjson.h"
 #include "gui-util.h"
 
 static GSubprocess *server;
 static char *server_url;
 static char *export_dir;
+static GSubprocess *s3rver;
+static GSubprocess *s3_server;   /* a serve exporting into s3rver */
+static char *s3_server_url;
 
 static void
 die_with_parent (gpointer data)
@@ -25,41 +32,113 @@ die_with_parent (gpointer data)
   prctl (PR_SET_PDEATHSIG, 9);
 }
 
-/* Posts (the demo's five) in a database served with --export-dir. */
-static void
-start_server (const char *dir)
+/* `dynoscope-cli --db DB serve --port 0 EXTRA…`, its URL into *URL. */
+static GSubprocess *
+spawn_serve (const char *db, const char *extra, char **url)
 {
   const char *cli = g_getenv ("DYNOSCOPE_CLI");
-  g_autofree char *db = g_build_filename (dir, "exports.db", NULL);
-  g_autofree char *posts = g_build_filename (DYNOSCOPE_SOURCE_DIR, "data", "demo", "posts.jsonl",
-                                             NULL);
-  g_autofree char *bucket = NULL;
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_autoptr (GDataInputStream) out = NULL;
   g_autofree char *line = NULL;
+  GSubprocess *p;
   GError *error = NULL;
-  int status = 0;
+
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  p = extra != NULL ? g_subprocess_launcher_spawn (launcher, &error, cli, "--db", db, "serve",
+                                                   "--port", "0", "--export-dir", extra, NULL)
+                    : g_subprocess_launcher_spawn (launcher, &error, cli, "--db", db, "serve",
+                                                   "--port", "0", NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (p));
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (line, "Listening on http://"));
+  *url = g_strdup (line + strlen ("Listening on "));
+  return p;
+}
+
+/* Posts (the demo's five) imported into DB. */
+static void
+make_posts_db (const char *db)
+{
+  const char *cli = g_getenv ("DYNOSCOPE_CLI");
+  g_autofree char *posts = g_build_filename (DYNOSCOPE_SOURCE_DIR, "data", "demo", "posts.jsonl",
+                                             NULL);
   const char *import_argv[] = { cli, "--db", db, "import", "--table", "Posts", "--key",
                                 "PK:S,SK:S", posts, NULL };
+  GError *error = NULL;
+  int status = 0;
 
   g_assert_nonnull (cli);
   g_assert_true (g_spawn_sync (NULL, (char **) import_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
                                NULL, NULL, &status, &error));
   g_assert_no_error (error);
   g_assert_cmpint (status, ==, 0);
+}
+
+static void
+start_server (const char *dir)
+{
+  g_autofree char *db = g_build_filename (dir, "exports.db", NULL);
+  g_autofree char *bucket = NULL;
+
+  make_posts_db (db);
   export_dir = g_build_filename (dir, "s3", NULL);
   bucket = g_build_filename (export_dir, "bucket1", NULL);
   g_assert_cmpint (g_mkdir_with_parents (bucket, 0700), ==, 0);
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  server = spawn_serve (db, export_dir, &server_url);
+}
+
+/* s3rver (npm, as tests/lib/s3rver_lib.py finds it) on a free port with bucket "snapbucket",
+ * and a serve exporting into it; FALSE (nothing started) when s3rver is not installed. */
+static gboolean
+start_s3 (const char *dir)
+{
+  const char *env_dir = g_getenv ("DYNOSCOPE_S3RVER_DIR");
+  g_autofree char *cache = g_build_filename (g_get_home_dir (), ".cache", "dynoscope", "s3rver",
+                                             NULL);
+  g_autofree char *js = g_build_filename (env_dir != NULL ? env_dir : cache, "node_modules",
+                                          "s3rver", "bin", "s3rver.js", NULL);
+  g_autofree char *node = g_find_program_in_path ("node");
+  g_autofree char *data = g_build_filename (dir, "s3rver", NULL);
+  g_autofree char *db = g_build_filename (dir, "exports-s3.db", NULL);
+  g_autofree char *port_text = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr (GSocket) probe = NULL;
+  g_autoptr (GInetSocketAddress) any = NULL;
+  g_autoptr (GSocketAddress) bound = NULL;
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  GError *error = NULL;
+  guint16 port;
+
+  if (node == NULL || !g_file_test (js, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  /* a free port: bound, read, let go */
+  probe = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  any = G_INET_SOCKET_ADDRESS (g_inet_socket_address_new_from_string ("127.0.0.1", 0));
+  g_assert_true (g_socket_bind (probe, G_SOCKET_ADDRESS (any), TRUE, &error));
+  bound = g_socket_get_local_address (probe, &error);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_socket_close (probe, NULL);
+  port_text = g_strdup_printf ("%u", port);
+  g_assert_cmpint (g_mkdir_with_parents (data, 0700), ==, 0);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE
+                                        | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
-  server = g_subprocess_launcher_spawn (launcher, &error, cli, "--db", db, "serve", "--port", "0",
-                                        "--export-dir", export_dir, NULL);
+  s3rver = g_subprocess_launcher_spawn (launcher, &error, node, "--openssl-legacy-provider", js,
+                                        "-d", data, "-a", "127.0.0.1", "-p", port_text,
+                                        "--configure-bucket", "snapbucket", "--silent", NULL);
   g_assert_no_error (error);
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_str_has_prefix (line, "Listening on http://"));
-  server_url = g_strdup (line + strlen ("Listening on "));
+  url = g_strdup_printf ("http://127.0.0.1:%u", port);
+  /* what the app's S3 client and serve's `dynoscope-cli s3 put` read */
+  g_setenv ("AWS_ENDPOINT_URL_S3", url, TRUE);
+  g_setenv ("AWS_ACCESS_KEY_ID", "S3RVER", TRUE);
+  g_setenv ("AWS_SECRET_ACCESS_KEY", "S3RVER", TRUE);
+  g_setenv ("AWS_REGION", "us-east-1", TRUE);
+  make_posts_db (db);
+  s3_server = spawn_serve (db, NULL, &s3_server_url);
+  return TRUE;
 }
 
 static DyExportsDialog *
@@ -143,6 +222,21 @@ find_entry_row (GtkWidget *root, const char *title)
       found = find_entry_row (c, title);
       if (found != NULL)
         return found;
+    }
+  return NULL;
+}
+
+static DyImportDialog *
+find_import_dialog (void)
+{
+  GListModel *tops = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
+    {
+      g_autoptr (GObject) w = g_list_model_get_item (tops, i);
+
+      if (DY_IS_IMPORT_DIALOG (w) && gtk_widget_get_visible (GTK_WIDGET (w)))
+        return DY_IMPORT_DIALOG (w);
     }
   return NULL;
 }
@@ -231,6 +325,9 @@ test_exports (void)
   g_assert_nonnull (opened);
   g_assert_true (g_str_has_prefix (opened, "s3://bucket1/exp/AWSDynamoDB/"));
   g_assert_true (g_str_has_suffix (opened, "/manifest-summary.json PK:S,SK:S"));
+  /* the import dialog it opened (a folder bucket is no S3: its look fails, named) */
+  g_assert_nonnull (find_import_dialog ());
+  gtk_window_destroy (GTK_WINDOW (find_import_dialog ()));
 
   /* a bucket that does not exist: the export fails as AWS's does */
   gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Bucket")), "nobucket");
@@ -241,6 +338,114 @@ test_exports (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+static gboolean
+s3rver_answers (gpointer data)
+{
+  g_autoptr (GSocketClient) client = g_socket_client_new ();
+  g_autoptr (GSocketConnection) c
+      = g_socket_client_connect_to_uri (client, g_getenv ("AWS_ENDPOINT_URL_S3"), 80, NULL, NULL);
+
+  return c != NULL;
+}
+
+static gboolean
+import_inspected (gpointer data)
+{
+  return dy_import_dialog_get_inspected (data);
+}
+
+static gboolean
+import_dialog_gone (gpointer data)
+{
+  return find_import_dialog () == NULL;
+}
+
+static void
+test_open_as_snapshot (void)
+{
+  DyConnection *c;
+  DyTableView *view;
+  DyExportsDialog *dialog;
+  DyImportDialog *import;
+  GtkWidget *button;
+  g_autofree char *db_path = NULL;
+  g_autoptr (DdbBackend) backend = NULL;
+  json_auto_t *resp = NULL;
+  json_auto_t *req = json_pack ("{ss}", "TableName", "Posts");
+  g_autofree char *posts = NULL;
+  g_auto (GStrv) lines = NULL;
+  GError *error = NULL;
+
+  if (s3_server == NULL)
+    {
+      g_test_skip ("s3rver (npm) is not installed");
+      return;
+    }
+  gui_wait_for (s3rver_answers, NULL, "s3rver to answer");
+  c = dy_window_add_endpoint (gui_window, s3_server_url, "us-east-1", FALSE, &error);
+  g_assert_no_error (error);
+  dy_window_expand_connection (gui_window, c);
+  gui_wait_for (connection_loaded, c, "the endpoint's tables");
+  view = dy_window_open_table (gui_window, c, "Posts");
+  gui_wait_for (gui_view_ready, view, "DescribeTable over HTTP");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.table-exports", NULL));
+  dialog = find_dialog ();
+  gui_wait_for (pitr_says, "Off", "point-in-time recovery read as off");
+  g_signal_emit_by_name (gui_find_button (GTK_WIDGET (dialog), "_Turn On…"), "clicked");
+  gui_wait_for (message_dialog_up, NULL, "the confirmation");
+  adw_message_dialog_response (find_message_dialog (), "enable");
+  gtk_window_close (GTK_WINDOW (find_message_dialog ()));
+  gui_wait_for (pitr_says, "On", "point-in-time recovery on");
+  gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Bucket")),
+                         "snapbucket");
+  g_signal_emit_by_name (gui_find_button (GTK_WIDGET (dialog), "_Export Now"), "clicked");
+  gui_wait_for (row_says, "Completed", "the export into s3rver to complete");
+
+  /* Open: the import dialog reads the export in the bucket */
+  button = gui_find_button (GTK_WIDGET (dialog), "_Open");
+  g_signal_emit_by_name (button, "clicked");
+  import = find_import_dialog ();
+  g_assert_nonnull (import);
+  g_assert_true (g_str_has_prefix (dy_import_dialog_get_source (import), "s3://snapbucket/"));
+  gui_wait_for (import_inspected, import, "the export in the bucket to be looked at");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gui_settle ();
+  gui_screenshot ("2e-import-from-bucket.png");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (import), "import.start", NULL));
+  gui_wait_for (import_dialog_gone, NULL, "the import from the bucket to finish");
+
+  /* the new database holds every item as served */
+  db_path = g_build_filename (g_get_user_data_dir (), "dynoscope", "Posts.db", NULL);
+  g_assert_true (g_file_test (db_path, G_FILE_TEST_IS_REGULAR));
+  backend = ddb_backend_open_database (db_path, &error);
+  g_assert_no_error (error);
+  g_assert_true (ddb_backend_call (backend, "Scan", req, NULL, &resp, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (json_integer_value (json_object_get (resp, "Count")), ==, 5);
+  g_assert_true (g_file_get_contents (DYNOSCOPE_SOURCE_DIR "/data/demo/posts.jsonl", &posts, NULL,
+                                      NULL));
+  lines = g_strsplit (posts, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr (DdbValue) want = NULL;
+      gboolean found = FALSE;
+      gsize k;
+      json_t *item;
+
+      if (lines[i][0] == '\0')
+        continue;
+      want = ddb_json_parse_item (lines[i], -1, &error);
+      g_assert_no_error (error);
+      json_array_foreach (json_object_get (resp, "Items"), k, item)
+        {
+          g_autoptr (DdbValue) got = ddb_json_to_item (item, NULL);
+
+          found |= got != NULL && ddb_value_equal (want, got);
+        }
+      g_assert_true (found);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -249,8 +454,14 @@ main (int argc, char **argv)
 
   g_setenv ("DYNOSCOPE_EXPORT_POLL_MS", "50", TRUE);
   start_server (dir);
+  start_s3 (dir);
   g_test_add_func ("/exports-gui/exports", test_exports);
+  g_test_add_func ("/exports-gui/open-as-snapshot", test_open_as_snapshot);
   status = gui_run_tests ();
   g_subprocess_force_exit (server);
+  if (s3_server != NULL)
+    g_subprocess_force_exit (s3_server);
+  if (s3rver != NULL)
+    g_subprocess_force_exit (s3rver);
   return status;
 }
