@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/subcommand.h"
 #include "cli/exports-cmd.h"
 #include "core/error.h"
 
@@ -544,13 +545,7 @@ usage:
 
 /* ---- Dispatch ---- */
 
-typedef struct {
-  const char *name;
-  const char *usage; /* after "dynoscope-cli " */
-  int (*run) (const CliTarget *target, int argc, char **argv);
-} ExportsCommand;
-
-static const ExportsCommand exports_commands[] = {
+static const CliSubcommand exports_commands[] = {
   { "list", "[--db PATH | --endpoint URL] exports list [--table T] [--json]", exports_list },
   { "describe", "[--db PATH | --endpoint URL] exports describe EXPORT_ARN [--json]",
     exports_describe },
@@ -563,26 +558,8 @@ static const ExportsCommand exports_commands[] = {
     exports_pitr },
 };
 
-static void
-exports_usage (FILE *out)
-{
-  fprintf (out, "%s\n", _ ("Usage:"));
-  for (gsize i = 0; i < G_N_ELEMENTS (exports_commands); i++)
-    fprintf (out, "  dynoscope-cli %s\n", exports_commands[i].usage);
-}
-
 int
 cli_exports_main (const CliTarget *target, int argc, char **argv)
 {
-  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
-    {
-      exports_usage (argc < 2 ? stderr : stdout);
-      return argc < 2 ? 2 : 0;
-    }
-  for (gsize i = 0; i < G_N_ELEMENTS (exports_commands); i++)
-    if (strcmp (argv[1], exports_commands[i].name) == 0)
-      return exports_commands[i].run (target, argc - 1, argv + 1);
-  fprintf (stderr, _ ("dynoscope-cli exports: unknown subcommand “%s”\n"), argv[1]);
-  exports_usage (stderr);
-  return 2;
+  return cli_subcommand_run ("exports", exports_commands, G_N_ELEMENTS (exports_commands), target, argc, argv);
 }

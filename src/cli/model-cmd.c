@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/subcommand.h"
 #include "cli/model-cmd.h"
 #include "codegen/codegen.h"
 #include "model/check.h"
@@ -147,13 +148,7 @@ cli_model_check_main (const CliTarget *target, int argc, char **argv)
   return model_check (rest[0], lang_name != NULL, lang);
 }
 
-typedef struct {
-  const char *name;
-  const char *usage; /* after "dynoscope-cli " */
-  int (*run) (const CliTarget *target, int argc, char **argv);
-} ModelCommand;
-
-static const ModelCommand model_commands[] = {
+static const CliSubcommand model_commands[] = {
   { "check", "model check MODEL.json [--code LANG]", cli_model_check_main },
   { "apply", "CONNECTION model apply MODEL.json [--items N] [--dry-run]",
     cli_model_apply_main },
@@ -165,26 +160,8 @@ static const ModelCommand model_commands[] = {
     cli_model_estimate_main },
 };
 
-static void
-model_usage (FILE *out)
-{
-  fprintf (out, "%s\n", _ ("Usage:"));
-  for (gsize i = 0; i < G_N_ELEMENTS (model_commands); i++)
-    fprintf (out, "  dynoscope-cli %s\n", model_commands[i].usage);
-}
-
 int
 cli_model_main (const CliTarget *target, int argc, char **argv)
 {
-  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
-    {
-      model_usage (argc < 2 ? stderr : stdout);
-      return argc < 2 ? 2 : 0;
-    }
-  for (gsize i = 0; i < G_N_ELEMENTS (model_commands); i++)
-    if (strcmp (argv[1], model_commands[i].name) == 0)
-      return model_commands[i].run (target, argc - 1, argv + 1);
-  fprintf (stderr, _ ("dynoscope-cli model: unknown subcommand “%s”\n"), argv[1]);
-  model_usage (stderr);
-  return 2;
+  return cli_subcommand_run ("model", model_commands, G_N_ELEMENTS (model_commands), target, argc, argv);
 }

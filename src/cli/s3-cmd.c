@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backend/read-only.h"
+#include "cli/subcommand.h"
 #include "cli/interrupt.h"
 #include "cli/mfa-prompt.h"
 #include "cli/s3-cmd.h"
@@ -230,13 +231,7 @@ s3_ls (const CliTarget *target, int argc, char **argv)
   return fflush (stdout) == 0 ? 0 : 1;
 }
 
-typedef struct {
-  const char *name;
-  const char *usage; /* after "dynoscope-cli " */
-  int (*run) (const CliTarget *target, int argc, char **argv);
-} S3Command;
-
-static const S3Command s3_commands[] = {
+static const CliSubcommand s3_commands[] = {
   { "put", "[--profile P] [--region R] s3 put [--endpoint-url URL] s3://BUCKET/KEY FILE",
     s3_put },
   { "ls", "[--profile P] [--region R] s3 ls [--endpoint-url URL] [--recursive] "
@@ -244,33 +239,16 @@ static const S3Command s3_commands[] = {
     s3_ls },
 };
 
-static void
-s3_usage (FILE *out)
-{
-  fprintf (out, "%s\n", _ ("Usage:"));
-  for (gsize i = 0; i < G_N_ELEMENTS (s3_commands); i++)
-    fprintf (out, "  dynoscope-cli %s\n", s3_commands[i].usage);
-}
-
 int
 cli_s3_main (const CliTarget *target, int argc, char **argv)
 {
-  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
-    {
-      s3_usage (argc < 2 ? stderr : stdout);
-      return argc < 2 ? 2 : 0;
-    }
-  if (target->db_path != NULL || target->endpoint_url != NULL)
+  if (argc >= 2 && !cli_subcommand_is_help (argv[1])
+      && (target->db_path != NULL || target->endpoint_url != NULL))
     {
       fprintf (stderr, S3_PREFIX "%s\n",
                _ ("--db and --endpoint name a DynamoDB connection; s3 takes --profile, "
                   "--region and --ca-bundle (and --endpoint-url after the subcommand)"));
       return 2;
     }
-  for (gsize i = 0; i < G_N_ELEMENTS (s3_commands); i++)
-    if (strcmp (argv[1], s3_commands[i].name) == 0)
-      return s3_commands[i].run (target, argc - 1, argv + 1);
-  fprintf (stderr, _ ("dynoscope-cli s3: unknown subcommand “%s”\n"), argv[1]);
-  s3_usage (stderr);
-  return 2;
+  return cli_subcommand_run ("s3", s3_commands, G_N_ELEMENTS (s3_commands), target, argc, argv);
 }
