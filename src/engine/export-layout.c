@@ -72,16 +72,6 @@ iso_time_us (gint64 us)
   return g_strdup_printf ("%s.%03dZ", date, (int) ((us % G_USEC_PER_SEC) / 1000));
 }
 
-static char *
-hex_of (const guint8 *d, gsize n)
-{
-  GString *s = g_string_sized_new (2 * n);
-
-  for (gsize i = 0; i < n; i++)
-    g_string_append_printf (s, "%02x", d[i]);
-  return g_string_free (s, FALSE);
-}
-
 static void
 md5_of (GBytes *bytes, guint8 digest[16])
 {
@@ -228,7 +218,7 @@ file_close (DdbExportLayout *l, GError **error)
     return FALSE;
   md5_of (bytes, digest);
   b64 = g_base64_encode (digest, sizeof digest);
-  hex = hex_of (digest, sizeof digest);
+  hex = g_compute_checksum_for_bytes (G_CHECKSUM_MD5, bytes);
   entry = json_pack ("{sI ss ss ss}", "itemCount", (json_int_t) l->file_items, "md5Checksum", b64,
                      "etag", hex, "dataFileS3Key", key);
   text = json_dumps (entry, JSON_COMPACT | JSON_PRESERVE_ORDER);
