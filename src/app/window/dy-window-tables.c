@@ -85,29 +85,39 @@ new_table_action (GtkWidget *widget, const char *action_name, GVariant *paramete
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The table the actions act on: the current tab's, else the one selected in the sidebar; FALSE
+ * (with a toast saying so) when there is none. */
+static gboolean
+acted_table (DyWindow *self, DyConnection **connection, const char **table)
+{
+  DyTableView *view = dy_window_get_current_view (self);
+
+  *table = NULL;
+  if (view != NULL)
+    {
+      *connection = dy_table_view_get_connection (view);
+      *table = dy_table_view_get_table_name (view);
+    }
+  else
+    *connection = dy_window_sidebar_selection (self, table);
+  if (*connection == NULL || *table == NULL)
+    {
+      dy_window_toast (self, _ ("Open or select a table first"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 table_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   DyWindow *self = DY_WINDOW (widget);
-  DyTableView *view = dy_window_get_current_view (self);
-  const char *table = NULL;
+  const char *table;
   DyConnection *connection;
   GtkWidget *dialog;
   gboolean edit = g_str_equal (action_name, "win.edit-table");
 
-  if (view != NULL)
-    {
-      connection = dy_table_view_get_connection (view);
-      table = dy_table_view_get_table_name (view);
-    }
-  else
-    connection = dy_window_sidebar_selection (self, &table);
-  if (connection == NULL || table == NULL)
-    {
-      dy_window_toast (self, _ ("Open or select a table first"));
-      return;
-    }
-  if (refuse_read_only (self, connection))
+  if (!acted_table (self, &connection, &table) || refuse_read_only (self, connection))
     return;
   if (edit)
     dialog = dy_table_dialog_new_edit (GTK_WINDOW (self), connection, table);
@@ -128,23 +138,12 @@ static void
 exports_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   DyWindow *self = DY_WINDOW (widget);
-  DyTableView *view = dy_window_get_current_view (self);
-  const char *table = NULL;
+  const char *table;
   DyConnection *connection;
   DyExportsDialog *dialog;
 
-  if (view != NULL)
-    {
-      connection = dy_table_view_get_connection (view);
-      table = dy_table_view_get_table_name (view);
-    }
-  else
-    connection = dy_window_sidebar_selection (self, &table);
-  if (connection == NULL || table == NULL)
-    {
-      dy_window_toast (self, _ ("Open or select a table first"));
-      return;
-    }
+  if (!acted_table (self, &connection, &table))
+    return;
   dialog = dy_exports_dialog_new (GTK_WINDOW (self), connection, table,
                                   dy_window_get_settings (self));
   g_signal_connect_object (dialog, "open", G_CALLBACK (open_export), self, 0);
