@@ -11,7 +11,7 @@
 #include "engine/pitr-store.h"
 
 /* The page cache a bulk import asks for (KiB, negative as SQLite's cache_size takes it). */
-#define BULK_CACHE_KIB (-262144)
+#define BULK_CACHE_KIB (-98304)
 
 /* ---- Items ---- */
 
