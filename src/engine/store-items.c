@@ -12,8 +12,9 @@
 
 /* The page cache a bulk import asks for (KiB, negative as SQLite's cache_size takes it). The
  * items' hashed keys spread the inserts over the whole B-tree, so a smaller cache re-reads
- * pages (64 MB: ~25 % more CPU for 1M items), while a larger one is the import's whole RSS
- * (bench/bench-s3-import.sh: 96 MB gives 116 MB peak for 1M items at the 256 MB cache's rate). */
+ * pages (64 MB: about 1 s more CPU for 1M items), while a larger one is the import's whole RSS
+ * (bench/bench-s3-import.sh, 1M items: 114 MB peak from a folder, 126 MB from S3, at the rate
+ * of a 256 MB cache, which peaked at 210-220 MB). */
 #define BULK_CACHE_KIB (-98304)
 
 /* ---- Items ---- */
