@@ -1,9 +1,11 @@
 /* fuzz-ion.c: libFuzzer target for the Amazon Ion text reader and writer (core/ion.h). Each
  * input is read value by value (each value also mapped to a DynamoDB value and item), record
  * by record, and as one export line (ddb_ion_parse_export_record). Aborts when a failure has
- * no "line N: " message in DDB_ION_ERROR, when a mapped value is not valid, or when what is
+ * no "line N: " message in DDB_ION_ERROR, when a mapped value is not valid, when what is
  * accepted, written back (ddb_ion_append_value, ddb_ion_append_record_line), does not read
- * back to an equal value or record, or does not write again to the same text. */
+ * back to an equal value or record, or does not write again to the same text, or when the
+ * direct path of export lines (ddb_ion_direct_export_record) accepts what the generic reader
+ * refuses or reads it as another record. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -181,6 +183,46 @@ check_records (const char *text, size_t size)
   ddb_ion_reader_free (r);
 }
 
+static void
+write_record (GString *out, const DdbIonRecord *rec)
+{
+  g_string_truncate (out, 0);
+  ddb_ion_append_record_line (out, rec);
+}
+
+/* A line the direct path accepts, the generic reader accepts as the same one record. */
+static void
+check_direct (const char *text, size_t size)
+{
+  DdbIonRecord direct, generic;
+  DdbIonReader *r;
+  DdbIonValue *extra = NULL;
+  GError *error = NULL;
+  GString *a, *b;
+
+  if (!ddb_ion_direct_export_record (text, size, 1, &direct))
+    {
+      if (direct.item != NULL || direct.keys != NULL || direct.metadata != NULL)
+        abort ();
+      return;
+    }
+  r = ddb_ion_reader_new (text, size);
+  if (!ddb_ion_reader_next_record (r, &generic, &error) || generic.line != direct.line
+      || !ddb_ion_reader_next_value (r, &extra, &error) || extra != NULL)
+    abort ();
+  a = g_string_new (NULL);
+  b = g_string_new (NULL);
+  write_record (a, &direct);
+  write_record (b, &generic);
+  if (strcmp (a->str, b->str) != 0)
+    abort ();
+  g_string_free (a, TRUE);
+  g_string_free (b, TRUE);
+  ddb_ion_record_clear (&direct);
+  ddb_ion_record_clear (&generic);
+  ddb_ion_reader_free (r);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
@@ -191,6 +233,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   check_values (text, size);
   check_records (text, size);
+  check_direct (text, size);
   if (ddb_ion_parse_export_record (text, size, 1, &rec, &error))
     {
       check_record (&rec);

@@ -1,7 +1,8 @@
-/* ion-private.h: what the two halves of the Ion text reader share (not installed; included
- * only by ion-read.c, the parser, and ion-lex.c, the scanner of whitespace and scalar tokens):
- * the reader's state, the character classes, the kinds of quoted text and symbols, the errors
- * and value constructors of ion-read.c, and the scanners of ion-lex.c. */
+/* ion-private.h: what the parts of the Ion text reader share (not installed; included only by
+ * ion-read.c, the parser, ion-lex.c, the scanner of whitespace and scalar tokens, ion.c, the
+ * mapping to DynamoDB, and ion-direct.c, the direct path of export lines): the reader's state,
+ * the character classes, the kinds of quoted text and symbols, the errors and value
+ * constructors of ion-read.c, the mapping helpers of ion.c and the scanners of ion-lex.c. */
 #pragma once
 
 #include "core/ion.h"
@@ -63,6 +64,27 @@ char *ion_describe_at (DdbIonReader *r, const guchar *at);
 /* A value of `type` starting at `at`; the text one takes over `text`. */
 DdbIonValue *ion_new_value (DdbIonReader *r, DdbIonType type, const guchar *at);
 DdbIonValue *ion_new_text_value (DdbIonReader *r, DdbIonType type, const guchar *at, GString *text);
+
+/* What the two mappings to DynamoDB share (ion.c): the generic one from the tree and the direct
+ * one of export lines (ion-direct.c). */
+
+/* The names of a map being filled with ddb_value_map_append (): looked up in the map while it
+ * is small, through a hash of its names once it is big. Zero-initialised; ion_names_clear ()
+ * after. */
+typedef struct {
+  GHashTable *seen; /* GBytes of the names of the map's first `count` attributes */
+  guint count;
+} IonNames;
+
+/* TRUE if `name` is already an attribute of `map`. */
+gboolean ion_names_contain (IonNames *names, const DdbValue *map, const char *name, gsize len);
+void ion_names_clear (IonNames *names);
+
+/* The slot of the record part named `name` (Item, Keys, NewImage, OldImage, Metadata), or NULL
+ * for any other name. */
+DdbValue **ion_record_slot (DdbIonRecord *record, const char *name, gsize len);
+/* TRUE if the parts filled make a record: Item alone, or Keys with any of the others. */
+gboolean ion_record_shape_ok (const DdbIonRecord *record);
 
 /* Scanners (ion-lex.c): each starts at r->p and leaves it past what it read; FALSE or NULL
  * after an ion_fail (). */

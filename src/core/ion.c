@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "core/ion-private.h"
+
 #include "core/ddbjson.h"
 #include "core/jsontext.h"
 
@@ -67,15 +69,39 @@ to_number (Map *m, const DdbIonValue *v)
 /* Big structs find repeated names through a hash of the names seen. */
 #define MAP_HASH_MIN 16
 
+gboolean
+ion_names_contain (IonNames *names, const DdbValue *map, const char *name, gsize len)
+{
+  guint n = ddb_value_map_size (map);
+  g_autoptr (GBytes) key = NULL;
+
+  if (n < MAP_HASH_MIN)
+    return ddb_value_map_get_len (map, name, len) != NULL;
+  if (names->seen == NULL)
+    names->seen
+        = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  /* The map owns its names, each in a block of its own: they stay where they are. */
+  for (; names->count < n; names->count++)
+    {
+      const DdbAttr *a = ddb_value_map_nth (map, names->count);
+      g_hash_table_add (names->seen, g_bytes_new_static (a->name, a->name_len));
+    }
+  key = g_bytes_new_static (name, len);
+  return g_hash_table_contains (names->seen, key);
+}
+
+void
+ion_names_clear (IonNames *names)
+{
+  g_clear_pointer (&names->seen, g_hash_table_unref);
+  names->count = 0;
+}
+
 static DdbValue *
 to_map (Map *m, const DdbIonValue *v, guint level)
 {
   DdbValue *map = ddb_value_new_m_sized (v->fields->len);
-  g_autoptr (GHashTable) seen = NULL;
-
-  if (v->fields->len >= MAP_HASH_MIN)
-    seen
-        = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  IonNames names = { 0 };
 
   for (guint i = 0; i < v->fields->len; i++)
     {
@@ -89,8 +115,7 @@ to_map (Map *m, const DdbIonValue *v, guint level)
           goto error;
         }
       ddb_jsontext_path_push_name (&m->path, f->name, f->name_len);
-      if (seen != NULL ? !g_hash_table_add (seen, g_bytes_new_static (f->name, f->name_len))
-                       : ddb_value_map_get_len (map, f->name, f->name_len) != NULL)
+      if (ion_names_contain (&names, map, f->name, f->name_len))
         e = map_fail (m, f->value, DDB_ION_ERROR_INVALID, "an attribute name appears twice");
       else
         e = to_ddb (m, f->value, level);
@@ -99,8 +124,10 @@ to_map (Map *m, const DdbIonValue *v, guint level)
         goto error;
       ddb_value_map_append (map, f->name, f->name_len, e);
     }
+  ion_names_clear (&names);
   return map;
 error:
+  ion_names_clear (&names);
   ddb_value_free (map);
   return NULL;
 }
@@ -281,11 +308,29 @@ ddb_ion_record_clear (DdbIonRecord *record)
 #define RECORD_SHAPE \
   "an export record is a struct holding Item, or Keys with Metadata, NewImage or OldImage"
 
+DdbValue **
+ion_record_slot (DdbIonRecord *record, const char *name, gsize len)
+{
+  static const char *const parts[] = { "Item", "Keys", "NewImage", "OldImage", "Metadata" };
+  DdbValue **slots[]
+      = { &record->item, &record->keys, &record->new_image, &record->old_image, &record->metadata };
+
+  for (guint k = 0; k < G_N_ELEMENTS (parts); k++)
+    if (name != NULL && strlen (parts[k]) == len && memcmp (name, parts[k], len) == 0)
+      return slots[k];
+  return NULL;
+}
+
+gboolean
+ion_record_shape_ok (const DdbIonRecord *record)
+{
+  return (record->item != NULL) != (record->keys != NULL)
+         && !(record->item != NULL && (record->new_image || record->old_image || record->metadata));
+}
+
 static gboolean
 record_from_value (const DdbIonValue *v, DdbIonRecord *out, GError **error)
 {
-  static const char *const parts[] = { "Item", "Keys", "NewImage", "OldImage", "Metadata" };
-  DdbValue **slots[] = { &out->item, &out->keys, &out->new_image, &out->old_image, &out->metadata };
   Map m = { 0 };
 
   out->line = v->line;
@@ -297,26 +342,21 @@ record_from_value (const DdbIonValue *v, DdbIonRecord *out, GError **error)
   for (guint i = 0; i < v->fields->len; i++)
     {
       const DdbIonField *f = &g_array_index (v->fields, DdbIonField, i);
-      guint k;
+      DdbValue **slot = ion_record_slot (out, f->name, f->name_len);
 
-      for (k = 0; k < G_N_ELEMENTS (parts); k++)
-        if (f->name != NULL && strlen (parts[k]) == f->name_len && strcmp (f->name, parts[k]) == 0)
-          break;
-      if (k == G_N_ELEMENTS (parts) || *slots[k] != NULL)
+      if (slot == NULL || *slot != NULL)
         {
-          g_autofree char *msg
-              = g_strdup_printf ("%s '%s' (" RECORD_SHAPE ")",
-                                 k == G_N_ELEMENTS (parts) ? "unexpected field" : "repeated field",
-                                 f->name != NULL ? f->name : "$0");
+          g_autofree char *msg = g_strdup_printf (
+              "%s '%s' (" RECORD_SHAPE ")", slot == NULL ? "unexpected field" : "repeated field",
+              f->name != NULL ? f->name : "$0");
           map_fail (&m, f->value, DDB_ION_ERROR_NOT_DYNAMODB, msg);
           goto error;
         }
-      *slots[k] = to_item (&m, f->value);
-      if (*slots[k] == NULL)
+      *slot = to_item (&m, f->value);
+      if (*slot == NULL)
         goto error;
     }
-  if ((out->item != NULL) == (out->keys != NULL)
-      || (out->item != NULL && (out->new_image || out->old_image || out->metadata)))
+  if (!ion_record_shape_ok (out))
     {
       map_fail (&m, v, DDB_ION_ERROR_NOT_DYNAMODB, RECORD_SHAPE);
       goto error;
@@ -345,9 +385,14 @@ gboolean
 ddb_ion_parse_export_record (const char *line, gsize len, guint line_no, DdbIonRecord *out,
                              GError **error)
 {
-  g_autoptr (DdbIonReader) reader = ddb_ion_reader_new (line, len);
+  g_autoptr (DdbIonReader) reader = NULL;
   g_autoptr (DdbIonValue) extra = NULL;
 
+  /* A line as the export writes it takes the direct path; anything else, and every error, is
+   * read through the generic tree. */
+  if (ddb_ion_direct_export_record (line, len, line_no, out))
+    return TRUE;
+  reader = ddb_ion_reader_new (line, len);
   ddb_ion_reader_set_first_line (reader, line_no);
   if (!ddb_ion_reader_next_record (reader, out, error))
     return FALSE;

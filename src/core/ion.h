@@ -179,6 +179,15 @@ DdbValue *ddb_ion_parse_export_line (const char *line, gsize len, GError **error
 gboolean ddb_ion_parse_export_record (const char *line, gsize len, guint line_no, DdbIonRecord *out,
                                       GError **error);
 
+/* The direct path of ddb_ion_parse_export_record (ion-direct.c): a line in the shapes AWS's
+ * export writes, read straight into DynamoDB values without the generic tree. TRUE with *out
+ * set; FALSE, with *out cleared and no error, for anything it does not handle (comments, long
+ * strings, symbol ids, '_' or radix ints, floats, typed nulls, other annotations) and for every
+ * error: the generic path then reads the line, and words the error. What it accepts, the
+ * generic path accepts with equal values (the fuzz target and test-ion check it). */
+gboolean ddb_ion_direct_export_record (const char *line, gsize len, guint line_no,
+                                       DdbIonRecord *out);
+
 /* Writing (ion-write.c), in the shapes AWS's export writes: field names as symbols (bare when
  * an identifier, 'quoted' otherwise), strings in double quotes with '"', '\' and control
  * characters escaped (\0 \a \b \t \n \v \f \r, others \xHH) and other characters as UTF-8,

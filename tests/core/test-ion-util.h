@@ -32,6 +32,12 @@ char *export_line (const DdbValue *item);
 /* item -> Ion line -> item must give the item back, and the text again the same text. */
 void assert_round_trip (const DdbValue *item);
 
+/* test-ion-direct.c */
+/* Reads `line` through the direct path and the generic one: when the direct path accepts it,
+ * the generic one must accept it with the same record. TRUE if the direct path took it. */
+gboolean assert_paths_agree (const char *line, gsize len);
+void test_direct_path (void);
+
 /* test-ion-grammar.c */
 void test_nulls_and_bools (void);
 void test_numbers (void);

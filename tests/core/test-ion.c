@@ -3,7 +3,7 @@
  * decimals to N, nesting, what has no DynamoDB meaning, the writer's shapes; the helpers the
  * other files share (test-ion-util.h) and the test registration. Every literal form of the
  * grammar is in test-ion-grammar.c; the generated corpus, truncation and mutation loops in
- * test-ion-corpus.c. */
+ * test-ion-corpus.c; the direct path of export lines in test-ion-direct.c. */
 #include <string.h>
 
 #include "core/ddbjson.h"
@@ -113,6 +113,7 @@ line_item (const char *line)
   g_autoptr (GError) error = NULL;
   DdbValue *item = ddb_ion_parse_export_line (line, strlen (line), &error);
 
+  assert_paths_agree (line, strlen (line));
   if (item == NULL)
     g_error ("'%s': %s", line, error->message);
   return item;
@@ -124,6 +125,7 @@ assert_line_error (const char *line, DdbIonErrorCode code, const char *message)
   g_autoptr (GError) error = NULL;
   g_autoptr (DdbValue) item = ddb_ion_parse_export_line (line, strlen (line), &error);
 
+  assert_paths_agree (line, strlen (line));
   if (item != NULL)
     g_error ("'%s' was accepted", line);
   if (!g_error_matches (error, DDB_ION_ERROR, code) || strcmp (error->message, message) != 0)
@@ -147,6 +149,9 @@ assert_round_trip (const DdbValue *item)
   g_autoptr (DdbValue) back = line_item (line);
   g_autofree char *again = export_line (back);
 
+  /* What the writer writes, the direct path reads. */
+  if (!assert_paths_agree (line, strlen (line)))
+    g_error ("the direct path did not take %s", line);
   if (!ddb_value_equal (item, back))
     {
       g_autofree char *a = ddb_json_format_item (item);
@@ -659,6 +664,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ion/corpus-round-trip", test_corpus_round_trip);
   g_test_add_func ("/ion/truncations", test_truncations);
   g_test_add_func ("/ion/mutations", test_mutations);
+  g_test_add_func ("/ion/direct-path", test_direct_path);
 
   return g_test_run ();
 }
