@@ -45,9 +45,11 @@ print_base (DdbEngine *engine, const char *table)
   when = g_date_time_new_from_unix_utc (base.created_ms / 1000);
   when_text = when != NULL ? g_date_time_format_iso8601 (when) : g_strdup ("?");
   /* key=value words for scripts: not translated */
-  printf ("source=%s format=%s recorded=%s items=%" G_GINT64_FORMAT " edited=%" G_GINT64_FORMAT
-          "\n",
+  printf ("source=%s format=%s recorded=%s items=%" G_GINT64_FORMAT " edited=%" G_GINT64_FORMAT,
           base.source, base.format, when_text, base.item_count, edited);
+  if (base.export_arn != NULL)
+    printf (" arn=%s", base.export_arn);
+  printf ("\n");
   ddb_table_base_clear (&base);
   return 0;
 }

@@ -318,6 +318,8 @@ engine_base_text (const DdbTableBase *base)
   g_autoptr (GDateTime) when = g_date_time_new_from_unix_utc (base->created_ms / 1000);
   g_autofree char *iso = when != NULL ? g_date_time_format_iso8601 (when) : g_strdup ("?");
 
+  if (base->export_arn != NULL)
+    return g_strdup_printf ("%s (%s, %s, %s)", base->source, base->format, iso, base->export_arn);
   return g_strdup_printf ("%s (%s, %s)", base->source, base->format, iso);
 }
 

@@ -1,6 +1,7 @@
 /* base-store.c: a snapshot's base and its items' base versions (see base-store.h).
  *
- *   dy_bases(tid PRIMARY KEY, source, format, created, count)
+ *   dy_bases(tid PRIMARY KEY, source, format, created, count, arn): arn, the export's ARN or
+ *     NULL, is added to the databases made before it had one.
  *   dy_base_items(tid, tk, item) PRIMARY KEY (tid, tk) WITHOUT ROWID: tk = pk || sk, item the
  *     item codec's encoding of the base version, NULL when the item was absent.
  *
@@ -19,7 +20,7 @@
 static const char base_schema_sql[]
     = "CREATE TABLE IF NOT EXISTS dy_bases ("
       " tid INTEGER PRIMARY KEY, source TEXT NOT NULL, format TEXT NOT NULL,"
-      " created INTEGER NOT NULL, count INTEGER NOT NULL);"
+      " created INTEGER NOT NULL, count INTEGER NOT NULL, arn TEXT);"
       "CREATE TABLE IF NOT EXISTS dy_base_items ("
       " tid INTEGER NOT NULL, tk BLOB NOT NULL, item BLOB,"
       " PRIMARY KEY (tid, tk)) WITHOUT ROWID;";
@@ -29,6 +30,7 @@ ddb_table_base_clear (DdbTableBase *base)
 {
   g_clear_pointer (&base->source, g_free);
   g_clear_pointer (&base->format, g_free);
+  g_clear_pointer (&base->export_arn, g_free);
 }
 
 /* ---- The writer's cache of ddb_base_enabled ---- */
@@ -98,7 +100,13 @@ ddb_base_store_init (DdbStore *store, GError **error)
 {
   char *msg = NULL;
 
-  if (sqlite3_exec (store->db, base_schema_sql, NULL, NULL, &msg) != SQLITE_OK)
+  sqlite3_stmt *probe = NULL;
+
+  if (sqlite3_exec (store->db, base_schema_sql, NULL, NULL, &msg) == SQLITE_OK
+      && sqlite3_prepare_v2 (store->db, "SELECT arn FROM dy_bases", -1, &probe, NULL) != SQLITE_OK)
+    sqlite3_exec (store->db, "ALTER TABLE dy_bases ADD COLUMN arn TEXT", NULL, NULL, &msg);
+  sqlite3_finalize (probe);
+  if (msg != NULL)
     {
       g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL, "Cannot create the bases' tables: %s",
                    msg != NULL ? msg : "?");
@@ -121,7 +129,7 @@ run_tid (DdbStore *store, const char *sql, gint64 tid, GError **error)
 
 gboolean
 ddb_base_set (DdbStore *store, const DdbTableDef *def, const char *source, const char *format,
-              gint64 created_ms, gint64 item_count, GError **error)
+              const char *export_arn, gint64 created_ms, gint64 item_count, GError **error)
 {
   sqlite3_stmt *stmt;
   gboolean own, ok;
@@ -132,7 +140,7 @@ ddb_base_set (DdbStore *store, const DdbTableDef *def, const char *source, const
   ok = run_tid (store, "DELETE FROM dy_base_items WHERE tid = ?1", def->id, error);
   stmt = ok ? store_stmt_acquire (store,
                                   "INSERT OR REPLACE INTO dy_bases (tid, source, format, created,"
-                                  " count) VALUES (?1, ?2, ?3, ?4, ?5)",
+                                  " count, arn) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                                   error)
             : NULL;
   ok = stmt != NULL;
@@ -143,6 +151,7 @@ ddb_base_set (DdbStore *store, const DdbTableDef *def, const char *source, const
       sqlite3_bind_text (stmt, 3, format, -1, SQLITE_TRANSIENT);
       sqlite3_bind_int64 (stmt, 4, created_ms);
       sqlite3_bind_int64 (stmt, 5, item_count);
+      sqlite3_bind_text (stmt, 6, export_arn, -1, SQLITE_TRANSIENT);
       ok = store_stmt_run (store, stmt, error);
     }
   if (ok)
@@ -155,7 +164,7 @@ ddb_base_get (DdbStore *store, const DdbTableDef *def, DdbTableBase *out, gboole
               GError **error)
 {
   sqlite3_stmt *stmt = store_stmt_acquire (
-      store, "SELECT source, format, created, count FROM dy_bases WHERE tid = ?1", error);
+      store, "SELECT source, format, created, count, arn FROM dy_bases WHERE tid = ?1", error);
   int rc;
 
   *found = FALSE;
@@ -171,6 +180,7 @@ ddb_base_get (DdbStore *store, const DdbTableDef *def, DdbTableBase *out, gboole
       out->format = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
       out->created_ms = sqlite3_column_int64 (stmt, 2);
       out->item_count = sqlite3_column_int64 (stmt, 3);
+      out->export_arn = g_strdup ((const char *) sqlite3_column_text (stmt, 4));
     }
   store_stmt_release (store, stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)

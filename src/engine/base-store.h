@@ -11,9 +11,11 @@ G_BEGIN_DECLS
 /* Creates the tables if absent (every open: older databases gain them). */
 gboolean ddb_base_store_init (DdbStore *store, GError **error);
 
-/* Records (or replaces) the base of table `def`; existing base versions are forgotten. */
+/* Records (or replaces) the base of table `def`; existing base versions are forgotten.
+ * `export_arn` may be NULL. */
 gboolean ddb_base_set (DdbStore *store, const DdbTableDef *def, const char *source,
-                       const char *format, gint64 created_ms, gint64 item_count, GError **error);
+                       const char *format, const char *export_arn, gint64 created_ms,
+                       gint64 item_count, GError **error);
 /* *found FALSE when the table has no base. */
 gboolean ddb_base_get (DdbStore *store, const DdbTableDef *def, DdbTableBase *out, gboolean *found,
                        GError **error);

@@ -35,7 +35,8 @@ ddb_engine_set_base (DdbEngine *engine, const char *table, const char *source, c
   g_mutex_lock (&engine->lock);
   def = ddb_store_table_get (engine->store, table, error);
   if (def != NULL && ddb_store_table_stats (engine->store, def, NULL, &count, &size, error))
-    ok = ddb_base_set (engine->store, def, source, format, g_get_real_time () / 1000, count, error);
+    ok = ddb_base_set (engine->store, def, source, format, NULL, g_get_real_time () / 1000, count,
+                       error);
   g_mutex_unlock (&engine->lock);
   return ok;
 }

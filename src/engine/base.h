@@ -14,7 +14,9 @@ G_BEGIN_DECLS
 typedef struct {
   char *source;      /* an absolute path (file imports, --base), or endpoint/table */
   char *format;      /* ddb_snapshot_format_name() of the source, or "live" */
-  gint64 created_ms; /* when the base was recorded (the import's time) */
+  char *export_arn;  /* a DynamoDB export's ARN (its manifest's exportArn), else NULL */
+  gint64 created_ms; /* the time the table is as of: an export's time (the last incremental
+                      * export's end), else when the base was recorded */
   gint64 item_count; /* items of the table then */
 } DdbTableBase;
 

@@ -10,6 +10,7 @@
  * Errors about an item are prefixed "FILE:LINE: ". Without a key schema, one is inferred from
  * a sample of the items. */
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "core/itemsize.h"
@@ -303,6 +304,8 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
   DdbTableDef *def = r->def;
   DdbValue *item;
   gint64 items, bytes, base_ms;
+  const char *arn;
+  gboolean keep_arn;
   GError *local = NULL;
 
   if (g_cancellable_set_error_if_cancelled (options->cancellable, error))
@@ -366,11 +369,15 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
    * export's base is the table as of the export's time (the last incremental export's end). */
   absolute = options->store != NULL ? g_strdup (source) : g_canonicalize_filename (source, NULL);
   base_ms = r->s.export_time_us > 0 ? r->s.export_time_us / 1000 : g_get_real_time () / 1000;
+  /* A base the caller names as something other than an export keeps no export ARN. */
+  keep_arn = options->base_format == NULL || strcmp (options->base_format, "s3") == 0;
+  arn = keep_arn ? r->s.export_arn : NULL;
   if (r->incrementals != NULL && r->incrementals->len > 0)
     {
       const Sources *last = g_ptr_array_index (r->incrementals, r->incrementals->len - 1);
 
       base_ms = last->to_time_us / 1000;
+      arn = keep_arn ? last->export_arn : NULL;
       g_free (absolute);
       absolute = options->store != NULL ? g_strdup (last->display)
                                         : g_canonicalize_filename (last->display, NULL);
@@ -379,7 +386,7 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
                      options->base_source != NULL ? options->base_source : absolute,
                      options->base_format != NULL ? options->base_format
                                                   : ddb_snapshot_format_name (r->s.format),
-                     base_ms, items, error))
+                     arn, base_ms, items, error))
     goto rollback;
   if (!ddb_store_commit (engine->store, error))
     goto rollback;

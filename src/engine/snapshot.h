@@ -95,7 +95,9 @@ typedef struct {
   GCancellable *cancellable;
   /* The table's base (engine/base.h) as the import records it: NULL, the source's absolute
    * path and format; a caller that imports a live table through an export names the table
-   * instead (e.g. "https://dynamodb.eu-west-1.amazonaws.com/Orders", format "live"). */
+   * instead (e.g. "https://dynamodb.eu-west-1.amazonaws.com/Orders", format "live"). The
+   * export's ARN (the last incremental export's, with incrementals) is recorded too, unless
+   * base_format names something other than "s3". */
   const char *base_source;
   const char *base_format;
   /* Incremental exports (S3 export folders whose manifest says INCREMENTAL_EXPORT) to apply, in

@@ -47,7 +47,8 @@ LINE2 = re.compile(r"^edited_here=(\d+) edited_there=(\d+) both=(\d+)$")
 STAGED = re.compile(r"^staged=(\d+) creates=(\d+) updates=(\d+) deletes=(\d+) left_there=(\d+) "
                     r"conflicts=(\d+)$", re.M)
 COMMITTED = re.compile(r"^committed=(\d+) conflicts=(\d+) failed=(\d+)$", re.M)
-BASE_LINE = re.compile(r"^source=(\S+) format=(\S+) recorded=(\S+) items=(\d+) edited=(\d+)$")
+BASE_LINE = re.compile(r"^source=(\S+) format=(\S+) recorded=(\S+) items=(\d+) edited=(\d+)"
+                  r"(?: arn=(\S+))?$")
 
 KINDS = ("changed", "only-here", "only-there")
 CLASSES = ("edited-here", "edited-there", "both")

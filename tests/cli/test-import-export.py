@@ -16,6 +16,9 @@ CLI = sys.argv.pop(1) if len(sys.argv) > 1 else "build/src/cli/dynoscope-cli"
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEMO = os.path.join(HERE, "..", "..", "data", "demo", "workspaces.jsonl")
 KEY = "EntityRef:S,Detail:S"
+# The ARN an incremental export's manifest names, in AWS's shape.
+INC_ARN = ("arn:aws:dynamodb:us-east-1:123456789012:table/Workspaces/export/"
+           "01767225600000-abcdef12")
 
 
 def run(*args, stdin=None):
@@ -276,7 +279,7 @@ class ImportExport(unittest.TestCase):
             json.dump({"version": "2023-08-01", "exportType": "INCREMENTAL_EXPORT",
                        "exportFromTime": export_time, "exportToTime": "2099-01-01T00:00:00.000Z",
                        "outputFormat": "DYNAMODB_JSON", "outputView": "NEW_AND_OLD_IMAGES",
-                       "itemCount": 3}, f)
+                       "itemCount": 3, "exportArn": INC_ARN}, f)
         db2 = self.path("inc.db")
         # alone, it is refused
         r = self.imp(inc, "Workspaces", db2)
@@ -300,6 +303,7 @@ class ImportExport(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn(b"source=" + os.path.realpath(inc).encode() + b" ", r.stdout)
         self.assertIn(b"recorded=2099-01-01T00:00:00Z", r.stdout)
+        self.assertIn(b" arn=" + INC_ARN.encode() + b"\n", r.stdout)
         r = run("--db", db2, "compare", "--table", "Workspaces", "--with-export", full, "--json")
         self.assertEqual(r.returncode, 1, r.stderr)  # they differ
         lines = [json.loads(l) for l in r.stdout.decode().splitlines()]

@@ -16,7 +16,8 @@ ENV = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
 ENV["AWS_CONFIG_FILE"] = os.devnull
 ENV["AWS_SHARED_CREDENTIALS_FILE"] = os.devnull
 
-LINE = re.compile(r"^source=(\S+) format=(\S+) recorded=(\S+) items=(\d+) edited=(\d+)$")
+LINE = re.compile(r"^source=(\S+) format=(\S+) recorded=(\S+) items=(\d+) edited=(\d+)"
+                  r"(?: arn=(\S+))?$")
 
 
 def run(*args):

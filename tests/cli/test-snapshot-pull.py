@@ -18,7 +18,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import dynoscope_testlib as lib  # noqa: E402
 
 CLI = os.path.abspath(sys.argv.pop(1) if len(sys.argv) > 1 else "build/src/cli/dynoscope-cli")
-LINE = re.compile(r"^source=(\S+) format=(\S+) recorded=(\S+) items=(\d+) edited=(\d+)$")
+LINE = re.compile(r"^source=(\S+) format=(\S+) recorded=(\S+) items=(\d+) edited=(\d+)"
+                  r"(?: arn=(\S+))?$")
 N_ITEMS = 230
 
 
@@ -126,6 +127,8 @@ class Pull:
         self.pull("--table", "Live")
         base = self.run_cli("--db", self.db, "snapshot", "base", "--table", "Live")
         self.assertIn(f"source={self.url}/Live format=live", base.stdout)
+        # A live table's base names no export.
+        self.assertNotIn(" arn=", base.stdout)
 
     def test_failures_leave_nothing(self):
         self.pull("--table", "Snap", "--from-table", "Live")

@@ -8,6 +8,7 @@
 #include "engine/base.h"
 #include "engine/engine-private.h"
 #include "engine/snapshot.h"
+#include "engine/store-private.h"
 #include "engine-test-util.h"
 
 typedef struct {
@@ -421,7 +422,7 @@ test_cache_rolled_back_set (Fixture *f, gconstpointer data)
 
   /* A set rolled back (as a failed import's): still no base, and writes keep nothing. */
   g_assert_true (ddb_store_begin (store, &error));
-  g_assert_true (ddb_base_set (store, def, "/x", "s3", 1, 1, &error));
+  g_assert_true (ddb_base_set (store, def, "/x", "s3", NULL, 1, 1, &error));
   g_assert_no_error (error);
   g_assert_true (ddb_base_enabled (store, def, &enabled, &error));
   g_assert_true (enabled);
@@ -469,7 +470,7 @@ test_cache_group (Fixture *f, gconstpointer data)
   g_assert_true (ddb_store_group_begin (store, &error));
   /* call 1: sets a base, rolled back */
   g_assert_true (ddb_store_begin (store, &error));
-  g_assert_true (ddb_base_set (store, def, "/x", "s3", 1, 1, &error));
+  g_assert_true (ddb_base_set (store, def, "/x", "s3", NULL, 1, 1, &error));
   ddb_store_rollback (store);
   /* call 2: a write, which must keep nothing */
   g_assert_true (ddb_store_begin (store, &error));
@@ -483,7 +484,7 @@ test_cache_group (Fixture *f, gconstpointer data)
   g_assert_true (ddb_store_group_begin (store, &error));
   /* call 1: sets a base, kept */
   g_assert_true (ddb_store_begin (store, &error));
-  g_assert_true (ddb_base_set (store, def, "/y", "s3", 1, 1, &error));
+  g_assert_true (ddb_base_set (store, def, "/y", "s3", NULL, 1, 1, &error));
   g_assert_true (ddb_store_commit (store, &error));
   /* call 2: fails (rolled back), which empties the cache */
   g_assert_true (ddb_store_begin (store, &error));
@@ -556,6 +557,43 @@ test_cache_other_connection (Fixture *f, gconstpointer data)
   ddb_engine_free (other);
 }
 
+/* A database whose dy_bases predates the export ARN gains the column on open; its bases stay,
+ * with no ARN, and a new base keeps one. */
+static void
+test_arn_column_added (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DdbTableDef) def = NULL;
+  DdbTableBase base = { 0 };
+  gboolean found = FALSE;
+
+  (void) data;
+  import_source (f, "Tab");
+  g_assert_true (store_exec_sql (f->engine->store, "ALTER TABLE dy_bases DROP COLUMN arn", &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&f->engine, ddb_engine_free);
+
+  f->engine = open_engine (f->db);
+  g_assert_true (ddb_engine_get_base (f->engine, "Tab", &base, &found, &error));
+  g_assert_true (found);
+  g_assert_cmpstr (base.source, ==, f->source);
+  g_assert_null (base.export_arn);
+  ddb_table_base_clear (&base);
+
+  def = ddb_store_table_get (f->engine->store, "Tab", &error);
+  g_assert_nonnull (def);
+  g_assert_true (ddb_base_set (f->engine->store, def, "s3://b/p/AWSDynamoDB/01-ab", "s3",
+                               "arn:aws:dynamodb:us-east-1:1:table/Tab/export/01-ab", 1, 8,
+                               &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&f->engine, ddb_engine_free);
+  f->engine = open_engine (f->db);
+  g_assert_true (ddb_engine_get_base (f->engine, "Tab", &base, &found, &error));
+  g_assert_cmpstr (base.export_arn, ==, "arn:aws:dynamodb:us-east-1:1:table/Tab/export/01-ab");
+  g_assert_cmpint (base.created_ms, ==, 1);
+  ddb_table_base_clear (&base);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -579,6 +617,8 @@ main (int argc, char **argv)
               fixture_teardown);
   g_test_add ("/base/cache-drop-recreate-reopen", Fixture, NULL, fixture_setup,
               test_cache_drop_recreate_reopen, fixture_teardown);
+  g_test_add ("/base/arn-column-added", Fixture, NULL, fixture_setup, test_arn_column_added,
+              fixture_teardown);
   g_test_add ("/base/cache-other-connection", Fixture, NULL, fixture_setup,
               test_cache_other_connection, fixture_teardown);
   return g_test_run ();

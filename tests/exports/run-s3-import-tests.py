@@ -416,7 +416,7 @@ class ImportTests(unittest.TestCase):
                 raw("PutItem", {"TableName": "Source", "Item": wide_item(i, 3)})
             next_second()
 
-            urls = {}
+            urls, arns = {}, {}
             for fmt in ("DYNAMODB_JSON", "ION"):
                 full = raw("ExportTableToPointInTime", {
                     "TableArn": arn, "S3Bucket": "bkt", "S3Prefix": "serve/" + fmt.lower(),
@@ -431,6 +431,7 @@ class ImportTests(unittest.TestCase):
                 full_d, inc_d = wait(full["ExportArn"]), wait(inc["ExportArn"])
                 urls[fmt] = ["s3://%s/%s" % (BUCKET, full_d["ExportManifest"]),
                              "s3://%s/%s" % (BUCKET, os.path.dirname(inc_d["ExportManifest"]))]
+                arns[fmt] = [full_d["ExportArn"], inc_d["ExportArn"]]
         finally:
             status, _, err = server.stop()
             self.assertEqual(status, 0, err)
@@ -440,12 +441,17 @@ class ImportTests(unittest.TestCase):
             db = os.path.join(self.dir, fmt + ".db")
             self.assert_ok(self.import_s3(db, "Full", full_url))
             self.assert_same_items(self.scan_db(db, "Full"), state1)
+            # The base is the export, by its ARN.
+            out = self.cli("--db", db, "snapshot", "base", "--table", "Full")
+            self.assert_ok(out)
+            self.assertTrue(out.stdout.rstrip().endswith(" arn=" + arns[fmt][0]), out.stdout)
             self.assert_ok(self.import_s3(db, "Incr", full_url, inc_url + "/"))
             self.assert_same_items(self.scan_db(db, "Incr"), state2)
-            # The base is the incremental export's folder in the bucket.
+            # The base is the incremental export's folder in the bucket, and its ARN.
             out = self.cli("--db", db, "snapshot", "base", "--table", "Incr")
             self.assert_ok(out)
             self.assertIn(inc_url + "/", out.stdout)
+            self.assertTrue(out.stdout.rstrip().endswith(" arn=" + arns[fmt][1]), out.stdout)
             # The same export by its folder and by its prefix (one export of each kind under
             # it? no: a full and an incremental: two, so the prefix is refused).
             out = self.import_s3(db, "Prefix", "s3://%s/serve/%s" % (BUCKET, fmt.lower()))
