@@ -95,24 +95,37 @@ cache_check (DdbStore *store, GError **error)
   return TRUE;
 }
 
+static gboolean
+has_arn_column (DdbStore *store)
+{
+  sqlite3_stmt *probe = NULL;
+  gboolean has
+      = sqlite3_prepare_v2 (store->db, "SELECT arn FROM dy_bases", -1, &probe, NULL) == SQLITE_OK;
+
+  sqlite3_finalize (probe);
+  return has;
+}
+
 gboolean
 ddb_base_store_init (DdbStore *store, GError **error)
 {
   char *msg = NULL;
+  int rc = sqlite3_exec (store->db, base_schema_sql, NULL, NULL, &msg);
 
-  sqlite3_stmt *probe = NULL;
-
-  if (sqlite3_exec (store->db, base_schema_sql, NULL, NULL, &msg) == SQLITE_OK
-      && sqlite3_prepare_v2 (store->db, "SELECT arn FROM dy_bases", -1, &probe, NULL) != SQLITE_OK)
-    sqlite3_exec (store->db, "ALTER TABLE dy_bases ADD COLUMN arn TEXT", NULL, NULL, &msg);
-  sqlite3_finalize (probe);
-  if (msg != NULL)
+  /* Another process opening the same older database may add the column first. */
+  if (rc == SQLITE_OK && !has_arn_column (store)
+      && sqlite3_exec (store->db, "ALTER TABLE dy_bases ADD COLUMN arn TEXT", NULL, NULL, &msg)
+             != SQLITE_OK
+      && !has_arn_column (store))
+    rc = SQLITE_ERROR;
+  if (rc != SQLITE_OK)
     {
       g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL, "Cannot create the bases' tables: %s",
                    msg != NULL ? msg : "?");
       sqlite3_free (msg);
       return FALSE;
     }
+  sqlite3_free (msg);
   return TRUE;
 }
 
