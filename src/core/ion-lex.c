@@ -721,3 +721,96 @@ ion_parse_lob (DdbIonReader *r)
     return ion_new_text_value (r, type, open, owned);
   }
 }
+
+/* Values over several lines */
+
+enum { SCAN_PLAIN, SCAN_LONG, SCAN_COMMENT, SCAN_SHORT, SCAN_SYMBOL };
+
+gboolean
+ddb_ion_scan_line (DdbIonScan *scan, const char *line, gsize len)
+{
+  const char *p = line, *end = line + len;
+
+  while (p < end)
+    {
+      char c = *p;
+      gsize left = (gsize) (end - p);
+
+      switch (scan->state)
+        {
+        case SCAN_LONG:
+        case SCAN_SHORT:
+          case SCAN_SYMBOL: {
+            char close = scan->state == SCAN_SHORT ? '"' : '\'';
+            gsize n = scan->state == SCAN_LONG ? 3 : 1;
+
+            if (c == '\\')
+              {
+                /* A backslash at the end of the line continues the text on the next. */
+                if (left == 1)
+                  return TRUE;
+                p += 2;
+                continue;
+              }
+            if (c == close && (n == 1 || (left >= 3 && p[1] == '\'' && p[2] == '\'')))
+              {
+                scan->state = SCAN_PLAIN;
+                p += n;
+              }
+            else
+              p++;
+            continue;
+          }
+        case SCAN_COMMENT:
+          if (c == '*' && left >= 2 && p[1] == '/')
+            {
+              scan->state = SCAN_PLAIN;
+              p++;
+            }
+          p++;
+          continue;
+        default:
+          break;
+        }
+      if (c == '\'' && left >= 3 && p[1] == '\'' && p[2] == '\'')
+        {
+          scan->state = SCAN_LONG;
+          p += 3;
+          continue;
+        }
+      if (c == '"' || c == '\'')
+        scan->state = c == '"' ? SCAN_SHORT : SCAN_SYMBOL;
+      else if (scan->lob)
+        {
+          /* Base64 holds slashes: no comment starts inside a lob. */
+          if (c == '}' && left >= 2 && p[1] == '}')
+            {
+              scan->lob = FALSE;
+              scan->depth--;
+              p++;
+            }
+        }
+      else if (c == '/' && left >= 2 && p[1] == '/')
+        break;
+      else if (c == '/' && left >= 2 && p[1] == '*')
+        {
+          scan->state = SCAN_COMMENT;
+          p++;
+        }
+      else if (c == '{' && left >= 2 && p[1] == '{')
+        {
+          scan->lob = TRUE;
+          scan->depth++;
+          p++;
+        }
+      else if (c == '{' || c == '[' || c == '(')
+        scan->depth++;
+      else if ((c == '}' || c == ']' || c == ')') && scan->depth > 0)
+        scan->depth--;
+      p++;
+    }
+  /* Short text ends with its line unless a final backslash continued it (above). */
+  if (scan->state == SCAN_SHORT || scan->state == SCAN_SYMBOL)
+    scan->state = SCAN_PLAIN;
+  return scan->depth > 0 || scan->lob || scan->state != SCAN_PLAIN;
+}

@@ -136,6 +136,20 @@ gsize ddb_ion_reader_offset (const DdbIonReader *reader);
 void ddb_ion_reader_free (DdbIonReader *reader);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbIonReader, ddb_ion_reader_free)
 
+/* Values over several lines (ion-lex.c): where Ion text stands after the lines read so far, for
+ * a reader of a line-oriented file (an export's data file) whose values may span lines, as a
+ * record printed over several lines does. Zero-initialised for the first line of a value. */
+typedef struct {
+  guint depth;  /* containers open: {, [, ( and a lob's {{ */
+  gboolean lob; /* inside {{ }}, where base64 may hold two slashes */
+  int state;    /* in a long string, block comment, or short text continued by '\' */
+} DdbIonScan;
+
+/* Scans one more line (without its line end): TRUE if what was opened so far is still open
+ * after it, so that the value goes on on the next line. Only brackets, quotes and comments are
+ * looked at: the parser finds every other problem. */
+gboolean ddb_ion_scan_line (DdbIonScan *scan, const char *line, gsize len);
+
 /* Mapping to DynamoDB (ion.c)
  *
  * struct -> M (a field name twice is refused, as DynamoDB JSON refuses a duplicate key),

@@ -123,27 +123,35 @@ change_from_json (const char *line, gsize len, SnapChange *out, GError **error)
   return metadata_time (metadata, &out->write_us, error);
 }
 
+/* The next change of an Ion data file. */
 static gboolean
-change_from_ion (const char *line, gsize len, guint64 line_no, SnapChange *out, GError **error)
+next_ion_change (ItemSource *src, SnapChange *out, GError **error)
 {
-  DdbIonRecord rec = { 0 };
-  GError *local = NULL;
+  DdbIonRecord rec;
+  GError *inner = NULL;
   gboolean ok;
 
-  if (!ddb_ion_parse_export_record (line, len, (guint) MIN (line_no, G_MAXUINT), &rec, &local))
-    return snap_ion_error (error, local);
+  if (!snap_ion_source_next (src, &rec, error))
+    return FALSE;
+  if (rec.line == 0)
+    return TRUE; /* the end */
   if (rec.item != NULL)
     {
       ddb_ion_record_clear (&rec);
-      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_VALIDATION,
+      src->refused_item = TRUE;
+      g_set_error_literal (&inner, DDB_ERROR, DDB_ERROR_VALIDATION,
                            "Ion: a full export's record (Item) in an incremental export");
-      return FALSE;
+      return snap_item_error (error, inner, src->file->display, src->item_line);
     }
   out->keys = g_steal_pointer (&rec.keys);
   out->new_image = g_steal_pointer (&rec.new_image);
-  ok = metadata_time (rec.metadata, &out->write_us, error);
+  ok = metadata_time (rec.metadata, &out->write_us, &inner);
   ddb_ion_record_clear (&rec);
-  return ok;
+  if (ok)
+    return TRUE;
+  snap_change_clear (out);
+  src->refused_item = TRUE;
+  return snap_item_error (error, inner, src->file->display, src->item_line);
 }
 
 gboolean
@@ -156,6 +164,8 @@ snap_change_source_next (ItemSource *src, SnapChange *out, GError **error)
   memset (out, 0, sizeof *out);
   out->write_us = -1;
   src->refused_item = FALSE;
+  if (src->file->ion)
+    return next_ion_change (src, out, error);
   do
     {
       if (!snap_line_reader_next (&src->lr, &line, &len, src->file->display, &inner))
@@ -168,8 +178,7 @@ snap_change_source_next (ItemSource *src, SnapChange *out, GError **error)
     }
   while (snap_is_blank (line, len));
   src->item_line = src->lr.line;
-  if (src->file->ion ? change_from_ion (line, len, src->item_line, out, &inner)
-                     : change_from_json (line, len, out, &inner))
+  if (change_from_json (line, len, out, &inner))
     return TRUE;
   snap_change_clear (out);
   src->refused_item = TRUE;

@@ -7,6 +7,7 @@
 #include <glib.h>
 #include <jansson.h>
 
+#include "core/ion.h"
 #include "core/value.h"
 #include "engine/snapshot.h"
 #include "engine/store.h"
@@ -156,6 +157,9 @@ typedef struct {
   /* csv */
   GPtrArray *columns;
   GPtrArray *cells;
+  /* Ion: the text of a value that takes more than a line, and the reader of its records */
+  GByteArray *ion_text;
+  DdbIonReader *ion_reader;
   guint64 item_line; /* where the item last returned starts */
   /* The last error was about one item only (a bad line, record or array element) and the
    * source stands after it: reading may go on (see ddb_snapshot_reader_skip_refused). */
@@ -182,9 +186,9 @@ void snap_change_clear (SnapChange *change);
 /* The next change of an incremental export's data file (DynamoDB JSON or Ion lines): TRUE with
  * out->keys set, TRUE with out->keys NULL at the end, FALSE on error ("FILE:LINE: ..."). */
 gboolean snap_change_source_next (ItemSource *src, SnapChange *out, GError **error);
-/* Makes an error of core/ion.h's reader (INNER, taken) a DynamoDB validation error "Ion: …"
- * without the reader's "line N: " (the caller names the file and line); FALSE. */
-gboolean snap_ion_error (GError **error, GError *inner);
+/* The next record of an Ion data file (snapshot-ion.c): TRUE with *out set, TRUE with out->line
+ * 0 at the end, FALSE on error ("FILE:LINE: Ion: ..."; src->refused_item as above). */
+gboolean snap_ion_source_next (ItemSource *src, DdbIonRecord *out, GError **error);
 
 /* ---- Incremental exports (snapshot-incremental.c) ---- */
 

@@ -31,6 +31,8 @@ snap_item_source_close (ItemSource *src)
     snap_line_reader_close (&src->lr);
   src->open = FALSE;
   g_clear_pointer (&src->whole, g_byte_array_unref);
+  g_clear_pointer (&src->ion_reader, ddb_ion_reader_free);
+  g_clear_pointer (&src->ion_text, g_byte_array_unref);
   g_clear_pointer (&src->columns, g_ptr_array_unref);
   g_clear_pointer (&src->cells, g_ptr_array_unref);
 }
@@ -361,33 +363,26 @@ next_csv_item (ItemSource *src, GError **error)
   return item;
 }
 
-/* The next item, or NULL at the end (no error) or on error. */
-/* A line of an S3 export in Amazon Ion: one record, the item of a full export. The reader's
- * "line N: " is dropped (the caller names the file and line) and its errors become DynamoDB
- * validation errors, as the other formats' are. */
-gboolean
-snap_ion_error (GError **error, GError *inner)
-{
-  const char *message = inner->message;
-
-  if (g_str_has_prefix (message, "line ") && strstr (message, ": ") != NULL)
-    message = strstr (message, ": ") + 2;
-  g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION, "Ion: %s", message);
-  g_error_free (inner);
-  return FALSE;
-}
-
+/* A full export's record in Ion: its item. */
 static DdbValue *
-parse_ion_line (const char *line, gsize len, GError **error)
+next_ion_item (ItemSource *src, GError **error)
 {
-  GError *local = NULL;
-  DdbValue *item = ddb_ion_parse_export_line (line, len, &local);
+  DdbIonRecord rec;
+  GError *inner = NULL;
 
-  if (item == NULL)
-    snap_ion_error (error, local);
-  return item;
+  if (!snap_ion_source_next (src, &rec, error) || rec.line == 0)
+    return NULL;
+  if (rec.item != NULL)
+    return rec.item;
+  ddb_ion_record_clear (&rec);
+  src->refused_item = TRUE;
+  g_set_error_literal (&inner, DDB_ERROR, DDB_ERROR_VALIDATION,
+                       "Ion: an incremental export record where a full export's Item was expected");
+  snap_item_error (error, inner, src->file->display, src->item_line);
+  return NULL;
 }
 
+/* The next item, or NULL at the end (no error) or on error. */
 DdbValue *
 snap_item_source_next (ItemSource *src, GError **error)
 {
@@ -401,6 +396,8 @@ snap_item_source_next (ItemSource *src, GError **error)
     return next_array_element (src, error);
   if (src->format == DDB_SNAPSHOT_CSV)
     return next_csv_item (src, error);
+  if (src->file->ion)
+    return next_ion_item (src, error);
 
   do
     {
@@ -431,8 +428,6 @@ snap_item_source_next (ItemSource *src, GError **error)
       src->json_decided = TRUE;
       item = ddb_plain_parse_item (line, (gssize) len, DDB_PLAIN_TAGGED, &inner);
     }
-  else if (src->file->ion)
-    item = parse_ion_line (line, len, &inner);
   else
     item = parse_ddb_line (src, line, len, &inner);
 

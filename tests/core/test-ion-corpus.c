@@ -234,8 +234,29 @@ test_corpus_round_trip (void)
   }
 }
 
+/* A record's text is open at every cut inside its outer struct and closed at its end: no
+ * quote, escape or bracket inside text misleads the scan of lines. */
+static void
+assert_scan_open_inside (const char *line, gsize len)
+{
+  DdbIonScan scan = { 0 };
+  const char *first = memchr (line, '{', len), *last = line + len;
+
+  while (last > line && last[-1] != '}')
+    last--;
+  g_assert_nonnull (first);
+  if (ddb_ion_scan_line (&scan, line, len))
+    g_error ("%s scans as open", line);
+  for (const char *cut = first + 1; cut < last; cut++)
+    {
+      DdbIonScan part = { 0 };
+      if (!ddb_ion_scan_line (&part, line, (gsize) (cut - line)))
+        g_error ("%s cut at %" G_GSIZE_FORMAT " scans as closed", line, (gsize) (cut - line));
+    }
+}
+
 /* Every truncation of valid lines is refused, naming the line, on both paths; no read past the
- * end. */
+ * end; the scan of lines sees each record open until its end. */
 void
 test_truncations (void)
 {
@@ -253,6 +274,13 @@ test_truncations (void)
       g_autoptr (DdbValue) item = random_item (rand);
       g_ptr_array_add (lines, export_line (item));
     }
+  /* Many more records for the scan of lines alone. */
+  for (int i = 0; i < 1000; i++)
+    {
+      g_autoptr (DdbValue) item = random_item (rand);
+      g_autofree char *line = export_line (item);
+      assert_scan_open_inside (line, strlen (line));
+    }
   for (guint i = 0; i < lines->len; i++)
     {
       const char *line = g_ptr_array_index (lines, i);
@@ -267,6 +295,7 @@ test_truncations (void)
         g_assert_true (ddb_ion_parse_export_record (line, len, 1, &rec, &error));
         ddb_ion_record_clear (&rec);
       }
+      assert_scan_open_inside (line, len);
       for (gsize k = 0; k < len; k++)
         {
           char *copy = g_memdup2 (line, k > 0 ? k : 1);

@@ -85,6 +85,7 @@ typedef struct {
   gint64 time_us;        /* full: exportTime */
   gint64 from_us, to_us; /* incremental */
   int count_delta;       /* added to the file's true itemCount in manifest-files.json */
+  guint records;         /* the data file's records when not one a line (0: one a line) */
 } ExportSpec;
 
 /* Writes the export's folder ROOT/AWSDynamoDB/<id>/ with LINES in one gzipped data file, as
@@ -118,6 +119,8 @@ write_export (Fixture *f, const ExportSpec *e, const char *lines)
 
   for (const char *c = lines; *c != '\0'; c++)
     n += *c == '\n';
+  if (e->records > 0)
+    n = e->records;
   g_assert_cmpint (g_mkdir_with_parents (data_dir, 0700), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   path = g_build_filename (data_dir, name, NULL);
@@ -546,6 +549,108 @@ test_refusals (Fixture *f, gconstpointer data)
   import_refused (f, a, not_incremental, "not an incremental export");
 }
 
+/* Ion records as Ion allows them beyond AWS's one a line: printed over several lines (as AWS's
+ * documentation prints one), several on a line, a marker or a comment on a line of its own;
+ * brackets and quotes inside text do not cut a record; an error inside a record names its
+ * line; a record left open at the end is refused. */
+static void
+test_ion_layouts (Fixture *f, gconstpointer data)
+{
+  static const char full_text[]
+      = "$ion_1_0 {\n"                                                    /* 1 */
+        "    Item:{\n"                                                    /* 2 */
+        "        pk:\"a\", s:\"}]) {\\\"\", l:[1,\n"                      /* 3 */
+        "           2d1], b:{{\n"                                         /* 4 */
+        "           aGk= }}\n"                                            /* 5 */
+        "    }\n"                                                         /* 6 */
+        "}\n"                                                             /* 7 */
+        "$ion_1_0 {Item:{pk:\"b\"}} $ion_1_0 {Item:{pk:\"c\", t:'''x\n"   /* 8 */
+        "y}''' '''z'''}}\n"                                               /* 9 */
+        "// a comment, then a marker alone\n"                             /* 10 */
+        "$ion_1_0\n"                                                      /* 11 */
+        "{Item:{pk:\"d\", /* } */ n:-1.}} // done\n"                      /* 12 */
+        "{Item:{pk:\"e\", 'q}':\"continued \\\n"                          /* 13 */
+        "line\"}}\n";                                                     /* 14 */
+  static const char inc_text[] = "$ion_1_0 {Metadata:{WriteTimestampMicros:1700000000000100},\n"
+                                 "  Keys:{pk:\"a\"},\n"
+                                 "  OldImage:{pk:\"a\"},\n"
+                                 "  NewImage:{pk:\"a\", v:true}}\n"
+                                 "$ion_1_0 {Metadata:{WriteTimestampMicros:1700000000000200},"
+                                 " Keys:{pk:\"b\"}}\n";
+  ExportSpec full = { .id = "01700000000000-aaaaaaaa", .ion = TRUE, .time_us = BASE_TIME_US,
+                      .records = 5 };
+  ExportSpec inc = { .id = "01700000000001-bbbbbbbb", .incremental = TRUE, .ion = TRUE,
+                     .from_us = BASE_TIME_US, .to_us = BASE_TIME_US + HOUR_US,
+                     .records = 2 };
+  ExportSpec bad = { .id = "01700000000002-cccccccc", .ion = TRUE, .time_us = BASE_TIME_US,
+                     .records = 2 };
+  ExportSpec open = { .id = "01700000000003-dddddddd", .ion = TRUE, .time_us = BASE_TIME_US,
+                      .records = 2 };
+  g_autofree char *a = write_export (f, &full, full_text);
+  g_autofree char *b = write_export (f, &inc, inc_text);
+  g_autofree char *c = write_export (f, &bad,
+                                     "$ion_1_0 {Item:{pk:\"a\"}}\n"
+                                     "$ion_1_0 {Item:{\n"
+                                     "  pk:\"b\",\n"
+                                     "  f:1.5e0\n"
+                                     "}}\n");
+  g_autofree char *d = write_export (f, &open,
+                                     "$ion_1_0 {Item:{pk:\"a\"}}\n"
+                                     "$ion_1_0 {Item:{pk:\"b\",\n"
+                                     "  l:[1, 2]}\n");
+  const char *incs[] = { b, NULL };
+  static const char *const want[] = {
+    "{\"pk\":{\"S\":\"a\"},\"s\":{\"S\":\"}]) {\\\"\"},"
+    "\"l\":{\"L\":[{\"N\":\"1\"},{\"N\":\"20\"}]},\"b\":{\"B\":\"aGk=\"}}",
+    "{\"pk\":{\"S\":\"b\"}}",
+    "{\"pk\":{\"S\":\"c\"},\"t\":{\"S\":\"x\\ny}z\"}}",
+    "{\"pk\":{\"S\":\"d\"},\"n\":{\"N\":\"-1\"}}",
+    "{\"pk\":{\"S\":\"e\"},\"q}\":{\"S\":\"continued line\"}}",
+  };
+  DdbImportOptions opts = { .table_name = "Layouts", .key = "pk:S" };
+  g_autoptr (GPtrArray) items = NULL;
+  GError *error = NULL;
+
+  (void) data;
+  g_assert_true (ddb_snapshot_import (f->engine, a, &opts, NULL, &error));
+  g_assert_no_error (error);
+  items = table_items (f, "Layouts");
+  g_assert_cmpuint (items->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      g_autoptr (DdbValue) expected = ddb_json_parse_item (want[i], -1, &error);
+      gboolean found = FALSE;
+
+      g_assert_no_error (error);
+      for (guint k = 0; k < items->len && !found; k++)
+        found = ddb_value_equal (expected, g_ptr_array_index (items, k));
+      if (!found)
+        g_error ("not imported: %s", want[i]);
+    }
+  g_clear_pointer (&items, g_ptr_array_unref);
+
+  /* The incremental export's records over several lines apply too: a gets v, b goes. */
+  opts.table_name = "Applied";
+  opts.incrementals = incs;
+  g_assert_true (ddb_snapshot_import (f->engine, a, &opts, NULL, &error));
+  g_assert_no_error (error);
+  items = table_items (f, "Applied");
+  g_assert_cmpuint (items->len, ==, G_N_ELEMENTS (want) - 1);
+  for (guint k = 0; k < items->len; k++)
+    {
+      DdbValue *item = g_ptr_array_index (items, k);
+      const DdbValue *pk = ddb_value_map_get (item, "pk");
+
+      g_assert_cmpstr (pk->bytes.data, !=, "b");
+      if (strcmp (pk->bytes.data, "a") == 0)
+        g_assert_nonnull (ddb_value_map_get (item, "v"));
+    }
+
+  /* The error's own line, inside the record; a record open at the end: where it starts. */
+  import_refused (f, c, NULL, ".ion.gz:4: Ion: an Ion float has no DynamoDB type");
+  import_refused (f, d, NULL, ".ion.gz:2: Ion: unterminated struct");
+}
+
 /* ---- Read from a store ---- */
 
 typedef struct {
@@ -747,6 +852,7 @@ main (int argc, char **argv)
   ADD ("history", test_history);
   ADD ("write-order", test_write_order);
   ADD ("refusals", test_refusals);
+  ADD ("ion-layouts", test_ion_layouts);
   ADD ("store", test_store);
 #undef ADD
   return g_test_run ();
