@@ -3,6 +3,7 @@
 
 #include "cli/target.h"
 #include "cli/mfa-prompt.h"
+#include "exports/s3-target.h"
 
 gboolean
 cli_target_is_remote (const CliTarget *target)
@@ -30,7 +31,16 @@ cli_target_open (const CliTarget *target, gboolean *config_error, GError **error
         }
       backend = ddb_backend_open_database (target->db_path, error);
       if (backend != NULL)
-        ddb_backend_set_read_only (backend, target->read_only);
+        {
+          /* `exports start` on the database writes to S3 with the global options' session. */
+          DdbS3Options s3 = { .profile = target->profile,
+                              .region = target->region,
+                              .ca_bundle = target->ca_bundle,
+                              .mfa_prompt = cli_mfa_prompt };
+
+          ddb_backend_set_read_only (backend, target->read_only);
+          ddb_s3_set_export_target (ddb_backend_get_engine (backend), &s3);
+        }
       return backend;
     }
   options.profile = target->profile;

@@ -11,7 +11,9 @@
   - a truncated gzip object, a wrong item count, a corrupt Ion value, a flipped byte (MD5): each
     fails naming the data file, and no table is left;
   - Ctrl-C (SIGINT) while the data files come through a slow proxy: exit 130, no table;
-  - a connection cut once mid-file by a proxy: the download resumes, the exact items arrive.
+  - a connection cut once mid-file by a proxy: the download resumes, the exact items arrive;
+  - `--db X exports start` writing to s3rver in the process (both formats, read back the same;
+    a missing bucket fails the export with S3NoSuchBucket).
 
     run-s3-import-tests.py DYNOSCOPE_CLI
 
@@ -458,6 +460,49 @@ class ImportTests(unittest.TestCase):
             self.assertEqual(out.returncode, 1)
             self.assertIn("2 DynamoDB exports lie under it", out.stderr)
             self.assertNotIn("Prefix", self.tables(db))
+
+    # ---- exports of the embedded database ----
+
+    def test_db_exports_to_s3(self):
+        """`--db X exports start` writes to S3 in the process: the export imports back equal,
+        its base names it; a missing bucket fails the job with S3NoSuchBucket."""
+        db = os.path.join(self.dir, "src.db")
+        items = [wide_item(i) for i in range(120)]
+        src = os.path.join(self.dir, "items.jsonl")
+        with open(src, "w") as f:
+            for item in items:
+                f.write(json.dumps({"Item": item}) + "\n")
+        self.assert_ok(self.cli("--db", db, "import", "--table", "Src", "--key", "pk:S,sk:N", src))
+        self.assert_ok(self.cli("--db", db, "exports", "pitr", "--table", "Src", "--enable"))
+        # The export's time must fall after point-in-time recovery was turned on.
+        t = time.time()
+        while time.time() < t + 1.1:
+            time.sleep(0.05)
+        for fmt in ("json", "ion"):
+            out = self.cli("--db", db, "exports", "start", "--table", "Src", "--bucket", BUCKET,
+                           "--prefix", "fromdb/" + fmt, "--format", fmt, "--wait", "--json")
+            self.assert_ok(out)
+            d = json.loads(out.stdout)
+            self.assertEqual(d["ExportStatus"], "COMPLETED", d)
+            self.assertEqual(d["ItemCount"], len(items))
+            url = "s3://%s/%s" % (BUCKET, d["ExportManifest"])
+            # boto3 sees the export's objects in AWS's layout.
+            listed = self.s3.list_objects_v2(Bucket=BUCKET, Prefix="fromdb/" + fmt + "/")
+            keys = [o["Key"] for o in listed.get("Contents", [])]
+            self.assertIn(d["ExportManifest"], keys)
+            self.assertTrue(any(k.endswith(".ion.gz" if fmt == "ion" else ".json.gz")
+                                for k in keys), keys)
+            back = os.path.join(self.dir, fmt + ".db")
+            self.assert_ok(self.import_s3(back, "Back", url))
+            self.assert_same_items(self.scan_db(back, "Back"), items)
+            base = self.cli("--db", back, "snapshot", "base", "--table", "Back")
+            self.assert_ok(base)
+            self.assertTrue(base.stdout.rstrip().endswith(" arn=" + d["ExportArn"]), base.stdout)
+        out = self.cli("--db", db, "exports", "start", "--table", "Src", "--bucket",
+                       "no-such-bucket", "--wait", "--json")
+        self.assertNotEqual(out.returncode, 0)
+        d = json.loads(out.stdout)
+        self.assertEqual((d["ExportStatus"], d["FailureCode"]), ("FAILED", "S3NoSuchBucket"), d)
 
     # ---- exports written by hand ----
 

@@ -8,6 +8,7 @@
 #include "app/connections/dy-connection-private.h"
 #include "app/connections/dy-mfa-dialog.h"
 #include "core/error.h"
+#include "exports/s3-target.h"
 #include "net/awsconfig.h"
 #include "net/http.h"
 
@@ -165,6 +166,17 @@ dy_connection_init (DyConnection *self)
   g_mutex_init (&self->lock);
 }
 
+/* A database's exports (ExportTableToPointInTime) go to S3 with the default session: the
+ * environment and the default profile, as the AWS CLI signs in without --profile. */
+static void
+database_exports_to_s3 (DdbBackend *backend)
+{
+  DdbS3Options options = { .mfa_prompt = dy_mfa_prompt };
+
+  if (backend != NULL && ddb_backend_get_engine (backend) != NULL)
+    ddb_s3_set_export_target (ddb_backend_get_engine (backend), &options);
+}
+
 DyConnection *
 dy_connection_new (const char *title, const char *path, DdbBackend *backend)
 {
@@ -174,6 +186,7 @@ dy_connection_new (const char *title, const char *path, DdbBackend *backend)
   self->path = g_strdup (path);
   self->backend = backend;
   self->kind = DY_CONNECTION_DATABASE;
+  database_exports_to_s3 (backend);
   return self;
 }
 
@@ -457,7 +470,10 @@ dy_connection_open_backend (DyConnection *self, guint max_attempts, GError **err
     {
       backend = ddb_backend_open_database (self->path, error);
       if (backend != NULL)
-        dy_connection_apply_mark (self, backend);
+        {
+          database_exports_to_s3 (backend);
+          dy_connection_apply_mark (self, backend);
+        }
       return backend;
     }
   options.profile = self->profile; /* NULL for the Environment: the chain's own order */
