@@ -432,6 +432,12 @@ cancel_bulk_import (const char *database)
   /* Still running: the screenshot must not have let it finish. */
   g_assert_true (dy_import_dialog_get_running (dialog));
   g_assert_cmpuint (progress_items (dialog), <, N_BULK);
+  /* The data files: the one file, not read to its end yet. */
+  {
+    const char *text = gtk_label_get_text (GTK_LABEL (dialog_child (dialog, "progress_label")));
+    if (!g_str_has_suffix (text, " · 0/1 file"))
+      g_error ("progress without its files: %s", text);
+  }
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "import.cancel", NULL));
   gui_wait_for (dialog_gone, NULL, "the cancelled import to stop");
   gui_settle ();
@@ -444,8 +450,11 @@ test_cancel_new_database (void)
   g_autofree char *db_path = new_database_path ("bulk-items.db");
   g_autofree char *part = g_strconcat (db_path, ".part", NULL);
   g_autofree char *part_wal = g_strconcat (part, "-wal", NULL);
-  guint n_before = g_list_model_get_n_items (dy_window_get_connections (gui_window));
+  guint n_before;
 
+  /* The connections as they stand once the demo database is up (run alone, it may not be). */
+  gui_wait_for (gui_demo_tables_listed, NULL, "the demo database's tables");
+  n_before = g_list_model_get_n_items (dy_window_get_connections (gui_window));
   cancel_bulk_import (NULL);
   g_assert_false (g_file_test (db_path, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (part, G_FILE_TEST_EXISTS));

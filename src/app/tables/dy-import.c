@@ -354,6 +354,18 @@ update_progress (DyImportDialog *self)
       text = g_strdup_printf (ngettext ("%s item · %s", "%s items · %s", (gulong) p.items), items,
                               bytes);
     }
+  if (p.total_files > 0)
+    {
+      char *with_files;
+
+      /* TRANSLATORS: the import progress above, then data files read to their end, in all:
+       * "120 items · 3 MB of 9 MB · 1/3 files" */
+      with_files = g_strdup_printf (ngettext ("%s · %u/%u file", "%s · %u/%u files",
+                                              p.total_files),
+                                    text, p.files, p.total_files);
+      g_free (text);
+      text = with_files;
+    }
   rate = dy_format_size ((guint64) p.bytes_per_second);
   /* TRANSLATORS: import rate: items a second, bytes a second */
   rate_text = g_strdup_printf (_ ("%'.0f items/s · %s/s"), p.items_per_second, rate);
