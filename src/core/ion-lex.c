@@ -814,3 +814,9 @@ ddb_ion_scan_line (DdbIonScan *scan, const char *line, gsize len)
     scan->state = SCAN_PLAIN;
   return scan->depth > 0 || scan->lob || scan->state != SCAN_PLAIN;
 }
+
+gboolean
+ddb_ion_scan_in_text (const DdbIonScan *scan)
+{
+  return scan->state != SCAN_PLAIN;
+}

@@ -149,6 +149,9 @@ typedef struct {
  * after it, so that the value goes on on the next line. Only brackets, quotes and comments are
  * looked at: the parser finds every other problem. */
 gboolean ddb_ion_scan_line (DdbIonScan *scan, const char *line, gsize len);
+/* TRUE if the lines scanned so far end inside text: a long string, a block comment, or short
+ * text continued by a final backslash. */
+gboolean ddb_ion_scan_in_text (const DdbIonScan *scan);
 
 /* Mapping to DynamoDB (ion.c)
  *

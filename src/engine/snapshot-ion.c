@@ -29,8 +29,46 @@ ion_error (GError **error, GError *inner, guint64 *line)
   return FALSE;
 }
 
+/* The next line (the one put back by gather_text () first), past blank ones when SKIP_BLANK;
+ * FALSE at the end (no error) or on error. *NUMBER is its line number. */
+static gboolean
+next_line (ItemSource *src, gboolean skip_blank, const char **line, gsize *len, guint64 *number,
+           GError **error)
+{
+  if (src->ion_pending_line > 0)
+    {
+      *line = (const char *) src->ion_pending->data;
+      *len = src->ion_pending->len;
+      *number = src->ion_pending_line;
+      src->ion_pending_line = 0;
+      return TRUE;
+    }
+  do
+    {
+      if (!snap_line_reader_next (&src->lr, line, len, src->file->display, error))
+        return FALSE;
+    }
+  while (skip_blank && snap_is_blank (*line, *len));
+  *number = src->lr.line;
+  return TRUE;
+}
+
+/* A line starting with the version marker, as each of AWS's records does, starts a record. */
+static gboolean
+starts_record (const char *line, gsize len)
+{
+  gsize i = 0;
+
+  while (i < len && (line[i] == ' ' || line[i] == '\t'))
+    i++;
+  return len - i >= 8 && memcmp (line + i, "$ion_1_0", 8) == 0
+         && (len - i == 8
+             || !(g_ascii_isalnum (line[i + 8]) || line[i + 8] == '_' || line[i + 8] == '$'));
+}
+
 /* The text of the value starting on LINE: the line, and the lines after it while a value
- * stays open, joined by '\n' in src->ion_text. */
+ * stays open, joined by '\n' in src->ion_text. A line that starts a record (outside text)
+ * ends the text and is put back: a line cut short does not swallow the records after it. */
 static gboolean
 gather_text (ItemSource *src, const char *line, gsize len, GError **error)
 {
@@ -44,14 +82,25 @@ gather_text (ItemSource *src, const char *line, gsize len, GError **error)
   while (open)
     {
       GError *inner = NULL;
+      guint64 number;
 
       /* At the end the text stays open: the reader words it ("unterminated struct"). */
-      if (!snap_line_reader_next (&src->lr, &line, &len, src->file->display, &inner))
+      /* Blank lines inside a value are its text (in a long string). */
+      if (!next_line (src, FALSE, &line, &len, &number, &inner))
         {
           if (inner == NULL)
             break;
           g_propagate_error (error, inner);
           return FALSE;
+        }
+      if (!ddb_ion_scan_in_text (&scan) && starts_record (line, len))
+        {
+          if (src->ion_pending == NULL)
+            src->ion_pending = g_byte_array_new ();
+          g_byte_array_set_size (src->ion_pending, 0);
+          g_byte_array_append (src->ion_pending, (const guint8 *) line, (guint) len);
+          src->ion_pending_line = number;
+          break;
         }
       g_byte_array_append (src->ion_text, (const guint8 *) "\n", 1);
       g_byte_array_append (src->ion_text, (const guint8 *) line, (guint) len);
@@ -91,18 +140,13 @@ snap_ion_source_next (ItemSource *src, DdbIonRecord *out, GError **error)
           ion_error (&mapped, inner, &src->item_line);
           return snap_item_error (error, mapped, src->file->display, src->item_line);
         }
-      do
+      if (!next_line (src, TRUE, &line, &len, &src->item_line, &inner))
         {
-          if (!snap_line_reader_next (&src->lr, &line, &len, src->file->display, &inner))
-            {
-              if (inner == NULL)
-                return TRUE; /* the end */
-              g_propagate_error (error, inner);
-              return FALSE;
-            }
+          if (inner == NULL)
+            return TRUE; /* the end */
+          g_propagate_error (error, inner);
+          return FALSE;
         }
-      while (snap_is_blank (line, len));
-      src->item_line = src->lr.line;
       if (ddb_ion_direct_export_record (line, len, (guint) MIN (src->item_line, G_MAXUINT), out))
         return TRUE;
       if (!gather_text (src, line, len, error))

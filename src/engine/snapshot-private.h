@@ -157,9 +157,12 @@ typedef struct {
   /* csv */
   GPtrArray *columns;
   GPtrArray *cells;
-  /* Ion: the text of a value that takes more than a line, and the reader of its records */
+  /* Ion: the text of a value that takes more than a line, the reader of its records, and a
+   * line put back (when ion_pending_line > 0) */
   GByteArray *ion_text;
   DdbIonReader *ion_reader;
+  GByteArray *ion_pending;
+  guint64 ion_pending_line;
   guint64 item_line; /* where the item last returned starts */
   /* The last error was about one item only (a bad line, record or array element) and the
    * source stands after it: reading may go on (see ddb_snapshot_reader_skip_refused). */

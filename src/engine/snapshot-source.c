@@ -33,6 +33,7 @@ snap_item_source_close (ItemSource *src)
   g_clear_pointer (&src->whole, g_byte_array_unref);
   g_clear_pointer (&src->ion_reader, ddb_ion_reader_free);
   g_clear_pointer (&src->ion_text, g_byte_array_unref);
+  g_clear_pointer (&src->ion_pending, g_byte_array_unref);
   g_clear_pointer (&src->columns, g_ptr_array_unref);
   g_clear_pointer (&src->cells, g_ptr_array_unref);
 }

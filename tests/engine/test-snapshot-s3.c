@@ -651,6 +651,54 @@ test_ion_layouts (Fixture *f, gconstpointer data)
   import_refused (f, d, NULL, ".ion.gz:2: Ion: unterminated struct");
 }
 
+/* A line cut short does not swallow the records after it: the next line starting with the
+ * version marker starts a record again; a reader that names every bad item reads on after it
+ * (the manifests count the three good records). Blank lines inside a long string over several
+ * lines are its text, and so is a marker there. */
+static void
+test_ion_cut_line (Fixture *f, gconstpointer data)
+{
+  ExportSpec spec = { .id = "01700000000000-aaaaaaaa", .ion = TRUE, .time_us = BASE_TIME_US,
+                      .records = 3 };
+  g_autofree char *dir = write_export (f, &spec,
+                                       "$ion_1_0 {Item:{pk:\"a\"}}\n"        /* 1 */
+                                       "$ion_1_0 {Item:{pk:\"b\", s:\"cut\n" /* 2 */
+                                       "$ion_1_0 {Item:{pk:\"c\"}}\n"        /* 3 */
+                                       "$ion_1_0 {Item:{pk:\"d\", t:'''x\n"  /* 4 */
+                                       "\n"                                  /* 5 */
+                                       "$ion_1_0 y'''}}\n");                 /* 6 */
+  DdbImportOptions opts = { .table_name = "Cut", .key = "pk:S" };
+  g_autoptr (DdbSnapshotReader) r = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
+  DdbValue *item;
+
+  (void) data;
+  r = ddb_snapshot_reader_open (dir, &opts, &error);
+  g_assert_no_error (error);
+  for (;;)
+    {
+      item = ddb_snapshot_reader_next (r, &error);
+      if (item != NULL)
+        {
+          g_ptr_array_add (got, ddb_json_format_item (item));
+          ddb_value_free (item);
+          continue;
+        }
+      if (error == NULL)
+        break;
+      g_ptr_array_add (got, g_strdup (strstr (error->message, ".ion.gz:")));
+      g_clear_error (&error);
+      g_assert_true (ddb_snapshot_reader_skip_refused (r));
+    }
+  g_assert_cmpuint (got->len, ==, 4);
+  g_assert_cmpstr (g_ptr_array_index (got, 0), ==, "{\"pk\":{\"S\":\"a\"}}");
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (got, 1), ".ion.gz:2: Ion: "));
+  g_assert_cmpstr (g_ptr_array_index (got, 2), ==, "{\"pk\":{\"S\":\"c\"}}");
+  g_assert_cmpstr (g_ptr_array_index (got, 3), ==,
+                   "{\"pk\":{\"S\":\"d\"},\"t\":{\"S\":\"x\\n\\n$ion_1_0 y\"}}");
+}
+
 /* ---- Read from a store ---- */
 
 typedef struct {
@@ -853,6 +901,7 @@ main (int argc, char **argv)
   ADD ("write-order", test_write_order);
   ADD ("refusals", test_refusals);
   ADD ("ion-layouts", test_ion_layouts);
+  ADD ("ion-cut-line", test_ion_cut_line);
   ADD ("store", test_store);
 #undef ADD
   return g_test_run ();
