@@ -165,7 +165,7 @@ read_number (DdbIonReader *r)
         r->p++;
     }
   /* '_', an e exponent (a float), a timestamp's '-' or 'T': the generic path's. */
-  if (r->p < r->end && strchr (" \t,]}", *r->p) == NULL)
+  if (r->p < r->end && (*r->p == '\0' || strchr (" \t,]}", *r->p) == NULL))
     return NULL;
   if (d == NULL)
     return ddb_number_parse (&n, (const char *) s, r->p - s, NULL) ? ddb_value_new_n (&n) : NULL;

@@ -84,8 +84,8 @@ gather_text (ItemSource *src, const char *line, gsize len, GError **error)
       GError *inner = NULL;
       guint64 number;
 
-      /* At the end the text stays open: the reader words it ("unterminated struct"). */
-      /* Blank lines inside a value are its text (in a long string). */
+      /* Blank lines inside a value are its text (in a long string). At the end the text
+       * stays open: the reader words it ("unterminated struct"). */
       if (!next_line (src, FALSE, &line, &len, &number, &inner))
         {
           if (inner == NULL)
