@@ -6,7 +6,8 @@
  * and prefix are remembered; Open hands the export's manifest URL to the import dialog; a
  * missing bucket ends the export Failed with S3NoSuchBucket. Then, with s3rver (npm) as the
  * bucket and a second serve exporting into it: Open as a snapshot in one step — the export read
- * straight from the bucket into a new database, every item as served. */
+ * straight from the bucket into a new database, every item as served; and a table of the demo
+ * database exported into s3rver by the app itself, as its default session signs in. */
 #define G_LOG_DOMAIN "test-exports-gui"
 
 #include <string.h>
@@ -23,7 +24,8 @@ static GSubprocess *server;
 static char *server_url;
 static char *export_dir;
 static GSubprocess *s3rver;
-static GSubprocess *s3_server;   /* a serve exporting into s3rver */
+static char *s3rver_dir;       /* where s3rver keeps the buckets' objects as files */
+static GSubprocess *s3_server; /* a serve exporting into s3rver */
 static char *s3_server_url;
 
 static void
@@ -123,6 +125,7 @@ start_s3 (const char *dir)
   g_socket_close (probe, NULL);
   port_text = g_strdup_printf ("%u", port);
   g_assert_cmpint (g_mkdir_with_parents (data, 0700), ==, 0);
+  s3rver_dir = g_strdup (data);
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE
                                         | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
@@ -446,6 +449,62 @@ test_open_as_snapshot (void)
     }
 }
 
+/* TRUE if a file named NAME lies anywhere under DIR. */
+static gboolean
+tree_holds (const char *dir, const char *name)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *entry;
+
+  while (d != NULL && (entry = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, entry, NULL);
+
+      if (strcmp (entry, name) == 0
+          || (g_file_test (path, G_FILE_TEST_IS_DIR) && tree_holds (path, name)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A database's export (the demo database's table) goes to S3 as the app's default session
+ * signs in (here s3rver through AWS_ENDPOINT_URL_S3), in AWS's layout under the prefix. */
+static void
+test_database_export_to_s3 (void)
+{
+  DyTableView *view;
+  DyExportsDialog *dialog;
+  g_autofree char *bucket_dir = NULL;
+
+  if (s3_server == NULL)
+    {
+      g_test_skip ("s3rver (npm) is not installed");
+      return;
+    }
+  gui_wait_for (s3rver_answers, NULL, "s3rver to answer");
+  view = gui_open_table ("Blog");
+  gui_wait_for (gui_view_ready, view, "DescribeTable of the demo database");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.table-exports", NULL));
+  dialog = find_dialog ();
+  g_assert_nonnull (dialog);
+  gui_wait_for (pitr_says, "Off", "point-in-time recovery read as off");
+  g_signal_emit_by_name (gui_find_button (GTK_WIDGET (dialog), "_Turn On…"), "clicked");
+  gui_wait_for (message_dialog_up, NULL, "the confirmation");
+  adw_message_dialog_response (find_message_dialog (), "enable");
+  gtk_window_close (GTK_WINDOW (find_message_dialog ()));
+  gui_wait_for (pitr_says, "On", "point-in-time recovery on");
+  gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Bucket")),
+                         "snapbucket");
+  gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Prefix (optional)")),
+                         "fromdb");
+  g_signal_emit_by_name (gui_find_button (GTK_WIDGET (dialog), "_Export Now"), "clicked");
+  gui_wait_for (row_says, "Completed", "the database's export into s3rver to complete");
+  /* s3rver keeps the objects as files under its folder: the summary is there */
+  bucket_dir = g_build_filename (s3rver_dir, "snapbucket", "fromdb", "AWSDynamoDB", NULL);
+  g_assert_true (tree_holds (bucket_dir, "manifest-summary.json._S3rver_object"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -457,6 +516,7 @@ main (int argc, char **argv)
   start_s3 (dir);
   g_test_add_func ("/exports-gui/exports", test_exports);
   g_test_add_func ("/exports-gui/open-as-snapshot", test_open_as_snapshot);
+  g_test_add_func ("/exports-gui/database-export-to-s3", test_database_export_to_s3);
   status = gui_run_tests ();
   g_subprocess_force_exit (server);
   if (s3_server != NULL)
