@@ -40,6 +40,7 @@ struct _DdbEngine {
   DdbExportBucketFunc export_open_bucket;
   gpointer export_target_data;
   GDestroyNotify export_target_destroy;
+  DdbExportStopFunc export_target_stop; /* may be NULL */
 };
 
 /* An operation: `request` borrowed; returns the response (new reference) or NULL with `error`

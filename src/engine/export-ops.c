@@ -41,6 +41,15 @@ ddb_engine_set_export_target (DdbEngine *e, DdbExportBucketFunc open_bucket, gpo
   e->export_open_bucket = open_bucket;
   e->export_target_data = user_data;
   e->export_target_destroy = destroy;
+  e->export_target_stop = NULL;
+  g_mutex_unlock (&e->export_lock);
+}
+
+void
+ddb_engine_set_export_stop (DdbEngine *e, DdbExportStopFunc stop)
+{
+  g_mutex_lock (&e->export_lock);
+  e->export_target_stop = stop;
   g_mutex_unlock (&e->export_lock);
 }
 
@@ -66,6 +75,8 @@ ddb_exports_shutdown (DdbEngine *e)
 {
   g_atomic_int_set (&e->export_closing, 1);
   g_mutex_lock (&e->export_lock);
+  if (e->export_target_stop != NULL && e->exports_running > 0)
+    e->export_target_stop (e->export_target_data);
   while (e->exports_running > 0)
     g_cond_wait (&e->export_idle, &e->export_lock);
   g_mutex_unlock (&e->export_lock);

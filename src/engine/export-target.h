@@ -27,6 +27,11 @@ typedef gboolean (*DdbExportBucketFunc) (const char *bucket, const char *bucket_
  * Before exports are asked for. */
 void ddb_engine_set_export_target (DdbEngine *engine, DdbExportBucketFunc open_bucket,
                                    gpointer user_data, GDestroyNotify destroy);
+/* Optional, for the target set last: called with its user_data when the engine closes, before
+ * it waits for the running exports, so that a put under way stops rather than running to its
+ * end (a request cancelled, a process killed); the put then fails, and so does its export. */
+typedef void (*DdbExportStopFunc) (gpointer user_data);
+void ddb_engine_set_export_stop (DdbEngine *engine, DdbExportStopFunc stop);
 /* The folder target: bucket B is the folder DIR/B. */
 void ddb_engine_set_export_dir (DdbEngine *engine, const char *dir);
 

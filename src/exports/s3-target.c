@@ -9,12 +9,14 @@ typedef struct {
   DdbS3AddressingStyle addressing_style;
   DdbAwsMfaPrompt mfa_prompt;
   gpointer mfa_prompt_data;
-  DdbS3 *s3; /* made at the first export */
+  DdbS3 *s3;          /* made at the first export */
+  GCancellable *stop; /* cancelled when the engine closes: puts under way stop */
 } Target;
 
 /* What a job's put holds: the target's client and the bucket. */
 typedef struct {
   DdbS3 *s3; /* the target's: lives as long as the engine */
+  GCancellable *stop;
   char *bucket;
 } Put;
 
@@ -24,6 +26,7 @@ target_free (gpointer data)
   Target *t = data;
 
   g_clear_pointer (&t->s3, ddb_s3_free);
+  g_clear_object (&t->stop);
   g_free (t->profile);
   g_free (t->region);
   g_free (t->endpoint_url);
@@ -60,7 +63,8 @@ s3_put (const char *key, GBytes *contents, gpointer data, GCancellable *cancella
   Put *p = data;
   GError *inner = NULL;
 
-  if (ddb_s3_put_object (p->s3, p->bucket, key, contents, NULL, cancellable, NULL, NULL, &inner))
+  (void) cancellable; /* the engine's jobs stop through the target's own */
+  if (ddb_s3_put_object (p->s3, p->bucket, key, contents, NULL, p->stop, NULL, NULL, &inner))
     return TRUE;
   ddb_s3_export_error (error, inner);
   return FALSE;
@@ -99,11 +103,18 @@ open_bucket (const char *bucket, const char *bucket_owner, gpointer user_data,
     }
   p = g_new0 (Put, 1);
   p->s3 = t->s3;
+  p->stop = t->stop;
   p->bucket = g_strdup (bucket);
   *put = s3_put;
   *put_data = p;
   *put_data_free = put_free;
   return TRUE;
+}
+
+static void
+target_stop (gpointer data)
+{
+  g_cancellable_cancel (((Target *) data)->stop);
 }
 
 void
@@ -112,6 +123,7 @@ ddb_s3_set_export_target (DdbEngine *engine, const DdbS3Options *options)
   Target *t = g_new0 (Target, 1);
 
   g_mutex_init (&t->lock);
+  t->stop = g_cancellable_new ();
   t->profile = g_strdup (options->profile);
   t->region = g_strdup (options->region);
   t->endpoint_url = g_strdup (options->endpoint_url);
@@ -120,4 +132,5 @@ ddb_s3_set_export_target (DdbEngine *engine, const DdbS3Options *options)
   t->mfa_prompt = options->mfa_prompt;
   t->mfa_prompt_data = options->mfa_prompt_data;
   ddb_engine_set_export_target (engine, open_bucket, t, target_free);
+  ddb_engine_set_export_stop (engine, target_stop);
 }

@@ -4,7 +4,8 @@
  * (the profile and region given, else AWS_PROFILE, AWS_REGION, ...; AWS_ENDPOINT_URL_S3 and the
  * profile's [services] honoured). The S3 client is made at the first export, so that an
  * engine that never exports needs no region; a configuration error (no region) then fails
- * that export with its message. serve's target is cli/serve-s3.c (serve links no libcurl). */
+ * that export with its message. When the engine closes, a put under way is cancelled.
+ * serve's target is cli/serve-s3.c (serve links no libcurl). */
 #pragma once
 
 #include "engine/engine.h"

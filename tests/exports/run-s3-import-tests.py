@@ -13,7 +13,9 @@
   - Ctrl-C (SIGINT) while the data files come through a slow proxy: exit 130, no table;
   - a connection cut once mid-file by a proxy: the download resumes, the exact items arrive;
   - `--db X exports start` writing to s3rver in the process (both formats, read back the same;
-    a missing bucket fails the export with S3NoSuchBucket).
+    a missing bucket fails the export with S3NoSuchBucket);
+  - serve stopped while an export's put waits on an endpoint that never answers: it exits at
+    once and the put's process is gone.
 
     run-s3-import-tests.py DYNOSCOPE_CLI
 
@@ -460,6 +462,71 @@ class ImportTests(unittest.TestCase):
             self.assertEqual(out.returncode, 1)
             self.assertIn("2 DynamoDB exports lie under it", out.stderr)
             self.assertNotIn("Prefix", self.tables(db))
+
+    def test_serve_stops_a_put_under_way(self):
+        """serve closing (SIGTERM) while an export's `s3 put` waits on an S3 endpoint that never
+        answers: the put is stopped, serve exits at once, no put is left running."""
+        import socket
+        import threading
+        serve = load_serve()
+        hole = socket.socket()
+        hole.bind(("127.0.0.1", 0))
+        hole.listen(8)
+        got, closed = threading.Event(), threading.Event()
+
+        def swallow():
+            conn, _ = hole.accept()
+            while True:
+                data = conn.recv(65536)
+                if not data:
+                    closed.set()
+                    return
+                got.set()
+
+        threading.Thread(target=swallow, daemon=True).start()
+        saved = dict(os.environ)
+        os.environ.update(AWS_ENDPOINT_URL_S3="http://127.0.0.1:%d" % hole.getsockname()[1],
+                          AWS_ACCESS_KEY_ID="k", AWS_SECRET_ACCESS_KEY="s",
+                          AWS_REGION="us-east-1")
+        try:
+            server = serve.Server(os.path.join(self.dir, "hole.db"))
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        try:
+            def raw(op, req):
+                status, _, body = server.raw(json.dumps(req).encode(), serve.json_headers(op))
+                self.assertEqual(status, 200, body)
+                return json.loads(body)
+
+            raw("CreateTable", {"TableName": "Hole", "BillingMode": "PAY_PER_REQUEST",
+                                "AttributeDefinitions": [{"AttributeName": "pk",
+                                                          "AttributeType": "S"}],
+                                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})
+            raw("UpdateContinuousBackups", {"TableName": "Hole",
+                                            "PointInTimeRecoverySpecification":
+                                                {"PointInTimeRecoveryEnabled": True}})
+            raw("PutItem", {"TableName": "Hole", "Item": {"pk": {"S": "a"}}})
+            # the export's time falls after point-in-time recovery was turned on
+            t = int(time.time()) + 1
+            while time.time() < t + 0.05:
+                time.sleep(0.01)
+            arn = raw("DescribeTable", {"TableName": "Hole"})["Table"]["TableArn"]
+            raw("ExportTableToPointInTime", {"TableArn": arn, "S3Bucket": "bkt"})
+            # the put is under way: its request reached the endpoint, which never answers
+            self.assertTrue(got.wait(TIMEOUT), "no put reached the endpoint")
+        except BaseException:
+            server.stop(signal.SIGKILL)
+            raise
+        started = time.monotonic()
+        status, _, err = server.stop(timeout=TIMEOUT)
+        stopped = time.monotonic() - started
+        self.assertEqual(status, 0, err)
+        # The put's own timeouts (60 s an attempt, five attempts) would have held serve.
+        self.assertLess(stopped, 30, err)
+        # its process is gone: its connection closed
+        self.assertTrue(closed.wait(TIMEOUT), "the put's connection stayed open")
+        hole.close()
 
     # ---- exports of the embedded database ----
 
