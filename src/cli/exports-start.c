@@ -71,10 +71,12 @@ clear_progress (gboolean progress)
 }
 
 /* Polls DescribeExport until ARN is no longer IN_PROGRESS; the last description (new
- * reference), or NULL with *STATUS set (1: an error, printed; 130: Ctrl-C, said). */
+ * reference), or NULL with *STATUS set (1: an error, printed; 130: Ctrl-C, said). On a
+ * database file the export runs in this process: Ctrl-C ends it. */
 static json_t *
 wait_for (const CliTarget *target, DdbBackend *backend, const char *arn, int *status)
 {
+  gboolean local = !cli_target_is_remote (target);
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   gboolean progress = isatty (STDERR_FILENO);
   gint64 started = g_get_monotonic_time ();
@@ -110,17 +112,28 @@ wait_for (const CliTarget *target, DdbBackend *backend, const char *arn, int *st
           gint64 seconds = (g_get_monotonic_time () - started) / G_USEC_PER_SEC;
 
           fprintf (stderr, "\r\033[K");
-          fprintf (stderr, _ ("Exporting… %d s (Ctrl-C stops waiting; the export goes on)"),
-                   (int) MIN (seconds, G_MAXINT));
+          if (local)
+            fprintf (stderr, _ ("Exporting… %d s (Ctrl-C stops the export)"),
+                     (int) MIN (seconds, G_MAXINT));
+          else
+            fprintf (stderr, _ ("Exporting… %d s (Ctrl-C stops waiting; the export goes on)"),
+                     (int) MIN (seconds, G_MAXINT));
           fflush (stderr);
         }
       if (g_cancellable_is_cancelled (cancellable)
           || !sleep_unless_cancelled (cancellable, delay))
         {
           clear_progress (progress);
-          fprintf (stderr, CLI_EXPORTS_PREFIX "%s\n",
-                   _ ("stopped waiting; the export was not cancelled and goes on"));
-          fprintf (stderr, _ ("See how it ends with: dynoscope-cli exports describe %s\n"), arn);
+          if (local)
+            fprintf (stderr, CLI_EXPORTS_PREFIX "%s\n",
+                     _ ("stopped: the export ran in this process and ends with it"));
+          else
+            {
+              fprintf (stderr, CLI_EXPORTS_PREFIX "%s\n",
+                       _ ("stopped waiting; the export was not cancelled and goes on"));
+              fprintf (stderr, _ ("See how it ends with: dynoscope-cli exports describe %s\n"),
+                       arn);
+            }
           *status = 130;
           break;
         }
@@ -169,7 +182,8 @@ cli_exports_start_main (const CliTarget *target, int argc, char **argv)
       N_ ("With --incremental: NEW_AND_OLD_IMAGES (the default) or NEW_IMAGE"), N_ ("VIEW") },
     { "wait", 'w', 0, G_OPTION_ARG_NONE, &wait,
       N_ ("Wait until the export ends (DescribeExport polled), then describe it; Ctrl-C stops "
-          "waiting without cancelling the export"),
+          "waiting without cancelling the export. Always, on a database file (--db): the export "
+          "runs in this process"),
       NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &as_json,
       N_ ("Print the ExportDescription as JSON instead of the export's ARN (or, with --wait, "
@@ -243,6 +257,9 @@ cli_exports_start_main (const CliTarget *target, int argc, char **argv)
   backend = cli_exports_open (target, &status);
   if (backend == NULL)
     return status;
+  /* On a database file the export runs in this process, which it would end with. */
+  if (!cli_target_is_remote (target))
+    wait = TRUE;
   table_arn = cli_exports_table_arn (target, backend, table);
   if (table_arn == NULL)
     return 1;

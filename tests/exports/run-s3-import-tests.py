@@ -565,6 +565,11 @@ class ImportTests(unittest.TestCase):
             base = self.cli("--db", back, "snapshot", "base", "--table", "Back")
             self.assert_ok(base)
             self.assertTrue(base.stdout.rstrip().endswith(" arn=" + d["ExportArn"]), base.stdout)
+        # Without --wait too: the export runs in this process, which waits for it.
+        out = self.cli("--db", db, "exports", "start", "--table", "Src", "--bucket", BUCKET,
+                       "--prefix", "fromdb/nowait", "--json")
+        self.assert_ok(out)
+        self.assertEqual(json.loads(out.stdout)["ExportStatus"], "COMPLETED", out.stdout)
         out = self.cli("--db", db, "exports", "start", "--table", "Src", "--bucket",
                        "no-such-bucket", "--wait", "--json")
         self.assertNotEqual(out.returncode, 0)
