@@ -5,7 +5,8 @@
  * accepted, written back (ddb_ion_append_value, ddb_ion_append_record_line), does not read
  * back to an equal value or record, or does not write again to the same text, or when the
  * direct path of export lines (ddb_ion_direct_export_record) accepts what the generic reader
- * refuses or reads it as another record. */
+ * refuses or reads it as another record, or when the scan of lines (ddb_ion_scan_line) sees a
+ * record accepted on one line as still open at its end. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -223,6 +224,29 @@ check_direct (const char *text, size_t size)
   ddb_ion_reader_free (r);
 }
 
+/* Every line of the input scanned (no read past it); a one-line input accepted as a record
+ * scans as closed, so that a data file's reader never joins the next line to it. */
+static void
+check_scan (const char *text, size_t size, gboolean accepted)
+{
+  DdbIonScan scan = { 0 };
+  const char *p = text, *end = text + size;
+  gboolean open = FALSE;
+
+  for (;;)
+    {
+      const char *nl = memchr (p, '\n', (size_t) (end - p));
+
+      open = ddb_ion_scan_line (&scan, p, (gsize) ((nl != NULL ? nl : end) - p));
+      if (nl == NULL)
+        break;
+      p = nl + 1;
+    }
+  if (accepted && memchr (text, '\n', size) == NULL && memchr (text, '\r', size) == NULL
+      && open)
+    abort ();
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
@@ -238,9 +262,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     {
       check_record (&rec);
       ddb_ion_record_clear (&rec);
+      check_scan (text, size, TRUE);
     }
   else
-    check_error (&error);
+    {
+      check_error (&error);
+      check_scan (text, size, FALSE);
+    }
   g_free (text);
   return 0;
 }
