@@ -242,8 +242,7 @@ check_scan (const char *text, size_t size, gboolean accepted)
         break;
       p = nl + 1;
     }
-  if (accepted && memchr (text, '\n', size) == NULL && memchr (text, '\r', size) == NULL
-      && open)
+  if (accepted && memchr (text, '\n', size) == NULL && memchr (text, '\r', size) == NULL && open)
     abort ();
 }
 
