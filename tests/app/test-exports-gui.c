@@ -244,6 +244,49 @@ find_import_dialog (void)
   return NULL;
 }
 
+/* The Exports dialog of the table the window shows, opened from the table menu, with
+ * point-in-time recovery turned on there (Turn On, then its confirmation; SHOT names a
+ * screenshot of the confirmation, or NULL). */
+static DyExportsDialog *
+open_exports_with_pitr (const char *shot)
+{
+  DyExportsDialog *dialog;
+  GtkWidget *button;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.table-exports", NULL));
+  dialog = find_dialog ();
+  g_assert_nonnull (dialog);
+  gui_wait_for (pitr_says, "Off", "point-in-time recovery read as off");
+  /* Turn On asks first */
+  button = gui_find_button (GTK_WIDGET (dialog), "_Turn On…");
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  gui_wait_for (message_dialog_up, NULL, "the confirmation");
+  if (shot != NULL)
+    gui_screenshot (shot);
+  adw_message_dialog_response (find_message_dialog (), "enable");
+  gtk_window_close (GTK_WINDOW (find_message_dialog ()));
+  gui_wait_for (pitr_says, "On", "point-in-time recovery on");
+  return dialog;
+}
+
+/* Export Now into BUCKET and PREFIX (NULL: as the fields stand), then waits for the list's
+ * newest export to say ENDS. */
+static void
+export_now (DyExportsDialog *dialog, const char *bucket, const char *prefix, const char *ends)
+{
+  GtkWidget *button = gui_find_button (GTK_WIDGET (dialog), "_Export Now");
+
+  gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Bucket")), bucket);
+  if (prefix != NULL)
+    gtk_editable_set_text (
+        GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Prefix (optional)")), prefix);
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_get_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+  gui_wait_for (row_says, (gpointer) ends, "the export to end");
+}
+
 static void
 open_seen (DyExportsDialog *dialog, const char *url, const char *key_spec, char **out)
 {
@@ -271,31 +314,11 @@ test_exports (void)
   gui_wait_for (gui_view_ready, view, "DescribeTable over HTTP");
 
   /* the table menu's action */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.table-exports", NULL));
-  dialog = find_dialog ();
-  g_assert_nonnull (dialog);
+  dialog = open_exports_with_pitr ("2c-exports-pitr-confirm.png");
   g_signal_connect (dialog, "open", G_CALLBACK (open_seen), &opened);
-  gui_wait_for (pitr_says, "Off", "point-in-time recovery read as off");
-
-  /* Turn On asks first */
-  button = gui_find_button (GTK_WIDGET (dialog), "_Turn On…");
-  g_assert_nonnull (button);
-  g_signal_emit_by_name (button, "clicked");
-  gui_wait_for (message_dialog_up, NULL, "the confirmation");
-  gui_screenshot ("2c-exports-pitr-confirm.png");
-  adw_message_dialog_response (find_message_dialog (), "enable");
-  gtk_window_close (GTK_WINDOW (find_message_dialog ()));
-  gui_wait_for (pitr_says, "On", "point-in-time recovery on");
 
   /* an export into bucket1/exp */
-  gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Bucket")), "bucket1");
-  gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Prefix (optional)")),
-                         "exp");
-  button = gui_find_button (GTK_WIDGET (dialog), "_Export Now");
-  g_assert_nonnull (button);
-  g_assert_true (gtk_widget_get_sensitive (button));
-  g_signal_emit_by_name (button, "clicked");
-  gui_wait_for (row_says, "Completed", "the export to complete");
+  export_now (dialog, "bucket1", "exp", "Completed");
   g_assert_nonnull (strstr (row_subtitle (0), "5 items"));
   g_assert_nonnull (strstr (row_subtitle (0), "DynamoDB JSON"));
   gui_screenshot ("2d-exports-dialog.png");
@@ -333,10 +356,7 @@ test_exports (void)
   gtk_window_destroy (GTK_WINDOW (find_import_dialog ()));
 
   /* a bucket that does not exist: the export fails as AWS's does */
-  gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Bucket")), "nobucket");
-  button = gui_find_button (GTK_WIDGET (dialog), "_Export Now");
-  g_signal_emit_by_name (button, "clicked");
-  gui_wait_for (row_says, "S3NoSuchBucket", "the export to fail");
+  export_now (dialog, "nobucket", NULL, "S3NoSuchBucket");
   g_assert_nonnull (strstr (row_subtitle (0), "Failed"));
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
@@ -391,18 +411,8 @@ test_open_as_snapshot (void)
   gui_wait_for (connection_loaded, c, "the endpoint's tables");
   view = dy_window_open_table (gui_window, c, "Posts");
   gui_wait_for (gui_view_ready, view, "DescribeTable over HTTP");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.table-exports", NULL));
-  dialog = find_dialog ();
-  gui_wait_for (pitr_says, "Off", "point-in-time recovery read as off");
-  g_signal_emit_by_name (gui_find_button (GTK_WIDGET (dialog), "_Turn On…"), "clicked");
-  gui_wait_for (message_dialog_up, NULL, "the confirmation");
-  adw_message_dialog_response (find_message_dialog (), "enable");
-  gtk_window_close (GTK_WINDOW (find_message_dialog ()));
-  gui_wait_for (pitr_says, "On", "point-in-time recovery on");
-  gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Bucket")),
-                         "snapbucket");
-  g_signal_emit_by_name (gui_find_button (GTK_WIDGET (dialog), "_Export Now"), "clicked");
-  gui_wait_for (row_says, "Completed", "the export into s3rver to complete");
+  dialog = open_exports_with_pitr (NULL);
+  export_now (dialog, "snapbucket", NULL, "Completed");
 
   /* Open: the import dialog reads the export in the bucket */
   button = gui_find_button (GTK_WIDGET (dialog), "_Open");
@@ -484,21 +494,8 @@ test_database_export_to_s3 (void)
   gui_wait_for (s3rver_answers, NULL, "s3rver to answer");
   view = gui_open_table ("Blog");
   gui_wait_for (gui_view_ready, view, "DescribeTable of the demo database");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.table-exports", NULL));
-  dialog = find_dialog ();
-  g_assert_nonnull (dialog);
-  gui_wait_for (pitr_says, "Off", "point-in-time recovery read as off");
-  g_signal_emit_by_name (gui_find_button (GTK_WIDGET (dialog), "_Turn On…"), "clicked");
-  gui_wait_for (message_dialog_up, NULL, "the confirmation");
-  adw_message_dialog_response (find_message_dialog (), "enable");
-  gtk_window_close (GTK_WINDOW (find_message_dialog ()));
-  gui_wait_for (pitr_says, "On", "point-in-time recovery on");
-  gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Bucket")),
-                         "snapbucket");
-  gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Prefix (optional)")),
-                         "fromdb");
-  g_signal_emit_by_name (gui_find_button (GTK_WIDGET (dialog), "_Export Now"), "clicked");
-  gui_wait_for (row_says, "Completed", "the database's export into s3rver to complete");
+  dialog = open_exports_with_pitr (NULL);
+  export_now (dialog, "snapbucket", "fromdb", "Completed");
   /* s3rver keeps the objects as files under its folder: the summary is there */
   bucket_dir = g_build_filename (s3rver_dir, "snapbucket", "fromdb", "AWSDynamoDB", NULL);
   g_assert_true (tree_holds (bucket_dir, "manifest-summary.json._S3rver_object"));
