@@ -295,7 +295,6 @@ cli_serve_s3_set_target (DdbEngine *engine, GError **error)
   t->launcher = launcher;
   g_mutex_init (&t->lock);
   t->running = g_array_new (FALSE, FALSE, sizeof (GPid));
-  ddb_engine_set_export_target (engine, open_bucket, t, target_free);
-  ddb_engine_set_export_stop (engine, target_stop);
+  ddb_engine_set_export_target (engine, open_bucket, target_stop, t, target_free);
   return TRUE;
 }

@@ -32,8 +32,8 @@ folder_open_bucket (const char *bucket, const char *owner, gpointer user_data,
 }
 
 void
-ddb_engine_set_export_target (DdbEngine *e, DdbExportBucketFunc open_bucket, gpointer user_data,
-                              GDestroyNotify destroy)
+ddb_engine_set_export_target (DdbEngine *e, DdbExportBucketFunc open_bucket, DdbExportStopFunc stop,
+                              gpointer user_data, GDestroyNotify destroy)
 {
   g_mutex_lock (&e->export_lock);
   if (e->export_target_destroy != NULL)
@@ -41,14 +41,6 @@ ddb_engine_set_export_target (DdbEngine *e, DdbExportBucketFunc open_bucket, gpo
   e->export_open_bucket = open_bucket;
   e->export_target_data = user_data;
   e->export_target_destroy = destroy;
-  e->export_target_stop = NULL;
-  g_mutex_unlock (&e->export_lock);
-}
-
-void
-ddb_engine_set_export_stop (DdbEngine *e, DdbExportStopFunc stop)
-{
-  g_mutex_lock (&e->export_lock);
   e->export_target_stop = stop;
   g_mutex_unlock (&e->export_lock);
 }
@@ -56,7 +48,7 @@ ddb_engine_set_export_stop (DdbEngine *e, DdbExportStopFunc stop)
 void
 ddb_engine_set_export_dir (DdbEngine *e, const char *dir)
 {
-  ddb_engine_set_export_target (e, folder_open_bucket, g_strdup (dir), g_free);
+  ddb_engine_set_export_target (e, folder_open_bucket, NULL, g_strdup (dir), g_free);
 }
 
 void
@@ -80,7 +72,7 @@ ddb_exports_shutdown (DdbEngine *e)
   while (e->exports_running > 0)
     g_cond_wait (&e->export_idle, &e->export_lock);
   g_mutex_unlock (&e->export_lock);
-  ddb_engine_set_export_target (e, NULL, NULL, NULL);
+  ddb_engine_set_export_target (e, NULL, NULL, NULL, NULL);
   g_mutex_clear (&e->export_lock);
   g_cond_clear (&e->export_idle);
 }

@@ -5,8 +5,8 @@
  * Two targets: a folder standing for S3 (ddb_engine_set_export_dir: s3://BUCKET/KEY is
  * DIR/BUCKET/KEY, a missing DIR/BUCKET fails the job with S3NoSuchBucket as AWS does for a
  * missing bucket), or any other through ddb_engine_set_export_target: an S3 client plugs in
- * there, its open_bucket returning a PUT callback over the bucket (see serve's
- * cli_serve_export_target). */
+ * there, its open_bucket returning a PUT callback over the bucket (serve's cli/serve-s3.c,
+ * and exports/s3-target.h in the process). */
 #pragma once
 
 #include "engine/engine.h"
@@ -23,15 +23,16 @@ typedef gboolean (*DdbExportBucketFunc) (const char *bucket, const char *bucket_
                                          gpointer *put_data, GDestroyNotify *put_data_free,
                                          GError **error);
 
-/* Sets the target (replacing any; `destroy` frees user_data when replaced or with the engine).
- * Before exports are asked for. */
-void ddb_engine_set_export_target (DdbEngine *engine, DdbExportBucketFunc open_bucket,
-                                   gpointer user_data, GDestroyNotify destroy);
-/* Optional, for the target set last: called with its user_data when the engine closes, before
- * it waits for the running exports, so that a put under way stops rather than running to its
- * end (a request cancelled, a process killed); the put then fails, and so does its export. */
+/* Called with the target's user_data when the engine closes, before it waits for the running
+ * exports, so that a put under way stops rather than running to its end (a request cancelled,
+ * a process killed); the put then fails, and so does its export. */
 typedef void (*DdbExportStopFunc) (gpointer user_data);
-void ddb_engine_set_export_stop (DdbEngine *engine, DdbExportStopFunc stop);
+
+/* Sets the target (replacing any; `destroy` frees user_data when replaced or with the engine;
+ * `stop` may be NULL). Before exports are asked for. */
+void ddb_engine_set_export_target (DdbEngine *engine, DdbExportBucketFunc open_bucket,
+                                   DdbExportStopFunc stop, gpointer user_data,
+                                   GDestroyNotify destroy);
 /* The folder target: bucket B is the folder DIR/B. */
 void ddb_engine_set_export_dir (DdbEngine *engine, const char *dir);
 

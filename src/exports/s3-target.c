@@ -131,6 +131,5 @@ ddb_s3_set_export_target (DdbEngine *engine, const DdbS3Options *options)
   t->addressing_style = options->addressing_style;
   t->mfa_prompt = options->mfa_prompt;
   t->mfa_prompt_data = options->mfa_prompt_data;
-  ddb_engine_set_export_target (engine, open_bucket, t, target_free);
-  ddb_engine_set_export_stop (engine, target_stop);
+  ddb_engine_set_export_target (engine, open_bucket, target_stop, t, target_free);
 }
