@@ -13,10 +13,9 @@ typedef struct {
   GCancellable *stop; /* cancelled when the engine closes: puts under way stop */
 } Target;
 
-/* What a job's put holds: the target's client and the bucket. */
+/* What a job's put holds: the target (it lives as long as the engine) and the bucket. */
 typedef struct {
-  DdbS3 *s3; /* the target's: lives as long as the engine */
-  GCancellable *stop;
+  Target *target;
   char *bucket;
 } Put;
 
@@ -44,8 +43,11 @@ put_free (gpointer data)
   g_free (p);
 }
 
-void
-ddb_s3_export_error (GError **error, GError *inner)
+/* The export failure for an S3 error: NoSuchBucket and AccessDenied become the job's
+ * S3NoSuchBucket and S3AccessDenied, any other DDB_EXPORT_ERROR_FAILED; the message is kept.
+ * Takes INNER. */
+static void
+export_error (GError **error, GError *inner)
 {
   DdbExportErrorCode code = DDB_EXPORT_ERROR_FAILED;
 
@@ -64,9 +66,10 @@ s3_put (const char *key, GBytes *contents, gpointer data, GCancellable *cancella
   GError *inner = NULL;
 
   (void) cancellable; /* the engine's jobs stop through the target's own */
-  if (ddb_s3_put_object (p->s3, p->bucket, key, contents, NULL, p->stop, NULL, NULL, &inner))
+  if (ddb_s3_put_object (p->target->s3, p->bucket, key, contents, NULL, p->target->stop, NULL, NULL,
+                         &inner))
     return TRUE;
-  ddb_s3_export_error (error, inner);
+  export_error (error, inner);
   return FALSE;
 }
 
@@ -98,12 +101,11 @@ open_bucket (const char *bucket, const char *bucket_owner, gpointer user_data,
   g_mutex_unlock (&t->lock);
   if (inner != NULL)
     {
-      ddb_s3_export_error (error, inner);
+      export_error (error, inner);
       return FALSE;
     }
   p = g_new0 (Put, 1);
-  p->s3 = t->s3;
-  p->stop = t->stop;
+  p->target = t;
   p->bucket = g_strdup (bucket);
   *put = s3_put;
   *put_data = p;

@@ -18,9 +18,4 @@ G_BEGIN_DECLS
  * read). */
 void ddb_s3_set_export_target (DdbEngine *engine, const DdbS3Options *options);
 
-/* The export failure for an S3 error: NoSuchBucket and AccessDenied become
- * DDB_EXPORT_ERROR_NO_SUCH_BUCKET and _ACCESS_DENIED (the job's S3NoSuchBucket and
- * S3AccessDenied), any other DDB_EXPORT_ERROR_FAILED; the message is kept. Takes INNER. */
-void ddb_s3_export_error (GError **error, GError *inner);
-
 G_END_DECLS
