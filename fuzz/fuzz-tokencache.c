@@ -19,6 +19,7 @@
 #include <glib/gstdio.h>
 
 #include "net/credentials.h"
+#include "net/hash.h"
 #include "net/secret-json.h"
 #include "net/sso-private.h"
 

@@ -5,6 +5,7 @@
  * with the AWS CLI through its cache, ~/.aws/cli/cache (role-cache.c): valid ones there are
  * used without calling STS (nor asking for an MFA code), and new ones are written there. */
 #include "net/credentials-private.h"
+#include "net/hash.h"
 
 #include "net/role-cache.h"
 #include "net/sts.h"

@@ -10,24 +10,6 @@
 
 G_DEFINE_QUARK (ddb-aws-error-quark, ddb_aws_error)
 
-void
-ddb_secret_free (char *secret)
-{
-  if (secret == NULL)
-    return;
-  ddb_secure_zero (secret, strlen (secret));
-  g_free (secret);
-}
-
-static void
-secret_string_free (GString *s)
-{
-  if (s == NULL)
-    return;
-  ddb_secure_zero (s->str, s->allocated_len);
-  g_string_free (s, TRUE);
-}
-
 /* ---- shlex.split ---- */
 
 static gboolean
@@ -315,14 +297,14 @@ finish_section (PendingSection *ps, GHashTable *section, const char *path)
         {
           if (!parse_nested (joined->str, v))
             {
-              secret_string_free (joined);
+              ddb_secret_string_free (joined);
               g_free (v);
               return FALSE;
             }
         }
       else
         v->text = g_strdup (joined->str);
-      secret_string_free (joined);
+      ddb_secret_string_free (joined);
       g_hash_table_replace (section, g_strdup (o->name), v);
     }
   return TRUE;

@@ -28,9 +28,6 @@ typedef enum {
 
 GQuark ddb_aws_error_quark (void);
 
-/* Frees a string that may hold a secret, wiping it first. NULL is fine. */
-void ddb_secret_free (char *secret);
-
 /* ---- One INI file, parsed as botocore's raw_config_parse does ---- */
 
 typedef struct _DdbIniFile DdbIniFile;

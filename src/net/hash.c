@@ -38,6 +38,96 @@ ddb_secure_zero (void *p, gsize len)
     explicit_bzero (p, len);
 }
 
+void
+ddb_secret_free (char *secret)
+{
+  if (secret == NULL)
+    return;
+  ddb_secure_zero (secret, strlen (secret));
+  g_free (secret);
+}
+
+void
+ddb_secret_string_free (GString *s)
+{
+  if (s == NULL)
+    return;
+  ddb_secure_zero (s->str, s->allocated_len);
+  g_string_free (s, TRUE);
+}
+
+void
+ddb_environ_free (char **envp)
+{
+  for (char **e = envp; e != NULL && *e != NULL; e++)
+    ddb_secure_zero (*e, strlen (*e));
+  g_strfreev (envp);
+}
+
+void
+ddb_environ_wipe_secrets (char **envp)
+{
+  static const char *const names[] = {
+    "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN",
+    "AWS_CONTAINER_AUTHORIZATION_TOKEN", "DYNOSCOPE_SERVE_AUTH",
+  };
+
+  for (char **e = envp; e != NULL && *e != NULL; e++)
+    for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        gsize len = strlen (names[i]);
+
+        if (strncmp (*e, names[i], len) == 0 && (*e)[len] == '=')
+          ddb_secure_zero (*e + len + 1, strlen (*e + len + 1));
+      }
+}
+
+GString *
+ddb_secret_string_new (gsize reserve)
+{
+  return g_string_sized_new (MAX (reserve, 64));
+}
+
+/* Makes room for LEN more bytes (and the NUL) in a new block, wiping the old one. */
+static void
+secret_string_reserve (GString *s, gsize len)
+{
+  gsize need = s->len + len + 1;
+  gsize size = MAX (s->allocated_len, 64);
+  char *moved;
+
+  if (need <= s->allocated_len)
+    return;
+  while (size < need)
+    size *= 2;
+  moved = g_malloc (size);
+  memcpy (moved, s->str, s->len + 1);
+  ddb_secure_zero (s->str, s->allocated_len);
+  g_free (s->str);
+  s->str = moved;
+  s->allocated_len = size;
+}
+
+void
+ddb_secret_string_append_len (GString *s, const char *text, gsize len)
+{
+  secret_string_reserve (s, len);
+  g_string_append_len (s, text, (gssize) len);
+}
+
+void
+ddb_secret_string_append (GString *s, const char *text)
+{
+  ddb_secret_string_append_len (s, text, strlen (text));
+}
+
+void
+ddb_secret_string_append_c (GString *s, char c)
+{
+  secret_string_reserve (s, 1);
+  g_string_append_c (s, c);
+}
+
 gboolean
 ddb_memeq_const (const void *a, const void *b, gsize len)
 {

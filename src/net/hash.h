@@ -15,6 +15,33 @@ void ddb_hmac_sha256 (const void *key, gsize key_len, const void *data, gsize da
 /* Zeroes len bytes at p in a way the compiler may not drop as a dead store. NULL is allowed. */
 void ddb_secure_zero (void *p, gsize len);
 
+/* Frees a string that may hold a secret, wiping it first. NULL is fine. */
+void ddb_secret_free (char *secret);
+
+/* Wipes the whole block of a GString that held a secret (not only its length) and frees it.
+ * NULL is fine. */
+void ddb_secret_string_free (GString *s);
+
+/* g_string_append_len and friends for a GString that holds a secret: when the string must grow,
+ * its bytes move to a new block and the old one is wiped (g_string's realloc would leave them in
+ * freed memory). */
+void ddb_secret_string_append_len (GString *s, const char *text, gsize len);
+void ddb_secret_string_append (GString *s, const char *text);
+void ddb_secret_string_append_c (GString *s, char c);
+
+/* Frees a copy of the environment (g_get_environ), wiping every entry first: it may hold
+ * AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN and the like. NULL is fine. */
+void ddb_environ_free (char **envp);
+
+/* Wipes, in place, the values of the variables of ENVP that hold secrets (AWS_SECRET_ACCESS_KEY,
+ * AWS_SESSION_TOKEN, AWS_SECURITY_TOKEN, AWS_CONTAINER_AUTHORIZATION_TOKEN,
+ * DYNOSCOPE_SERVE_AUTH), leaving them set to "": g_environ_setenv and g_environ_unsetenv then
+ * free nothing secret. */
+void ddb_environ_wipe_secrets (char **envp);
+
+/* A new GString that will hold a secret, with room for RESERVE bytes. */
+GString *ddb_secret_string_new (gsize reserve);
+
 /* TRUE when the len bytes at a and b are equal; takes the same time whichever bytes differ. */
 gboolean ddb_memeq_const (const void *a, const void *b, gsize len);
 

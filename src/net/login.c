@@ -162,38 +162,38 @@ dump_value (GString *out, DdbSecretJson *json, const char *path)
       ddb_secret_json_append_string (out, ddb_secret_json_get_string (json, path));
       break;
     case DDB_SECRET_JSON_NUMBER:
-      g_string_append (out, ddb_secret_json_get (json, path));
+      ddb_secret_string_append (out, ddb_secret_json_get (json, path));
       break;
     case DDB_SECRET_JSON_TRUE:
-      g_string_append (out, "true");
+      ddb_secret_string_append (out, "true");
       break;
     case DDB_SECRET_JSON_FALSE:
-      g_string_append (out, "false");
+      ddb_secret_string_append (out, "false");
       break;
     case DDB_SECRET_JSON_NULL:
     case DDB_SECRET_JSON_ABSENT:
-      g_string_append (out, "null");
+      ddb_secret_string_append (out, "null");
       break;
       case DDB_SECRET_JSON_OBJECT: {
         const char *const *names = ddb_secret_json_members (json, path);
 
-        g_string_append_c (out, '{');
+        ddb_secret_string_append_c (out, '{');
         for (guint i = 0; names[i] != NULL; i++)
           {
             g_autofree char *child
                 = path[0] != '\0' ? g_strconcat (path, ".", names[i], NULL) : g_strdup (names[i]);
 
             if (i > 0)
-              g_string_append (out, ", ");
+              ddb_secret_string_append (out, ", ");
             ddb_secret_json_append_string (out, names[i]);
-            g_string_append (out, ": ");
+            ddb_secret_string_append (out, ": ");
             dump_value (out, json, child);
           }
-        g_string_append_c (out, '}');
+        ddb_secret_string_append_c (out, '}');
         break;
       }
     case DDB_SECRET_JSON_ARRAY:
-      g_string_append_c (out, '[');
+      ddb_secret_string_append_c (out, '[');
       for (guint i = 0;; i++)
         {
           g_autofree char *child = g_strdup_printf ("%s[%u]", path, i);
@@ -201,10 +201,10 @@ dump_value (GString *out, DdbSecretJson *json, const char *path)
           if (ddb_secret_json_kind (json, child) == DDB_SECRET_JSON_ABSENT)
             break;
           if (i > 0)
-            g_string_append (out, ", ");
+            ddb_secret_string_append (out, ", ");
           dump_value (out, json, child);
         }
-      g_string_append_c (out, ']');
+      ddb_secret_string_append_c (out, ']');
       break;
     }
 }
@@ -221,29 +221,29 @@ updated_token (DdbSecretJson *token, DdbSecretJson *output, gint64 expiration)
   for (guint i = 0; names[i] != NULL; i++)
     {
       if (i > 0)
-        g_string_append (out, ", ");
+        ddb_secret_string_append (out, ", ");
       ddb_secret_json_append_string (out, names[i]);
-      g_string_append (out, ": ");
+      ddb_secret_string_append (out, ": ");
       if (strcmp (names[i], "accessToken") == 0)
         {
-          g_string_append (out, "{\"accessKeyId\": ");
+          ddb_secret_string_append (out, "{\"accessKeyId\": ");
           dump_value (out, output, "accessToken.accessKeyId");
-          g_string_append (out, ", \"secretAccessKey\": ");
+          ddb_secret_string_append (out, ", \"secretAccessKey\": ");
           dump_value (out, output, "accessToken.secretAccessKey");
-          g_string_append (out, ", \"sessionToken\": ");
+          ddb_secret_string_append (out, ", \"sessionToken\": ");
           dump_value (out, output, "accessToken.sessionToken");
-          g_string_append (out, ", \"accountId\": ");
+          ddb_secret_string_append (out, ", \"accountId\": ");
           dump_value (out, token, "accessToken.accountId");
-          g_string_append (out, ", \"expiresAt\": ");
+          ddb_secret_string_append (out, ", \"expiresAt\": ");
           ddb_secret_json_append_string (out, expires_at);
-          g_string_append_c (out, '}');
+          ddb_secret_string_append_c (out, '}');
         }
       else if (strcmp (names[i], "refreshToken") == 0)
         dump_value (out, output, "refreshToken");
       else
         dump_value (out, token, names[i]);
     }
-  g_string_append_c (out, '}');
+  ddb_secret_string_append_c (out, '}');
   return out;
 }
 
@@ -363,9 +363,9 @@ create_token (DdbAwsSession *s, const char *profile, DdbSecretJson *token, gint6
    * {"clientId": "...", "refreshToken": "...", "grantType": "refresh_token"} */
   body = g_string_new ("{\"clientId\": ");
   ddb_secret_json_append_string (body, ddb_secret_json_get_string (token, "clientId"));
-  g_string_append (body, ", \"refreshToken\": ");
+  ddb_secret_string_append (body, ", \"refreshToken\": ");
   ddb_secret_json_append_string (body, ddb_secret_json_get_string (token, "refreshToken"));
-  g_string_append (body, ", \"grantType\": \"refresh_token\"}");
+  ddb_secret_string_append (body, ", \"grantType\": \"refresh_token\"}");
 
   headers[0] = (DdbHttpHeader){ "Content-Type", "application/json" };
   headers[1] = (DdbHttpHeader){ "DPoP", proof };

@@ -96,7 +96,7 @@ read_secret_file (const char *path)
           text = NULL;
           break;
         }
-      g_string_append_len (text, buf, n);
+      ddb_secret_string_append_len (text, buf, n);
     }
   ddb_secure_zero (buf, sizeof buf);
   close (fd);
@@ -158,9 +158,9 @@ static void
 member (GString *out, const char *name, const char *value, gboolean first)
 {
   if (!first)
-    g_string_append (out, ", ");
+    ddb_secret_string_append (out, ", ");
   ddb_secret_json_append_string (out, name);
-  g_string_append (out, ": ");
+  ddb_secret_string_append (out, ": ");
   ddb_secret_json_append_string (out, value);
 }
 
@@ -186,14 +186,14 @@ ddb_role_cache_store (const char *dir, const char *key, const DdbAwsCredentials 
 
   /* json.dumps of the STS response, of which the CLI reads back only "Credentials". */
   out = g_string_sized_new (2048);
-  g_string_append (out, "{\"Credentials\": {");
+  ddb_secret_string_append (out, "{\"Credentials\": {");
   member (out, "AccessKeyId", creds->creds.access_key_id, TRUE);
   member (out, "SecretAccessKey", creds->creds.secret_access_key, FALSE);
   member (out, "SessionToken", creds->creds.session_token, FALSE);
   member (out, "Expiration", expiration, FALSE);
   if (account != NULL)
     member (out, "AccountId", account, FALSE);
-  g_string_append (out, "}}");
+  ddb_secret_string_append (out, "}}");
 
   ok = ddb_aws_cache_file_write (path, out->str, out->len, error);
   ddb_secret_string_free (out);

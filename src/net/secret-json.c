@@ -24,15 +24,6 @@ typedef struct {
   DdbSecretJson *json;
 } Reader;
 
-void
-ddb_secret_string_free (GString *s)
-{
-  if (s == NULL)
-    return;
-  ddb_secure_zero (s->str, s->allocated_len);
-  g_string_free (s, TRUE);
-}
-
 static void
 entry_free (gpointer data)
 {
@@ -85,7 +76,7 @@ read_string (Reader *r, GString *out)
         return FALSE;
       if (c != '\\')
         {
-          g_string_append_c (out, c);
+          ddb_secret_string_append_c (out, c);
           r->p++;
           continue;
         }
@@ -96,22 +87,22 @@ read_string (Reader *r, GString *out)
         case '"':
         case '\\':
         case '/':
-          g_string_append_c (out, r->p[1]);
+          ddb_secret_string_append_c (out, r->p[1]);
           break;
         case 'b':
-          g_string_append_c (out, '\b');
+          ddb_secret_string_append_c (out, '\b');
           break;
         case 'f':
-          g_string_append_c (out, '\f');
+          ddb_secret_string_append_c (out, '\f');
           break;
         case 'n':
-          g_string_append_c (out, '\n');
+          ddb_secret_string_append_c (out, '\n');
           break;
         case 'r':
-          g_string_append_c (out, '\r');
+          ddb_secret_string_append_c (out, '\r');
           break;
         case 't':
-          g_string_append_c (out, '\t');
+          ddb_secret_string_append_c (out, '\t');
           break;
         case 'u':
           if (r->end - r->p < 6 || (u = hex4 (r->p + 2)) < 0)
@@ -129,7 +120,12 @@ read_string (Reader *r, GString *out)
             return FALSE;
           if (u == 0)
             return FALSE; /* C strings cannot hold it; no credential has one */
-          g_string_append_unichar (out, u);
+          {
+            char utf8[6];
+
+            ddb_secret_string_append_len (out, utf8, (gsize) g_unichar_to_utf8 (u, utf8));
+            ddb_secure_zero (utf8, sizeof utf8);
+          }
           continue;
         default:
           return FALSE;
@@ -458,12 +454,24 @@ ddb_secret_json_members (DdbSecretJson *json, const char *path)
   return names != NULL ? (const char *const *) names->pdata : NULL;
 }
 
+/* "\uXXXX" (lower-case hex, as json.dumps writes it), without a printf buffer. */
+static void
+append_escape (GString *out, gunichar c)
+{
+  static const char hex[] = "0123456789abcdef";
+  char escape[6] = { '\\', 'u', hex[(c >> 12) & 0xf], hex[(c >> 8) & 0xf], hex[(c >> 4) & 0xf],
+                     hex[c & 0xf] };
+
+  ddb_secret_string_append_len (out, escape, sizeof escape);
+  ddb_secure_zero (escape, sizeof escape);
+}
+
 void
 ddb_secret_json_append_string (GString *out, const char *s)
 {
   const char *p = s;
 
-  g_string_append_c (out, '"');
+  ddb_secret_string_append_c (out, '"');
   while (*p != '\0')
     {
       gunichar c = g_utf8_get_char_validated (p, -1);
@@ -478,40 +486,40 @@ ddb_secret_json_append_string (GString *out, const char *s)
       switch (c)
         {
         case '"':
-          g_string_append (out, "\\\"");
+          ddb_secret_string_append (out, "\\\"");
           break;
         case '\\':
-          g_string_append (out, "\\\\");
+          ddb_secret_string_append (out, "\\\\");
           break;
         case '\n':
-          g_string_append (out, "\\n");
+          ddb_secret_string_append (out, "\\n");
           break;
         case '\r':
-          g_string_append (out, "\\r");
+          ddb_secret_string_append (out, "\\r");
           break;
         case '\t':
-          g_string_append (out, "\\t");
+          ddb_secret_string_append (out, "\\t");
           break;
         case '\b':
-          g_string_append (out, "\\b");
+          ddb_secret_string_append (out, "\\b");
           break;
         case '\f':
-          g_string_append (out, "\\f");
+          ddb_secret_string_append (out, "\\f");
           break;
         default:
           if (c < 0x20 || (c >= 0x7F && c < 0x10000))
-            g_string_append_printf (out, "\\u%04x", c);
+            append_escape (out, c);
           else if (c >= 0x10000)
             {
               c -= 0x10000;
-              g_string_append_printf (out, "\\u%04x\\u%04x", 0xD800 + (c >> 10),
-                                      0xDC00 + (c & 0x3FF));
+              append_escape (out, 0xD800 + (c >> 10));
+              append_escape (out, 0xDC00 + (c & 0x3FF));
             }
           else
-            g_string_append_c (out, (char) c);
+            ddb_secret_string_append_c (out, (char) c);
         }
     }
-  g_string_append_c (out, '"');
+  ddb_secret_string_append_c (out, '"');
 }
 
 gboolean

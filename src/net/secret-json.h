@@ -47,9 +47,6 @@ const char *const *ddb_secret_json_members (DdbSecretJson *json, const char *pat
  * \uXXXX, surrogate pairs past the BMP). */
 void ddb_secret_json_append_string (GString *out, const char *s);
 
-/* Wipes and frees a GString that held a secret. NULL is fine. */
-void ddb_secret_string_free (GString *s);
-
 /* An ISO 8601 date and time (UTC unless it says otherwise) as seconds since the epoch; only
  * 1970 to 9999. */
 gboolean ddb_aws_parse_timestamp (const char *text, gint64 *out);

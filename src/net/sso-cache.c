@@ -208,19 +208,19 @@ static void
 append_member (GString *out, const char *key, const char *value)
 {
   if (out->len > 1)
-    g_string_append (out, ", ");
+    ddb_secret_string_append (out, ", ");
   ddb_secret_json_append_string (out, key);
-  g_string_append (out, ": ");
+  ddb_secret_string_append (out, ": ");
   ddb_secret_json_append_string (out, value);
 }
 
 GString *
 ddb_sso_token_to_json (const DdbSsoToken *token)
 {
-  GString *out = g_string_sized_new (4096);
+  GString *out = ddb_secret_string_new (4096);
   g_autofree char *expires = ddb_aws_format_timestamp (token->expires_at);
 
-  g_string_append_c (out, '{');
+  ddb_secret_string_append_c (out, '{');
   append_member (out, "startUrl", token->start_url);
   append_member (out, "region", token->region);
   append_member (out, "accessToken", token->access_token);
@@ -233,7 +233,7 @@ ddb_sso_token_to_json (const DdbSsoToken *token)
     }
   if (token->refresh_token != NULL)
     append_member (out, "refreshToken", token->refresh_token);
-  g_string_append_c (out, '}');
+  ddb_secret_string_append_c (out, '}');
   return out;
 }
 
@@ -271,22 +271,22 @@ ddb_sso_registration_to_json (const DdbSsoRegistration *reg, const char *const *
 {
   GString *out = g_string_sized_new (1024);
 
-  g_string_append_c (out, '{');
+  ddb_secret_string_append_c (out, '{');
   append_member (out, "clientId", reg->client_id);
   append_member (out, "clientSecret", reg->client_secret);
   append_member (out, "expiresAt", reg->expires_at);
   if (scopes != NULL && scopes[0] != NULL)
     {
-      g_string_append (out, ", \"scopes\": [");
+      ddb_secret_string_append (out, ", \"scopes\": [");
       for (guint i = 0; scopes[i] != NULL; i++)
         {
           if (i > 0)
-            g_string_append (out, ", ");
+            ddb_secret_string_append (out, ", ");
           ddb_secret_json_append_string (out, scopes[i]);
         }
-      g_string_append_c (out, ']');
+      ddb_secret_string_append_c (out, ']');
     }
-  g_string_append_c (out, '}');
+  ddb_secret_string_append_c (out, '}');
   return out;
 }
 

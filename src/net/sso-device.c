@@ -4,6 +4,7 @@
  * for 15 more minutes), StartDeviceAuthorization, then CreateToken polled every interval
  * (5 s more after each SlowDownException) until approved, refused or expired; the token
  * written to the cache as the CLI writes it. */
+#include "net/hash.h"
 #include "net/sso-private.h"
 
 #include <string.h>
@@ -224,9 +225,9 @@ static void
 append_member (GString *out, const char *key, const char *value)
 {
   if (out->len > 1)
-    g_string_append (out, ", ");
+    ddb_secret_string_append (out, ", ");
   ddb_secret_json_append_string (out, key);
-  g_string_append (out, ": ");
+  ddb_secret_string_append (out, ": ");
   ddb_secret_json_append_string (out, value);
 }
 
@@ -313,14 +314,15 @@ static gboolean
 start_authorization (DdbSsoLogin *login, GCancellable *cancellable, GError **error)
 {
   g_autoptr (DdbSecretJson) json = NULL;
-  GString *body = g_string_new ("{");
+  GString *body = ddb_secret_string_new (0);
   const char *device, *user, *uri, *complete;
   gint64 expires_in, interval;
 
+  ddb_secret_string_append_c (body, '{');
   append_member (body, "clientId", login->reg->client_id);
   append_member (body, "clientSecret", login->reg->client_secret);
   append_member (body, "startUrl", login->config->start_url);
-  g_string_append_c (body, '}');
+  ddb_secret_string_append_c (body, '}');
   json = ddb_sso_oidc_call (login->session, login->config->region, "StartDeviceAuthorization",
                             "/device_authorization", body, NULL, cancellable, error);
   ddb_secret_string_free (body);
@@ -471,15 +473,16 @@ save_token (DdbSsoLogin *login, DdbSecretJson *json, gint64 now, GError **error)
 gboolean
 ddb_sso_login_finish (DdbSsoLogin *login, GCancellable *cancellable, GError **error)
 {
-  GString *body = g_string_new ("{");
+  GString *body = ddb_secret_string_new (0);
   gboolean ok = FALSE;
 
+  ddb_secret_string_append_c (body, '{');
   /* The members in CreateToken's model order. */
   append_member (body, "clientId", login->reg->client_id);
   append_member (body, "clientSecret", login->reg->client_secret);
   append_member (body, "grantType", DEVICE_CODE_GRANT);
   append_member (body, "deviceCode", login->device_code);
-  g_string_append_c (body, '}');
+  ddb_secret_string_append_c (body, '}');
 
   for (;;)
     {

@@ -4,6 +4,7 @@
  * the refresh token when it is in its last 15 minutes, for sso-session profiles only, and the
  * cache file rewritten), exchanged for role credentials with the portal's GetRoleCredentials.
  * Also the configuration as `aws sso login` reads it (sso.h). */
+#include "net/hash.h"
 #include "net/sso-private.h"
 
 #include <string.h>
@@ -211,13 +212,14 @@ refresh_token (DdbAwsSession *s, SsoSource *cfg, const DdbSsoToken *old, gint64 
     }
 
   /* The members in CreateToken's model order. */
-  body = g_string_new ("{\"clientId\": ");
+  body = ddb_secret_string_new (0);
+  ddb_secret_string_append (body, "{\"clientId\": ");
   ddb_secret_json_append_string (body, old->client_id);
-  g_string_append (body, ", \"clientSecret\": ");
+  ddb_secret_string_append (body, ", \"clientSecret\": ");
   ddb_secret_json_append_string (body, old->client_secret);
-  g_string_append (body, ", \"grantType\": \"refresh_token\", \"refreshToken\": ");
+  ddb_secret_string_append (body, ", \"grantType\": \"refresh_token\", \"refreshToken\": ");
   ddb_secret_json_append_string (body, old->refresh_token);
-  g_string_append_c (body, '}');
+  ddb_secret_string_append_c (body, '}');
   json = ddb_sso_oidc_call (s, cfg->region, "CreateToken", "/token", body, &code, cancellable,
                             &local);
   ddb_secret_string_free (body);

@@ -83,13 +83,75 @@ test_secure_zero (void)
   ddb_secure_zero (NULL, 0);
 }
 
+/* A secret GString grows into new blocks; what it held is equal, whatever the growth. */
+static void
+test_secret_string (void)
+{
+  GString *s = ddb_secret_string_new (0);
+  GString *expected = g_string_new (NULL);
+
+  for (int i = 0; i < 5000; i++)
+    {
+      char c = (char) ('a' + i % 26);
+
+      if (i % 3 == 0)
+        {
+          ddb_secret_string_append_c (s, c);
+          g_string_append_c (expected, c);
+        }
+      else
+        {
+          ddb_secret_string_append (s, "xyz");
+          ddb_secret_string_append_len (s, "12345", i % 6);
+          g_string_append (expected, "xyz");
+          g_string_append_len (expected, "12345", i % 6);
+        }
+      g_assert_cmpuint (s->len, <, s->allocated_len);
+    }
+  g_assert_cmpstr (s->str, ==, expected->str);
+  g_assert_cmpuint (s->len, ==, expected->len);
+  ddb_secret_string_free (s);
+  ddb_secret_string_free (NULL);
+  g_string_free (expected, TRUE);
+}
+
+/* The secret variables' values are wiped in place, their names (and the others) kept. */
+static void
+test_environ_wipe (void)
+{
+  char **envp = g_new0 (char *, 8);
+
+  envp[0] = g_strdup ("AWS_ACCESS_KEY_ID=AKIAEXAMPLE");
+  envp[1] = g_strdup ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI");
+  envp[2] = g_strdup ("AWS_SESSION_TOKEN=IQoJb3JpZ2lu");
+  envp[3] = g_strdup ("AWS_SECRET_ACCESS_KEY_X=not-this-one");
+  envp[4] = g_strdup ("AWS_CONTAINER_AUTHORIZATION_TOKEN=abc");
+  envp[5] = g_strdup ("DYNOSCOPE_SERVE_AUTH=k:s");
+  envp[6] = g_strdup ("HOME=/home/u");
+  ddb_environ_wipe_secrets (envp);
+  g_assert_cmpstr (envp[0], ==, "AWS_ACCESS_KEY_ID=AKIAEXAMPLE");
+  g_assert_cmpstr (envp[1], ==, "AWS_SECRET_ACCESS_KEY=");
+  g_assert_cmpmem (envp[1] + 22, 13, "\0\0\0\0\0\0\0\0\0\0\0\0\0", 13);
+  g_assert_cmpstr (envp[2], ==, "AWS_SESSION_TOKEN=");
+  g_assert_cmpstr (envp[3], ==, "AWS_SECRET_ACCESS_KEY_X=not-this-one");
+  g_assert_cmpstr (envp[4], ==, "AWS_CONTAINER_AUTHORIZATION_TOKEN=");
+  g_assert_cmpstr (envp[5], ==, "DYNOSCOPE_SERVE_AUTH=");
+  g_assert_cmpstr (envp[6], ==, "HOME=/home/u");
+  g_assert_cmpstr (g_environ_getenv (envp, "AWS_SECRET_ACCESS_KEY"), ==, "");
+  ddb_environ_free (envp);
+  ddb_environ_free (NULL);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_log_writer_default_set_use_stderr (TRUE);
   g_test_add_func ("/hash/sha256", test_sha256);
   g_test_add_func ("/hash/hmac-rfc4231", test_hmac_rfc4231);
   g_test_add_func ("/hash/memeq-const", test_memeq_const);
   g_test_add_func ("/hash/secure-zero", test_secure_zero);
+  g_test_add_func ("/hash/secret-string", test_secret_string);
+  g_test_add_func ("/hash/environ-wipe", test_environ_wipe);
   return g_test_run ();
 }

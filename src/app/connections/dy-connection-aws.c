@@ -8,6 +8,7 @@
 
 #include "app/connections/dy-connection-private.h"
 #include "app/connections/dy-identity.h"
+#include "net/hash.h"
 
 /* The last four characters of an access key id: enough to tell keys apart, not to use one. */
 static char *
@@ -21,7 +22,7 @@ key_tail (const char *key_id)
 DyConnection *
 dy_connection_new_environment (const char *const *envp)
 {
-  g_auto (GStrv) own = envp == NULL ? g_get_environ () : NULL;
+  char **own = envp == NULL ? g_get_environ () : NULL;
   const char *const *env = envp != NULL ? envp : (const char *const *) own;
   const char *key_id = g_environ_getenv ((char **) env, "AWS_ACCESS_KEY_ID");
   const char *region = g_environ_getenv ((char **) env, "AWS_REGION");
@@ -29,7 +30,10 @@ dy_connection_new_environment (const char *const *envp)
   DyConnection *self;
 
   if (key_id == NULL || *key_id == '\0')
-    return NULL;
+    {
+      ddb_environ_free (own);
+      return NULL;
+    }
   if (region == NULL || *region == '\0')
     region = g_environ_getenv ((char **) env, "AWS_DEFAULT_REGION");
   if (region != NULL && *region == '\0')
@@ -49,6 +53,7 @@ dy_connection_new_environment (const char *const *envp)
     /* TRANSLATORS: the Environment connection's second line when no region is set in the
      * environment (the default profile's applies), with the key's last four characters */
     self->subtitle = g_strdup_printf (_("Environment keys · key …%s"), tail);
+  ddb_environ_free (own);
   return self;
 }
 

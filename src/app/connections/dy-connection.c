@@ -7,6 +7,7 @@
 
 #include "app/connections/dy-connection-private.h"
 #include "app/connections/dy-mfa-dialog.h"
+#include "net/hash.h"
 #include "core/error.h"
 #include "exports/s3-target.h"
 #include "net/awsconfig.h"
@@ -65,7 +66,7 @@ dy_connection_finalize (GObject *object)
   g_free (self->profile);
   g_free (self->url);
   g_free (self->region);
-  g_strfreev (self->envp);
+  ddb_environ_free (self->envp);
   g_free (self->error);
   g_free (self->sign_in_command);
   g_free (self->identity);
@@ -216,7 +217,9 @@ dy_connection_new_endpoint (const char *url, const char *region)
   self->region = g_strdup (region != NULL && *region != '\0' ? region : LOCAL_REGION);
   /* TRANSLATORS: the sidebar's second line for a local endpoint, with its region */
   self->subtitle = g_strdup_printf (_("Local endpoint · %s"), self->region);
-  /* The user's profiles, keys and endpoint settings must not leak into a local endpoint. */
+  /* The user's profiles, keys and endpoint settings must not leak into a local endpoint (and
+   * the keys replaced are wiped, not only freed). */
+  ddb_environ_wipe_secrets (envp);
   envp = g_environ_setenv (envp, "AWS_ACCESS_KEY_ID", LOCAL_ACCESS_KEY, TRUE);
   envp = g_environ_setenv (envp, "AWS_SECRET_ACCESS_KEY", LOCAL_SECRET_KEY, TRUE);
   envp = g_environ_setenv (envp, "AWS_CONFIG_FILE", "/dev/null", TRUE);

@@ -9,6 +9,7 @@
 
 #include "app/connections/dy-mfa-dialog.h"
 #include "net/awsconfig.h"
+#include "net/hash.h"
 
 /* AWS MFA devices (virtual and hardware TOTP) give six digits. */
 #define MFA_CODE_LENGTH 6
