@@ -4,9 +4,12 @@
  * once (curl_multi_wakeup) instead of at the next progress tick. DNS answers and TLS sessions
  * are shared between the connections (a CURLSH). */
 #include <curl/curl.h>
+#include <malloc.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "net/hash.h"
 #include "net/http.h"
 
 #define DEFAULT_CONNECT_TIMEOUT_MS 10000
@@ -43,29 +46,59 @@ G_DEFINE_QUARK (ddb-http-error-quark, ddb_http_error)
 
 static gsize curl_initialised;
 
+/* libcurl's memory, wiped before it goes back to the heap: its copies of the request's header
+ * lines (a session token), its receive buffers (STS's and SSO's answers). */
+static void
+curl_wiping_free (void *p)
+{
+  if (p != NULL)
+    ddb_secure_zero (p, malloc_usable_size (p));
+  free (p);
+}
+
+static void *
+curl_wiping_realloc (void *p, size_t size)
+{
+  size_t old;
+  void *moved;
+
+  if (p == NULL)
+    return malloc (size);
+  old = malloc_usable_size (p);
+  if (size <= old)
+    return p;
+  moved = malloc (size);
+  if (moved == NULL)
+    return NULL;
+  memcpy (moved, p, old);
+  curl_wiping_free (p);
+  return moved;
+}
+
 static void
 init_curl_once (void)
 {
   /* curl_global_init is not thread-safe; do it once, before any handle exists. */
   if (g_once_init_enter (&curl_initialised))
     {
-      curl_global_init (CURL_GLOBAL_DEFAULT);
+      curl_global_init_mem (CURL_GLOBAL_DEFAULT, malloc, curl_wiping_free, curl_wiping_realloc,
+                            strdup, calloc);
       g_once_init_leave (&curl_initialised, 1);
     }
 }
 
 /* A copy of a proxy URL, which may hold a password: wiped when freed. */
 typedef char WipedString;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WipedString, ddb_secret_free)
 
+/* Request header lines may hold a session token: wiped before they are freed. */
 static void
-wiped_string_free (WipedString *s)
+header_list_free (struct curl_slist *list)
 {
-  if (s != NULL)
-    memset (s, 0, strlen (s));
-  g_free (s);
+  for (struct curl_slist *l = list; l != NULL; l = l->next)
+    ddb_secure_zero (l->data, strlen (l->data));
+  curl_slist_free_all (list);
 }
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (WipedString, wiped_string_free)
 
 /* Proxy URLs may hold a password: wiped. */
 static void
@@ -75,9 +108,7 @@ clear_proxies (DdbHttp *http)
 
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     {
-      if (*fields[i] != NULL)
-        memset (*fields[i], 0, strlen (*fields[i]));
-      g_clear_pointer (fields[i], g_free);
+      g_clear_pointer (fields[i], ddb_secret_free);
     }
 }
 
@@ -358,8 +389,63 @@ ddb_http_host_header (const char *url, GError **error)
   return default_port ? g_steal_pointer (&lower) : g_strdup_printf ("%s:%d", lower, port);
 }
 
+/* A response body as it arrives. Answers of STS, SSO and the credential endpoints hold secrets:
+ * when the buffer grows, the old block is wiped; the GBytes it becomes wipes it when freed. */
 typedef struct {
-  GByteArray *body;
+  guint8 *data;
+  gsize len;
+  gsize size;
+} Body;
+
+static void
+body_clear (Body *body)
+{
+  ddb_secure_zero (body->data, body->size);
+  g_clear_pointer (&body->data, g_free);
+  body->len = body->size = 0;
+}
+
+static void
+body_free (gpointer data)
+{
+  body_clear (data);
+  g_free (data);
+}
+
+static void
+body_append (Body *body, const guint8 *data, gsize n)
+{
+  if (body->len + n > body->size)
+    {
+      gsize size = MAX (body->size, 4096);
+      guint8 *moved;
+
+      while (size < body->len + n)
+        size *= 2;
+      moved = g_malloc (size);
+      if (body->len > 0)
+        memcpy (moved, body->data, body->len);
+      ddb_secure_zero (body->data, body->size);
+      g_free (body->data);
+      body->data = moved;
+      body->size = size;
+    }
+  memcpy (body->data + body->len, data, n);
+  body->len += n;
+}
+
+/* The body as GBytes (which owns it from then on), wiped when the last reference goes. */
+static GBytes *
+body_steal_to_bytes (Body *body)
+{
+  Body *owned = g_memdup2 (body, sizeof *body);
+
+  memset (body, 0, sizeof *body);
+  return g_bytes_new_with_free_func (owned->data, owned->len, body_free, owned);
+}
+
+typedef struct {
+  Body body;
   GHashTable *headers;
   GCancellable *cancellable;
   gboolean too_big;
@@ -393,12 +479,12 @@ on_body (char *data, size_t size, size_t nmemb, void *user_data)
           return n;
         }
     }
-  if (t->body->len + n > MAX_RESPONSE_BYTES)
+  if (t->body.len + n > MAX_RESPONSE_BYTES)
     {
       t->too_big = TRUE;
       return 0;
     }
-  g_byte_array_append (t->body, (const guint8 *) data, (guint) n);
+  body_append (&t->body, (const guint8 *) data, n);
   return n;
 }
 
@@ -591,11 +677,12 @@ ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable
 
   for (guint i = 0; i < n_headers; i++)
     {
-      g_autofree char *line = g_strdup_printf ("%s: %s", headers[i].name, headers[i].value);
+      /* The line may hold a session token: made in one allocation (a printf would leave
+       * pieces of it in the blocks it outgrew), and wiped (curl keeps its own copy). */
+      char *line = g_strconcat (headers[i].name, ": ", headers[i].value, NULL);
 
       list = curl_slist_append (list, line);
-      /* The line may hold a session token: wipe our copy (curl keeps its own). */
-      memset (line, 0, strlen (line));
+      ddb_secret_free (line);
     }
   /* No "Expect: 100-continue" round trip, and no body encoding we did not ask for: the
    * x-amz-crc32 of a DynamoDB answer is computed over the bytes as sent. */
@@ -619,13 +706,12 @@ ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable
   slot = take_slot (http, cancellable);
   if (slot == NULL)
     {
-      curl_slist_free_all (list);
+      header_list_free (list);
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
       g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED, "Cannot initialise libcurl");
       return FALSE;
     }
-  t.body = g_byte_array_new ();
   t.headers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   t.cancellable = cancellable;
   t.easy = slot->easy;
@@ -699,20 +785,20 @@ ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable
   curl_easy_setopt (slot->easy, CURLOPT_POSTFIELDS, NULL);
   curl_easy_setopt (slot->easy, CURLOPT_CUSTOMREQUEST, NULL);
   give_back_slot (http, slot);
-  curl_slist_free_all (list);
+  header_list_free (list);
 
   if (cancelled)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
       g_clear_error (&t.sink_error);
-      g_byte_array_unref (t.body);
+      body_clear (&t.body);
       g_hash_table_unref (t.headers);
       return FALSE;
     }
   if (t.sink_error != NULL)
     {
       g_propagate_error (error, t.sink_error);
-      g_byte_array_unref (t.body);
+      body_clear (&t.body);
       g_hash_table_unref (t.headers);
       return FALSE;
     }
@@ -720,18 +806,18 @@ ddb_http_send (DdbHttp *http, const DdbHttpSend *send, GCancellable *cancellable
     {
       g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED,
                    "The response from %s is too large", url);
-      g_byte_array_unref (t.body);
+      body_clear (&t.body);
       g_hash_table_unref (t.headers);
       return FALSE;
     }
   if (result != CURLE_OK)
     {
-      g_byte_array_unref (t.body);
+      body_clear (&t.body);
       g_hash_table_unref (t.headers);
       return set_curl_error (result, errbuf, url, proxy, error);
     }
   response->status = (guint) status;
-  response->body = g_byte_array_free_to_bytes (t.body);
+  response->body = body_steal_to_bytes (&t.body);
   response->headers = t.headers;
   return TRUE;
 }
