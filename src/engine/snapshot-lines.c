@@ -1,7 +1,7 @@
 /* snapshot-lines.c: the line reader every import format goes through: a file (or pipe), or a
- * store's object (counted and MD5-summed as it is read), read in chunks, gunzipped when it
- * starts with gzip's magic bytes, cut into lines (LF or CRLF, a leading UTF-8 BOM dropped),
- * counting lines for messages. */
+ * store's object (counted and MD5-summed as it is read), read in chunks, gunzipped (every
+ * member) when it starts with gzip's magic bytes, cut into lines (LF or CRLF, a leading UTF-8
+ * BOM dropped), counting lines for messages. */
 #include <string.h>
 
 #include "engine/snapshot-private.h"
@@ -56,6 +56,111 @@ snap_digest_stream_init (SnapDigestStream *self)
   self->md5 = g_checksum_new (G_CHECKSUM_MD5);
 }
 
+/* ---- gzip: every member of a file, as gzip -d reads it ---- */
+
+/* GZlibDecompressor stops at the end of the first member of a gzip file, and the stream over it
+ * then ends: the members after it (`cat a.gz b.gz`, pigz, bgzip) would be dropped without a
+ * word. This reads one member after the other, as gzip -d does: what follows a member is
+ * another one when it starts with gzip's magic bytes (a damaged one is the decompressor's
+ * error), and is otherwise ignored as gzip -d ignores trailing garbage (zeros padding a
+ * block; an S3 export's data file is checked by its MD5). */
+
+#define SNAP_TYPE_GUNZIP (snap_gunzip_get_type ())
+G_DECLARE_FINAL_TYPE (SnapGunzip, snap_gunzip, SNAP, GUNZIP, GObject)
+
+struct _SnapGunzip {
+  GObject parent;
+  GConverter *member; /* the decompressor of the member being read */
+  gboolean between;   /* a member ended, the next one has not started */
+  gboolean trailing;  /* what follows the last member, ignored */
+};
+
+static void snap_gunzip_converter_init (GConverterIface *iface);
+
+G_DEFINE_TYPE_WITH_CODE (SnapGunzip, snap_gunzip, G_TYPE_OBJECT,
+                         G_IMPLEMENT_INTERFACE (G_TYPE_CONVERTER, snap_gunzip_converter_init))
+
+static GConverterResult
+gunzip_convert (GConverter *converter, const void *inbuf, gsize inbuf_size, void *outbuf,
+                gsize outbuf_size, GConverterFlags flags, gsize *bytes_read, gsize *bytes_written,
+                GError **error)
+{
+  SnapGunzip *self = SNAP_GUNZIP (converter);
+  const guint8 *in = inbuf;
+  GConverterResult r;
+
+  if (self->between && !self->trailing)
+    {
+      if (inbuf_size < 2 && !(flags & G_CONVERTER_INPUT_AT_END))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT, "Need more input");
+          return G_CONVERTER_ERROR;
+        }
+      self->trailing = inbuf_size < 2 || in[0] != 0x1f || in[1] != 0x8b;
+    }
+  if (self->trailing)
+    {
+      /* Read to the end and dropped; a converter without input asks for more. */
+      *bytes_read = inbuf_size;
+      *bytes_written = 0;
+      if (flags & G_CONVERTER_INPUT_AT_END)
+        return G_CONVERTER_FINISHED;
+      if (inbuf_size > 0)
+        return G_CONVERTER_CONVERTED;
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT, "Need more input");
+      return G_CONVERTER_ERROR;
+    }
+  r = g_converter_convert (self->member, inbuf, inbuf_size, outbuf, outbuf_size, flags, bytes_read,
+                           bytes_written, error);
+  if (r == G_CONVERTER_ERROR)
+    return r;
+  if (*bytes_read > 0)
+    self->between = FALSE;
+  if (r != G_CONVERTER_FINISHED
+      || (*bytes_read == inbuf_size && (flags & G_CONVERTER_INPUT_AT_END)))
+    return r;
+  /* The member ended; another may follow. */
+  g_converter_reset (self->member);
+  self->between = TRUE;
+  return G_CONVERTER_CONVERTED;
+}
+
+static void
+gunzip_reset (GConverter *converter)
+{
+  SnapGunzip *self = SNAP_GUNZIP (converter);
+
+  g_converter_reset (self->member);
+  self->between = FALSE;
+  self->trailing = FALSE;
+}
+
+static void
+snap_gunzip_converter_init (GConverterIface *iface)
+{
+  iface->convert = gunzip_convert;
+  iface->reset = gunzip_reset;
+}
+
+static void
+gunzip_finalize (GObject *object)
+{
+  g_object_unref (SNAP_GUNZIP (object)->member);
+  G_OBJECT_CLASS (snap_gunzip_parent_class)->finalize (object);
+}
+
+static void
+snap_gunzip_class_init (SnapGunzipClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gunzip_finalize;
+}
+
+static void
+snap_gunzip_init (SnapGunzip *self)
+{
+  self->member = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+}
+
 /* ---- Reading lines ---- */
 
 gboolean
@@ -96,7 +201,7 @@ line_reader_start (LineReader *lr, const char *display, GCancellable *cancellabl
   magic = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &got);
   if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
     {
-      g_autoptr (GZlibDecompressor) z = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      g_autoptr (SnapGunzip) z = g_object_new (SNAP_TYPE_GUNZIP, NULL);
       lr->in = g_converter_input_stream_new (buffered, G_CONVERTER (z));
       g_object_unref (buffered);
     }

@@ -211,6 +211,21 @@ read_summary (Sources *s, json_t *summary, gboolean *ion, GError **error)
   return TRUE;
 }
 
+/* A manifest of a folder, read through GIO so that a missing or unreadable one is a
+ * G_IO_ERROR ("manifest-files.json: ..."), as every other file of an import is (GLib's
+ * g_file_get_contents would give a G_FILE_ERROR). */
+static GBytes *
+read_manifest (const char *path, const char *display, GError **error)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GError *inner = NULL;
+  GBytes *bytes = g_file_load_bytes (file, NULL, NULL, &inner);
+
+  if (bytes == NULL)
+    snap_io_error_prefixed (error, inner, display);
+  return bytes;
+}
+
 gboolean
 snap_load_s3_sources (Sources *s, const char *folder, const DdbSnapshotStore *store,
                       GError **error)
@@ -244,9 +259,6 @@ snap_load_s3_sources (Sources *s, const char *folder, const DdbSnapshotStore *st
     {
       g_autofree char *summary_path = NULL;
       g_autofree char *files_path = NULL;
-      char *contents = NULL;
-      gsize len = 0;
-      GError *inner = NULL;
 
       dir = find_s3_export_dir (folder);
       if (dir == NULL)
@@ -259,15 +271,16 @@ snap_load_s3_sources (Sources *s, const char *folder, const DdbSnapshotStore *st
         }
       summary_path = g_build_filename (dir, "manifest-summary.json", NULL);
       files_path = g_build_filename (dir, "manifest-files.json", NULL);
-      if (!g_file_get_contents (summary_path, &contents, &len, &inner))
-        return snap_io_error_prefixed (error, inner, "manifest-summary.json");
-      summary_bytes = g_bytes_new_take (contents, len);
-      if (!g_file_get_contents (files_path, &contents, &len, &inner))
-        return snap_io_error_prefixed (error, inner, "manifest-files.json");
-      files_bytes = g_bytes_new_take (contents, len);
+      summary_bytes = read_manifest (summary_path, "manifest-summary.json", error);
+      if (summary_bytes == NULL)
+        return FALSE;
+      files_bytes = read_manifest (files_path, "manifest-files.json", error);
+      if (files_bytes == NULL)
+        return FALSE;
     }
+  /* An empty object's bytes may have no data at all (NULL): read it as the empty text. */
   text = g_bytes_get_data (summary_bytes, &size);
-  summary = json_loadb (text, size, JSON_REJECT_DUPLICATES, &jerr);
+  summary = json_loadb (size > 0 ? text : "", size, JSON_REJECT_DUPLICATES, &jerr);
   if (summary == NULL)
     {
       g_set_error (error, DDB_ERROR, DDB_ERROR_VALIDATION, "manifest-summary.json:%d: %s",
@@ -278,6 +291,8 @@ snap_load_s3_sources (Sources *s, const char *folder, const DdbSnapshotStore *st
     return FALSE;
 
   text = g_bytes_get_data (files_bytes, &size);
+  if (size == 0)
+    text = "";
   for (end = text + size; text < end; line_no++)
     {
       const char *nl = memchr (text, '\n', end - text);

@@ -549,6 +549,35 @@ test_refusals (Fixture *f, gconstpointer data)
   import_refused (f, a, not_incremental, "not an incremental export");
 }
 
+/* A folder's manifest that is missing or cannot be read is a G_IO_ERROR naming it, as every
+ * other file of an import is (it was a G_FILE_ERROR, which callers that look for
+ * G_IO_ERROR_NOT_FOUND did not recognise); nothing is left behind. */
+static void
+test_manifest_io_errors (Fixture *f, gconstpointer data)
+{
+  ExportSpec e = { .id = "01700000000000-abababab", .time_us = BASE_TIME_US };
+  g_autofree char *dir = write_export (f, &e, "{\"Item\":{\"pk\":{\"S\":\"a\"}}}\n");
+  g_autofree char *files = g_build_filename (dir, "manifest-files.json", NULL);
+  DdbImportOptions opts = { .table_name = "broken", .key = "pk:S" };
+  GError *error = NULL;
+
+  g_assert_cmpint (g_unlink (files), ==, 0);
+  g_assert_false (ddb_snapshot_import (f->engine, dir, &opts, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_true (g_str_has_prefix (error->message, "manifest-files.json: "));
+  g_clear_error (&error);
+  g_assert_false (table_exists (f, "broken"));
+
+  /* A folder where the manifest should be. */
+  g_assert_cmpint (g_mkdir (files, 0700), ==, 0);
+  g_assert_false (ddb_snapshot_import (f->engine, dir, &opts, NULL, &error));
+  g_assert_nonnull (error);
+  g_assert_true (error->domain == G_IO_ERROR);
+  g_assert_true (g_str_has_prefix (error->message, "manifest-files.json: "));
+  g_clear_error (&error);
+  g_assert_false (table_exists (f, "broken"));
+}
+
 /* Ion records as Ion allows them beyond AWS's one a line: printed over several lines (as AWS's
  * documentation prints one), several on a line, a marker or a comment on a line of its own;
  * brackets and quotes inside text do not cut a record; an error inside a record names its
@@ -891,6 +920,47 @@ test_store (Fixture *f, gconstpointer data)
   g_string_free (lines, TRUE);
 }
 
+/* Empty objects in a bucket: a store may hand an empty object's bytes without any data
+ * (g_bytes_new ("", 0) holds NULL). An export of an empty table, whose manifest-files.json is
+ * empty, imports as an empty table (no arithmetic on the NULL); an empty manifest-summary.json
+ * is refused as the folder's is, naming the JSON problem (not "-1: wrong arguments"). */
+static void
+test_store_empty_objects (Fixture *f, gconstpointer data)
+{
+  static const char summary[]
+      = "{\"version\":\"2020-06-30\",\"exportTime\":\"2023-11-14T22:13:20.000Z\","
+        "\"itemCount\":0,\"outputFormat\":\"DYNAMODB_JSON\"}";
+  const char *summary_key = "prefix/AWSDynamoDB/01700000000000-77777777/manifest-summary.json";
+  const char *files_key = "prefix/AWSDynamoDB/01700000000000-77777777/manifest-files.json";
+  MemStore m = { g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                        (GDestroyNotify) g_bytes_unref),
+                 g_ptr_array_new_with_free_func (g_free), 0 };
+  DdbSnapshotStore store = { mem_get, mem_open, mem_plan, &m };
+  DdbImportOptions opts = { .table_name = "empty", .key = "pk:S", .store = &store };
+  GError *error = NULL;
+  json_t *resp;
+
+  g_hash_table_insert (m.objects, g_strdup (summary_key), g_bytes_new (summary, strlen (summary)));
+  g_hash_table_insert (m.objects, g_strdup (files_key), g_bytes_new ("", 0));
+  g_assert_true (ddb_snapshot_import (f->engine, summary_key, &opts, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (m.planned->len, ==, 0);
+  resp = etu_ok (f->engine, "Scan", "{'TableName': 'empty'}");
+  g_assert_cmpint (json_integer_value (json_object_get (resp, "Count")), ==, 0);
+  json_decref (resp);
+
+  opts.table_name = "broken";
+  g_hash_table_insert (m.objects, g_strdup (summary_key), g_bytes_new ("", 0));
+  g_assert_false (ddb_snapshot_import (f->engine, summary_key, &opts, NULL, &error));
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_VALIDATION);
+  if (!g_str_has_prefix (error->message, "manifest-summary.json:1: "))
+    g_error ("%s", error->message);
+  g_clear_error (&error);
+  g_assert_false (table_exists (f, "broken"));
+  g_hash_table_unref (m.objects);
+  g_ptr_array_unref (m.planned);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -900,9 +970,11 @@ main (int argc, char **argv)
   ADD ("history", test_history);
   ADD ("write-order", test_write_order);
   ADD ("refusals", test_refusals);
+  ADD ("manifest-io-errors", test_manifest_io_errors);
   ADD ("ion-layouts", test_ion_layouts);
   ADD ("ion-cut-line", test_ion_cut_line);
   ADD ("store", test_store);
+  ADD ("store-empty-objects", test_store_empty_objects);
 #undef ADD
   return g_test_run ();
 }

@@ -228,6 +228,95 @@ test_jsonl_round_trip (Fixture *f, gconstpointer data)
   }
 }
 
+/* TEXT as one gzip member. */
+static GBytes *
+gzip_member (const char *text)
+{
+  g_autoptr (GZlibCompressor) z = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
+  g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
+  g_autoptr (GOutputStream) gz = g_converter_output_stream_new (mem, G_CONVERTER (z));
+  GError *error = NULL;
+
+  g_output_stream_write_all (gz, text, strlen (text), NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_output_stream_close (gz, NULL, &error);
+  g_assert_no_error (error);
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (mem));
+}
+
+/* The gzip members of TEXTS one after the other, then TAIL (TAIL_LEN bytes), as file NAME. */
+static char *
+write_members (Fixture *f, const char *name, const char *const *texts, const char *tail,
+               gsize tail_len)
+{
+  char *path = path_in (f, name);
+  g_autoptr (GByteArray) all = g_byte_array_new ();
+  GError *error = NULL;
+
+  for (guint i = 0; texts[i] != NULL; i++)
+    {
+      g_autoptr (GBytes) member = gzip_member (texts[i]);
+
+      g_byte_array_append (all, g_bytes_get_data (member, NULL), (guint) g_bytes_get_size (member));
+    }
+  g_byte_array_append (all, (const guint8 *) tail, (guint) tail_len);
+  g_file_set_contents (path, (const char *) all->data, (gssize) all->len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* A gzip file of several members (`cat a.gz b.gz`, pigz, bgzip) is read to its end, as gzip -d
+ * reads it: its first member alone ended the import, which succeeded without the items of the
+ * others (or of a damaged or cut member after the first). A line may be cut between two
+ * members; bytes after the last member that are not another one are ignored, as gzip -d
+ * ignores them; a damaged or cut member after the first is refused, naming the file, with
+ * nothing left behind. */
+static void
+test_gzip_members (Fixture *f, gconstpointer data)
+{
+  static const char zeros[512] = { 0 };
+  const char *lines[] = { "{\"pk\":{\"S\":\"a\"}}\n{\"pk\":{\"S\":", "\"b\"}}\n",
+                          "{\"pk\":{\"S\":\"c\"}}\n", NULL };
+  const char *csv[] = { "pk,n (N)\r\n", "a,1\r\nb,2\r\n", NULL };
+  g_autoptr (GBytes) last = gzip_member ("{\"pk\":{\"S\":\"d\"}}\n");
+  gsize last_len = g_bytes_get_size (last);
+  g_autofree char *damaged_last = g_memdup2 (g_bytes_get_data (last, NULL), last_len);
+  g_autofree char *multi = write_members (f, "multi.jsonl.gz", lines, "", 0);
+  g_autofree char *padded = write_members (f, "padded.jsonl.gz", lines, zeros, sizeof zeros);
+  g_autofree char *garbage = write_members (f, "garbage.jsonl.gz", lines, "\0\0junk", 6);
+  g_autofree char *table = write_members (f, "members.csv.gz", csv, "", 0);
+  g_autofree char *cut = NULL;
+  g_autofree char *damaged = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *sorted = NULL;
+  GError *error;
+
+  import_ok (f, "multi", multi, DDB_SNAPSHOT_AUTO, "pk:S", 3);
+  text = export_jsonl_text (f, "multi");
+  sorted = sorted_lines (text);
+  g_assert_cmpstr (sorted, ==,
+                   "\n{\"pk\":{\"S\":\"a\"}}\n{\"pk\":{\"S\":\"b\"}}\n{\"pk\":{\"S\":\"c\"}}");
+  import_ok (f, "padded", padded, DDB_SNAPSHOT_AUTO, "pk:S", 3);
+  import_ok (f, "garbage", garbage, DDB_SNAPSHOT_AUTO, "pk:S", 3);
+  import_ok (f, "members", table, DDB_SNAPSHOT_AUTO, "pk:S", 2);
+
+  /* A member after the first, cut short or damaged. */
+  cut = write_members (f, "cut.jsonl.gz", (const char *[]){ "{\"pk\":{\"S\":\"a\"}}\n", NULL },
+                       g_bytes_get_data (last, NULL), last_len / 2);
+  error = import_fails (f, "cut", cut, DDB_SNAPSHOT_AUTO, "pk:S");
+  g_assert_true (error->domain == G_IO_ERROR);
+  g_assert_true (g_str_has_prefix (error->message, "cut.jsonl.gz: "));
+  g_clear_error (&error);
+  damaged_last[last_len / 2] ^= 0x40;
+  damaged_last[last_len / 2 + 1] ^= 0x40;
+  damaged
+      = write_members (f, "damaged.jsonl.gz", (const char *[]){ "{\"pk\":{\"S\":\"a\"}}\n", NULL },
+                       damaged_last, last_len);
+  error = import_fails (f, "damaged", damaged, DDB_SNAPSHOT_AUTO, "pk:S");
+  g_assert_true (g_str_has_prefix (error->message, "damaged.jsonl.gz:"));
+  g_clear_error (&error);
+}
+
 static void
 test_json (Fixture *f, gconstpointer data)
 {
@@ -895,6 +984,7 @@ main (int argc, char **argv)
 #define ADD(path, fn) \
   g_test_add ("/snapshot/" path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("jsonl-round-trip", test_jsonl_round_trip);
+  ADD ("gzip-members", test_gzip_members);
   ADD ("json", test_json);
   ADD ("csv", test_csv);
   ADD ("csv-quoting", test_csv_quoting);
