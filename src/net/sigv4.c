@@ -20,6 +20,9 @@ is_unreserved (guchar c)
   return g_ascii_isalnum (c) || c == '-' || c == '.' || c == '_' || c == '~';
 }
 
+/* Signing handles the session token (a header, or a query parameter of a presigned URL): every
+ * string that may hold it grows with ddb_secret_string_append* and is wiped when freed. */
+
 /* Percent-encodes every byte outside the unreserved set (and '/' unless keep_slash), upper-case
  * hex, as SigV4 requires for paths and query components. */
 static void
@@ -32,12 +35,12 @@ uri_encode (GString *out, const char *s, gsize len, gboolean keep_slash)
       guchar c = (guchar) s[i];
 
       if (is_unreserved (c) || (keep_slash && c == '/'))
-        g_string_append_c (out, (char) c);
+        ddb_secret_string_append_c (out, (char) c);
       else
         {
-          g_string_append_c (out, '%');
-          g_string_append_c (out, hex[c >> 4]);
-          g_string_append_c (out, hex[c & 0xf]);
+          char escape[3] = { '%', hex[c >> 4], hex[c & 0xf] };
+
+          ddb_secret_string_append_len (out, escape, 3);
         }
     }
 }
@@ -45,7 +48,7 @@ uri_encode (GString *out, const char *s, gsize len, gboolean keep_slash)
 static char *
 uri_encode_str (const char *s, gsize len)
 {
-  GString *out = g_string_sized_new (len + 8);
+  GString *out = ddb_secret_string_new (3 * len + 1);
 
   uri_encode (out, s, len, FALSE);
   return g_string_free (out, FALSE);
@@ -235,8 +238,8 @@ query_param_free (gpointer p)
 {
   QueryParam *qp = p;
 
-  g_free (qp->key);
-  g_free (qp->value);
+  ddb_secret_free (qp->key);
+  ddb_secret_free (qp->value);
   g_free (qp);
 }
 
@@ -274,8 +277,8 @@ query_parse (GPtrArray *params, const char *query)
           v = eq != NULL ? uri_decode (eq + 1, len - (gsize) (eq - p) - 1) : g_strdup ("");
           qp->key = uri_encode_str (k, strlen (k));
           qp->value = uri_encode_str (v, strlen (v));
-          g_free (k);
-          g_free (v);
+          ddb_secret_free (k);
+          ddb_secret_free (v);
           g_ptr_array_add (params, qp);
         }
       if (end == NULL)
@@ -297,7 +300,7 @@ query_param_cmp (gconstpointer a, gconstpointer b)
 static char *
 canonical_query (GPtrArray *params)
 {
-  GString *out = g_string_new ("");
+  GString *out = ddb_secret_string_new (0);
 
   g_ptr_array_sort (params, query_param_cmp);
   for (guint i = 0; i < params->len; i++)
@@ -305,10 +308,10 @@ canonical_query (GPtrArray *params)
       QueryParam *qp = g_ptr_array_index (params, i);
 
       if (i > 0)
-        g_string_append_c (out, '&');
-      g_string_append (out, qp->key);
-      g_string_append_c (out, '=');
-      g_string_append (out, qp->value);
+        ddb_secret_string_append_c (out, '&');
+      ddb_secret_string_append (out, qp->key);
+      ddb_secret_string_append_c (out, '=');
+      ddb_secret_string_append (out, qp->value);
     }
   return g_string_free (out, FALSE);
 }
@@ -328,10 +331,10 @@ append_canonical_value (GString *out, const char *value)
           continue;
         }
       if (pending_space)
-        g_string_append_c (out, ' ');
+        ddb_secret_string_append_c (out, ' ');
       pending_space = FALSE;
       started = TRUE;
-      g_string_append_c (out, *p);
+      ddb_secret_string_append_c (out, *p);
     }
 }
 
@@ -354,7 +357,7 @@ canon_header_free (gpointer p)
   CanonHeader *h = p;
 
   g_free (h->name);
-  g_string_free (h->value, TRUE);
+  ddb_secret_string_free (h->value);
   g_free (h);
 }
 
@@ -387,11 +390,11 @@ canon_headers_add (GPtrArray *set, const char *lname, const char *value)
     {
       h = g_new (CanonHeader, 1);
       h->name = g_strdup (lname);
-      h->value = g_string_new ("");
+      h->value = ddb_secret_string_new (value != NULL ? strlen (value) + 1 : 0);
       g_ptr_array_add (set, h);
     }
   else
-    g_string_append_c (h->value, ',');
+    ddb_secret_string_append_c (h->value, ',');
   append_canonical_value (h->value, value != NULL ? value : "");
 }
 
@@ -445,24 +448,28 @@ static char *
 build_canonical_request (const char *method, const char *uri, const char *query, GPtrArray *headers,
                          const char *payload_hash, char **signed_names)
 {
-  GString *out = g_string_new (method);
+  GString *out = ddb_secret_string_new (0);
 
   *signed_names = signed_header_names (headers);
-  g_string_append_c (out, '\n');
-  g_string_append (out, uri);
-  g_string_append_c (out, '\n');
-  g_string_append (out, query);
-  g_string_append_c (out, '\n');
+  ddb_secret_string_append (out, method);
+  ddb_secret_string_append_c (out, '\n');
+  ddb_secret_string_append (out, uri);
+  ddb_secret_string_append_c (out, '\n');
+  ddb_secret_string_append (out, query);
+  ddb_secret_string_append_c (out, '\n');
   for (guint i = 0; i < headers->len; i++)
     {
       CanonHeader *h = g_ptr_array_index (headers, i);
 
-      g_string_append_printf (out, "%s:%s\n", h->name, h->value->str);
+      ddb_secret_string_append (out, h->name);
+      ddb_secret_string_append_c (out, ':');
+      ddb_secret_string_append_len (out, h->value->str, h->value->len);
+      ddb_secret_string_append_c (out, '\n');
     }
-  g_string_append_c (out, '\n');
-  g_string_append (out, *signed_names);
-  g_string_append_c (out, '\n');
-  g_string_append (out, payload_hash);
+  ddb_secret_string_append_c (out, '\n');
+  ddb_secret_string_append (out, *signed_names);
+  ddb_secret_string_append_c (out, '\n');
+  ddb_secret_string_append (out, payload_hash);
   return g_string_free (out, FALSE);
 }
 
@@ -489,11 +496,13 @@ ddb_signature_clear (DdbSignature *sig)
 {
   if (sig == NULL)
     return;
-  g_free (sig->canonical_request);
+  ddb_secret_free (sig->canonical_request);
   g_free (sig->string_to_sign);
   g_free (sig->signature);
+  for (char **h = sig->add_headers; h != NULL && *h != NULL; h++)
+    ddb_secure_zero (*h, strlen (*h));
   g_strfreev (sig->add_headers);
-  g_free (sig->query_string);
+  ddb_secret_free (sig->query_string);
   memset (sig, 0, sizeof *sig);
 }
 
@@ -618,8 +627,8 @@ signing_finish (Signing *s, const DdbHttpRequest *req, const DdbCredentials *cre
   g_clear_pointer (&s->names, g_free);
   out->canonical_request
       = build_canonical_request (req->method, uri, cquery, s->headers, s->payload, &s->names);
-  g_free (uri);
-  g_free (cquery);
+  ddb_secret_free (uri);
+  ddb_secret_free (cquery);
   finish_signature (creds, params, s->amz_date, s->scope, out);
 }
 
@@ -697,20 +706,27 @@ ddb_sigv4_sign_query (const DdbHttpRequest *req, const DdbCredentials *creds,
   g_free (names);
   signing_finish (&s, req, creds, params, out);
 
-  q = g_string_new ("");
+  q = ddb_secret_string_new (0);
   if (req->query != NULL && *req->query != '\0')
-    g_string_append_printf (q, "%s&", req->query);
-  g_string_append (q, "X-Amz-Algorithm=" ALGORITHM "&X-Amz-Credential=");
+    {
+      ddb_secret_string_append (q, req->query);
+      ddb_secret_string_append_c (q, '&');
+    }
+  ddb_secret_string_append (q, "X-Amz-Algorithm=" ALGORITHM "&X-Amz-Credential=");
   uri_encode (q, credential, strlen (credential), FALSE);
-  g_string_append_printf (q, "&X-Amz-Date=%s&X-Amz-SignedHeaders=", s.amz_date);
+  ddb_secret_string_append (q, "&X-Amz-Date=");
+  ddb_secret_string_append (q, s.amz_date);
+  ddb_secret_string_append (q, "&X-Amz-SignedHeaders=");
   uri_encode (q, s.names, strlen (s.names), FALSE);
-  g_string_append_printf (q, "&X-Amz-Expires=%s", expires);
+  ddb_secret_string_append (q, "&X-Amz-Expires=");
+  ddb_secret_string_append (q, expires);
   if (s.has_token)
     {
-      g_string_append (q, "&X-Amz-Security-Token=");
+      ddb_secret_string_append (q, "&X-Amz-Security-Token=");
       uri_encode (q, creds->session_token, strlen (creds->session_token), FALSE);
     }
-  g_string_append_printf (q, "&X-Amz-Signature=%s", out->signature);
+  ddb_secret_string_append (q, "&X-Amz-Signature=");
+  ddb_secret_string_append (q, out->signature);
   out->query_string = g_string_free (q, FALSE);
   g_free (credential);
   g_free (expires);
@@ -790,39 +806,56 @@ signed_headers_contain (const char *list, const char *lname)
   return found;
 }
 
-/* Canonical headers for the names the client signed, each from every header of that name. */
+/* Canonical headers for the names the client signed, each from every header of that name, in
+ * the request's order. A name listed twice counts once (the canonical request lists each header
+ * once, as every signer writes it): else a request of a few kilobytes could make the canonical
+ * request, and the message that quotes it, the product of its header count and its name count.
+ * The request's header names are lower-cased once, for a time linear in the request's size. */
 static GPtrArray *
 collect_named_headers (const DdbHttpRequest *req, const char *list)
 {
   GPtrArray *set = g_ptr_array_new_with_free_func (canon_header_free);
+  /* Lower-case name -> the request's values of that name (GPtrArray of borrowed strings). */
+  GHashTable *values
+      = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  GHashTable *done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   char **names = g_strsplit (list, ";", -1);
 
+  for (guint i = 0; i < req->n_headers; i++)
+    {
+      char *lname = lower_trimmed_name (req->headers[i].name);
+      GPtrArray *v = g_hash_table_lookup (values, lname);
+
+      if (v == NULL)
+        {
+          v = g_ptr_array_new ();
+          g_hash_table_insert (values, lname, v);
+        }
+      else
+        g_free (lname);
+      g_ptr_array_add (v, (gpointer) (req->headers[i].value != NULL ? req->headers[i].value : ""));
+    }
   for (char **n = names; *n != NULL; n++)
     {
       char *want = lower_trimmed_name (*n);
-      gboolean seen = FALSE;
+      GPtrArray *v;
 
-      if (*want == '\0')
+      if (*want == '\0' || g_hash_table_contains (done, want))
         {
           g_free (want);
           continue;
         }
-      for (guint i = 0; i < req->n_headers; i++)
-        {
-          char *lname = lower_trimmed_name (req->headers[i].name);
-
-          if (strcmp (lname, want) == 0)
-            {
-              canon_headers_add (set, want, req->headers[i].value);
-              seen = TRUE;
-            }
-          g_free (lname);
-        }
-      if (!seen)
+      v = g_hash_table_lookup (values, want);
+      if (v == NULL)
         canon_headers_add (set, want, "");
-      g_free (want);
+      else
+        for (guint i = 0; i < v->len; i++)
+          canon_headers_add (set, want, g_ptr_array_index (v, i));
+      g_hash_table_add (done, want);
     }
   g_strfreev (names);
+  g_hash_table_unref (done);
+  g_hash_table_unref (values);
   return set;
 }
 
@@ -887,9 +920,9 @@ check_skew (const char *amz_date, gint64 when, const DdbSigv4VerifyParams *param
   return FALSE;
 }
 
-gboolean
-ddb_sigv4_verify (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
-                  char **out_access_key_id, GError **error)
+static gboolean
+verify_request (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
+                char **out_access_key_id, GError **error)
 {
   const char *auth_header, *date_header;
   char *auth = NULL, *algorithm = NULL;
@@ -1057,10 +1090,10 @@ ddb_sigv4_verify (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
     ddb_secure_zero (expected, sizeof expected);
     g_ptr_array_free (headers, TRUE);
     g_ptr_array_free (query, TRUE);
-    g_free (uri);
-    g_free (cquery);
+    ddb_secret_free (uri);
+    ddb_secret_free (cquery);
     g_free (names);
-    g_free (canonical);
+    ddb_secret_free (canonical);
     g_free (sts);
     g_free (amz_date);
     g_free (scope_s);
@@ -1072,4 +1105,27 @@ out:
   g_free (algorithm);
   g_free (auth);
   return ok;
+}
+
+gboolean
+ddb_sigv4_verify (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
+                  char **out_access_key_id, GError **error)
+{
+  GError *local = NULL;
+
+  if (verify_request (req, params, out_access_key_id, &local))
+    return TRUE;
+  if (local == NULL)
+    return FALSE;
+  /* The messages quote the request's headers, which may hold any byte; serve answers them in
+   * a JSON string, which must be UTF-8 (jansson drops a member that is not). */
+  if (!g_utf8_validate (local->message, -1, NULL))
+    {
+      char *valid = g_utf8_make_valid (local->message, -1);
+
+      g_free (local->message);
+      local->message = valid;
+    }
+  g_propagate_error (error, local);
+  return FALSE;
 }

@@ -100,7 +100,9 @@ typedef struct {
  * - an access key id the lookup does not know: UNRECOGNIZED_CLIENT.
  * The date is X-Amz-Date, or Date when there is no X-Amz-Date. The payload hash is always computed
  * from the body. A skew of exactly max_skew is accepted. The signatures are compared in constant
- * time. On success, *out_access_key_id (if not NULL) receives the key id that signed. */
+ * time. A name SignedHeaders lists twice counts once. A message is UTF-8 (bytes of the request it
+ * quotes that are not are replaced with U+FFFD).
+ * On success, *out_access_key_id (if not NULL) receives the key id that signed. */
 gboolean ddb_sigv4_verify (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
                            char **out_access_key_id, GError **error);
 

@@ -1035,12 +1035,93 @@ test_verify_skew (void)
   test_request_free (t);
 }
 
+/* Messages quote the request's headers, which may hold any byte; serve answers them in a JSON
+ * string, which jansson takes in UTF-8 only (it dropped the message): they are made UTF-8
+ * (fuzz-sigv4 found it). */
+static void
+test_verify_message_utf8 (void)
+{
+  TestRequest *t = signed_request ();
+  DdbSigv4VerifyParams p = verify_params (T0);
+  DdbHttpRequest r;
+  GError *error = NULL;
+
+  /* Quoted in an IncompleteSignatureException. */
+  edit_auth (t, "Credential=" AKID "/", "Credential=" AKID "\xff/");
+  edit_auth (t, "Signature=", "Signature\xfe");
+  r = as_http (t);
+  g_assert_false (ddb_sigv4_verify (&r, &p, NULL, &error));
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_INCOMPLETE_SIGNATURE);
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  g_assert_cmpstr (error->message, ==,
+                   "'Signature\xef\xbf\xbd" /* U+FFFD */
+                   "a04ad3e181925de8781ef170a34406953f42ab715ffc595fe46dd187cff46f0c' not a valid "
+                   "key=value pair (missing equal-sign) in Authorization header: "
+                   "'AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\xef\xbf\xbd/20150830/us-east-1/"
+                   "dynamodb/aws4_request, SignedHeaders=content-type;host;x-amz-date;"
+                   "x-amz-target, Signature\xef\xbf\xbd"
+                   "a04ad3e181925de8781ef170a34406953f42ab715ffc595fe46dd187cff46f0c'.");
+  g_clear_error (&error);
+  test_request_free (t);
+
+  /* A signed header's value quoted in the canonical request of an InvalidSignatureException. */
+  t = dynamodb_request ();
+  test_request_add (t, "X-Odd", "caf\xc3\xa9 \xe9t\xe9");
+  sign_request (t, AKID, SECRET, NULL, "us-east-1", "dynamodb", T0, FALSE);
+  test_request_set (t, "X-Amz-Target", "DynamoDB_20120810.DeleteItem");
+  r = as_http (t);
+  g_assert_false (ddb_sigv4_verify (&r, &p, NULL, &error));
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE);
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  g_assert_nonnull (strstr (error->message, "\nx-odd:caf\xc3\xa9 \xef\xbf\xbdt\xef\xbf\xbd\n"));
+  g_clear_error (&error);
+  /* The bytes as they came are what is signed: the request verifies unchanged. */
+  test_request_set (t, "X-Amz-Target", "DynamoDB_20120810.GetItem");
+  assert_verified (t, T0, AKID);
+  test_request_free (t);
+}
+
+/* A name listed more than once in SignedHeaders counts once: the canonical request lists each
+ * header once, and a request of a few kilobytes (names listed N times over M headers of that
+ * name) made a canonical request, and a message quoting it, of N * M values: megabytes and
+ * seconds for a 32 KB request (fuzz-sigv4's huge counts). */
+static void
+test_verify_repeated_signed_names (void)
+{
+  TestRequest *t = dynamodb_request ();
+  GString *names = g_string_new ("SignedHeaders=content-type;host;host; HOST ;");
+  DdbSigv4VerifyParams p = verify_params (T0);
+  DdbHttpRequest r;
+  GError *error = NULL;
+
+  for (int i = 0; i < 400; i++)
+    test_request_add (t, "X-Dup", "a");
+  sign_request (t, AKID, SECRET, NULL, "us-east-1", "dynamodb", T0, FALSE);
+  assert_verified (t, T0, AKID);
+  for (int i = 0; i < 400; i++)
+    g_string_append (names, "x-dup;");
+  edit_auth (t, "SignedHeaders=content-type;host;", names->str);
+  assert_verified (t, T0, AKID);
+
+  /* Refused, the canonical request quoted once: 400 values, not 160,000. */
+  test_request_set (t, "X-Amz-Target", "DynamoDB_20120810.DeleteItem");
+  r = as_http (t);
+  g_assert_false (ddb_sigv4_verify (&r, &p, NULL, &error));
+  g_assert_error (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE);
+  g_assert_cmpuint (strlen (error->message), <, 4096);
+  g_clear_error (&error);
+  g_string_free (names, TRUE);
+  test_request_free (t);
+}
+
 int
 main (int argc, char **argv)
 {
   int rc;
 
   g_test_init (&argc, &argv, NULL);
+
+  g_log_writer_default_set_use_stderr (TRUE);
   add_suite_tests ();
   g_test_add_func ("/sigv4/amz-date", test_amz_date);
   g_test_add_func ("/sigv4/sign/matches-botocore", test_sign_matches_botocore);
@@ -1052,6 +1133,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sigv4/verify/missing", test_verify_missing);
   g_test_add_func ("/sigv4/verify/malformed", test_verify_malformed);
   g_test_add_func ("/sigv4/verify/skew", test_verify_skew);
+  g_test_add_func ("/sigv4/verify/message-utf8", test_verify_message_utf8);
+  g_test_add_func ("/sigv4/verify/repeated-signed-names", test_verify_repeated_signed_names);
   rc = g_test_run ();
   g_ptr_array_free (suite_cases, TRUE);
   return rc;
