@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "net/client.h"
+#include "net/client-private.h"
 
 #define TARGET_PREFIX "DynamoDB_20120810."
 #define STREAMS_TARGET_PREFIX "DynamoDBStreams_20120810."
@@ -356,9 +357,11 @@ set_service_error (const DdbHttpResponse *resp, json_t **extra, char **type_out,
   if (json_is_object (body))
     {
       type = json_string_value (json_object_get (body, "__type"));
-      message = json_string_value (json_object_get (body, "message"));
+      /* An empty message (or one that starts with U+0000) says nothing: the other spelling,
+       * else the fallback below. */
+      message = nonempty (json_string_value (json_object_get (body, "message")));
       if (message == NULL)
-        message = json_string_value (json_object_get (body, "Message"));
+        message = nonempty (json_string_value (json_object_get (body, "Message")));
       json_object_foreach (body, key, value)
         if (strcmp (key, "__type") != 0 && strcmp (key, "message") != 0
             && strcmp (key, "Message") != 0)
@@ -373,6 +376,16 @@ set_service_error (const DdbHttpResponse *resp, json_t **extra, char **type_out,
 
       /* x-amzn-ErrorType may carry ":http://..." after the name. */
       name = g_strndup (start, strcspn (start, ":"));
+      /* A header may hold any byte; the name must go into "__type", a JSON string, or
+       * ddb_client_error_name would report another name than the one the retry was decided
+       * on. */
+      if (!g_utf8_validate (name, -1, NULL))
+        {
+          char *valid = g_utf8_make_valid (name, -1);
+
+          g_free (name);
+          name = valid;
+        }
     }
   if (name == NULL || *name == '\0')
     {
@@ -397,12 +410,65 @@ set_service_error (const DdbHttpResponse *resp, json_t **extra, char **type_out,
   json_decref (body);
 }
 
-typedef enum {
-  ATTEMPT_DONE,  /* success or a final error */
-  ATTEMPT_RETRY, /* a retryable failure: ERROR holds it in case it is the last */
-} AttemptResult;
+DdbClientAnswer
+ddb_client_read_answer (const DdbHttpResponse *resp, const char *endpoint, json_t **response,
+                        gboolean *ok, GError **error)
+{
+  const char *crc_header;
+  g_autofree char *type = NULL;
+  gsize len = 0;
+  const char *data = g_bytes_get_data (resp->body, &len);
 
-static AttemptResult
+  *ok = FALSE;
+  crc_header = ddb_http_response_header (resp, "x-amz-crc32");
+  if (crc_header != NULL)
+    {
+      char *end = NULL;
+      guint64 expected = g_ascii_strtoull (crc_header, &end, 10);
+
+      if (end == crc_header || *end != '\0' || expected != ddb_crc32 ((const guint8 *) data, len))
+        {
+          /* botocore's still_retry_crc32 policy: a damaged answer is asked again. */
+          g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_IO,
+                       "The response from %s does not match its x-amz-crc32 checksum", endpoint);
+          return DDB_CLIENT_ANSWER_RETRY;
+        }
+    }
+
+  if (resp->status == 200)
+    {
+      json_error_t jerr;
+      /* TagResource and UntagResource answer with no body at all. */
+      json_t *root = len == 0 ? json_object () : json_loadb (data, len, JSON_ALLOW_NUL, &jerr);
+
+      if (root == NULL && json_error_code (&jerr) == json_error_null_byte_in_key)
+        {
+          /* DynamoDB takes attribute names holding U+0000 (through ExpressionAttributeNames);
+           * jansson, which every answer goes through, cannot hold one as a key. */
+          g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED,
+                       "The response from %s holds an attribute name (or map key) with U+0000 "
+                       "in it, which Dynoscope cannot read",
+                       endpoint);
+          return DDB_CLIENT_ANSWER_DONE;
+        }
+      if (!json_is_object (root))
+        {
+          json_decref (root);
+          g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED,
+                       "The response from %s is not a JSON object", endpoint);
+          return DDB_CLIENT_ANSWER_DONE;
+        }
+      *response = root;
+      *ok = TRUE;
+      return DDB_CLIENT_ANSWER_DONE;
+    }
+
+  set_service_error (resp, response, &type, error);
+  return ddb_client_error_is_retryable (type, resp->status) ? DDB_CLIENT_ANSWER_RETRY
+                                                            : DDB_CLIENT_ANSWER_DONE;
+}
+
+static DdbClientAnswer
 attempt (DdbClient *client, const char *target, const char *body, gsize body_len,
          GCancellable *cancellable, json_t **response, DdbClientCallInfo *info, gboolean *ok,
          GError **error)
@@ -413,10 +479,7 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
   DdbSigningParams params = { 0 };
   DdbSignature sig = { 0 };
   DdbHttpResponse resp = { 0 };
-  const char *crc_header;
-  g_autofree char *type = NULL;
-  gsize len = 0;
-  const char *data;
+  DdbClientAnswer r;
   guint n = 0;
   gboolean sent, streams;
 
@@ -424,7 +487,7 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
   creds = ddb_aws_session_get_credentials (client->session, g_get_real_time () / G_USEC_PER_SEC,
                                            cancellable, error);
   if (creds == NULL)
-    return ATTEMPT_DONE;
+    return DDB_CLIENT_ANSWER_DONE;
 
   streams = g_str_has_prefix (target, STREAMS_TARGET_PREFIX);
   headers[n++] = (DdbHttpHeader){ "Host", streams ? client->streams_host : client->host };
@@ -441,7 +504,7 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
   params.time = g_get_real_time () / G_USEC_PER_SEC;
   params.normalize_path = TRUE;
   if (!ddb_sigv4_sign_headers (&req, &creds->creds, &params, &sig, error))
-    return ATTEMPT_DONE;
+    return DDB_CLIENT_ANSWER_DONE;
   for (guint i = 0;
        sig.add_headers[i] != NULL && sig.add_headers[i + 1] != NULL && n < G_N_ELEMENTS (headers);
        i += 2)
@@ -453,66 +516,12 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
                         cancellable, &resp, error);
   ddb_signature_clear (&sig);
   if (!sent)
-    return ddb_http_error_is_transient (*error) ? ATTEMPT_RETRY : ATTEMPT_DONE;
+    return ddb_http_error_is_transient (*error) ? DDB_CLIENT_ANSWER_RETRY : DDB_CLIENT_ANSWER_DONE;
 
   info->last_status = resp.status;
-  data = g_bytes_get_data (resp.body, &len);
-  crc_header = ddb_http_response_header (&resp, "x-amz-crc32");
-  if (crc_header != NULL)
-    {
-      char *end = NULL;
-      guint64 expected = g_ascii_strtoull (crc_header, &end, 10);
-
-      if (end == crc_header || *end != '\0' || expected != ddb_crc32 ((const guint8 *) data, len))
-        {
-          /* botocore's still_retry_crc32 policy: a damaged answer is asked again. */
-          g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_IO,
-                       "The response from %s does not match its x-amz-crc32 checksum",
-                       client->endpoint);
-          ddb_http_response_clear (&resp);
-          return ATTEMPT_RETRY;
-        }
-    }
-
-  if (resp.status == 200)
-    {
-      json_error_t jerr;
-      /* TagResource and UntagResource answer with no body at all. */
-      json_t *root = len == 0 ? json_object () : json_loadb (data, len, JSON_ALLOW_NUL, &jerr);
-
-      if (root == NULL && json_error_code (&jerr) == json_error_null_byte_in_key)
-        {
-          /* DynamoDB takes attribute names holding U+0000 (through ExpressionAttributeNames);
-           * jansson, which every answer goes through, cannot hold one as a key. */
-          g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED,
-                       "The response from %s holds an attribute name (or map key) with U+0000 "
-                       "in it, which Dynoscope cannot read",
-                       client->endpoint);
-          ddb_http_response_clear (&resp);
-          return ATTEMPT_DONE;
-        }
-      if (!json_is_object (root))
-        {
-          json_decref (root);
-          g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_FAILED,
-                       "The response from %s is not a JSON object", client->endpoint);
-          ddb_http_response_clear (&resp);
-          return ATTEMPT_DONE;
-        }
-      *response = root;
-      *ok = TRUE;
-      ddb_http_response_clear (&resp);
-      return ATTEMPT_DONE;
-    }
-
-  set_service_error (&resp, response, &type, error);
-  if (ddb_client_error_is_retryable (type, resp.status))
-    {
-      ddb_http_response_clear (&resp);
-      return ATTEMPT_RETRY;
-    }
+  r = ddb_client_read_answer (&resp, client->endpoint, response, ok, error);
   ddb_http_response_clear (&resp);
-  return ATTEMPT_DONE;
+  return r;
 }
 
 gboolean
@@ -547,10 +556,10 @@ ddb_client_call (DdbClient *client, const char *operation, json_t *request,
   for (guint n = 1;; n++)
     {
       GError *attempt_error = NULL;
-      AttemptResult r = attempt (client, target, body, body_len, cancellable, response, info, &ok,
-                                 &attempt_error);
+      DdbClientAnswer r = attempt (client, target, body, body_len, cancellable, response, info, &ok,
+                                   &attempt_error);
 
-      if (r == ATTEMPT_DONE && !ok && !reresolved && attempt_error != NULL
+      if (r == DDB_CLIENT_ANSWER_DONE && !ok && !reresolved && attempt_error != NULL
           && attempt_error->domain == DDB_ERROR
           && ddb_client_error_is_expired_token (ddb_client_error_name (attempt_error, *response)))
         {
@@ -562,7 +571,7 @@ ddb_client_call (DdbClient *client, const char *operation, json_t *request,
           n--;
           continue;
         }
-      if (r == ATTEMPT_DONE || n >= client->max_attempts)
+      if (r == DDB_CLIENT_ANSWER_DONE || n >= client->max_attempts)
         {
           if (attempt_error != NULL)
             g_propagate_error (error, attempt_error);

@@ -13,6 +13,7 @@ import signal
 import socket
 import socketserver
 import ssl
+import struct
 import subprocess
 import sys
 import tempfile
@@ -154,12 +155,45 @@ class FaultHandler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(raw)
 
+    def misbehave(self, step, raw):
+        """Answers badly: "truncated" closes after half of the body its Content-Length
+        announced, "reset" sends half of it and resets the connection (RST), "trickle" sends
+        one byte of it a second, "silent" reads the request and never answers (until the
+        client goes)."""
+        self.close_connection = True
+        head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                f"Content-Length: {len(raw)}\r\nx-amz-crc32: {zlib.crc32(raw)}\r\n\r\n")
+        try:
+            if step == "silent":
+                while self.connection.recv(4096):
+                    pass
+                return
+            self.wfile.write(head.encode())
+            self.wfile.flush()
+            if step == "trickle":
+                for byte in raw:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(1)
+                return
+            self.wfile.write(raw[:len(raw) // 2])
+            self.wfile.flush()
+            if step == "reset":
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                           struct.pack("ii", 1, 0))
+                self.connection.close()
+            else:
+                self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # the client went first
+
     def do_GET(self):
         if self.path == "/__stats":
             with self.server.lock:
                 stats = {"requests": self.server.requests,
                          "connections": len(self.server.connections),
-                         "last_headers": self.server.last_headers}
+                         "last_headers": self.server.last_headers,
+                         "last_bodies": getattr(self.server, "last_bodies", {})}
             self.reply(200, stats, crc=False, ctype="application/json")
         else:
             self.reply(200, b"healthy: dynamodb.us-east-1.amazonaws.com", crc=False,
@@ -178,14 +212,21 @@ class FaultHandler(http.server.BaseHTTPRequestHandler):
                 self.server.connections = set()
                 self.server.last_headers = {}
                 self.server.answer = cfg.get("answer", {"TableNames": []})
+                # "answers": {"Scan": {...}, ...}: the answer per operation (X-Amz-Target),
+                # "answer" for the others; "last_bodies" in the stats: each one's last request
+                self.server.answers = cfg.get("answers", {})
+                self.server.last_bodies = {}
             self.reply(200, {}, crc=False, ctype="application/json")
             return
+        operation = self.headers.get("X-Amz-Target", "").rpartition(".")[2]
         with self.server.lock:
             self.server.requests += 1
             self.server.connections.add(id(self.connection))
             self.server.last_headers = {k.lower(): v for k, v in self.headers.items()}
             step = self.server.script.pop(0) if self.server.script else "ok"
-            answer = self.server.answer
+            answer = getattr(self.server, "answers", {}).get(operation, self.server.answer)
+            if hasattr(self.server, "last_bodies"):
+                self.server.last_bodies[operation] = body.decode(errors="replace")
         if step.startswith("slow:"):
             time.sleep(float(step.split(":", 1)[1]))
             step = "ok"
@@ -199,6 +240,8 @@ class FaultHandler(http.server.BaseHTTPRequestHandler):
         elif step == "drop":
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)
+        elif step in ("truncated", "reset", "trickle", "silent"):
+            self.misbehave(step, json.dumps(answer).encode())
         elif step == "503-html":
             self.reply(503, b"<html><body>Service Unavailable</body></html>", crc=False,
                        ctype="text/html")

@@ -428,6 +428,55 @@ test_retry_dropped_connection (void)
   expect_retried_success ("{\"script\": [\"drop\", \"drop\"]}", 3);
 }
 
+/* An answer cut short (fewer bytes than its Content-Length) or reset in the middle is asked
+ * again, as botocore retries its ConnectionClosedError. */
+static void
+test_retry_truncated_answer (void)
+{
+  expect_retried_success ("{\"script\": [\"truncated\", \"truncated\"]}", 3);
+}
+
+static void
+test_retry_reset_answer (void)
+{
+  expect_retried_success ("{\"script\": [\"reset\", \"reset\"]}", 3);
+}
+
+/* An endpoint that never answers, or trickles its answer a byte a second, costs one attempt its
+ * timeout and is asked again (botocore's read timeout); the answer that follows is taken. */
+static void
+test_retry_silent_and_trickling (void)
+{
+  const char *base = server ("DYNOSCOPE_FAULT_URL");
+  const char *scripts[] = { "{\"script\": [\"silent\", \"ok\"]}",
+                            "{\"script\": [\"trickle\", \"ok\"]}" };
+
+  if (base == NULL)
+    return;
+  for (gsize i = 0; i < G_N_ELEMENTS (scripts); i++)
+    {
+      DdbClientOptions options = { 0 };
+      g_autoptr (DdbClient) client = NULL;
+      g_autoptr (GError) error = NULL;
+      DdbClientCallInfo info;
+      json_t *response = NULL;
+
+      script (base, scripts[i]);
+      options.endpoint_url = base;
+      options.envp = test_envp;
+      options.timeout_ms = 1500;
+      options.max_attempts = 2;
+      options.base_delay_ms = 1;
+      client = ddb_client_new (&options, &error);
+      g_assert_no_error (error);
+      g_assert_true (call (client, "ListTables", "{}", &response, &info, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (info.attempts, ==, 2);
+      g_assert_nonnull (json_object_get (response, "TableNames"));
+      json_decref (response);
+    }
+}
+
 static void
 test_attempts_bounded (void)
 {
@@ -892,6 +941,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_log_writer_default_set_use_stderr (TRUE);
 
   g_test_add_func ("/client/crc32", test_crc32);
   g_test_add_func ("/client/retryable-names", test_retryable_names);
@@ -906,6 +956,9 @@ main (int argc, char **argv)
   g_test_add_func ("/client/fault/retry-throttling", test_retry_throttling);
   g_test_add_func ("/client/fault/retry-bad-crc32", test_retry_bad_crc32);
   g_test_add_func ("/client/fault/retry-dropped-connection", test_retry_dropped_connection);
+  g_test_add_func ("/client/fault/retry-truncated-answer", test_retry_truncated_answer);
+  g_test_add_func ("/client/fault/retry-reset-answer", test_retry_reset_answer);
+  g_test_add_func ("/client/fault/retry-silent-and-trickling", test_retry_silent_and_trickling);
   g_test_add_func ("/client/fault/attempts-bounded", test_attempts_bounded);
   g_test_add_func ("/client/fault/backoff-capped", test_backoff_capped);
   g_test_add_func ("/client/fault/validation-not-retried", test_validation_not_retried);
