@@ -332,7 +332,9 @@ cli_serve_find_program (const char *name)
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *dir = NULL;
   const char *candidates[3] = { NULL };
+#ifdef CLI_BINDIR_RELATIVE
   g_autofree char *relative = NULL;
+#endif
   gsize n = 0;
 
   if (self != NULL)

@@ -2,8 +2,11 @@
  * operation that waits, for the write lock or an fsync, holds up no other client; a thread pool
  * over epoll measured no better within this machine's noise) carrying
  * DynamoDB's JSON 1.0 protocol, answered by the engine with DynamoDB's headers, checks and errors
- * in DynamoDB's order (method and content type, JSON, target, signature, operation). */
+ * in DynamoDB's order (method and content type, JSON, target, signature, operation). How many
+ * connections it takes, how long each has for a request and the bodies held at once are
+ * server-guard.c's. */
 #include "server/server.h"
+#include "server/server-guard.h"
 #include "server/server-private.h"
 
 #include <arpa/inet.h>
@@ -25,8 +28,8 @@
 #define API_VERSION "DynamoDB_20120810"
 #define HEALTH_BODY "healthy: dynamodb.us-east-1.amazonaws.com "
 #define NOT_FOUND_BODY "<UnknownOperationException/>\n"
-/* An idle keep-alive connection is closed after this many seconds, as load balancers do. */
-#define IDLE_TIMEOUT_S 60
+/* Each connection's memory (libmicrohttpd's pool): its request's headers, its read buffer. */
+#define CONNECTION_POOL_BYTES (36 * 1024)
 
 static char empty_body[1];
 
@@ -35,6 +38,7 @@ struct _DdbServer {
   GHashTable *keys; /* access key id -> secret; immutable once started */
   GHashTable *tokens; /* access key id -> the session token it must come with */
   struct MHD_Daemon *daemon;
+  DdbGuard *guard; /* while the daemon runs */
   int listen_fd; /* after quiescing; closed after the daemon stops */
   guint16 port;
 
@@ -47,8 +51,10 @@ struct _DdbServer {
 typedef struct {
   char *uri; /* the request target exactly as received */
   GByteArray *body;
+  gsize kept; /* of the body, the bytes counted by the guard */
   gboolean started;
   gboolean too_large;
+  gboolean over_budget; /* the bodies held at once would have passed the guard's budget */
 } Request;
 
 /* Every operation of DynamoDB's 2012-08-10 API, sorted for bsearch. A target naming anything
@@ -171,15 +177,55 @@ make_request_id (char out[53])
   out[52] = '\0';
 }
 
+/* The guard's record of CONNECTION (NULL before it is known). */
+static DdbGuardConn *
+guard_conn (struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info
+      = MHD_get_connection_info (connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+  return info != NULL ? info->socket_context : NULL;
+}
+
+/* Frees the body read so far (nothing more will be kept). */
 static void
-request_free (Request *req)
+request_drop_body (Request *req, DdbGuardConn *conn)
+{
+  if (req->kept > 0 && conn != NULL)
+    ddb_guard_drop_body (conn, req->kept);
+  req->kept = 0;
+  g_clear_pointer (&req->body, g_byte_array_unref);
+}
+
+static void
+request_free (Request *req, DdbGuardConn *conn)
 {
   if (req == NULL)
     return;
   g_free (req->uri);
-  if (req->body != NULL)
-    g_byte_array_unref (req->body);
+  request_drop_body (req, conn);
   g_free (req);
+}
+
+static void
+on_connection (void *cls, struct MHD_Connection *connection, void **socket_context,
+               enum MHD_ConnectionNotificationCode toe)
+{
+  DdbServer *server = cls;
+
+  if (toe == MHD_CONNECTION_NOTIFY_STARTED)
+    {
+      const union MHD_ConnectionInfo *info
+          = MHD_get_connection_info (connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+      *socket_context = ddb_guard_open (server->guard, info->connect_fd);
+    }
+  else
+    {
+      /* Before libmicrohttpd closes the socket. */
+      ddb_guard_close (*socket_context);
+      *socket_context = NULL;
+    }
 }
 
 static void *
@@ -198,10 +244,13 @@ on_completed (void *cls, struct MHD_Connection *connection, void **req_cls,
               enum MHD_RequestTerminationCode toe)
 {
   DdbServer *server = cls;
+  DdbGuardConn *conn = guard_conn (connection);
 
+  if (conn != NULL)
+    ddb_guard_ready (conn);
   if (*req_cls == NULL)
     return;
-  request_free (*req_cls);
+  request_free (*req_cls, conn);
   *req_cls = NULL;
   /* Only a shutdown waits for the count (it sets `stopping` before it looks at the count), so
    * requests take no lock while the server runs. */
@@ -235,6 +284,7 @@ static enum MHD_Result
 send_body (struct MHD_Connection *connection, guint status, char *body, gsize len,
            const char *content_type, const char *error_type)
 {
+  DdbGuardConn *conn = guard_conn (connection);
   struct MHD_Response *response;
   enum MHD_Result ret;
   char request_id[53];
@@ -262,8 +312,11 @@ send_body (struct MHD_Connection *connection, guint status, char *body, gsize le
     add_header (response, "x-amzn-ErrorType", error_type);
   if (MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "Origin") != NULL)
     add_header (response, "Access-Control-Allow-Origin", "*");
-  if (status == MHD_HTTP_CONTENT_TOO_LARGE)
+  /* A refusal answers before the body is read. */
+  if (status == MHD_HTTP_CONTENT_TOO_LARGE || status == MHD_HTTP_SERVICE_UNAVAILABLE)
     add_header (response, MHD_HTTP_HEADER_CONNECTION, "close");
+  if (conn != NULL)
+    ddb_guard_sending (conn, len);
   ret = MHD_queue_response (connection, status, response);
   MHD_destroy_response (response);
   return ret;
@@ -433,6 +486,7 @@ ddb_server_reply_clear (DdbServerReply *reply)
 static enum MHD_Result
 send_cors_preflight (struct MHD_Connection *connection)
 {
+  DdbGuardConn *conn = guard_conn (connection);
   struct MHD_Response *response
       = MHD_create_response_from_buffer (0, empty_body, MHD_RESPMEM_PERSISTENT);
   const char *headers = MHD_lookup_connection_value (connection, MHD_HEADER_KIND,
@@ -452,6 +506,8 @@ send_cors_preflight (struct MHD_Connection *connection)
   if (methods != NULL)
     add_header (response, "Access-Control-Allow-Methods", methods);
   add_header (response, "Access-Control-Max-Age", "172800");
+  if (conn != NULL)
+    ddb_guard_sending (conn, 0);
   ret = MHD_queue_response (connection, MHD_HTTP_OK, response);
   MHD_destroy_response (response);
   return ret;
@@ -705,40 +761,63 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
             void **req_cls)
 {
   DdbServer *server = cls;
+  DdbGuardConn *conn = guard_conn (connection);
   Request *req = *req_cls;
 
-  if (req == NULL)
+  if (req == NULL || conn == NULL)
     return MHD_NO;
   if (!req->started)
     {
       const char *length = MHD_lookup_connection_value (connection, MHD_HEADER_KIND,
                                                         MHD_HTTP_HEADER_CONTENT_LENGTH);
+      guint64 declared = length != NULL ? g_ascii_strtoull (length, NULL, 10) : 0;
 
       req->started = TRUE;
       /* Shutting down: requests begun before are answered, later ones are not taken (the
        * connection closes without an answer, so nothing is acknowledged). */
       if (g_atomic_int_get (&server->stopping))
         return MHD_NO;
-      if (length != NULL && g_ascii_strtoull (length, NULL, 10) > MAX_REQUEST_BYTES)
+      if (declared > MAX_REQUEST_BYTES)
         return send_body (connection, MHD_HTTP_CONTENT_TOO_LARGE, NULL, 0, NULL, NULL);
+      /* A body that would not fit beside the ones held now is refused before it is sent (503:
+       * SDKs try again). */
+      if (!ddb_guard_body_fits (conn, declared))
+        return send_body (connection, MHD_HTTP_SERVICE_UNAVAILABLE, NULL, 0, NULL, NULL);
       return MHD_YES;
     }
   if (*upload_data_size > 0)
     {
-      if (req->body == NULL)
-        req->body = g_byte_array_new ();
-      if (!req->too_large && req->body->len + *upload_data_size <= MAX_REQUEST_BYTES)
-        g_byte_array_append (req->body, (const guint8 *) upload_data, (guint) *upload_data_size);
-      else
+      gsize n = *upload_data_size;
+      gboolean keep = !req->too_large && !req->over_budget;
+
+      if (keep && req->kept + n > MAX_REQUEST_BYTES)
         {
           req->too_large = TRUE;
-          g_byte_array_set_size (req->body, 0);
+          keep = FALSE;
         }
+      /* Counted even when dropped: the body's bytes extend its deadline. */
+      if (!ddb_guard_body (conn, n, keep) && keep)
+        {
+          req->over_budget = TRUE;
+          keep = FALSE;
+        }
+      if (keep)
+        {
+          if (req->body == NULL)
+            req->body = g_byte_array_new ();
+          g_byte_array_append (req->body, (const guint8 *) upload_data, (guint) n);
+          req->kept += n;
+        }
+      else
+        request_drop_body (req, conn);
       *upload_data_size = 0;
       return MHD_YES;
     }
   if (req->too_large)
     return send_body (connection, MHD_HTTP_CONTENT_TOO_LARGE, NULL, 0, NULL, NULL);
+  if (req->over_budget)
+    return send_body (connection, MHD_HTTP_SERVICE_UNAVAILABLE, NULL, 0, NULL, NULL);
+  ddb_guard_answering (conn);
   return answer (server, connection, method, req);
 }
 
@@ -817,6 +896,7 @@ ddb_server_start (DdbServer *server, const char *host, guint16 port, GError **er
   struct sockaddr_storage addr = { 0 };
   socklen_t addr_len = 0;
   const union MHD_DaemonInfo *info;
+  guint max_connections;
   unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION
                        | MHD_USE_POLL | MHD_USE_ITC;
 
@@ -825,16 +905,29 @@ ddb_server_start (DdbServer *server, const char *host, guint16 port, GError **er
     return FALSE;
   if (addr.ss_family == AF_INET6)
     flags |= MHD_USE_IPv6;
+  /* Past it libmicrohttpd closes a connection as soon as it has accepted it. Below the file
+   * descriptor limit: at EMFILE, with a thread per connection, it would poll the listening
+   * socket in a busy loop. */
+  max_connections = ddb_guard_connection_limit ();
+  server->guard = ddb_guard_new ();
+  /* The connection timeout closes a connection that has sent or read nothing for that long;
+   * the guard, one that sends its request or reads its answer too slowly. A request's headers
+   * must fit in the connection's memory pool, else libmicrohttpd answers 431. A pool of 32 KiB
+   * (the default) comes from malloc, whose heap kept most of a thousand closed connections'
+   * (30 MB); a larger one is mapped of its own and given back whole. */
   server->daemon = MHD_start_daemon (
       flags, port, NULL, NULL, on_request, server, MHD_OPTION_SOCK_ADDR, &addr,
       MHD_OPTION_URI_LOG_CALLBACK, on_uri, server, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
-      server, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) IDLE_TIMEOUT_S,
-      MHD_OPTION_EXTERNAL_LOGGER,
-      on_mhd_log, NULL, MHD_OPTION_END);
+      server, MHD_OPTION_NOTIFY_CONNECTION, on_connection, server,
+      MHD_OPTION_CONNECTION_LIMIT, (unsigned int) max_connections,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) CONNECTION_POOL_BYTES,
+      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) DDB_GUARD_TIMEOUT_S,
+      MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL, MHD_OPTION_END);
   if (server->daemon == NULL)
     {
       int saved = errno;
 
+      g_clear_pointer (&server->guard, ddb_guard_free);
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
                    "cannot listen on %s port %u: %s",
                    host != NULL ? host : "127.0.0.1", (guint) port,
@@ -874,6 +967,7 @@ ddb_server_shutdown (DdbServer *server, guint wait_ms)
   /* Joins every connection thread: an operation still running finishes (and commits) first. */
   MHD_stop_daemon (server->daemon);
   server->daemon = NULL;
+  g_clear_pointer (&server->guard, ddb_guard_free);
   if (server->listen_fd >= 0)
     close (server->listen_fd);
   server->listen_fd = -1;
