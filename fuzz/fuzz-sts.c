@@ -3,14 +3,23 @@
  * status, an error status and a status taken from the input. Aborts when a parser answers
  * neither credentials nor an error (or both), when an error is not in DDB_AWS_ERROR or its
  * message is not UTF-8, when the outcome depends on anything but whether the status is 2xx, or
- * when an error answer quotes the secret key that a success answer held. */
+ * when an error answer quotes the secret key that a success answer held.
+ *
+ * And against GMarkup, which sts.c used before its own XML reader (tests/net/sts-gmarkup.h):
+ * when both take the input, every operation at every status must give the same outcome (the
+ * fields, or the error message). Where only one takes it, nothing is checked (tests/net/
+ * test-sts.c lists the kinds and why); with FUZZ_STS_DISAGREEMENTS naming a directory, each such
+ * input is written there, as ours-<sha1> (the reader alone takes it) or gmarkup-<sha1>, for a
+ * look with a third reader. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "net/sts.h"
 
+#include "../tests/net/sts-gmarkup.h"
 #include "fuzz-gslice.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -158,6 +167,48 @@ check_caller_identity (const char *body, gsize len, const guint *statuses, guint
   g_free (first_arn);
 }
 
+static void
+keep_disagreement (const char *body, gsize len, gboolean ours)
+{
+  const char *dir = getenv ("FUZZ_STS_DISAGREEMENTS");
+  char *sum, *name, *path;
+
+  if (dir == NULL)
+    return;
+  sum = g_compute_checksum_for_data (G_CHECKSUM_SHA1, (const guchar *) body, len);
+  name = g_strconcat (ours ? "ours-" : "gmarkup-", sum, NULL);
+  path = g_build_filename (dir, name, NULL);
+  g_file_set_contents (path, body, (gssize) len, NULL);
+  g_free (path);
+  g_free (name);
+  g_free (sum);
+}
+
+static void
+check_against_gmarkup (const char *body, gsize len, const guint *statuses, guint n_statuses)
+{
+  gboolean ours = sts_ours_accepts (body, len);
+  gboolean gmarkup = sts_reference_accepts (body, len);
+
+  if (ours != gmarkup)
+    {
+      keep_disagreement (body, len, ours);
+      return;
+    }
+  if (!ours || sts_reference_misreads_comments (body, len))
+    return;
+  for (guint i = 0; i < n_statuses; i++)
+    {
+      char *diff = sts_outcome_compare (body, len, statuses[i]);
+
+      if (diff != NULL)
+        {
+          fprintf (stderr, "the reader and GMarkup disagree: %s\n", diff);
+          abort ();
+        }
+    }
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
@@ -173,6 +224,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   check_credentials ("AssumeRole", body, size, statuses, G_N_ELEMENTS (statuses));
   check_credentials ("AssumeRoleWithWebIdentity", body, size, statuses, G_N_ELEMENTS (statuses));
   check_caller_identity (body, size, statuses, G_N_ELEMENTS (statuses));
+  check_against_gmarkup (body, size, statuses, G_N_ELEMENTS (statuses));
   g_free (body);
   return 0;
 }

@@ -1,37 +1,73 @@
-/* sts.c: STS's query API: form bodies, the XML answers (GMarkup, every text buffer wiped),
- * and the call through the session's transport. */
+/* sts.c: STS's query API: form bodies, the XML answers, and the call through the session's
+ * transport.
+ *
+ * Issue 27: nothing that holds a secret is freed unwiped. A web identity token or an MFA code
+ * goes into a form body built in one block of its final size; an answer holds the secret key and
+ * the session token, and GMarkup frees its internal buffers (the text it grows by realloc, the
+ * strings it recycles) without wiping them. So the answers are read by a small strict XML reader
+ * of our own (xml-reader.c): it copies nothing but the text of the elements kept, into strings
+ * that wipe themselves as they grow (net/hash.h) and are wiped before they are freed. */
 #include "net/sts.h"
 
 #include "net/credentials-private.h"
 #include "net/hash.h"
+#include "net/xml-reader.h"
 
 #include <string.h>
 
-static void
-wipe_string (GString *s)
+/* ---- Form bodies ---- */
+
+typedef struct {
+  const char *name;
+  const char *value; /* NULL: left out */
+} FormField;
+
+/* RFC 3986's unreserved characters stay; every other byte is %XX, as g_uri_escape_string
+ * (value, NULL, FALSE) has it (and botocore). */
+static gboolean
+form_unreserved (guchar c)
 {
-  if (s != NULL)
-    ddb_secure_zero (s->str, s->allocated_len);
+  return g_ascii_isalnum (c) || c == '-' || c == '.' || c == '_' || c == '~';
 }
 
-
-static void
-form_add (GString *body, const char *name, const char *value)
+/* HEAD, then "&name=value" for each field that has a value, escaped. The body is sized up front
+ * and never grows, so no partial copy of a token or code is left behind in freed memory; free
+ * it with ddb_secret_free. */
+static char *
+form_body (const char *head, const FormField *fields, guint n_fields)
 {
-  g_autofree char *escaped = g_uri_escape_string (value, NULL, FALSE);
+  static const char hex[] = "0123456789ABCDEF";
+  gsize size = strlen (head);
+  GString *body;
 
-  g_string_append_printf (body, "&%s=%s", name, escaped);
-}
-
-static void
-form_add_duration (GString *body, gint64 duration_seconds)
-{
-  char n[32];
-
-  if (duration_seconds < 0)
-    return;
-  g_snprintf (n, sizeof n, "%" G_GINT64_FORMAT, duration_seconds);
-  form_add (body, "DurationSeconds", n);
+  for (guint i = 0; i < n_fields; i++)
+    if (fields[i].value != NULL)
+      {
+        size += 2 + strlen (fields[i].name);
+        for (const guchar *p = (const guchar *) fields[i].value; *p != '\0'; p++)
+          size += form_unreserved (*p) ? 1 : 3;
+      }
+  body = ddb_secret_string_new (size);
+  ddb_secret_string_append (body, head);
+  for (guint i = 0; i < n_fields; i++)
+    {
+      if (fields[i].value == NULL)
+        continue;
+      ddb_secret_string_append_c (body, '&');
+      ddb_secret_string_append (body, fields[i].name);
+      ddb_secret_string_append_c (body, '=');
+      for (const guchar *p = (const guchar *) fields[i].value; *p != '\0'; p++)
+        if (form_unreserved (*p))
+          ddb_secret_string_append_c (body, (char) *p);
+        else
+          {
+            ddb_secret_string_append_c (body, '%');
+            ddb_secret_string_append_c (body, hex[*p >> 4]);
+            ddb_secret_string_append_c (body, hex[*p & 0xf]);
+          }
+    }
+  g_assert (body->len == size);
+  return g_string_free (body, FALSE);
 }
 
 char *
@@ -39,113 +75,151 @@ ddb_sts_assume_role_body (const char *role_arn, const char *session_name, const 
                           gint64 duration_seconds, const char *serial_number,
                           const char *token_code)
 {
-  GString *body = g_string_new ("Action=AssumeRole&Version=2011-06-15");
-
+  char duration[32];
   /* The members in the order of the AssumeRole input shape, as botocore serializes them. */
-  form_add (body, "RoleArn", role_arn);
-  form_add (body, "RoleSessionName", session_name);
-  form_add_duration (body, duration_seconds);
-  if (external_id != NULL)
-    form_add (body, "ExternalId", external_id);
-  if (serial_number != NULL)
-    form_add (body, "SerialNumber", serial_number);
-  if (token_code != NULL)
-    form_add (body, "TokenCode", token_code);
-  return g_string_free (body, FALSE);
+  FormField fields[] = {
+    { "RoleArn", role_arn },
+    { "RoleSessionName", session_name },
+    { "DurationSeconds", NULL },
+    { "ExternalId", external_id },
+    { "SerialNumber", serial_number },
+    { "TokenCode", token_code },
+  };
+
+  if (duration_seconds >= 0)
+    {
+      g_snprintf (duration, sizeof duration, "%" G_GINT64_FORMAT, duration_seconds);
+      fields[2].value = duration;
+    }
+  return form_body ("Action=AssumeRole&Version=2011-06-15", fields, G_N_ELEMENTS (fields));
 }
 
 char *
 ddb_sts_web_identity_body (const char *role_arn, const char *session_name,
                            const char *web_identity_token, gint64 duration_seconds)
 {
-  GString *body = g_string_new ("Action=AssumeRoleWithWebIdentity&Version=2011-06-15");
+  char duration[32];
+  FormField fields[] = {
+    { "RoleArn", role_arn },
+    { "RoleSessionName", session_name },
+    { "WebIdentityToken", web_identity_token },
+    { "DurationSeconds", NULL },
+  };
 
-  form_add (body, "RoleArn", role_arn);
-  form_add (body, "RoleSessionName", session_name);
-  form_add (body, "WebIdentityToken", web_identity_token);
-  form_add_duration (body, duration_seconds);
-  return g_string_free (body, FALSE);
+  if (duration_seconds >= 0)
+    {
+      g_snprintf (duration, sizeof duration, "%" G_GINT64_FORMAT, duration_seconds);
+      fields[3].value = duration;
+    }
+  return form_body ("Action=AssumeRoleWithWebIdentity&Version=2011-06-15", fields,
+                    G_N_ELEMENTS (fields));
 }
+
+/* ---- STS's answers ---- */
 
 typedef struct {
   const char *result; /* "AssumeRoleResult", ... */
-  GPtrArray *stack;   /* element names */
+  /* The text of the innermost open element since its start or its last child's end, kept only
+   * when it is one of the fields below (SLOT says which). */
   GString *text;
+  GString **slot;
   GString *access_key_id, *secret_access_key, *session_token, *expiration;
   GString *arn, *account, *user_id;
   GString *code, *message;
 } StsParse;
 
-static const char *
-stack_at (StsParse *st, guint from_top)
+static gboolean
+name_is (const DdbXmlName *name, const char *literal)
 {
-  if (st->stack->len <= from_top)
-    return "";
-  return g_ptr_array_index (st->stack, st->stack->len - 1 - from_top);
+  return name->len == strlen (literal) && memcmp (name->str, literal, name->len) == 0;
+}
+
+/* Where the text of the innermost of the DEPTH open elements of STACK goes when it ends:
+ * <Result>/Arn, Account, UserId; <Result>/Credentials/AccessKeyId, SecretAccessKey,
+ * SessionToken, Expiration; Error/Code, Message at any depth. A later one replaces an earlier
+ * one. */
+static GString **
+sts_slot (StsParse *st, const DdbXmlName *stack, guint depth)
+{
+  static const DdbXmlName none = { "", 0 };
+  const DdbXmlName *name, *parent, *grandparent;
+
+  if (depth == 0)
+    return NULL;
+  name = &stack[depth - 1];
+  parent = depth >= 2 ? &stack[depth - 2] : &none;
+  grandparent = depth >= 3 ? &stack[depth - 3] : &none;
+  if (name_is (parent, st->result))
+    {
+      if (name_is (name, "Arn"))
+        return &st->arn;
+      if (name_is (name, "Account"))
+        return &st->account;
+      if (name_is (name, "UserId"))
+        return &st->user_id;
+    }
+  else if (name_is (parent, "Credentials") && name_is (grandparent, st->result))
+    {
+      if (name_is (name, "AccessKeyId"))
+        return &st->access_key_id;
+      if (name_is (name, "SecretAccessKey"))
+        return &st->secret_access_key;
+      if (name_is (name, "SessionToken"))
+        return &st->session_token;
+      if (name_is (name, "Expiration"))
+        return &st->expiration;
+    }
+  else if (name_is (parent, "Error"))
+    {
+      if (name_is (name, "Code"))
+        return &st->code;
+      if (name_is (name, "Message"))
+        return &st->message;
+    }
+  return NULL;
 }
 
 static void
-sts_start (GMarkupParseContext *ctx, const char *name, const char **attr_names,
-           const char **attr_values, gpointer data, GError **error)
+sts_clear_text (StsParse *st)
 {
-  StsParse *st = data;
-
-  g_ptr_array_add (st->stack, g_strdup (name));
-  wipe_string (st->text);
+  ddb_secure_zero (st->text->str, st->text->len);
   g_string_truncate (st->text, 0);
 }
 
 static void
-sts_store (GString **slot, GString *text)
-{
-  ddb_secret_string_free (*slot);
-  *slot = g_string_new_len (text->str, text->len);
-}
-
-static void
-sts_end (GMarkupParseContext *ctx, const char *name, gpointer data, GError **error)
+sts_start (gpointer data, const DdbXmlName *stack, guint depth)
 {
   StsParse *st = data;
 
-  if (strcmp (stack_at (st, 1), st->result) == 0)
-    {
-      if (strcmp (name, "Arn") == 0)
-        sts_store (&st->arn, st->text);
-      else if (strcmp (name, "Account") == 0)
-        sts_store (&st->account, st->text);
-      else if (strcmp (name, "UserId") == 0)
-        sts_store (&st->user_id, st->text);
-    }
-  else if (strcmp (stack_at (st, 1), "Credentials") == 0
-           && strcmp (stack_at (st, 2), st->result) == 0)
-    {
-      if (strcmp (name, "AccessKeyId") == 0)
-        sts_store (&st->access_key_id, st->text);
-      else if (strcmp (name, "SecretAccessKey") == 0)
-        sts_store (&st->secret_access_key, st->text);
-      else if (strcmp (name, "SessionToken") == 0)
-        sts_store (&st->session_token, st->text);
-      else if (strcmp (name, "Expiration") == 0)
-        sts_store (&st->expiration, st->text);
-    }
-  else if (strcmp (stack_at (st, 1), "Error") == 0)
-    {
-      if (strcmp (name, "Code") == 0)
-        sts_store (&st->code, st->text);
-      else if (strcmp (name, "Message") == 0)
-        sts_store (&st->message, st->text);
-    }
-  g_ptr_array_set_size (st->stack, st->stack->len - 1);
-  wipe_string (st->text);
-  g_string_truncate (st->text, 0);
+  sts_clear_text (st);
+  st->slot = sts_slot (st, stack, depth);
 }
 
 static void
-sts_text (GMarkupParseContext *ctx, const char *text, gsize len, gpointer data, GError **error)
+sts_end (gpointer data, const DdbXmlName *stack, guint depth)
 {
   StsParse *st = data;
 
-  g_string_append_len (st->text, text, len);
+  if (st->slot != NULL)
+    {
+      /* The text moves to its field as it is: no copy. */
+      ddb_secret_string_free (*st->slot);
+      *st->slot = st->text;
+      st->text = ddb_secret_string_new (0);
+    }
+  else
+    sts_clear_text (st);
+  /* What follows is the parent's text. */
+  st->slot = sts_slot (st, stack, depth - 1);
+}
+
+static void
+sts_text (gpointer data, const char *text, gsize len)
+{
+  StsParse *st = data;
+
+  if (st->slot != NULL)
+    ddb_secret_string_append_len (st->text, text, len);
 }
 
 static void
@@ -161,6 +235,8 @@ trim_string (GString *s)
   while (end > start && g_ascii_isspace (s->str[end - 1]))
     end--;
   memmove (s->str, s->str + start, end - start);
+  /* The tail the move left behind. */
+  ddb_secure_zero (s->str + (end - start), s->len - (end - start));
   g_string_truncate (s, end - start);
 }
 
@@ -169,19 +245,20 @@ static gboolean
 sts_parse (StsParse *st, const char *operation, guint status, const char *body, gsize len,
            GError **error)
 {
-  static const GMarkupParser parser = { sts_start, sts_end, sts_text, NULL, NULL };
+  static const DdbXmlHandler handler = { sts_start, sts_end, sts_text };
   g_autofree char *result = g_strconcat (operation, "Result", NULL);
-  GMarkupParseContext *ctx;
+  const char *why = NULL;
+  gsize at = 0;
   gboolean parsed;
 
   st->result = result;
-  st->stack = g_ptr_array_new_with_free_func (g_free);
-  st->text = g_string_new (NULL);
-  ctx = g_markup_parse_context_new (&parser, 0, st, NULL);
-  parsed = g_markup_parse_context_parse (ctx, body, len, NULL)
-           && g_markup_parse_context_end_parse (ctx, NULL);
-  g_markup_parse_context_free (ctx);
+  st->text = ddb_secret_string_new (0);
+  parsed = ddb_xml_read (body, len, &handler, st, &why, &at);
+  if (!parsed)
+    g_debug ("The %s response from STS is not well-formed XML: %s at byte %" G_GSIZE_FORMAT,
+             operation, why, at);
   st->result = NULL;
+  st->slot = NULL;
   trim_string (st->access_key_id);
   trim_string (st->secret_access_key);
   trim_string (st->session_token);
@@ -211,7 +288,6 @@ sts_parse (StsParse *st, const char *operation, guint status, const char *body, 
 static void
 sts_clear (StsParse *st)
 {
-  g_ptr_array_free (st->stack, TRUE);
   ddb_secret_string_free (st->text);
   ddb_secret_string_free (st->access_key_id);
   ddb_secret_string_free (st->secret_access_key);

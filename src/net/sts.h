@@ -9,19 +9,24 @@
 G_BEGIN_DECLS
 
 /* The form body of an AssumeRole request. EXTERNAL_ID, SERIAL_NUMBER and TOKEN_CODE may be
- * NULL, DURATION_SECONDS < 0 for none. */
+ * NULL, DURATION_SECONDS < 0 for none. It may hold an MFA code: free it with ddb_secret_free
+ * (it is built in one block, so no other copy is left behind). */
 char *ddb_sts_assume_role_body (const char *role_arn, const char *session_name,
                                 const char *external_id, gint64 duration_seconds,
                                 const char *serial_number, const char *token_code);
 
-/* The form body of an AssumeRoleWithWebIdentity request (sent unsigned). */
+/* The form body of an AssumeRoleWithWebIdentity request (sent unsigned). It holds the token:
+ * free it with ddb_secret_free. */
 char *ddb_sts_web_identity_body (const char *role_arn, const char *session_name,
                                  const char *web_identity_token, gint64 duration_seconds);
 
 /* The body of GetCallerIdentity. */
 #define DDB_STS_GET_CALLER_IDENTITY_BODY "Action=GetCallerIdentity&Version=2011-06-15"
 
-/* Parses the answer to OPERATION ("AssumeRole", "AssumeRoleWithWebIdentity"): the
+/* The answers are read as XML 1.0 in UTF-8 without a DOCTYPE, strictly (a malformed one is an
+ * error, "not XML" for a 2xx status), by a reader that wipes what it copied.
+ *
+ * Parses the answer to OPERATION ("AssumeRole", "AssumeRoleWithWebIdentity"): the
  * credentials of its <OPERATION>Result (STATUS 2xx), labelled METHOD; or the ErrorResponse's
  * code and message as the CLI prints them ("An error occurred (AccessDenied) when calling the
  * AssumeRole operation: ..."). The body is never quoted otherwise: it may hold the secret. */
