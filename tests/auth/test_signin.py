@@ -61,6 +61,9 @@ EXTERNAL_ID = "dynoscope-ext-7"
 MFA_SERIAL = f"arn:aws:iam::{ACCOUNT}:mfa/alice"
 MFA_CODE = "135790"
 TIMEOUT = 180  # seconds for one subprocess: 3x a slow run under the sanitizers
+# tests/auth/wipecheck.c (meson gives it outside the sanitizer builds): each Dynoscope process
+# runs with it, and must free no heap block that still holds a secret the fakes handed out.
+WIPECHECK = os.environ.get("WIPECHECK_LIB")
 
 # botocore in a fresh process (it fixes ~/.aws/sso/cache at import): the provider it resolves
 # and GetCallerIdentity with its credentials.
@@ -144,8 +147,32 @@ class SignIn(unittest.TestCase):
         return env
 
     def dynoscope(self, home, *args, env=None, **kw):
-        return subprocess.run([CLI, *args], env=env or self.env(home), capture_output=True,
-                              text=True, timeout=TIMEOUT, **kw)
+        env = self.wipecheck(env or self.env(home))
+        r = subprocess.run([CLI, *args], env=env, capture_output=True, text=True,
+                           timeout=TIMEOUT, **kw)
+        self.assert_wiped(env)
+        return r
+
+    def wipecheck(self, env):
+        """ENV with wipecheck preloaded, its log a new file (assert_wiped reads it)."""
+        if not WIPECHECK:
+            return env
+        fd, log = tempfile.mkstemp(prefix="wipecheck-", suffix=".log", dir=self.world.dir)
+        os.close(fd)
+        marks = os.path.join(self.world.dir, "wipecheck-secrets")
+        if not os.path.exists(marks):
+            with open(marks, "w") as f:
+                f.write(af.SECRET_MARK + "\n")
+        return dict(env, LD_PRELOAD=WIPECHECK, WIPECHECK_SECRETS=marks, WIPECHECK_LOG=log)
+
+    def assert_wiped(self, env):
+        """The process run with ENV freed no block holding a secret."""
+        if "WIPECHECK_LOG" not in env:
+            return
+        with open(env["WIPECHECK_LOG"]) as f:
+            found = f.read()
+        os.unlink(env["WIPECHECK_LOG"])
+        self.assertEqual(found, "", "blocks freed holding a secret:\n" + found[:6000])
 
     def whoami(self, home, profile=None, env=None):
         args = (["--profile", profile] if profile else []) + ["whoami", "--json"]
@@ -163,6 +190,7 @@ class SignIn(unittest.TestCase):
         return json.loads(r.stdout.strip().splitlines()[-1])
 
     def assert_no_secret(self, text):
+        self.assertNotIn(af.SECRET_MARK, text)
         for cred in self.world.ledger.issued():
             self.assertNotIn(cred.secret_access_key, text)
             if cred.session_token:
@@ -301,8 +329,9 @@ class SignIn(unittest.TestCase):
     def test_sso_device_flow(self):
         home = self.home()
         self.sso_config(home)
+        env = self.wipecheck(self.env(home))
         proc = subprocess.Popen([CLI, "--profile", "sso", "sso", "login", "--no-browser"],
-                                env=self.env(home), stdout=subprocess.PIPE,
+                                env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         try:
             code = self.world.oidc.wait_for_user_code(timeout=TIMEOUT)
@@ -317,6 +346,7 @@ class SignIn(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, err)
         self.assertIn(code, out)
         self.assert_no_secret(out + err)
+        self.assert_wiped(env)
         polls = self.world.oidc.polls(code)
         # After the slow-down the interval grew by 5 s.
         self.assertGreaterEqual(polls[-1] - polls[-2], 5.5)
@@ -487,8 +517,10 @@ class SignIn(unittest.TestCase):
     def start_serve(self, creds):
         auth = "\n".join(c.serve_auth(with_token=True) for c in creds)
         args = [CLI, "--db", ":memory:", "serve", "--port", str(lib.free_port())]
-        proc = subprocess.Popen(args, env=dict(af.clean_env(), DYNOSCOPE_SERVE_AUTH=auth),
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        env = self.wipecheck(dict(af.clean_env(), DYNOSCOPE_SERVE_AUTH=auth))
+        proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True)
+        self.addCleanup(self.assert_wiped, env)  # once it has stopped
         self.addCleanup(proc.wait, TIMEOUT)
         self.addCleanup(proc.send_signal, signal.SIGTERM)
         line = ""

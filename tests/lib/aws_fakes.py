@@ -184,12 +184,17 @@ def _b64(nbytes):
     return base64.b64encode(secrets.token_bytes(nbytes)).decode()
 
 
+# Every secret the fakes hand out holds this mark, so that a test can look for any of them at
+# once: in outputs and logs, and in the heap blocks a process frees (tests/auth/wipecheck.c).
+SECRET_MARK = "DySeCrEtMaRk7Q2z"
+
+
 def _secret_key():
-    return _b64(30)  # 40 characters, like AWS's
+    return _b64(18) + SECRET_MARK  # 40 characters, like AWS's
 
 
 def _session_token():
-    return "IQoJb3JpZ2luX2Vj" + _b64(240)
+    return "IQoJb3JpZ2luX2Vj" + SECRET_MARK + _b64(240)
 
 
 def _user_code():
@@ -819,7 +824,7 @@ class SSOOIDC(Service):
         ttl = -1 if expired else self.client_secret_ttl
         with self.lock:
             client = OIDCClient(_b64(16).rstrip("=").replace("/", "_").replace("+", "-"),
-                                "eyJraWQiOiJrZXktMSIsImFsZyI6IkhTMzg0In0." + _b64(180),
+                                "eyJraWQiOiJrZXktMSIsImFsZyI6IkhTMzg0In0." + SECRET_MARK + _b64(180),
                                 name, list(scopes or []), now,
                                 now + datetime.timedelta(seconds=ttl))
             self.clients[client.client_id] = client
@@ -854,13 +859,13 @@ class SSOOIDC(Service):
 
     def _new_access_token(self, client, start_url, user, expires_in=None):
         ttl = self.access_token_ttl if expires_in is None else expires_in
-        tok = AccessToken("aoa" + _b64(120), client.client_id, start_url, user,
+        tok = AccessToken("aoa" + SECRET_MARK + _b64(120), client.client_id, start_url, user,
                           list(client.scopes), utcnow() + datetime.timedelta(seconds=ttl))
         self.access_tokens[tok.token] = tok
         return tok
 
     def _new_refresh_token(self, client, start_url, user):
-        tok = RefreshToken("aor" + _b64(150), client.client_id, start_url, user,
+        tok = RefreshToken("aor" + SECRET_MARK + _b64(150), client.client_id, start_url, user,
                            list(client.scopes))
         self.refresh_tokens[tok.token] = tok
         return tok
@@ -917,7 +922,7 @@ class SSOOIDC(Service):
         if not p.get("startUrl"):
             return self._error("InvalidRequestException", "invalid_request",
                                "startUrl is required")
-        dev = DeviceAuthorization(_b64(60), _user_code(), client.client_id, p["startUrl"],
+        dev = DeviceAuthorization(SECRET_MARK + _b64(60), _user_code(), client.client_id, p["startUrl"],
                                   utcnow() + datetime.timedelta(seconds=self.device_code_ttl),
                                   self.interval, user=self.default_user)
         self.devices[dev.device_code] = dev
@@ -1286,7 +1291,7 @@ class STS(Service):
         AssumeRoleWithWebIdentity accepts, for the roles listed (None: any). Returns it."""
         if token is None:
             token = ".".join(base64.urlsafe_b64encode(secrets.token_bytes(n)).decode().rstrip("=")
-                             for n in (27, 150, 64))
+                             for n in (27, 150, 64)) + SECRET_MARK
         with self.lock:
             self.web_identity_tokens[token] = WebIdentityToken(token, subject, audience, provider,
                                                                roles, expired)
@@ -1553,7 +1558,7 @@ class IMDS(Service):
         req.params = {"ttl": ttl}
         if not ttl or not ttl.isdigit() or not 1 <= int(ttl) <= 21600:
             return Response(400, b"", "text/plain", error="BadRequest")
-        token = "AQAEA" + _b64(40)
+        token = "AQAEA" + SECRET_MARK + _b64(40)
         with self.lock:
             self._tokens[token] = time.monotonic() + int(ttl)
         return Response(200, token.encode(), "text/plain",
@@ -1604,7 +1609,7 @@ class ContainerCredentials(Service):
     def __init__(self, world):
         super().__init__(world)
         self.path = "/v2/credentials/" + str(uuid.uuid4())
-        self.auth_token = "aws-fakes-container-" + secrets.token_urlsafe(24)  # None: no check
+        self.auth_token = "aws-fakes-container-" + SECRET_MARK + secrets.token_urlsafe(24)  # None: no check
         self.role_name = "dynoscope-task-role"
         self.task_id = secrets.token_hex(16)
         self.credential_ttl = 6 * 3600

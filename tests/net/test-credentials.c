@@ -1491,6 +1491,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_log_writer_default_set_use_stderr (TRUE);
 
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   g_test_add_func ("/net/config/ini-syntax", test_ini_syntax);

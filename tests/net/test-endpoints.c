@@ -409,6 +409,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_log_writer_default_set_use_stderr (TRUE);
   g_test_add_func ("/net/endpoints/variants", test_variants);
   g_test_add_func ("/net/endpoints/variant-errors", test_variant_errors);
   g_test_add_func ("/net/endpoints/variants-from-config", test_variants_from_config);

@@ -855,6 +855,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_log_writer_default_set_use_stderr (TRUE);
 #define ADD(name, fn) \
   g_test_add ("/net/login/" name, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("cached", test_cached);

@@ -1140,6 +1140,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_log_writer_default_set_use_stderr (TRUE);
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/net/providers/web-identity/profile", test_web_identity_profile);
   ADD ("/net/providers/web-identity/env", test_web_identity_env);

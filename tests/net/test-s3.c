@@ -638,6 +638,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_log_writer_default_set_use_stderr (TRUE);
   g_test_add_func ("/s3/parse-url", test_parse_url);
   g_test_add_func ("/s3/virtual-hostable", test_virtual_hostable);
   g_test_add_func ("/s3/standard-endpoints", test_standard_endpoints);
