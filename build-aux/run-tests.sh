@@ -6,12 +6,16 @@
 #   3. each libFuzzer target for FUZZ_SECONDS (default 20) from its committed corpus;
 #   4. the slow 'package' suite: the Debian packages built, unpacked, run and linted (about two
 #      minutes; the two runs above leave it out).
+# After each of the first two runs, build-aux/check-secrets.py reads every test's output for the
+# tests' secrets (one more test each).
 # Ends with one line "N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build-aux/install-deps.sh --tests || exit 1
 
 fuzz_seconds=${FUZZ_SECONDS:-20}
+fuzz_targets="ddbjson plainjson expr codegen requests serve model infer awsconfig tokencache sts ion
+  snapshot sigv4 answer"
 passed=0
 failed=0
 skipped=0
@@ -38,6 +42,15 @@ PY
   skipped=$((skipped + skip))
 }
 
+# The tests' secrets in none of their outputs (build-aux/check-secrets.py), counted as a test.
+check_secrets () { # builddir
+  if python3 build-aux/check-secrets.py "$1/meson-logs/testlog.txt"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+  fi
+}
+
 setup () { # builddir, options... (quiet unless it fails)
   local dir=$1 log; shift
   log=$(mktemp)
@@ -57,6 +70,7 @@ if setup build -Dwerror=true && ninja -C build; then
   meson test -C build --no-suite package --print-errorlogs --num-processes 2 \
     --timeout-multiplier 2
   count_meson build
+  check_secrets build
 else
   echo "build failed"; failed=$((failed + 1))
 fi
@@ -68,6 +82,7 @@ if setup build-sanitize -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=
     meson test -C build-sanitize --no-suite gui --no-suite package --no-suite toolchain \
       --print-errorlogs --num-processes 2 --timeout-multiplier 3
   count_meson build-sanitize
+  check_secrets build-sanitize
 else
   echo "sanitizer build failed"; failed=$((failed + 1))
 fi
@@ -76,10 +91,12 @@ echo "== fuzz targets, ${fuzz_seconds}s each"
 if [ -f build-fuzz/build.ninja ] || CC=clang setup build-fuzz -Dfuzzing=true -Dtests=false \
      -Db_sanitize=address,undefined -Db_lundef=false; then
   if ninja -C build-fuzz; then
-    for target in ddbjson plainjson expr codegen requests serve model infer awsconfig tokencache sts ion; do
+    for target in $fuzz_targets; do
       work=$(mktemp -d)
       cp fuzz/corpus/$target/* "$work"/ 2>/dev/null
-      if build-fuzz/fuzz/fuzz-$target "$work" -max_total_time="$fuzz_seconds" \
+      # Undefined behaviour stops the target (a finding), as a crash does.
+      if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+           build-fuzz/fuzz/fuzz-$target "$work" -max_total_time="$fuzz_seconds" \
            -print_final_stats=0 >"build-fuzz/fuzz-$target.log" 2>&1; then
         echo "fuzz-$target: ok"; passed=$((passed + 1))
       else

@@ -218,7 +218,6 @@ ddb_s3_target_build (const char *endpoint, gboolean custom, DdbS3AddressingStyle
 {
   g_autoptr (GUri) uri = NULL;
   g_autofree char *base_path = NULL;
-  g_autofree char *authority = NULL;
   g_autofree char *host = NULL;
   GString *raw = g_string_new ("");
   GString *url = g_string_new ("");
