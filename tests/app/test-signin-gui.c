@@ -329,6 +329,8 @@ test_sso_sign_in (void)
   g_object_add_weak_pointer (G_OBJECT (view), (gpointer *) &view);
   gui_wait_for (tab_failed, view, "the tab's DescribeTable to fail");
   g_assert_false (dy_table_view_get_ready (view));
+  /* a session's failure is one Retry may cure (signed in elsewhere): the tab offers it */
+  g_assert_true (gtk_widget_get_visible (gui_action_button (GTK_WIDGET (view), "view.retry")));
   gui_screenshot ("signin-sidebar-sign-in.png");
 
   gtk_widget_activate (button);

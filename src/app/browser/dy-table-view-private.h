@@ -31,7 +31,8 @@ typedef struct {
   DdbType sk_type;
 } DyTableViewKeys;
 
-/* What a view runs again when its connection's session is renewed (signed in again). */
+/* What failed and may succeed when sent again (dy_connection_error_is_retryable): the error
+ * bar's Retry runs it again, and so does the connection's session renewed (signed in again). */
 typedef enum {
   DY_TABLE_VIEW_RETRY_NONE,
   DY_TABLE_VIEW_RETRY_DESCRIBE, /* DescribeTable: the view never got ready */
@@ -64,6 +65,7 @@ struct _DyTableView {
   GtkMenuButton *copy_as_button;
   GtkRevealer *error_revealer;
   GtkLabel *error_label;
+  GtkWidget *retry_button; /* in the error bar, beside the message */
   GtkRevealer *stale_revealer;
   GtkColumnView *column_view;
   DyInspector *inspector;
@@ -123,7 +125,7 @@ struct _DyTableView {
   GArray *filter_conds;      /* DyFilterCond of the extra filter rows, refilled by fill_spec */
   GHashTable *hidden_columns; /* names the column chooser hid, kept across Runs */
   GCancellable *describe_cancellable; /* not replaced by each Run, unlike cancellable */
-  DyTableViewRetry retry; /* what failed for want of a session, run again once renewed */
+  DyTableViewRetry retry; /* what failed, run again by Retry or once the session is renewed */
   gulong renewed_handler;
   json_t *description; /* DescribeTable's Table */
   json_t *ttl;         /* DescribeTimeToLive's TimeToLiveDescription */
@@ -176,8 +178,12 @@ void dy_table_view_update_key_labels (DyTableView *self);
 /* dy-table-view-results.c (and dy_table_view_run_request, public: the seam through which a
  * request built elsewhere runs as Run does) */
 void dy_table_view_results_class_init (GtkWidgetClass *widget_class);
-/* MESSAGE in the error bar; NULL hides it. */
+/* MESSAGE in the error bar, without Retry; NULL hides the bar. Either way what failed before
+ * is forgotten (self->retry). */
 void dy_table_view_show_error (DyTableView *self, const char *message);
+/* ERROR of the request RETRY names in the error bar, with Retry when sending it again may
+ * succeed (self->retry then RETRY); a session's failure is reported to the connection. */
+void dy_table_view_show_failure (DyTableView *self, const GError *error, DyTableViewRetry retry);
 void dy_table_view_set_request_text (DyTableView *self, const char *text);
 void dy_table_view_update_actions (DyTableView *self);
 void dy_table_view_update_footer (DyTableView *self);

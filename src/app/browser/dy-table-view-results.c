@@ -37,12 +37,37 @@ set_request (DyTableView *self, json_t *request)
   dy_table_view_set_request_text (self, text);
 }
 
+/* Retry is shown while the bar holds a failure worth running again, and can be pressed while
+ * nothing runs. */
+static void
+update_retry (DyTableView *self)
+{
+  gboolean again = self->retry != DY_TABLE_VIEW_RETRY_NONE;
+
+  gtk_widget_set_visible (self->retry_button, again);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.retry", again && !self->running);
+}
+
 void
 dy_table_view_show_error (DyTableView *self, const char *message)
 {
+  self->retry = DY_TABLE_VIEW_RETRY_NONE;
+  update_retry (self);
   if (message != NULL)
     gtk_label_set_text (self->error_label, message);
   gtk_revealer_set_reveal_child (self->error_revealer, message != NULL);
+}
+
+void
+dy_table_view_show_failure (DyTableView *self, const GError *error, DyTableViewRetry retry)
+{
+  dy_table_view_show_error (self, error->message);
+  /* a request refused as it is (ValidationException, no such table) would only fail again */
+  if (dy_connection_error_is_retryable (error, NULL))
+    self->retry = retry;
+  update_retry (self);
+  /* the connection shows a session's failure (and Sign In where it helps) */
+  dy_connection_report_failure (self->connection, error);
 }
 
 void
@@ -54,6 +79,7 @@ dy_table_view_update_actions (DyTableView *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.load-more", more);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.load-all", more);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.cancel", self->running);
+  update_retry (self);
   dy_table_view_selection_update (self);
 }
 
@@ -225,18 +251,15 @@ page_done (GObject *source, GAsyncResult *result, gpointer user_data)
   dy_table_view_set_running (self, FALSE);
   if (page == NULL)
     {
+      /* Retry (or the session renewed) sends the same page again: the Run's first, or the one
+       * after the rows shown, which stay. */
       self->follow_up = FALSE;
-      dy_table_view_show_error (self, error->message);
+      dy_table_view_show_failure (self, error,
+                                  self->pages == 0 ? DY_TABLE_VIEW_RETRY_RUN
+                                                   : DY_TABLE_VIEW_RETRY_MORE);
       dy_table_view_update_footer (self);
-      if (dy_connection_error_wants_session (error))
-        {
-          /* Runs again by itself once the connection is signed in again. */
-          self->retry = self->pages == 0 ? DY_TABLE_VIEW_RETRY_RUN : DY_TABLE_VIEW_RETRY_MORE;
-          dy_connection_report_failure (self->connection, error);
-        }
       return;
     }
-  self->retry = DY_TABLE_VIEW_RETRY_NONE;
   dy_table_view_show_error (self, NULL);
   apply_page (self, page);
   if (self->follow_up && self->last_key != NULL)
@@ -596,12 +619,8 @@ load_all_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return; /* cancel_action has finished it (or a new Run replaced it) */
-      dy_table_view_show_error (self, error->message);
-      if (dy_connection_error_wants_session (error))
-        {
-          self->retry = DY_TABLE_VIEW_RETRY_ALL;
-          dy_connection_report_failure (self->connection, error);
-        }
+      /* the pages read stay, and LastEvaluatedKey is the last one's: Retry goes on from it */
+      dy_table_view_show_failure (self, error, DY_TABLE_VIEW_RETRY_ALL);
     }
   finish_load_all (self);
 }

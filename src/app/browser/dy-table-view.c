@@ -8,6 +8,7 @@
 
 #include "app/common/dy-copy-as.h"
 #include "app/common/dy-describe.h"
+#include "app/common/dy-error-bar.h"
 #include "app/browser/dy-expr-builder.h"
 #include "app/browser/dy-table-view-private.h"
 
@@ -126,12 +127,7 @@ describe_done (GObject *source, GAsyncResult *result, gpointer user_data)
           return;
         }
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        dy_table_view_show_error (self, error->message);
-      if (dy_connection_error_wants_session (error))
-        {
-          self->retry = DY_TABLE_VIEW_RETRY_DESCRIBE;
-          dy_connection_report_failure (self->connection, error);
-        }
+        dy_table_view_show_failure (self, error, DY_TABLE_VIEW_RETRY_DESCRIBE);
       return;
     }
   dy_table_view_show_error (self, NULL);
@@ -143,6 +139,15 @@ describe_done (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
   self->description = json_incref (table);
+  /* The inspector asked DescribeTable for itself when the tab opened (to stage edits); when
+   * that failed too, this answer (Retry's, say) is the one it waits for. */
+  if (!dy_inspector_get_has_key_schema (self->inspector))
+    {
+      const DyTableViewKeys *keys = self->keys->pdata[0];
+
+      dy_inspector_set_key_schema (self->inspector, keys->pk, keys->pk_type, keys->sk,
+                                   keys->sk_type);
+    }
   fill_description (self);
   request = json_pack ("{ss}", "TableName", self->table_name);
   dy_connection_call_async (self->connection, "DescribeTimeToLive", request,
@@ -173,17 +178,47 @@ start_describe (DyTableView *self)
   json_decref (request);
 }
 
-/* Signed in again: what failed for want of a session runs again, the view as it was. */
+/* What failed runs again as it was sent, the view as it was: DescribeTable, or the request of
+ * the Run, Load More or Load All, the rows shown kept (dy_table_view_rerun). The filter row
+ * plays no part: what the user typed since stays for the next Run. */
 static void
-connection_renewed (DyTableView *self)
+run_again (DyTableView *self)
 {
   DyTableViewRetry retry = self->retry;
 
-  self->retry = DY_TABLE_VIEW_RETRY_NONE;
+  if (retry == DY_TABLE_VIEW_RETRY_NONE || self->running)
+    return;
+  dy_table_view_show_error (self, NULL);
   if (retry == DY_TABLE_VIEW_RETRY_DESCRIBE)
     start_describe (self);
   else
     dy_table_view_rerun (self, retry);
+}
+
+/* Signed in again (or the connection answered again after a failure): what failed runs again. */
+static void
+connection_renewed (DyTableView *self)
+{
+  run_again (self);
+}
+
+/* The error bar's Retry. When the connection itself failed (its session: the sidebar shows the
+ * error, and Sign In), it is retried as a click on its sidebar row does, the session resolved
+ * again from the files first; once it answers ("renewed"), what failed here runs again with
+ * what failed in its other tabs. */
+static void
+retry_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DyTableView *self = DY_TABLE_VIEW (widget);
+
+  if (self->retry == DY_TABLE_VIEW_RETRY_NONE || self->running)
+    return;
+  if (dy_connection_get_error (self->connection) != NULL
+      && dy_connection_get_kind (self->connection) != DY_CONNECTION_DATABASE
+      && !dy_connection_get_loading (self->connection))
+    dy_connection_retry (self->connection);
+  else
+    run_again (self);
 }
 
 /* A production connection's tab has a red strip along its top, a read-only one's a grey one
@@ -446,6 +481,7 @@ dy_table_view_class_init (DyTableViewClass *klass)
                                    expression_builder_action);
   gtk_widget_class_install_action (widget_class, "view.update-with-expression", NULL,
                                    update_with_expression_action);
+  gtk_widget_class_install_action (widget_class, "view.retry", NULL, retry_action);
 }
 
 static void
@@ -454,6 +490,13 @@ dy_table_view_init (DyTableView *self)
   g_autoptr (GMenuModel) copy_as = dy_copy_as_menu_new ("view.copy-as");
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* TRANSLATORS: the button of a table tab's error bar. Its access key (after "_") is not
+   * that of another button the tab shows (Run, Run Again, Load More, Load All, Group, Columns,
+   * Table Info, the inspector's Revert and Stage, ...): Alt and a key two buttons share only
+   * moves the focus. */
+  self->retry_button = dy_error_bar_add_button (
+      self->error_revealer, _ ("R_etry"), "view.retry",
+      _ ("Send the request that failed again, as it was sent: the rows shown stay"));
   g_menu_append_submenu (self->more_menu, _ ("Copy _As"), copy_as);
   gtk_menu_button_set_menu_model (self->copy_as_button, copy_as);
   self->keys = g_ptr_array_new_with_free_func ((GDestroyNotify) dy_table_view_keys_free);

@@ -5,11 +5,14 @@
 #define G_LOG_DOMAIN "dynoscope-connection"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "app/connections/dy-connection-private.h"
 #include "backend/table-list.h"
 #include "core/error.h"
 #include "net/awsconfig.h"
+#include "net/client.h"
+#include "net/http.h"
 
 /* How often descriptions reach the sidebar while a listing runs. */
 #define FLUSH_INTERVAL_MS 150
@@ -68,6 +71,33 @@ dy_connection_error_wants_session (const GError *error)
            /* not a DdbErrorCode: the window's text starts with its name */
            || (error->code == DDB_ERROR_INTERNAL && g_str_has_prefix (error->message, "ExpiredToken"));
   return FALSE;
+}
+
+gboolean
+dy_connection_error_is_retryable (const GError *error, const char *name)
+{
+  g_autofree char *named = NULL;
+
+  if (error == NULL)
+    return FALSE;
+  if (dy_connection_error_wants_session (error) || ddb_http_error_is_transient (error))
+    return TRUE;
+  if (error->domain != DDB_ERROR)
+    return FALSE;
+  if (name == NULL && error->code != DDB_ERROR_INTERNAL)
+    name = ddb_error_type_name ((DdbErrorCode) error->code);
+  else if (name == NULL)
+    {
+      /* not a DdbErrorCode (ThrottlingException) or InternalServerError itself: the text the
+       * calls give starts with the name */
+      const char *colon = strchr (error->message, ':');
+
+      if (colon == NULL)
+        return FALSE;
+      name = named = g_strndup (error->message, (gsize) (colon - error->message));
+    }
+  /* throttling and the server's own failures (a 5xx without a name is InternalServerError) */
+  return ddb_client_error_is_retryable (name, 0) || ddb_client_error_is_expired_token (name);
 }
 
 void

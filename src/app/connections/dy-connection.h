@@ -128,6 +128,13 @@ char *dy_connection_describe_error (DyConnection *self, const GError *error, jso
 /* Whether ERROR (from a call on a connection) is one that signing in again or renewed keys
  * cure: no or expired credentials, a session to sign in to, a token the service refused. */
 gboolean dy_connection_error_wants_session (const GError *error);
+/* Whether sending the same request again may succeed where it failed with ERROR: the network
+ * failed (no connection, a timeout, a connection broken: ddb_http_error_is_transient), DynamoDB
+ * throttled it or failed itself (ddb_client_error_is_retryable; NAME is the exception's name
+ * when the caller has it, NULL: the code's, or the name the text of dy_connection_call_* starts
+ * with), or the session wants renewing (dy_connection_error_wants_session). Not a request
+ * refused as it is (ValidationException, no such table, access denied), nor a cancelled one. */
+gboolean dy_connection_error_is_retryable (const GError *error, const char *name);
 /* A view's call failed with ERROR: when the session is what failed, the connection shows the
  * error (and Sign In where one helps) until a retry succeeds. Main thread. */
 void dy_connection_report_failure (DyConnection *self, const GError *error);

@@ -184,10 +184,16 @@ page_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (!g_task_propagate_boolean (G_TASK (result), &error) && p->serial == self->serial)
     {
       g_autofree char *text = dy_connection_describe_error (self->connection, error, p->extra);
+      const char *name = error->domain == DDB_ERROR ? ddb_backend_error_name (error, p->extra)
+                                                    : NULL;
 
       self->elapsed = g_get_monotonic_time () - self->started;
       dy_sql_view_set_running (self, FALSE);
-      dy_sql_view_show_error (self, text);
+      /* Retry sends the same page again: the first, or the one after the rows shown */
+      dy_sql_view_show_failure (self, text, error, name,
+                                self->pages == 0 ? DY_SQL_RETRY_PARTIQL_FIRST
+                                                 : DY_SQL_RETRY_PARTIQL_NEXT,
+                                NULL);
       g_free (self->status);
       /* the pages read before stay, and so does their NextToken: Load More tries again */
       self->status = self->pages == 0 ? g_strdup (_ ("Not run: DynamoDB refused the statement"))
@@ -372,6 +378,30 @@ dy_sql_partiql_run (DySqlView *self)
           return;
         }
     }
+  if (kind != DY_PARTIQL_READ
+      && dy_connection_get_kind (self->connection) != DY_CONNECTION_DATABASE)
+    confirm_write (self, kind, table);
+  else
+    start_statement (self);
+}
+
+void
+dy_sql_partiql_retry (DySqlView *self, gboolean next_page)
+{
+  g_autofree char *table = NULL;
+  DyPartiqlKind kind;
+
+  if (self->running || self->write_dialog != NULL || self->partiql_request == NULL)
+    return;
+  if (next_page)
+    {
+      if (self->next_token != NULL)
+        start_page (self, self->next_token);
+      return;
+    }
+  /* a write that failed may have been made all the same: asked about again */
+  kind = dy_partiql_kind (json_string_value (json_object_get (self->partiql_request, "Statement")),
+                          &table);
   if (kind != DY_PARTIQL_READ
       && dy_connection_get_kind (self->connection) != DY_CONNECTION_DATABASE)
     confirm_write (self, kind, table);

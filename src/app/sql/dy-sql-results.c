@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "app/browser/dy-grid.h"
+#include "app/common/dy-error-bar.h"
 #include "app/sql/dy-sql-history.h"
 #include "app/sql/dy-sql-view-private.h"
 #include "core/error.h"
@@ -52,14 +53,42 @@ stats_text (const DdbSqlStats *stats)
   return g_strdup_printf (_ ("%s · %s · %s · %s RCU"), requests, pages, items, rcu);
 }
 
+/* Retry is shown while the bar holds a failure worth running again, and can be pressed while
+ * nothing runs. */
+static void
+update_retry (DySqlView *self)
+{
+  gboolean again = self->retry != DY_SQL_RETRY_NONE;
+
+  gtk_widget_set_visible (self->retry_button, again);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.retry", again && !self->running);
+}
+
 void
 dy_sql_view_show_error (DySqlView *self, const char *message)
 {
+  self->retry = DY_SQL_RETRY_NONE;
+  g_clear_pointer (&self->retry_text, g_free);
+  update_retry (self);
   g_free (self->error);
   self->error = g_strdup (message);
   if (message != NULL)
     gtk_label_set_text (self->error_label, message);
   gtk_revealer_set_reveal_child (self->error_revealer, message != NULL);
+}
+
+void
+dy_sql_view_show_failure (DySqlView *self, const char *message, const GError *error,
+                          const char *name, DySqlRetry retry, const char *text)
+{
+  dy_sql_view_show_error (self, message);
+  /* a statement refused as it is (a syntax error, ValidationException) would only fail again */
+  if (dy_connection_error_is_retryable (error, name))
+    {
+      self->retry = retry;
+      self->retry_text = g_strdup (text);
+    }
+  update_retry (self);
 }
 
 void
@@ -447,7 +476,9 @@ run_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       g_autofree char *text = describe_error (self, error, run->error_name);
 
-      dy_sql_view_show_error (self, text);
+      /* Retry runs the statement again from its plan: the rows read before the error go */
+      dy_sql_view_show_failure (self, text, error, run->error_name, DY_SQL_RETRY_STATEMENT,
+                                run->text);
     }
   show_table_stats (self, run->table_stats);
   dy_sql_view_update_actions (self);
@@ -625,7 +656,7 @@ explain_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_free (self->status);
       self->status = g_strdup (_ ("Not run: the statement has an error"));
       dy_sql_view_set_running (self, FALSE);
-      dy_sql_view_show_error (self, text);
+      dy_sql_view_show_failure (self, text, error, e->error_name, DY_SQL_RETRY_STATEMENT, e->text);
       dy_sql_view_update_footer (self);
       return;
     }
@@ -650,12 +681,39 @@ dy_sql_view_statement_text (DySqlView *self)
   return dy_sql_view_dup_text (self);
 }
 
+/* Runs TEXT (taken): its plan on a worker, then (asked first when it is a large Scan of a live
+ * table) its rows. */
+static void
+run_statement (DySqlView *self, char *text)
+{
+  g_autoptr (GTask) task = NULL;
+  Explain *e;
+
+  self->serial++;
+  self->cancelled = FALSE;
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  dy_sql_view_show_error (self, NULL);
+  g_free (self->status);
+  self->status = g_strdup (_ ("Planning…"));
+  dy_sql_view_set_running (self, TRUE);
+  dy_sql_view_update_footer (self);
+  e = g_new0 (Explain, 1);
+  e->session = dy_sql_session_ref (self->session);
+  e->text = text;
+  e->serial = self->serial;
+  task = g_task_new (self, self->cancellable, explain_done, NULL);
+  g_task_set_source_tag (task, run_statement);
+  g_task_set_task_data (task, e, (GDestroyNotify) explain_free);
+  /* the callback compares serials: a cancelled plan is dropped there */
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_run_in_thread (task, explain_thread);
+}
+
 void
 dy_sql_view_run (DySqlView *self)
 {
-  g_autoptr (GTask) task = NULL;
   g_autofree char *text = NULL;
-  Explain *e;
 
   if (self->running)
     return;
@@ -672,25 +730,26 @@ dy_sql_view_run (DySqlView *self)
       return;
     }
   dy_sql_history_add (dy_sql_history_get_default (), text);
-  self->serial++;
-  self->cancelled = FALSE;
-  g_clear_object (&self->cancellable);
-  self->cancellable = g_cancellable_new ();
+  run_statement (self, g_steal_pointer (&text));
+}
+
+/* The error bar's Retry: what failed, as it was run (the editor may hold another statement by
+ * now; it stays as it is). */
+static void
+retry_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  DySqlView *self = DY_SQL_VIEW (widget);
+  DySqlRetry retry = self->retry;
+  g_autofree char *text = NULL;
+
+  if (self->running || retry == DY_SQL_RETRY_NONE)
+    return;
+  text = g_steal_pointer (&self->retry_text);
   dy_sql_view_show_error (self, NULL);
-  g_free (self->status);
-  self->status = g_strdup (_ ("Planning…"));
-  dy_sql_view_set_running (self, TRUE);
-  dy_sql_view_update_footer (self);
-  e = g_new0 (Explain, 1);
-  e->session = dy_sql_session_ref (self->session);
-  e->text = g_steal_pointer (&text);
-  e->serial = self->serial;
-  task = g_task_new (self, self->cancellable, explain_done, NULL);
-  g_task_set_source_tag (task, dy_sql_view_run);
-  g_task_set_task_data (task, e, (GDestroyNotify) explain_free);
-  /* the callback compares serials: a cancelled plan is dropped there */
-  g_task_set_check_cancellable (task, FALSE);
-  g_task_run_in_thread (task, explain_thread);
+  if (retry == DY_SQL_RETRY_STATEMENT && text != NULL)
+    run_statement (self, g_steal_pointer (&text));
+  else if (retry == DY_SQL_RETRY_PARTIQL_FIRST || retry == DY_SQL_RETRY_PARTIQL_NEXT)
+    dy_sql_partiql_retry (self, retry == DY_SQL_RETRY_PARTIQL_NEXT);
 }
 
 void
@@ -739,6 +798,12 @@ dy_sql_results_init (DySqlView *self)
   static const guint keys[] = { GDK_KEY_Return, GDK_KEY_KP_Enter };
   GtkEventController *controller;
 
+  /* TRANSLATORS: the button of a SQL tab's error bar. Its access key (after "_") is not that of
+   * another button the tab shows (Run, Export, Load More, Cancel, Copy As, Limit, Parameters,
+   * ...): Alt and a key two buttons share only moves the focus. */
+  self->retry_button = dy_error_bar_add_button (
+      self->error_revealer, _ ("Re_try"), "view.retry",
+      _ ("Run again what failed, as it was run: the statement, or the page after the rows shown"));
   self->selection = gtk_single_selection_new (NULL);
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
@@ -781,4 +846,5 @@ dy_sql_results_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "view.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "view.cancel", NULL, cancel_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "view.cancel", NULL);
+  gtk_widget_class_install_action (widget_class, "view.retry", NULL, retry_action);
 }

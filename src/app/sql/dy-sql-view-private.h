@@ -77,6 +77,15 @@ GPtrArray *dy_sql_completion_get_columns (DySqlCompletion *self, const char *tab
  * (alias -> table; a table named without an alias is its own). Main thread or any. */
 GHashTable *dy_sql_completion_scan_tables (const char *text);
 
+/* What the error bar's Retry runs again: a failure that sending again may cure
+ * (dy_connection_error_is_retryable), as it was run, whatever the editor holds since. */
+typedef enum {
+  DY_SQL_RETRY_NONE,
+  DY_SQL_RETRY_STATEMENT,     /* the SQL statement (retry_text): its plan, then its rows */
+  DY_SQL_RETRY_PARTIQL_FIRST, /* the PartiQL statement's first page (partiql_request) */
+  DY_SQL_RETRY_PARTIQL_NEXT,  /* the page after the rows shown (next_token) */
+} DySqlRetry;
+
 struct _DySqlView {
   GtkBox parent_instance;
 
@@ -87,6 +96,7 @@ struct _DySqlView {
   GtkLabel *stats_label;
   GtkRevealer *error_revealer;
   GtkLabel *error_label;
+  GtkWidget *retry_button; /* in the error bar, beside the message */
   GtkLabel *footer_label;
   GtkSpinner *spinner;
   GtkProgressBar *progress_bar;
@@ -115,6 +125,8 @@ struct _DySqlView {
   DdbSqlStats stats;
   char *plan;
   char *error;
+  DySqlRetry retry; /* what the error bar's Retry runs again */
+  char *retry_text; /* the SQL statement, for DY_SQL_RETRY_STATEMENT */
   char *status;
   double confirm_rcu;
   GSettings *settings; /* where confirm_rcu is kept, or NULL */
@@ -156,7 +168,14 @@ char *dy_sql_view_statement_text (DySqlView *self);
 void dy_sql_results_class_init (GtkWidgetClass *widget_class);
 void dy_sql_results_init (DySqlView *self);
 void dy_sql_results_dispose (DySqlView *self);
+/* MESSAGE in the error bar, without Retry; NULL hides the bar. Either way what failed before is
+ * forgotten (self->retry). */
 void dy_sql_view_show_error (DySqlView *self, const char *message);
+/* MESSAGE (the words for ERROR) in the error bar, with Retry when sending again may cure ERROR
+ * (NAME: DynamoDB's name for it, or NULL): RETRY then names what it runs again (TEXT: the SQL
+ * statement, for DY_SQL_RETRY_STATEMENT). */
+void dy_sql_view_show_failure (DySqlView *self, const char *message, const GError *error,
+                               const char *name, DySqlRetry retry, const char *text);
 void dy_sql_view_update_footer (DySqlView *self);
 /* Stops the Run (view.cancel, Escape): the rows read stay. */
 void dy_sql_view_cancel (DySqlView *self);
@@ -168,6 +187,9 @@ void dy_sql_partiql_dispose (DySqlView *self);
 void dy_sql_partiql_finalize (DySqlView *self);
 /* Run in PartiQL mode: the first page of ExecuteStatement. */
 void dy_sql_partiql_run (DySqlView *self);
+/* Retry in PartiQL mode: the last statement's first page as it was sent (a write to a live
+ * connection asked about again), or with NEXT_PAGE the page after the rows shown. */
+void dy_sql_partiql_retry (DySqlView *self, gboolean next_page);
 /* The tab's title and tooltip, which say the mode. */
 void dy_sql_partiql_update_tab (DySqlView *self);
 void dy_sql_partiql_update_actions (DySqlView *self);

@@ -165,6 +165,8 @@ dy_sql_view_update_actions (DySqlView *self)
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.run", !self->running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.retry",
+                                 !self->running && self->retry != DY_SQL_RETRY_NONE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.cancel", busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.export", !busy && self->columns->len > 1);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.stage-update",
@@ -435,6 +437,7 @@ dy_sql_view_finalize (GObject *object)
   g_clear_object (&self->settings);
   g_free (self->plan);
   g_free (self->error);
+  g_free (self->retry_text);
   g_free (self->status);
   dy_sql_partiql_finalize (self);
   G_OBJECT_CLASS (dy_sql_view_parent_class)->finalize (object);
