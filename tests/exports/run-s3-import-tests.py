@@ -522,8 +522,9 @@ class ImportTests(unittest.TestCase):
         status, _, err = server.stop(timeout=TIMEOUT)
         stopped = time.monotonic() - started
         self.assertEqual(status, 0, err)
-        # The put's own timeouts (60 s an attempt, five attempts) would have held serve.
-        self.assertLess(stopped, 30, err)
+        # The put's own timeouts (60 s an attempt, five attempts) would have held serve at least
+        # 60 s; a stop takes about a second, more on a busy machine under the sanitizers.
+        self.assertLess(stopped, 50, err)
         # its process is gone: its connection closed
         self.assertTrue(closed.wait(TIMEOUT), "the put's connection stayed open")
         hole.close()
