@@ -19,24 +19,30 @@ fuzz_targets="ddbjson plainjson expr codegen requests serve model infer awsconfi
 passed=0
 failed=0
 skipped=0
+failures=""  # the names of what failed, repeated before the last line
+
 
 count_meson () { # builddir
   local counts
   counts=$(python3 - "$1/meson-logs/testlog.json" <<'PY'
 import json, sys
 ok = bad = skip = 0
+names = []
 for line in open(sys.argv[1]):
-    r = json.loads(line).get("result")
+    t = json.loads(line)
+    r = t.get("result")
     if r in ("OK", "EXPECTEDFAIL"):
         ok += 1
     elif r == "SKIP":
         skip += 1
     else:
         bad += 1
-print(ok, bad, skip)
+        names.append(f"{t.get('name')}({r})")
+print(ok, bad, skip, *names)
 PY
-) || counts="0 1 0"
-  read -r ok bad skip <<<"$counts"
+) || counts="0 1 0 (no-testlog)"
+  read -r ok bad skip names <<<"$counts"
+  [ -n "$names" ] && failures="$failures $1:${names// / $1:}"
   passed=$((passed + ok))
   failed=$((failed + bad))
   skipped=$((skipped + skip))
@@ -47,7 +53,7 @@ check_secrets () { # builddir
   if python3 build-aux/check-secrets.py "$1/meson-logs/testlog.txt"; then
     passed=$((passed + 1))
   else
-    failed=$((failed + 1))
+    failed=$((failed + 1)); failures="$failures $1:check-secrets"
   fi
 }
 
@@ -101,6 +107,7 @@ if [ -f build-fuzz/build.ninja ] || CC=clang setup build-fuzz -Dfuzzing=true -Dt
         echo "fuzz-$target: ok"; passed=$((passed + 1))
       else
         echo "fuzz-$target: FAILED"; tail -40 "build-fuzz/fuzz-$target.log"; failed=$((failed + 1))
+        failures="$failures fuzz-$target"
       fi
       rm -rf "$work"
     done
@@ -122,5 +129,6 @@ else
 fi
 
 echo
+[ -n "$failures" ] && echo "failed:$failures"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
