@@ -23,7 +23,11 @@ static const char stream_schema_sql[]
       "CREATE TABLE IF NOT EXISTS dy_stream_records ("
       " seq INTEGER PRIMARY KEY AUTOINCREMENT, sid INTEGER NOT NULL, created INTEGER NOT NULL,"
       " record TEXT NOT NULL);"
-      "CREATE INDEX IF NOT EXISTS dy_stream_records_by_sid ON dy_stream_records (sid, seq);";
+      "CREATE INDEX IF NOT EXISTS dy_stream_records_by_sid ON dy_stream_records (sid, seq);"
+      /* The records past the retention, found without reading the ones kept (a stream keeps a
+       * day of them: DescribeStream, GetShardIterator, GetRecords and the sweeper read only the
+       * ends of a stream). Added to older databases on open. */
+      "CREATE INDEX IF NOT EXISTS dy_stream_records_by_age ON dy_stream_records (sid, created);";
 
 /* What one GetRecords answer holds at most (AWS: 1 MB). */
 #define MAX_READ_BYTES (1024 * 1024)
@@ -264,29 +268,38 @@ ddb_stream_sync_table (DdbStore *store, const DdbTableDef *def, gboolean deleted
 gboolean
 ddb_stream_trim (DdbStore *store, gint64 now_ms, GError **error)
 {
+  /* Each statement reads the records past the retention through dy_stream_records_by_age, not
+   * the day of records kept: the sweeper runs under the write lock. */
   static const char *const sqls[] = {
     /* Remember how far each stream was trimmed, for TrimmedDataAccessException. */
     "UPDATE dy_streams SET trimmed = (SELECT max(seq) FROM dy_stream_records r"
     " WHERE r.sid = dy_streams.id AND r.created < ?1)"
     " WHERE EXISTS (SELECT 1 FROM dy_stream_records r WHERE r.sid = dy_streams.id"
     " AND r.created < ?1)",
-    "DELETE FROM dy_stream_records WHERE created < ?1",
+    "DELETE FROM dy_stream_records WHERE sid IN (SELECT id FROM dy_streams) AND created < ?1",
     "DELETE FROM dy_streams WHERE status = 'DISABLED' AND disabled < ?1",
+    /* Only after streams were removed (the one statement that reads every record). */
     "DELETE FROM dy_stream_records WHERE sid NOT IN (SELECT id FROM dy_streams)",
   };
   gboolean own = !store->in_txn, ok = TRUE;
+  gboolean streams_removed = FALSE;
 
   if (own && !ddb_store_begin (store, error))
     return FALSE;
   for (guint i = 0; ok && i < G_N_ELEMENTS (sqls); i++)
     {
-      sqlite3_stmt *stmt = store_stmt_acquire (store, sqls[i], error);
+      sqlite3_stmt *stmt;
 
+      if (i == 3 && !streams_removed)
+        break;
+      stmt = store_stmt_acquire (store, sqls[i], error);
       ok = stmt != NULL;
       if (ok)
         {
           sqlite3_bind_int64 (stmt, 1, now_ms - DDB_STREAM_RETENTION_SECONDS * (gint64) 1000);
           ok = run (store, stmt, error);
+          if (ok && i == 2)
+            streams_removed = sqlite3_changes (store->db) > 0;
         }
     }
   if (own)
@@ -364,10 +377,16 @@ ddb_stream_get (DdbStore *store, const char *arn, gint64 now_ms, DdbStreamInfo *
 
   /* Records not yet trimmed but past the retention count as trimmed: readers never see them,
    * whether or not a sweeper has run. */
+  /* The ends of the stream only: the newest past the retention (by age), the oldest kept (in
+   * sequence order from the start, past the few not yet trimmed) and the newest. */
   stmt = store_stmt_acquire (store,
-                             "SELECT max(CASE WHEN created < ?2 THEN seq END),"
-                             " min(CASE WHEN created >= ?2 THEN seq END), max(seq)"
-                             " FROM dy_stream_records WHERE sid = ?1",
+                             "SELECT (SELECT max(seq) FROM dy_stream_records"
+                             "  INDEXED BY dy_stream_records_by_age"
+                             "  WHERE sid = ?1 AND created < ?2),"
+                             " (SELECT seq FROM dy_stream_records INDEXED BY dy_stream_records_by_sid"
+                             "  WHERE sid = ?1 AND created >= ?2 ORDER BY seq LIMIT 1),"
+                             " (SELECT max(seq) FROM dy_stream_records"
+                             "  INDEXED BY dy_stream_records_by_sid WHERE sid = ?1)",
                              error);
   if (stmt == NULL)
     {

@@ -192,6 +192,38 @@ test_disable_and_delete_table (void)
   }
 }
 
+/* A day after its table was deleted, a disabled stream goes with its records (the sweeper's
+ * one pass over every record, taken only then). */
+static void
+test_disabled_stream_removed (void)
+{
+  g_autoptr (DdbEngine) e = etu_engine_new ();
+  g_autofree char *arn = create_streamed (e, "Tab", "KEYS_ONLY");
+  g_autofree char *kept = create_streamed (e, "Other", "KEYS_ONLY");
+  GError *error = NULL;
+  json_t *l, *recs;
+
+  etu_put (e, "Tab", "{'pk': {'S': 'a'}}");
+  etu_put (e, "Other", "{'pk': {'S': 'b'}}");
+  json_decref (etu_ok (e, "DeleteTable", "{'TableName': 'Tab'}"));
+  /* An hour later: nothing goes. */
+  g_assert_true (ddb_stream_trim (e->store, g_get_real_time () / 1000 + 3600 * 1000, &error));
+  g_assert_no_error (error);
+  recs = records (e, arn);
+  g_assert_cmpuint (json_array_size (recs), ==, 1);
+  json_decref (recs);
+  g_assert_true (ddb_stream_trim (e->store, g_get_real_time () / 1000 + 25 * 3600 * 1000, &error));
+  g_assert_no_error (error);
+  json_decref (etu_fails (e, STREAMS "DescribeStream", DDB_ERROR_RESOURCE_NOT_FOUND, NULL,
+                          "{'StreamArn': '%s'}", arn));
+  l = etu_ok (e, STREAMS "ListStreams", "{}");
+  g_assert_cmpuint (json_array_size (json_object_get (l, "Streams")), ==, 1);
+  g_assert_cmpstr (json_string_value (json_object_get (
+                       json_array_get (json_object_get (l, "Streams"), 0), "StreamArn")),
+                   ==, kept);
+  json_decref (l);
+}
+
 static void
 test_trimmed_after_24_hours (void)
 {
@@ -474,6 +506,7 @@ main (int argc, char **argv)
   g_test_add_func ("/streams/transaction-all-or-none", test_transaction_all_or_none);
   g_test_add_func ("/streams/disable-and-delete-table", test_disable_and_delete_table);
   g_test_add_func ("/streams/trimmed-after-24-hours", test_trimmed_after_24_hours);
+  g_test_add_func ("/streams/disabled-stream-removed", test_disabled_stream_removed);
   g_test_add_func ("/streams/iterator-checks", test_iterator_checks);
   g_test_add_func ("/streams/seq-format", test_seq_format);
   g_test_add_func ("/streams/page-size", test_page_size);
