@@ -1,16 +1,14 @@
 /* sigv4.c: AWS Signature Version 4: canonical request, string to sign, signing key derivation and
- * signature for header and presigned (query) signing, and the verifier behind `serve --auth`. */
+ * signature for header and presigned (query) signing; the verifier behind `serve --auth` is
+ * sigv4-verify.c, on the pieces sigv4-private.h shares. */
 #include "net/sigv4.h"
+#include "net/sigv4-private.h"
 
 #include "core/error.h"
 
 #include "net/hash.h"
 
 #include <string.h>
-
-#define ALGORITHM "AWS4-HMAC-SHA256"
-#define TERMINATOR "aws4_request"
-#define DEFAULT_MAX_SKEW 900
 
 /* ---- small helpers ---- */
 
@@ -99,8 +97,8 @@ sha256_hex (const void *data, gsize len, char out[65])
 
 /* signature = hex(HMAC(kSigning, string_to_sign)), with kSigning derived from the secret through
  * the date, region and service. Every intermediate key is wiped before returning. */
-static void
-compute_signature (const char *secret, const char *date8, const char *region, const char *service,
+void
+sigv4_compute_signature (const char *secret, const char *date8, const char *region, const char *service,
                    const char *string_to_sign, char out[65])
 {
   gsize secret_len = strlen (secret);
@@ -214,8 +212,8 @@ normalize_path (const char *path)
   return g_string_free (out, FALSE);
 }
 
-static char *
-canonical_uri (const char *path, gboolean normalize)
+char *
+sigv4_canonical_uri (const char *path, gboolean normalize)
 {
   GString *out = g_string_new ("");
   char *norm;
@@ -233,8 +231,8 @@ typedef struct {
   char *value; /* encoded */
 } QueryParam;
 
-static void
-query_param_free (gpointer p)
+void
+sigv4_query_param_free (gpointer p)
 {
   QueryParam *qp = p;
 
@@ -254,8 +252,8 @@ query_add_encoded (GPtrArray *params, const char *key, const char *value)
 }
 
 /* Each raw parameter is decoded then encoded again, so "ሴ=bar" and "%E1%88%B4=bar" sign alike. */
-static void
-query_parse (GPtrArray *params, const char *query)
+void
+sigv4_query_parse (GPtrArray *params, const char *query)
 {
   const char *p = query;
 
@@ -297,8 +295,8 @@ query_param_cmp (gconstpointer a, gconstpointer b)
   return c != 0 ? c : strcmp (x->value, y->value);
 }
 
-static char *
-canonical_query (GPtrArray *params)
+char *
+sigv4_canonical_query (GPtrArray *params)
 {
   GString *out = ddb_secret_string_new (0);
 
@@ -338,8 +336,8 @@ append_canonical_value (GString *out, const char *value)
     }
 }
 
-static char *
-lower_trimmed_name (const char *name)
+char *
+sigv4_lower_trimmed_name (const char *name)
 {
   char *s = g_ascii_strdown (name, -1);
 
@@ -351,8 +349,8 @@ typedef struct {
   GString *value; /* canonical: values joined with ',' */
 } CanonHeader;
 
-static void
-canon_header_free (gpointer p)
+void
+sigv4_canon_header_free (gpointer p)
 {
   CanonHeader *h = p;
 
@@ -371,8 +369,8 @@ canon_header_cmp (gconstpointer a, gconstpointer b)
 }
 
 /* Adds a header to the set, joining with ',' an already present name (in arrival order). */
-static void
-canon_headers_add (GPtrArray *set, const char *lname, const char *value)
+void
+sigv4_canon_headers_add (GPtrArray *set, const char *lname, const char *value)
 {
   CanonHeader *h = NULL;
 
@@ -411,12 +409,12 @@ is_unsigned_header (const char *lname)
   return FALSE;
 }
 
-static const char *
-find_header (const DdbHttpRequest *req, const char *lname)
+const char *
+sigv4_find_header (const DdbHttpRequest *req, const char *lname)
 {
   for (guint i = 0; i < req->n_headers; i++)
     {
-      char *n = lower_trimmed_name (req->headers[i].name);
+      char *n = sigv4_lower_trimmed_name (req->headers[i].name);
       gboolean match = strcmp (n, lname) == 0;
 
       g_free (n);
@@ -444,8 +442,8 @@ signed_header_names (GPtrArray *headers)
 
 /* "METHOD\nURI\nQUERY\nheaders...\n\nsigned;headers\npayloadhash"; signed_names gets the
  * "a;b;c" line. The headers are sorted by name. */
-static char *
-build_canonical_request (const char *method, const char *uri, const char *query, GPtrArray *headers,
+char *
+sigv4_build_canonical_request (const char *method, const char *uri, const char *query, GPtrArray *headers,
                          const char *payload_hash, char **signed_names)
 {
   GString *out = ddb_secret_string_new (0);
@@ -474,14 +472,14 @@ build_canonical_request (const char *method, const char *uri, const char *query,
 }
 
 /* The hex SHA-256 of the request's body (empty when it has none). */
-static void
-body_sha256_hex (const DdbHttpRequest *req, char out[65])
+void
+sigv4_body_sha256_hex (const DdbHttpRequest *req, char out[65])
 {
   sha256_hex (req->body != NULL ? (const void *) req->body : "", req->body_len, out);
 }
 
-static char *
-build_string_to_sign (const char *amz_date, const char *scope, const char *canonical_request)
+char *
+sigv4_build_string_to_sign (const char *amz_date, const char *scope, const char *canonical_request)
 {
   char hash[65];
 
@@ -524,7 +522,7 @@ check_sign_inputs (const DdbHttpRequest *req, const DdbCredentials *creds,
                            "Cannot sign the request: no credentials");
       return FALSE;
     }
-  if (find_header (req, "host") == NULL)
+  if (sigv4_find_header (req, "host") == NULL)
     {
       g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
                            "Cannot sign the request: it has no Host header");
@@ -533,7 +531,7 @@ check_sign_inputs (const DdbHttpRequest *req, const DdbCredentials *creds,
   if (query_mode)
     return TRUE;
   for (gsize i = 0; i < G_N_ELEMENTS (reserved); i++)
-    if (find_header (req, reserved[i]) != NULL)
+    if (sigv4_find_header (req, reserved[i]) != NULL)
       {
         g_set_error (error, DDB_ERROR, DDB_ERROR_INTERNAL,
                      "Cannot sign the request: it already has a %s header", reserved[i]);
@@ -545,14 +543,14 @@ check_sign_inputs (const DdbHttpRequest *req, const DdbCredentials *creds,
 static GPtrArray *
 collect_signed_headers (const DdbHttpRequest *req)
 {
-  GPtrArray *set = g_ptr_array_new_with_free_func (canon_header_free);
+  GPtrArray *set = g_ptr_array_new_with_free_func (sigv4_canon_header_free);
 
   for (guint i = 0; i < req->n_headers; i++)
     {
-      char *lname = lower_trimmed_name (req->headers[i].name);
+      char *lname = sigv4_lower_trimmed_name (req->headers[i].name);
 
       if (!is_unsigned_header (lname))
-        canon_headers_add (set, lname, req->headers[i].value);
+        sigv4_canon_headers_add (set, lname, req->headers[i].value);
       g_free (lname);
     }
   return set;
@@ -567,8 +565,8 @@ finish_signature (const DdbCredentials *creds, const DdbSigningParams *params, c
 
   memcpy (date8, amz_date, 8);
   date8[8] = '\0';
-  out->string_to_sign = build_string_to_sign (amz_date, scope, out->canonical_request);
-  compute_signature (creds->secret_access_key, date8, params->region, params->service,
+  out->string_to_sign = sigv4_build_string_to_sign (amz_date, scope, out->canonical_request);
+  sigv4_compute_signature (creds->secret_access_key, date8, params->region, params->service,
                      out->string_to_sign, sig);
   out->signature = g_strdup (sig);
 }
@@ -605,14 +603,14 @@ signing_begin (Signing *s, const DdbHttpRequest *req, const DdbCredentials *cred
   memset (out, 0, sizeof *out);
   if (!check_sign_inputs (req, creds, params, query_mode, error))
     return FALSE;
-  body_sha256_hex (req, s->payload);
+  sigv4_body_sha256_hex (req, s->payload);
   s->has_token = creds->session_token != NULL && *creds->session_token != '\0';
   s->amz_date = ddb_sigv4_format_amz_date (params->time);
   s->scope = g_strdup_printf ("%.8s/%s/%s/" TERMINATOR, s->amz_date, params->region,
                               params->service);
   s->headers = collect_signed_headers (req);
-  s->query = g_ptr_array_new_with_free_func (query_param_free);
-  query_parse (s->query, req->query);
+  s->query = g_ptr_array_new_with_free_func (sigv4_query_param_free);
+  sigv4_query_parse (s->query, req->query);
   return TRUE;
 }
 
@@ -621,12 +619,12 @@ static void
 signing_finish (Signing *s, const DdbHttpRequest *req, const DdbCredentials *creds,
                 const DdbSigningParams *params, DdbSignature *out)
 {
-  char *uri = canonical_uri (req->path, params->normalize_path);
-  char *cquery = canonical_query (s->query);
+  char *uri = sigv4_canonical_uri (req->path, params->normalize_path);
+  char *cquery = sigv4_canonical_query (s->query);
 
   g_clear_pointer (&s->names, g_free);
   out->canonical_request
-      = build_canonical_request (req->method, uri, cquery, s->headers, s->payload, &s->names);
+      = sigv4_build_canonical_request (req->method, uri, cquery, s->headers, s->payload, &s->names);
   ddb_secret_free (uri);
   ddb_secret_free (cquery);
   finish_signature (creds, params, s->amz_date, s->scope, out);
@@ -647,11 +645,11 @@ ddb_sigv4_sign_headers (const DdbHttpRequest *req, const DdbCredentials *creds,
       return FALSE;
     }
 
-  canon_headers_add (s.headers, "x-amz-date", s.amz_date);
+  sigv4_canon_headers_add (s.headers, "x-amz-date", s.amz_date);
   if (s.has_token && !params->omit_session_token)
-    canon_headers_add (s.headers, "x-amz-security-token", creds->session_token);
+    sigv4_canon_headers_add (s.headers, "x-amz-security-token", creds->session_token);
   if (params->sign_body)
-    canon_headers_add (s.headers, "x-amz-content-sha256", s.payload);
+    sigv4_canon_headers_add (s.headers, "x-amz-content-sha256", s.payload);
   signing_finish (&s, req, creds, params, out);
 
   add = g_ptr_array_new ();
@@ -732,400 +730,4 @@ ddb_sigv4_sign_query (const DdbHttpRequest *req, const DdbCredentials *creds,
   g_free (expires);
   signing_clear (&s);
   return TRUE;
-}
-
-/* ---- verifying ---- */
-
-typedef struct {
-  char *credential;
-  char *signed_headers;
-  char *signature;
-} AuthParams;
-
-static void
-auth_params_clear (AuthParams *a)
-{
-  g_free (a->credential);
-  g_free (a->signed_headers);
-  g_free (a->signature);
-}
-
-/* Splits "Credential=..., SignedHeaders=..., Signature=..." (after the algorithm) as DynamoDB does:
- * comma-separated, blanks around each part ignored, the first '=' separating key and value. */
-static gboolean
-parse_auth_params (const char *auth, const char *rest, AuthParams *a, GError **error)
-{
-  char **parts = g_strsplit (rest, ",", -1);
-  gboolean ok = TRUE;
-
-  for (char **p = parts; *p != NULL && ok; p++)
-    {
-      char *part = g_strstrip (*p);
-      char *eq;
-      char **slot = NULL;
-
-      if (*part == '\0')
-        continue;
-      eq = strchr (part, '=');
-      if (eq == NULL)
-        {
-          g_set_error (error, DDB_ERROR, DDB_ERROR_INCOMPLETE_SIGNATURE,
-                       "'%s' not a valid key=value pair (missing equal-sign) in Authorization "
-                       "header: '%s'.",
-                       part, auth);
-          ok = FALSE;
-          break;
-        }
-      *eq = '\0';
-      g_strchomp (part);
-      if (strcmp (part, "Credential") == 0)
-        slot = &a->credential;
-      else if (strcmp (part, "SignedHeaders") == 0)
-        slot = &a->signed_headers;
-      else if (strcmp (part, "Signature") == 0)
-        slot = &a->signature;
-      if (slot != NULL)
-        {
-          g_free (*slot);
-          *slot = g_strdup (g_strchug (eq + 1));
-        }
-    }
-  g_strfreev (parts);
-  return ok;
-}
-
-static gboolean
-signed_headers_contain (const char *list, const char *lname)
-{
-  char **names = g_strsplit (list, ";", -1);
-  gboolean found = FALSE;
-
-  for (char **n = names; *n != NULL && !found; n++)
-    found = g_ascii_strcasecmp (g_strstrip (*n), lname) == 0;
-  g_strfreev (names);
-  return found;
-}
-
-/* Canonical headers for the names the client signed, each from every header of that name, in
- * the request's order. A name listed twice counts once (the canonical request lists each header
- * once, as every signer writes it): else a request of a few kilobytes could make the canonical
- * request, and the message that quotes it, the product of its header count and its name count.
- * The request's header names are lower-cased once, for a time linear in the request's size. */
-static GPtrArray *
-collect_named_headers (const DdbHttpRequest *req, const char *list)
-{
-  GPtrArray *set = g_ptr_array_new_with_free_func (canon_header_free);
-  /* Lower-case name -> the request's values of that name (GPtrArray of borrowed strings). */
-  GHashTable *values
-      = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
-  GHashTable *done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  char **names = g_strsplit (list, ";", -1);
-
-  for (guint i = 0; i < req->n_headers; i++)
-    {
-      char *lname = lower_trimmed_name (req->headers[i].name);
-      GPtrArray *v = g_hash_table_lookup (values, lname);
-
-      if (v == NULL)
-        {
-          v = g_ptr_array_new ();
-          g_hash_table_insert (values, lname, v);
-        }
-      else
-        g_free (lname);
-      g_ptr_array_add (v, (gpointer) (req->headers[i].value != NULL ? req->headers[i].value : ""));
-    }
-  for (char **n = names; *n != NULL; n++)
-    {
-      char *want = lower_trimmed_name (*n);
-      GPtrArray *v;
-
-      if (*want == '\0' || g_hash_table_contains (done, want))
-        {
-          g_free (want);
-          continue;
-        }
-      v = g_hash_table_lookup (values, want);
-      if (v == NULL)
-        canon_headers_add (set, want, "");
-      else
-        for (guint i = 0; i < v->len; i++)
-          canon_headers_add (set, want, g_ptr_array_index (v, i));
-      g_hash_table_add (done, want);
-    }
-  g_strfreev (names);
-  g_hash_table_unref (done);
-  g_hash_table_unref (values);
-  return set;
-}
-
-static gboolean
-check_scope (char **scope, const char *date8, const char *amz_date,
-             const DdbSigv4VerifyParams *params, GError **error)
-{
-  GString *msg = g_string_new ("");
-
-  if (params->region != NULL && strcmp (scope[2], params->region) != 0)
-    g_string_append_printf (msg, "Credential should be scoped to a valid region, not '%s'. ",
-                            scope[2]);
-  if (strcmp (scope[3], params->service) != 0)
-    g_string_append_printf (msg, "Credential should be scoped to correct service: '%s'. ",
-                            params->service);
-  if (strcmp (scope[4], TERMINATOR) != 0)
-    g_string_append_printf (
-        msg, "Credential should be scoped with a valid terminator: '" TERMINATOR "', not '%s'. ",
-        scope[4]);
-  if (strcmp (scope[1], date8) != 0)
-    g_string_append_printf (msg,
-                            "Date in Credential scope does not match YYYYMMDD from ISO-8601 "
-                            "version of date from HTTP: '%s' != '%s', from '%s'. ",
-                            scope[1], date8, amz_date);
-  if (msg->len > 0)
-    {
-      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE, msg->str);
-      g_string_free (msg, TRUE);
-      return FALSE;
-    }
-  g_string_free (msg, TRUE);
-  return TRUE;
-}
-
-static gboolean
-check_skew (const char *amz_date, gint64 when, const DdbSigv4VerifyParams *params, GError **error)
-{
-  gint64 skew = params->max_skew > 0 ? params->max_skew : DEFAULT_MAX_SKEW;
-  gint64 minutes = skew / 60;
-  char *now_s, *bound_s;
-
-  if (when >= params->now - skew && when <= params->now + skew)
-    return TRUE;
-  now_s = ddb_sigv4_format_amz_date (params->now);
-  if (when < params->now - skew)
-    {
-      bound_s = ddb_sigv4_format_amz_date (params->now - skew);
-      g_set_error (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE,
-                   "Signature expired: %s is now earlier than %s (%s - %" G_GINT64_FORMAT " min.)",
-                   amz_date, bound_s, now_s, minutes);
-    }
-  else
-    {
-      bound_s = ddb_sigv4_format_amz_date (params->now + skew);
-      g_set_error (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE,
-                   "Signature not yet current: %s is still later than %s (%s + %" G_GINT64_FORMAT
-                   " min.)",
-                   amz_date, bound_s, now_s, minutes);
-    }
-  g_free (now_s);
-  g_free (bound_s);
-  return FALSE;
-}
-
-static gboolean
-verify_request (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
-                char **out_access_key_id, GError **error)
-{
-  const char *auth_header, *date_header;
-  char *auth = NULL, *algorithm = NULL;
-  const char *rest;
-  AuthParams ap = { NULL, NULL, NULL };
-  GString *missing;
-  char **scope = NULL;
-  gint64 when = 0;
-  char date8[9];
-  gboolean ok = FALSE;
-
-  g_return_val_if_fail (
-      req != NULL && params != NULL && params->service != NULL && params->lookup != NULL, FALSE);
-
-  auth_header = find_header (req, "authorization");
-  if (auth_header == NULL
-      || !g_str_has_prefix (auth = g_strstrip (g_strdup (auth_header)), "AWS4-"))
-    {
-      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_MISSING_AUTHENTICATION_TOKEN,
-                           "Request is missing Authentication Token");
-      g_free (auth);
-      return FALSE;
-    }
-
-  rest = auth;
-  while (*rest != '\0' && *rest != ' ' && *rest != '\t')
-    rest++;
-  algorithm = g_strndup (auth, (gsize) (rest - auth));
-  if (!parse_auth_params (auth, rest, &ap, error))
-    goto out;
-
-  date_header = find_header (req, "x-amz-date");
-  if (date_header == NULL)
-    date_header = find_header (req, "date");
-  missing = g_string_new ("");
-  if (ap.credential == NULL || *ap.credential == '\0')
-    g_string_append (missing, "Authorization header requires 'Credential' parameter. ");
-  if (ap.signature == NULL || *ap.signature == '\0')
-    g_string_append (missing, "Authorization header requires 'Signature' parameter. ");
-  if (ap.signed_headers == NULL)
-    g_string_append (missing, "Authorization header requires 'SignedHeaders' parameter. ");
-  if (date_header == NULL)
-    g_string_append (missing, "Authorization header requires existence of either a "
-                              "'X-Amz-Date' or a 'Date' header. ");
-  if (missing->len > 0)
-    {
-      g_set_error (error, DDB_ERROR, DDB_ERROR_INCOMPLETE_SIGNATURE, "%sAuthorization=%s",
-                   missing->str, auth);
-      g_string_free (missing, TRUE);
-      goto out;
-    }
-  g_string_free (missing, TRUE);
-
-  {
-    char *d = g_strstrip (g_strdup (date_header));
-    gboolean parsed = ddb_sigv4_parse_amz_date (d, &when);
-
-    if (!parsed)
-      g_set_error (error, DDB_ERROR, DDB_ERROR_INCOMPLETE_SIGNATURE,
-                   "Date must be in ISO-8601 'basic format'. Got '%s'. See "
-                   "http://en.wikipedia.org/wiki/ISO_8601",
-                   d);
-    g_free (d);
-    if (!parsed)
-      goto out;
-  }
-  {
-    char *amz_date = ddb_sigv4_format_amz_date (when);
-    gboolean fresh = check_skew (amz_date, when, params, error);
-
-    g_free (amz_date);
-    if (!fresh)
-      goto out;
-  }
-
-  if (!signed_headers_contain (ap.signed_headers, "host"))
-    {
-      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE,
-                           "'Host' must be a 'SignedHeader' in the AWS Authorization.");
-      goto out;
-    }
-
-  if (strcmp (algorithm, ALGORITHM) != 0)
-    {
-      g_set_error (error, DDB_ERROR, DDB_ERROR_INCOMPLETE_SIGNATURE,
-                   "Unsupported AWS 'algorithm': '%s' (only " ALGORITHM " for now). ", algorithm);
-      goto out;
-    }
-
-  {
-    /* Trailing slashes do not count as empty elements. */
-    char *cred = g_strdup (ap.credential);
-    gsize len = strlen (cred);
-
-    while (len > 0 && cred[len - 1] == '/')
-      cred[--len] = '\0';
-    scope = g_strsplit (cred, "/", -1);
-    g_free (cred);
-    if (g_strv_length (scope) != 5)
-      {
-        g_set_error (error, DDB_ERROR, DDB_ERROR_INCOMPLETE_SIGNATURE,
-                     "Credential must have exactly 5 slash-delimited elements, e.g. "
-                     "keyid/date/region/service/term, got '%s'",
-                     ap.credential);
-        goto out;
-      }
-  }
-
-  {
-    char *amz_date = ddb_sigv4_format_amz_date (when);
-    gboolean in_scope;
-
-    memcpy (date8, amz_date, 8);
-    date8[8] = '\0';
-    in_scope = check_scope (scope, date8, amz_date, params, error);
-    g_free (amz_date);
-    if (!in_scope)
-      goto out;
-  }
-
-  {
-    const char *secret = params->lookup (scope[0], params->user_data);
-    GPtrArray *headers, *query;
-    char *uri, *cquery, *names = NULL, *canonical, *sts, *amz_date, *scope_s;
-    char payload[65], expected[65];
-    gsize sig_len;
-
-    if (secret == NULL)
-      {
-        g_set_error_literal (error, DDB_ERROR, DDB_ERROR_UNRECOGNIZED_CLIENT,
-                             "The security token included in the request is invalid.");
-        goto out;
-      }
-
-    amz_date = ddb_sigv4_format_amz_date (when);
-    scope_s = g_strdup_printf ("%s/%s/%s/%s", scope[1], scope[2], scope[3], scope[4]);
-    headers = collect_named_headers (req, ap.signed_headers);
-    query = g_ptr_array_new_with_free_func (query_param_free);
-    query_parse (query, req->query);
-    uri = canonical_uri (req->path, TRUE);
-    cquery = canonical_query (query);
-    body_sha256_hex (req, payload);
-    canonical = build_canonical_request (req->method, uri, cquery, headers, payload,
-                                         &names);
-    sts = build_string_to_sign (amz_date, scope_s, canonical);
-    compute_signature (secret, scope[1], scope[2], scope[3], sts, expected);
-
-    /* The lengths are public (a signature is always 64 hex digits); only the bytes are
-     * compared in constant time. */
-    sig_len = strlen (ap.signature);
-    if (sig_len == 64 && ddb_memeq_const (expected, ap.signature, 64))
-      {
-        ok = TRUE;
-        if (out_access_key_id != NULL)
-          *out_access_key_id = g_strdup (scope[0]);
-      }
-    else
-      g_set_error (error, DDB_ERROR, DDB_ERROR_INVALID_SIGNATURE,
-                   "The request signature we calculated does not match the signature you "
-                   "provided. Check your AWS Secret Access Key and signing method. Consult the "
-                   "service documentation for details.\n\nThe Canonical String for this request "
-                   "should have been\n'%s'\n\nThe String-to-Sign should have been\n'%s'\n",
-                   canonical, sts);
-
-    ddb_secure_zero (expected, sizeof expected);
-    g_ptr_array_free (headers, TRUE);
-    g_ptr_array_free (query, TRUE);
-    ddb_secret_free (uri);
-    ddb_secret_free (cquery);
-    g_free (names);
-    ddb_secret_free (canonical);
-    g_free (sts);
-    g_free (amz_date);
-    g_free (scope_s);
-  }
-
-out:
-  g_strfreev (scope);
-  auth_params_clear (&ap);
-  g_free (algorithm);
-  g_free (auth);
-  return ok;
-}
-
-gboolean
-ddb_sigv4_verify (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
-                  char **out_access_key_id, GError **error)
-{
-  GError *local = NULL;
-
-  if (verify_request (req, params, out_access_key_id, &local))
-    return TRUE;
-  if (local == NULL)
-    return FALSE;
-  /* The messages quote the request's headers, which may hold any byte; serve answers them in
-   * a JSON string, which must be UTF-8 (jansson drops a member that is not). */
-  if (!g_utf8_validate (local->message, -1, NULL))
-    {
-      char *valid = g_utf8_make_valid (local->message, -1);
-
-      g_free (local->message);
-      local->message = valid;
-    }
-  g_propagate_error (error, local);
-  return FALSE;
 }
