@@ -1,7 +1,9 @@
 /* engine-test-util.c: helpers shared by the engine tests (see engine-test-util.h). */
 #include "engine-test-util.h"
 
+#include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "../core/test-util.h"
 
@@ -176,4 +178,20 @@ etu_remove_tree (const char *path)
   if (d != NULL)
     g_dir_close (d);
   g_rmdir (path);
+}
+
+/* TEXT as one gzip member. */
+GBytes *
+etu_gzip (const char *text)
+{
+  g_autoptr (GZlibCompressor) z = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
+  g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
+  g_autoptr (GOutputStream) gz = g_converter_output_stream_new (mem, G_CONVERTER (z));
+  GError *error = NULL;
+
+  g_output_stream_write_all (gz, text, strlen (text), NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_output_stream_close (gz, NULL, &error);
+  g_assert_no_error (error);
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (mem));
 }

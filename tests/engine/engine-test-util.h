@@ -44,4 +44,7 @@ void etu_put (DdbEngine *e, const char *table, const char *item);
 char *etu_tmp_dir (const char *tmpl);
 void etu_remove_tree (const char *path);
 
+/* TEXT as one gzip member. */
+GBytes *etu_gzip (const char *text);
+
 G_END_DECLS

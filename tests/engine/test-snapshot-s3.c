@@ -62,21 +62,6 @@ iso_time (gint64 us)
   return g_date_time_format (exact, "%Y-%m-%dT%H:%M:%S.%fZ");
 }
 
-static GBytes *
-gzip_bytes (const char *text)
-{
-  g_autoptr (GZlibCompressor) z = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
-  g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
-  g_autoptr (GOutputStream) gz = g_converter_output_stream_new (mem, G_CONVERTER (z));
-  GError *error = NULL;
-
-  g_output_stream_write_all (gz, text, strlen (text), NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_output_stream_close (gz, NULL, &error);
-  g_assert_no_error (error);
-  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (mem));
-}
-
 typedef struct {
   const char *id;        /* the export id */
   gboolean incremental;
@@ -102,7 +87,7 @@ write_export (Fixture *f, const ExportSpec *e, const char *lines)
   g_autofree char *data_key
       = e->shared_data ? g_strdup_printf ("prefix/AWSDynamoDB/data/%s", name)
                        : g_strdup_printf ("prefix/AWSDynamoDB/%s/data/%s", e->id, name);
-  g_autoptr (GBytes) gz = gzip_bytes (lines);
+  g_autoptr (GBytes) gz = etu_gzip (lines);
   g_autofree char *md5 = g_compute_checksum_for_bytes (G_CHECKSUM_MD5, gz);
   g_autofree char *b64 = NULL;
   g_autofree char *path = NULL;

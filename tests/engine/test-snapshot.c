@@ -228,22 +228,6 @@ test_jsonl_round_trip (Fixture *f, gconstpointer data)
   }
 }
 
-/* TEXT as one gzip member. */
-static GBytes *
-gzip_member (const char *text)
-{
-  g_autoptr (GZlibCompressor) z = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
-  g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
-  g_autoptr (GOutputStream) gz = g_converter_output_stream_new (mem, G_CONVERTER (z));
-  GError *error = NULL;
-
-  g_output_stream_write_all (gz, text, strlen (text), NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_output_stream_close (gz, NULL, &error);
-  g_assert_no_error (error);
-  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (mem));
-}
-
 /* The gzip members of TEXTS one after the other, then TAIL (TAIL_LEN bytes), as file NAME. */
 static char *
 write_members (Fixture *f, const char *name, const char *const *texts, const char *tail,
@@ -255,7 +239,7 @@ write_members (Fixture *f, const char *name, const char *const *texts, const cha
 
   for (guint i = 0; texts[i] != NULL; i++)
     {
-      g_autoptr (GBytes) member = gzip_member (texts[i]);
+      g_autoptr (GBytes) member = etu_gzip (texts[i]);
 
       g_byte_array_append (all, g_bytes_get_data (member, NULL), (guint) g_bytes_get_size (member));
     }
@@ -278,7 +262,7 @@ test_gzip_members (Fixture *f, gconstpointer data)
   const char *lines[] = { "{\"pk\":{\"S\":\"a\"}}\n{\"pk\":{\"S\":", "\"b\"}}\n",
                           "{\"pk\":{\"S\":\"c\"}}\n", NULL };
   const char *csv[] = { "pk,n (N)\r\n", "a,1\r\nb,2\r\n", NULL };
-  g_autoptr (GBytes) last = gzip_member ("{\"pk\":{\"S\":\"d\"}}\n");
+  g_autoptr (GBytes) last = etu_gzip ("{\"pk\":{\"S\":\"d\"}}\n");
   gsize last_len = g_bytes_get_size (last);
   g_autofree char *damaged_last = g_memdup2 (g_bytes_get_data (last, NULL), last_len);
   g_autofree char *multi = write_members (f, "multi.jsonl.gz", lines, "", 0);
