@@ -464,7 +464,7 @@ test_retry_silent_and_trickling (void)
       script (base, scripts[i]);
       options.endpoint_url = base;
       options.envp = test_envp;
-      options.timeout_ms = 1500;
+      options.timeout_ms = 4000; /* an answer comes in ms; the trickle would take 18 s */
       options.max_attempts = 2;
       options.base_delay_ms = 1;
       client = ddb_client_new (&options, &error);
