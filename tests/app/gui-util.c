@@ -18,16 +18,22 @@ timed_out (gpointer data)
 }
 
 void
-gui_wait_for (GuiCondition cond, gpointer data, const char *what)
+gui_wait_long (GuiCondition cond, gpointer data, const char *what, guint seconds)
 {
   gboolean expired = FALSE;
-  guint timeout = g_timeout_add_seconds (20, timed_out, &expired);
+  guint timeout = g_timeout_add_seconds (seconds, timed_out, &expired);
 
   while (!cond (data) && !expired)
     g_main_context_iteration (NULL, TRUE);
   if (expired)
     g_error ("timed out waiting for %s", what);
   g_source_remove (timeout);
+}
+
+void
+gui_wait_for (GuiCondition cond, gpointer data, const char *what)
+{
+  gui_wait_long (cond, data, what, 20);
 }
 
 void
@@ -217,8 +223,11 @@ gui_init (int *argc, char ***argv)
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
   cache = g_dir_make_tmp ("dynoscope-gui-XXXXXX", NULL);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-  /* the staging store and imported databases live there: never the user's own */
-  data = g_build_filename (cache, "data", NULL);
+  /* the staging store and imported databases live there: never the user's own (a driver that
+   * runs a program many times on the same store names its own folder) */
+  data = g_getenv ("DYNOSCOPE_TEST_DATA_HOME") != NULL
+             ? g_strdup (g_getenv ("DYNOSCOPE_TEST_DATA_HOME"))
+             : g_build_filename (cache, "data", NULL);
   g_setenv ("XDG_DATA_HOME", data, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   return cache;

@@ -16,6 +16,8 @@ typedef gboolean (*GuiCondition) (gpointer data);
 
 /* Runs the main loop until COND holds; fails the test after 20 s. */
 void gui_wait_for (GuiCondition cond, gpointer data, const char *what);
+/* The same with SECONDS instead of 20 s (thousands of writes under the sanitizers). */
+void gui_wait_long (GuiCondition cond, gpointer data, const char *what, guint seconds);
 /* Lets the window lay out and draw what changed (300 ms). */
 void gui_settle (void);
 /* Lets the window draw for MS milliseconds. */
@@ -55,8 +57,8 @@ GtkWidget *gui_action_button (GtkWidget *widget, const char *action);
 char *gui_string_attr (DyItem *item, const char *name);
 
 /* g_test_init, then a private cache folder (XDG_CACHE_HOME, where the demo database is built;
- * returned) with a data folder in it (XDG_DATA_HOME: the staging store, imported databases) and
- * in-memory settings. Call before anything asks GLib for those folders (it reads them once). */
+ * returned) with a data folder in it (XDG_DATA_HOME: the staging store, imported databases;
+ * DYNOSCOPE_TEST_DATA_HOME instead when set, and kept) and in-memory settings. Call before anything asks GLib for those folders (it reads them once). */
 const char *gui_init (int *argc, char ***argv);
 /* Removes PATH and everything under it. */
 void gui_remove_tree (const char *path);

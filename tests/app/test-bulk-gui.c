@@ -100,28 +100,6 @@ bulk_idle (gpointer data)
          && !gtk_spinner_get_spinning (GTK_SPINNER (gui_child (data, "selection_spinner")));
 }
 
-/* Waits, up to SECONDS, for COND (gui_wait_for allows 20 s; committing thousands of changes to
- * DynamoDB Local under the sanitizers takes longer). */
-static gboolean
-timed_out (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_long (GuiCondition cond, gpointer data, const char *what, guint seconds)
-{
-  gboolean expired = FALSE;
-  guint timeout = g_timeout_add_seconds (seconds, timed_out, &expired);
-
-  while (!cond (data) && !expired)
-    g_main_context_iteration (NULL, TRUE);
-  if (expired)
-    g_error ("timed out waiting for %s", what);
-  g_source_remove (timeout);
-}
-
 typedef struct {
   DyConnection *connection;
   const char *table;
@@ -609,7 +587,7 @@ commit (DyConnection *connection, const char *table, Commit *c)
 {
   dy_staging_commit_async (dy_staging_get_default (), connection, table, 0,
                            DDB_COMMIT_TRANSACTIONS, NULL, NULL, NULL, commit_done, c);
-  wait_long (commit_finished, c, "the commit", 600);
+  gui_wait_long (commit_finished, c, "the commit", 600);
   g_assert_true (c->ok);
 }
 
@@ -624,9 +602,9 @@ query_local (const char *pk)
   if (dy_table_view_get_can_load_more (view))
     {
       g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.load-all", NULL));
-      wait_long (gui_view_idle, view, "Load All", 300);
+      gui_wait_long (gui_view_idle, view, "Load All", 300);
     }
-  wait_long (feed_done, view, "every row in the grid", 120);
+  gui_wait_long (feed_done, view, "every row in the grid", 120);
   return view;
 }
 
@@ -656,7 +634,7 @@ test_local_select_query (void)
   gui_run (view, "win.run");
   g_assert_true (dy_table_view_get_can_load_more (view));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.select-query", NULL));
-  wait_long (all_of_query_selected, view, "every item of the query selected", 300);
+  gui_wait_long (all_of_query_selected, view, "every item of the query selected", 300);
   g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 1000);
   g_assert_cmpuint (n_selected (view), ==, 1000);
   gtk_spin_button_set_value (limit, 0);
@@ -681,7 +659,7 @@ test_local_delete_thousand (void)
   gui_screenshot ("24-bulk-thousand.png");
   staged.connection = local;
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.delete-selected", NULL));
-  wait_long (staged_enough, &staged, "1,000 staged deletes", 120);
+  gui_wait_long (staged_enough, &staged, "1,000 staged deletes", 120);
   g_assert_cmpuint (count_staged (local, "Events", DDB_CHANGE_DELETE), ==, 1000);
   /* the staging panel counts them, and what their commit costs: each item is under 1 KB */
   {
@@ -745,8 +723,8 @@ copy_through_dialog (DyTableView *view, const char *table, const char *mapping, 
   g_assert_cmpstr (dy_copy_dialog_get_mapping (pick.dialog), ==, mapping);
   gui_screenshot ("25-bulk-copy-dialog.png");
   g_signal_emit_by_name (gui_find_button (GTK_WIDGET (pick.dialog), "_Stage"), "clicked");
-  wait_long (staged_enough, &staged, "the staged copies", 120);
-  wait_long (bulk_idle, view, "the copy to finish", 120);
+  gui_wait_long (staged_enough, &staged, "the staged copies", 120);
+  gui_wait_long (bulk_idle, view, "the copy to finish", 120);
   g_assert_cmpuint (count_staged (copy_db, table, DDB_CHANGE_CREATE), ==, n_staged);
 }
 
@@ -800,13 +778,13 @@ test_local_index_projection (void)
   gui_select_choice (view, "index_dropdown", "GSI ByGroup (grp, SK)");
   gui_set_text (view, "pk_entry", "g");
   gui_run (view, "win.run");
-  wait_long (feed_done, view, "every row in the grid", 120);
+  gui_wait_long (feed_done, view, "every row in the grid", 120);
   g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 50);
   press_ctrl_a (view);
   gui_wait_for (bar_shown, view, "the selection bar");
   clear_clipboard (view);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.copy-selected", "s", "jsonl"));
-  wait_long (clipboard_filled, view, "the copied items", 120);
+  gui_wait_long (clipboard_filled, view, "the copied items", 120);
   text = gui_clipboard_text (GTK_WIDGET (view));
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
