@@ -215,23 +215,62 @@ page_add (DyRowPage *page, GHashTable *seen, GByteArray *bytes, const DdbValue *
   g_array_append_val (page->lengths, len);
 }
 
-static DyRowPage *
-page_end (DyRowPage *page, GByteArray *bytes, GError **error)
+struct _DyRowPageBuilder {
+  DyRowPage *page;
+  GHashTable *seen; /* name -> index in page->names */
+  GByteArray *bytes;
+  gsize n;
+};
+
+DyRowPageBuilder *
+dy_row_page_builder_new (DyRowStore *store, guint n_expected)
 {
-  if (!store_append (page->store, bytes->data, bytes->len, &page->base, error))
-    {
-      dy_row_page_free (page);
-      return NULL;
-    }
+  DyRowPageBuilder *b = g_new0 (DyRowPageBuilder, 1);
+
+  b->page = page_begin (store, n_expected);
+  b->seen = g_hash_table_new (g_str_hash, g_str_equal);
+  b->bytes = g_byte_array_new ();
+  return b;
+}
+
+static void
+builder_add (DyRowPageBuilder *b, const DdbValue *item)
+{
+  page_add (b->page, b->seen, b->bytes, item, b->n++);
+}
+
+void
+dy_row_page_builder_take (DdbValue *item, gpointer builder)
+{
+  builder_add (builder, item);
+  ddb_value_free (item);
+}
+
+void
+dy_row_page_builder_free (DyRowPageBuilder *b)
+{
+  if (b->page != NULL)
+    dy_row_page_free (b->page);
+  g_hash_table_unref (b->seen);
+  g_byte_array_unref (b->bytes);
+  g_free (b);
+}
+
+DyRowPage *
+dy_row_page_builder_finish (DyRowPageBuilder *b, GError **error)
+{
+  DyRowPage *page = g_steal_pointer (&b->page);
+
+  if (!store_append (page->store, b->bytes->data, b->bytes->len, &page->base, error))
+    g_clear_pointer (&page, dy_row_page_free);
+  dy_row_page_builder_free (b);
   return page;
 }
 
 DyRowPage *
 dy_row_page_new (DyRowStore *store, json_t *items, GError **error)
 {
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GByteArray) bytes = g_byte_array_new ();
-  DyRowPage *page = page_begin (store, (guint) json_array_size (items));
+  DyRowPageBuilder *b = dy_row_page_builder_new (store, (guint) json_array_size (items));
   json_t *json;
   size_t i;
 
@@ -241,24 +280,22 @@ dy_row_page_new (DyRowStore *store, json_t *items, GError **error)
 
       if (item == NULL)
         {
-          dy_row_page_free (page);
+          dy_row_page_builder_free (b);
           return NULL;
         }
-      page_add (page, seen, bytes, item, i);
+      builder_add (b, item);
     }
-  return page_end (page, bytes, error);
+  return dy_row_page_builder_finish (b, error);
 }
 
 DyRowPage *
 dy_row_page_new_from_values (DyRowStore *store, GPtrArray *items, GError **error)
 {
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GByteArray) bytes = g_byte_array_new ();
-  DyRowPage *page = page_begin (store, items->len);
+  DyRowPageBuilder *b = dy_row_page_builder_new (store, items->len);
 
   for (guint i = 0; i < items->len; i++)
-    page_add (page, seen, bytes, items->pdata[i], i);
-  return page_end (page, bytes, error);
+    builder_add (b, items->pdata[i]);
+  return dy_row_page_builder_finish (b, error);
 }
 
 void

@@ -37,6 +37,17 @@ DyRowPage *dy_row_page_new (DyRowStore *store, json_t *items, GError **error);
 DyRowPage *dy_row_page_new_from_values (DyRowStore *store, GPtrArray *items, GError **error);
 void dy_row_page_free (DyRowPage *page);
 
+/* A page built item by item, as a reader hands them over (dy_connection_read_sync): no list
+ * of the page's items is ever held. N_EXPECTED: a size hint (0: unknown). */
+typedef struct _DyRowPageBuilder DyRowPageBuilder;
+
+DyRowPageBuilder *dy_row_page_builder_new (DyRowStore *store, guint n_expected);
+/* Encodes ITEM (taken) as the page's next row; a DdbItemFunc, BUILDER its user data. */
+void dy_row_page_builder_take (DdbValue *item, gpointer builder);
+/* The page, written to the store (the builder freed); NULL with the store's error. */
+DyRowPage *dy_row_page_builder_finish (DyRowPageBuilder *builder, GError **error);
+void dy_row_page_builder_free (DyRowPageBuilder *builder);
+
 #define DY_TYPE_ROWS (dy_rows_get_type ())
 G_DECLARE_FINAL_TYPE (DyRows, dy_rows, DY, ROWS, GObject)
 

@@ -155,18 +155,26 @@ page_request_free (PageRequest *data)
   g_free (data);
 }
 
-/* Parsing items, encoding them into the store and collecting their attribute names is done
- * on the worker, off the main thread: a 1 MB page can hold thousands of items. Takes
- * RESPONSE. */
-static const char *const page_members[] = { "ScannedCount", "ConsumedCapacity",
-                                            "LastEvaluatedKey" };
-
+/* Reads OPERATION's REQUEST through CONNECTION, each item encoded into STORE as the reader hands
+ * it over and its attribute names collected, on the worker: a 1 MB page can hold thousands of
+ * items, and a database's build no JSON at all. Only the page's figures (the response without
+ * its Items) go to the main thread. */
 static Page *
-parse_page (DyRowStore *store, json_t *response, GError **error)
+read_page (DyConnection *connection, const char *operation, json_t *request, DyRowStore *store,
+           GCancellable *cancellable, GError **error)
 {
+  DyRowPageBuilder *builder = dy_row_page_builder_new (store, 0);
+  json_t *response = dy_connection_read_sync (
+      connection, operation, request, dy_row_page_builder_take, builder, cancellable, error);
+  DyRowPage *rows;
   Page *page;
-  DyRowPage *rows = dy_row_page_new (store, json_object_get (response, "Items"), error);
 
+  if (response == NULL)
+    {
+      dy_row_page_builder_free (builder);
+      return NULL;
+    }
+  rows = dy_row_page_builder_finish (builder, error);
   if (rows == NULL)
     {
       json_decref (response);
@@ -174,13 +182,7 @@ parse_page (DyRowStore *store, json_t *response, GError **error)
     }
   page = g_new0 (Page, 1);
   page->rows = rows;
-  /* Only the page's figures go to the main thread: freeing a 1 MB response tree there would
-   * stall it. */
-  page->response = json_object ();
-  for (guint k = 0; k < G_N_ELEMENTS (page_members); k++)
-    if (json_object_get (response, page_members[k]) != NULL)
-      json_object_set (page->response, page_members[k], json_object_get (response, page_members[k]));
-  json_decref (response);
+  page->response = response;
   return page;
 }
 
@@ -202,11 +204,10 @@ page_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   DyTableView *self = source;
   PageRequest *data = task_data;
   GError *error = NULL;
-  json_t *response = dy_connection_call_sync (self->connection, data->operation, data->request,
-                                              cancellable, &error);
-  Page *page;
+  Page *page = read_page (self->connection, data->operation, data->request, data->store,
+                          cancellable, &error);
 
-  if (response == NULL || (page = parse_page (data->store, response, &error)) == NULL)
+  if (page == NULL)
     {
       g_task_return_error (task, error);
       return;
@@ -535,7 +536,6 @@ load_all_thread (GTask *task, gpointer source, gpointer task_data, GCancellable 
   while (key != NULL)
     {
       json_t *request = json_deep_copy (data->request);
-      json_t *response;
       GError *error = NULL;
       Page *page;
       Delivery *delivery;
@@ -546,10 +546,10 @@ load_all_thread (GTask *task, gpointer source, gpointer task_data, GCancellable 
         g_cond_wait_until (&data->cond, &data->lock, g_get_monotonic_time () + 50 * G_TIME_SPAN_MILLISECOND);
       g_mutex_unlock (&data->lock);
       json_object_set_new (request, "ExclusiveStartKey", key);
-      response = dy_connection_call_sync (data->view->connection, data->operation, request,
-                                          cancellable, &error);
+      page = read_page (data->view->connection, data->operation, request, data->store, cancellable,
+                        &error);
       json_decref (request);
-      if (response == NULL || (page = parse_page (data->store, response, &error)) == NULL)
+      if (page == NULL)
         {
           g_task_return_error (task, error);
           return;

@@ -666,6 +666,25 @@ dy_connection_call_sync (DyConnection *self, const char *operation, json_t *requ
   return NULL;
 }
 
+json_t *
+dy_connection_read_sync (DyConnection *self, const char *operation, json_t *request,
+                         DdbItemFunc each, gpointer user_data, GCancellable *cancellable,
+                         GError **error)
+{
+  json_t *response = NULL;
+  GError *local = NULL;
+  DdbBackend *backend = dy_connection_get_backend_internal (self, &local);
+
+  if (backend != NULL
+      && ddb_backend_read (backend, operation, request, each, user_data, cancellable, &response,
+                           &local))
+    return response;
+  dy_connection_call_failed (self, backend, local, response, error);
+  if (response != NULL)
+    json_decref (response);
+  return NULL;
+}
+
 typedef struct {
   char *operation;
   json_t *request;

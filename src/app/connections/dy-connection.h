@@ -165,5 +165,11 @@ char *dy_connection_dup_read_only_reason (DyConnection *self);
 /* Blocking form for worker threads. */
 json_t *dy_connection_call_sync (DyConnection *self, const char *operation, json_t *request,
                                  GCancellable *cancellable, GError **error);
+/* A Query or Scan like dy_connection_call_sync, with each item of the page handed to EACH as a
+ * value it owns instead of the response's Items (ddb_backend_read: a database builds no JSON
+ * for them). Worker threads. */
+json_t *dy_connection_read_sync (DyConnection *self, const char *operation, json_t *request,
+                                 DdbItemFunc each, gpointer user_data, GCancellable *cancellable,
+                                 GError **error);
 
 G_END_DECLS
