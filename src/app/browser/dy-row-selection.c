@@ -109,6 +109,7 @@ void
 dy_row_selection_set_model (DyRowSelection *self, GListModel *model)
 {
   guint before = get_n_items (G_LIST_MODEL (self));
+  guint after;
 
   g_return_if_fail (DY_IS_ROW_SELECTION (self));
   if (self->model == model)
@@ -118,14 +119,21 @@ dy_row_selection_set_model (DyRowSelection *self, GListModel *model)
       g_clear_signal_handler (&self->items_handler, self->model);
       g_clear_object (&self->model);
     }
+  gtk_bitset_remove_all (self->selected);
+  /* Every row out, then every row in, in two emissions: given one (0, BEFORE, AFTER), GTK
+   * 4.8's list views look for each item they track (the scroll anchor, the focus) among the
+   * AFTER new items, reading every one of a million rows on the main thread. */
+  if (before > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, before, 0);
   if (model != NULL)
     {
       self->model = g_object_ref (model);
       self->items_handler = g_signal_connect_swapped (model, "items-changed",
                                                       G_CALLBACK (model_items_changed), self);
     }
-  gtk_bitset_remove_all (self->selected);
-  g_list_model_items_changed (G_LIST_MODEL (self), 0, before, get_n_items (G_LIST_MODEL (self)));
+  after = get_n_items (G_LIST_MODEL (self));
+  if (after > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, after);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MODEL]);
 }
 

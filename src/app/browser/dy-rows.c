@@ -588,6 +588,41 @@ dy_rows_snapshot_read (DyRowsSnapshot *snapshot, guint i, GError **error)
   return store_decode (snapshot->store, offset, len, error);
 }
 
+gboolean
+dy_rows_snapshot_foreach (DyRowsSnapshot *snapshot, DyRowsEachFunc func, gpointer user_data,
+                          GCancellable *cancellable, GError **error)
+{
+  const Span *spans = (const Span *) (void *) snapshot->index.spans->data;
+  const guint32 *starts = (const guint32 *) (void *) snapshot->index.starts->data;
+  guint n_rows = snapshot->index.starts->len;
+  g_autofree guint8 *buf = NULL;
+  gsize size = 0;
+
+  for (guint s = 0; s < snapshot->index.spans->len; s++)
+    {
+      guint last = s + 1 < snapshot->index.spans->len ? spans[s + 1].first : n_rows;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (spans[s].end > size)
+        {
+          size = spans[s].end;
+          g_free (buf);
+          buf = g_malloc (size);
+        }
+      if (!store_read (snapshot->store, spans[s].base, buf, spans[s].end, error))
+        return FALSE;
+      for (guint row = spans[s].first; row < last; row++)
+        {
+          guint32 end = row + 1 < last ? starts[row + 1] : spans[s].end;
+
+          if (!func (row, buf + starts[row], end - starts[row], user_data, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* ---- DyRowList ---- */
 
 struct _DyRowList {

@@ -70,6 +70,13 @@ void dy_rows_snapshot_free (DyRowsSnapshot *snapshot);
 guint dy_rows_snapshot_get_n (DyRowsSnapshot *snapshot);
 /* Row I's item, decoded; NULL with an error if the store cannot be read. Any thread. */
 DdbValue *dy_rows_snapshot_read (DyRowsSnapshot *snapshot, guint i, GError **error);
+/* Hands each row, in order, to FUNC as its encoding (core/itemcodec.h: decode only what is
+ * needed), reading the store a page at a time rather than a row at a time. FALSE when FUNC
+ * returned FALSE (with its error), CANCELLABLE was cancelled or the store cannot be read. */
+typedef gboolean (*DyRowsEachFunc) (guint row, const guint8 *data, gsize len, gpointer user_data,
+                                    GError **error);
+gboolean dy_rows_snapshot_foreach (DyRowsSnapshot *snapshot, DyRowsEachFunc func,
+                                   gpointer user_data, GCancellable *cancellable, GError **error);
 
 #define DY_TYPE_ROW_LIST (dy_row_list_get_type ())
 G_DECLARE_FINAL_TYPE (DyRowList, dy_row_list, DY, ROW_LIST, GObject)

@@ -10,6 +10,7 @@
 #include "app/browser/dy-group.h"
 #include "app/common/dy-item.h"
 #include "app/browser/dy-table-view-private.h"
+#include "core/itemcodec.h"
 #include "core/itemsize.h"
 
 static GtkSorter *
@@ -140,6 +141,31 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
   return ra < rb ? -1 : ra > rb;
 }
 
+typedef struct {
+  SortData *data;
+  const char **names; /* the keys' attribute names */
+} SortRead;
+
+/* Keeps row ROW's values of the sort keys, decoding only those. */
+static gboolean
+read_sort_values (guint row, const guint8 *bytes, gsize len, gpointer user_data, GError **error)
+{
+  SortRead *r = user_data;
+  guint k = r->data->keys->len;
+  g_autoptr (DdbValue) item
+      = ddb_item_decode_keyed_some (bytes, len, NULL, NULL, 0, r->names, k, error);
+
+  if (item == NULL)
+    return FALSE;
+  for (guint j = 0; j < k; j++)
+    {
+      const DdbValue *value = ddb_value_map_get (item, r->names[j]);
+
+      r->data->values[(gsize) row * k + j] = value != NULL ? ddb_value_copy (value) : NULL;
+    }
+  return TRUE;
+}
+
 /* The rows' positions in the keys' order; NULL if cancelled or unreadable. */
 static GArray *
 sort_rows (Arrange *job, GCancellable *cancellable, GError **error)
@@ -147,30 +173,24 @@ sort_rows (Arrange *job, GCancellable *cancellable, GError **error)
   guint n = dy_rows_snapshot_get_n (job->snapshot);
   guint k = job->keys->len;
   SortData data = { g_new0 (DdbValue *, (gsize) n * k), job->keys };
+  g_autofree const char **names = g_new0 (const char *, k);
+  SortRead read = { &data, names };
   GArray *positions = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
-  gboolean ok = TRUE;
 
-  for (guint32 i = 0; i < n && ok; i++)
+  for (guint j = 0; j < k; j++)
+    names[j] = ((SortKey *) job->keys->pdata[j])->name;
+  if (dy_rows_snapshot_foreach (job->snapshot, read_sort_values, &read, cancellable, error))
     {
-      g_autoptr (DdbValue) item = dy_rows_snapshot_read (job->snapshot, i, error);
-
-      if (item == NULL || (i % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error)))
-        ok = FALSE;
-      for (guint j = 0; ok && j < k; j++)
-        {
-          const DdbValue *value = ddb_value_map_get (item, ((SortKey *) job->keys->pdata[j])->name);
-
-          data.values[i * k + j] = value != NULL ? ddb_value_copy (value) : NULL;
-        }
-      g_array_append_val (positions, i);
+      for (guint32 i = 0; i < n; i++)
+        g_array_append_val (positions, i);
+      g_qsort_with_data (positions->data, (int) positions->len, sizeof (guint32), compare_rows,
+                         &data);
     }
-  if (ok)
-    g_qsort_with_data (positions->data, (int) positions->len, sizeof (guint32), compare_rows, &data);
+  else
+    g_clear_pointer (&positions, g_array_unref);
   for (gsize i = 0; i < (gsize) n * k; i++)
     g_clear_pointer (&data.values[i], ddb_value_free);
   g_free (data.values);
-  if (!ok)
-    g_clear_pointer (&positions, g_array_unref);
   return positions;
 }
 
@@ -195,6 +215,35 @@ compare_in_collection (gconstpointer a, gconstpointer b, gpointer user_data)
   return data->descending ? -c : c;
 }
 
+typedef struct {
+  Arrange *job;
+  DyGroupBuilder *builder;
+  GroupSort *sort;
+} GroupRead;
+
+/* Puts row ROW in its collection, keeping its sort key's value. */
+static gboolean
+read_group_row (guint row, const guint8 *bytes, gsize len, gpointer user_data, GError **error)
+{
+  GroupRead *r = user_data;
+  g_autoptr (DdbValue) item = ddb_item_decode (bytes, len, error);
+  const DdbValue *pk;
+  g_autofree char *text = NULL;
+
+  if (item == NULL)
+    return FALSE;
+  pk = ddb_value_map_get (item, r->job->pk);
+  text = pk != NULL ? dy_format_key (pk) : g_strdup (_ ("(no partition key)"));
+  dy_group_builder_add (r->builder, text, row, ddb_item_size (item));
+  if (r->sort->sk != NULL)
+    {
+      const DdbValue *sk = ddb_value_map_get (item, r->job->sk);
+
+      r->sort->sk[row] = sk != NULL ? ddb_value_copy (sk) : NULL;
+    }
+  return TRUE;
+}
+
 /* The collections (DyGroup) of the rows by partition key, in first-seen order, each with its
  * items in sort-key order, then shard sets gathered; NULL if cancelled or unreadable. */
 static GListModel *
@@ -203,31 +252,10 @@ group_rows (Arrange *job, GCancellable *cancellable, GError **error)
   guint n = dy_rows_snapshot_get_n (job->snapshot);
   g_autoptr (DyGroupBuilder) builder = dy_group_builder_new ();
   GroupSort sort = { job->sk != NULL ? g_new0 (DdbValue *, MAX (n, 1)) : NULL, job->descending };
+  GroupRead read = { job, builder, &sort };
   GListModel *groups = NULL;
-  gboolean ok = TRUE;
 
-  for (guint32 i = 0; i < n && ok; i++)
-    {
-      g_autoptr (DdbValue) item = dy_rows_snapshot_read (job->snapshot, i, error);
-      const DdbValue *pk;
-      g_autofree char *text = NULL;
-
-      if (item == NULL || (i % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error)))
-        {
-          ok = FALSE;
-          break;
-        }
-      pk = ddb_value_map_get (item, job->pk);
-      text = pk != NULL ? dy_format_key (pk) : g_strdup (_("(no partition key)"));
-      dy_group_builder_add (builder, text, i, ddb_item_size (item));
-      if (sort.sk != NULL)
-        {
-          const DdbValue *sk = ddb_value_map_get (item, job->sk);
-
-          sort.sk[i] = sk != NULL ? ddb_value_copy (sk) : NULL;
-        }
-    }
-  if (ok)
+  if (dy_rows_snapshot_foreach (job->snapshot, read_group_row, &read, cancellable, error))
     groups = dy_group_builder_finish (builder, job->rows,
                                       sort.sk != NULL ? compare_in_collection : NULL, &sort);
   for (guint i = 0; sort.sk != NULL && i < n; i++)
@@ -255,6 +283,7 @@ arrange_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
   gpointer done = job->keys != NULL ? (gpointer) sort_rows (job, cancellable, &error)
                                     : (gpointer) group_rows (job, cancellable, &error);
 
+  dy_table_view_release_freed_memory ();
   if (done == NULL)
     g_task_return_error (task, error);
   else if (job->keys != NULL)

@@ -190,6 +190,9 @@ void dy_table_view_update_footer (DyTableView *self);
 /* The staging area's "committed" handler: offers to run again when this table was written. */
 void dy_table_view_staging_committed (DyStaging *staging, DyConnection *connection,
                                       const char *table, guint n_committed, DyTableView *self);
+/* Gives the memory freed on this worker thread back to the system (malloc_trim): a page's or
+ * a sort's millions of small blocks would otherwise stay in its malloc arena. */
+void dy_table_view_release_freed_memory (void);
 
 /* dy-table-view-columns.c */
 void dy_table_view_columns_class_init (GtkWidgetClass *widget_class);

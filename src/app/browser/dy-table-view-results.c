@@ -186,12 +186,11 @@ read_page (DyConnection *connection, const char *operation, json_t *request, DyR
   return page;
 }
 
-/* A page's response tree (many megabytes of small blocks for a 1 MB page) is freed on the
- * worker that read it; without this, that thread's malloc arena would keep the memory. Not
- * after every page of Load All, whose worker reuses it: trimming takes every arena's lock,
- * the main thread's too. */
-static void
-release_freed_memory (void)
+/* A page's items (many small blocks for a 1 MB page) are freed on the worker that read them.
+ * Not after every page of Load All, whose worker reuses its arena: trimming takes every
+ * arena's lock, the main thread's too. */
+void
+dy_table_view_release_freed_memory (void)
 {
 #ifdef __GLIBC__
   malloc_trim (0);
@@ -212,7 +211,7 @@ page_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
       g_task_return_error (task, error);
       return;
     }
-  release_freed_memory ();
+  dy_table_view_release_freed_memory ();
   g_task_return_pointer (task, page, (GDestroyNotify) page_free);
 }
 
@@ -571,7 +570,7 @@ load_all_thread (GTask *task, gpointer source, gpointer task_data, GCancellable 
       g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, deliver_page, delivery,
                                   (GDestroyNotify) delivery_free);
     }
-  release_freed_memory ();
+  dy_table_view_release_freed_memory ();
   /* Done once the last page is applied: the main loop runs the deliveries in order, and the
    * task's callback after them. */
   g_task_return_boolean (task, TRUE);
