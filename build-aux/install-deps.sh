@@ -21,8 +21,9 @@ packages=(
   libmicrohttpd-dev zlib1g-dev
   # the desktop app (src/app) and the checks of its data/ files
   libgtk-4-dev libadwaita-1-dev libgtksourceview-5-dev desktop-file-utils appstream
-  # the GUI tests and build-aux/screenshots.sh: a virtual X server and ImageMagick's import
-  xvfb xauth imagemagick
+  # the GUI tests and build-aux/screenshots.sh: a virtual X server and ImageMagick's import;
+  # XTest, with which stall-gui types into the window as a keyboard does
+  xvfb xauth imagemagick libxtst-dev
   # the man pages' check (man renders them) and bash-completion's completionsdir
   man-db bash-completion
 )

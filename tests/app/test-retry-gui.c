@@ -1,27 +1,22 @@
 /* test-retry-gui.c: a table tab and a SQL tab on a local endpoint that fails and then recovers,
- * under Xvfb. The endpoint is the fault server of tests/lib/dynoscope_testlib.py (started with
- * python3 -c): each answer is scripted (POST /__script: failures first, then the answer of each
- * operation), and GET /__stats says how many requests came and the last body of each
- * operation. A request that fails once the client's own attempts are spent (4 for browsing)
- * shows its error with Retry; the filter as the user left it, the rows shown and the staged
- * change stay; Retry sends exactly the request that failed (DescribeTable, the Run's first
- * page, Load More's and Load All's page after the last one shown) and the rows come. A request
- * that cannot succeed as it is (ValidationException, a filter the query builder refuses, a SQL
- * syntax error) gets no Retry. */
+ * under Xvfb. The endpoint is the fault server of tests/lib/dynoscope_testlib.py (gui-fault.h):
+ * each answer is scripted (POST /__script: failures first, then the answer of each operation),
+ * and GET /__stats says how many requests came and the last body of each operation. A request
+ * that fails once the client's own attempts are spent (4 for browsing) shows its error with
+ * Retry; the filter as the user left it, the rows shown and the staged change stay; Retry sends
+ * exactly the request that failed (DescribeTable, the Run's first page, Load More's and Load
+ * All's page after the last one shown) and the rows come. A request that cannot succeed as it
+ * is (ValidationException, a filter the query builder refuses, a SQL syntax error) gets no
+ * Retry. */
 #define G_LOG_DOMAIN "test-retry-gui"
 
 #include <jansson.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 
 #include "app/sql/dy-sql-view.h"
 #include "app/staging/dy-staging.h"
+#include "gui-fault.h"
 #include "gui-util.h"
-#include "net/http.h"
 
 #define TABLE "Faulty"
 /* the endpoint connection's client tries a request this many times (dy-connection.c) */
@@ -29,179 +24,32 @@
 /* a SQL tab's own client: the client's default */
 #define SQL_ATTEMPTS 10
 
-static GPid server = -1;
-static char *server_url;
-static DdbHttp *http;
+static const char *server_url;
 static DyConnection *endpoint;
 static DyTableView *view;
 
 /* ---- The fault server ---- */
-
-static const char server_py[] = "import sys\n"
-                                "sys.path.insert(0, sys.argv[1])\n"
-                                "from dynoscope_testlib import FaultServer\n"
-                                "server = FaultServer().start()\n"
-                                "print(server.url, flush=True)\n"
-                                "server.thread.join()\n";
-
-static void
-die_with_parent (gpointer data)
-{
-  prctl (PR_SET_PDEATHSIG, SIGTERM);
-}
-
-static void
-start_server (void)
-{
-  g_autofree char *lib = g_build_filename (DYNOSCOPE_SOURCE_DIR, "tests", "lib", NULL);
-  const char *argv[] = { "python3", "-c", server_py, lib, NULL };
-  g_autoptr (GError) error = NULL;
-  int out = -1;
-  FILE *stream;
-  char *line = NULL;
-  size_t size = 0;
-  ssize_t len;
-
-  g_assert_true (g_spawn_async_with_pipes (
-      NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, die_with_parent,
-      NULL, &server, NULL, &out, NULL, &error));
-  g_assert_no_error (error);
-  stream = fdopen (out, "r");
-  g_assert_nonnull (stream);
-  len = getline (&line, &size, stream);
-  g_assert_cmpint (len, >, 0);
-  g_strchomp (line);
-  g_assert_true (g_str_has_prefix (line, "http://127.0.0.1:"));
-  server_url = g_strdup (line);
-  free (line);
-  fclose (stream);
-  http = ddb_http_new (NULL, &error);
-  g_assert_no_error (error);
-}
-
-static void
-stop_server (void)
-{
-  g_clear_pointer (&http, ddb_http_free);
-  if (server > 0)
-    {
-      kill (server, SIGTERM);
-      waitpid (server, NULL, 0);
-      g_spawn_close_pid (server);
-      server = -1;
-    }
-  g_clear_pointer (&server_url, g_free);
-}
-
-/* The server's answer to METHOD PATH with BODY (may be NULL), a JSON object. */
-static json_t *
-control (const char *method, const char *path, const char *body)
-{
-  g_autofree char *url = g_strconcat (server_url, path, NULL);
-  DdbHttpSend send = { 0 };
-  DdbHttpResponse response = { 0 };
-  g_autoptr (GError) error = NULL;
-  json_error_t json_error;
-  const char *data;
-  gsize len;
-  json_t *answer;
-
-  send.method = method;
-  send.url = url;
-  send.body = (const guint8 *) body;
-  send.body_len = body != NULL ? strlen (body) : 0;
-  g_assert_true (ddb_http_send (http, &send, NULL, &response, &error));
-  g_assert_no_error (error);
-  g_assert_cmpuint (response.status, ==, 200);
-  data = g_bytes_get_data (response.body, &len);
-  answer = json_loadb (data, len, 0, &json_error);
-  ddb_http_response_clear (&response);
-  g_assert_nonnull (answer);
-  return answer;
-}
-
-static json_t *
-item (const char *pk, const char *status)
-{
-  return json_pack ("{s{ss}s{ss}}", "pk", "S", pk, "status", "S", status);
-}
-
-/* A Scan's page of the items PK1 and PK2, its LastEvaluatedKey PK2's key when MORE. */
-static json_t *
-page (const char *pk1, const char *pk2, gboolean more)
-{
-  json_t *p = json_pack ("{s[oo]sisi}", "Items", item (pk1, "open"), item (pk2, "open"), "Count", 2,
-                         "ScannedCount", 2);
-
-  if (more)
-    json_object_set_new (p, "LastEvaluatedKey", json_pack ("{s{ss}}", "pk", "S", pk2));
-  return p;
-}
 
 /* The answer of each operation (the first Scan page SCAN), and the server's next answers: the
  * failures named by FAILURES (NULL-terminated, may be NULL), then those. */
 static void
 script (const char *const *failures, json_t *scan)
 {
-  json_t *steps = json_array ();
-  json_t *answers = json_pack (
-      "{s{s[s]} s{s{sss[{ssss}]s[{ssss}]sssisi}} s{s{ss}} so"
-      " s{s[o]ss}}",
-      "ListTables", "TableNames", TABLE, "DescribeTable", "Table", "TableName", TABLE, "KeySchema",
-      "AttributeName", "pk", "KeyType", "HASH", "AttributeDefinitions", "AttributeName", "pk",
-      "AttributeType", "S", "TableStatus", "ACTIVE", "ItemCount", 6, "TableSizeBytes", 120,
-      "DescribeTimeToLive", "TimeToLiveDescription", "TimeToLiveStatus", "DISABLED", "Scan", scan,
-      "ExecuteStatement", "Items", item ("p1", "open"), "NextToken", "token-1");
-  g_autofree char *body = NULL;
-  json_t *config;
-
-  for (guint i = 0; failures != NULL && failures[i] != NULL; i++)
-    json_array_append_new (steps, json_string (failures[i]));
-  config = json_pack ("{soso}", "script", steps, "answers", answers);
-  body = json_dumps (config, JSON_COMPACT);
-  json_decref (config);
-  json_decref (control ("POST", "/__script", body));
-}
-
-/* The same failure N times (a NULL-terminated array; free with g_strfreev). */
-static char **
-times (const char *failure, guint n)
-{
-  char **steps = g_new0 (char *, n + 1);
-
-  for (guint i = 0; i < n; i++)
-    steps[i] = g_strdup (failure);
-  return steps;
-}
-
-static json_t *
-stats (void)
-{
-  return control ("GET", "/__stats", NULL);
-}
-
-static gint64
-requests_received (void)
-{
-  json_t *s = stats ();
-  gint64 n = json_integer_value (json_object_get (s, "requests"));
-
-  json_decref (s);
-  return n;
+  gui_fault_script (failures, gui_fault_table_answers (TABLE, scan));
 }
 
 /* TRUE once the server has received GPOINTER_TO_INT (DATA) requests. */
 static gboolean
 received (gpointer data)
 {
-  return requests_received () >= GPOINTER_TO_INT (data);
+  return gui_fault_requests () >= GPOINTER_TO_INT (data);
 }
 
 /* The body of the last OPERATION request the server received, parsed (new reference). */
 static json_t *
 last_body (const char *operation)
 {
-  json_t *s = stats ();
+  json_t *s = gui_fault_stats ();
   const char *text
       = json_string_value (json_object_get (json_object_get (s, "last_bodies"), operation));
   json_t *body;
@@ -337,30 +185,30 @@ static void
 test_describe (void)
 {
   /* the tab's DescribeTable and its inspector's, side by side: both fail */
-  g_auto (GStrv) failures = times ("500", 2 * BROWSE_ATTEMPTS);
+  g_auto (GStrv) failures = gui_fault_times ("500", 2 * BROWSE_ATTEMPTS);
   g_autoptr (GError) error = NULL;
   GtkWidget *button;
 
-  script (NULL, page ("a1", "a2", TRUE));
+  script (NULL, gui_fault_page ("a1", "a2", TRUE));
   endpoint = dy_window_add_endpoint (gui_window, server_url, "us-east-1", FALSE, &error);
   g_assert_no_error (error);
   dy_window_expand_connection (gui_window, endpoint);
   gui_wait_for (connection_listed, NULL, "the endpoint's tables");
 
-  script ((const char *const *) failures, page ("a1", "a2", TRUE));
+  script ((const char *const *) failures, gui_fault_page ("a1", "a2", TRUE));
   view = dy_window_open_table (gui_window, endpoint, TABLE);
   gui_wait_for (error_shown, view, "DescribeTable to fail");
   g_assert_false (dy_table_view_get_ready (view));
   gui_wait_for (received, GINT_TO_POINTER (2 * BROWSE_ATTEMPTS), "the inspector's DescribeTable");
   gui_settle ();
-  g_assert_cmpint (requests_received (), ==, 2 * BROWSE_ATTEMPTS);
+  g_assert_cmpint (gui_fault_requests (), ==, 2 * BROWSE_ATTEMPTS);
   g_assert_false (dy_inspector_get_has_key_schema (dy_table_view_get_inspector (view)));
   g_assert_nonnull (strstr (error_text (), "InternalServerError"));
   button = retry_button (GTK_WIDGET (view));
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_is_sensitive (button));
 
-  script (NULL, page ("a1", "a2", TRUE));
+  script (NULL, gui_fault_page ("a1", "a2", TRUE));
   gtk_widget_activate (button);
   gui_wait_for (described, view, "DescribeTable again");
   gui_settle ();
@@ -368,7 +216,7 @@ test_describe (void)
       gtk_revealer_get_reveal_child (GTK_REVEALER (gui_child (view, "error_revealer"))));
   g_assert_true (dy_inspector_get_has_key_schema (dy_table_view_get_inspector (view)));
   /* DescribeTable once, then DescribeTimeToLive */
-  g_assert_cmpint (requests_received (), ==, 2);
+  g_assert_cmpint (gui_fault_requests (), ==, 2);
   {
     json_t *body = last_body ("DescribeTable");
 
@@ -407,10 +255,10 @@ test_run (void)
   /* a Limit of the user's: the page asked is the one request a Run sends */
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (gui_child (view, "limit_spin")), 2);
 
-  script (failures, page ("a1", "a2", TRUE));
+  script (failures, gui_fault_page ("a1", "a2", TRUE));
   gui_run (view, "win.run");
   gui_wait_for (error_shown, view, "the Run to fail");
-  g_assert_cmpint (requests_received (), ==, 4);
+  g_assert_cmpint (gui_fault_requests (), ==, 4);
   /* the last attempt's failure: the answer broke off */
   g_assert_nonnull (strstr (error_text (), "ConnectionClosedError"));
   button = retry_button (GTK_WIDGET (view));
@@ -427,13 +275,13 @@ test_run (void)
 
   /* the user goes on typing: the next Run's business, not Retry's */
   gui_set_text (view, "filter_value_entry", "closed");
-  script (NULL, page ("a1", "a2", TRUE));
+  script (NULL, gui_fault_page ("a1", "a2", TRUE));
   g_assert_true (gtk_widget_mnemonic_activate (button, FALSE));
   wait_for_rows (2);
   g_assert_false (
       gtk_revealer_get_reveal_child (GTK_REVEALER (gui_child (view, "error_revealer"))));
   g_assert_null (retry_button (GTK_WIDGET (view)));
-  g_assert_cmpint (requests_received (), ==, 1);
+  g_assert_cmpint (gui_fault_requests (), ==, 1);
   sent = last_body ("Scan");
   g_assert_true (json_equal (sent, failed));
   g_assert_cmpstr (entry_text ("filter_value_entry"), ==, "closed");
@@ -450,12 +298,12 @@ retry_resends (GtkWidget *button, json_t *failed, const char *k1, const char *k2
 {
   json_t *sent;
 
-  script (NULL, page (k1, k2, FALSE));
+  script (NULL, gui_fault_page (k1, k2, FALSE));
   gtk_widget_activate (button);
   wait_for_rows (4);
   g_assert_false (
       gtk_revealer_get_reveal_child (GTK_REVEALER (gui_child (view, "error_revealer"))));
-  g_assert_cmpint (requests_received (), ==, 1);
+  g_assert_cmpint (gui_fault_requests (), ==, 1);
   sent = last_body ("Scan");
   g_assert_true (json_equal (sent, failed));
   g_assert_false (dy_table_view_get_can_load_more (view));
@@ -468,15 +316,15 @@ retry_resends (GtkWidget *button, json_t *failed, const char *k1, const char *k2
 static void
 test_load_more (void)
 {
-  g_auto (GStrv) failures = times ("throttle", BROWSE_ATTEMPTS);
+  g_auto (GStrv) failures = gui_fault_times ("throttle", BROWSE_ATTEMPTS);
   json_t *failed;
   GtkWidget *button;
 
   g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 2);
-  script ((const char *const *) failures, page ("b1", "b2", FALSE));
+  script ((const char *const *) failures, gui_fault_page ("b1", "b2", FALSE));
   gui_run (view, "win.load-more");
   gui_wait_for (error_shown, view, "Load More to fail");
-  g_assert_cmpint (requests_received (), ==, BROWSE_ATTEMPTS);
+  g_assert_cmpint (gui_fault_requests (), ==, BROWSE_ATTEMPTS);
   g_assert_nonnull (strstr (error_text (), "ThrottlingException"));
   button = retry_button (GTK_WIDGET (view));
   g_assert_nonnull (button);
@@ -495,19 +343,19 @@ test_load_more (void)
 static void
 test_load_all (void)
 {
-  g_auto (GStrv) failures = times ("500", BROWSE_ATTEMPTS);
+  g_auto (GStrv) failures = gui_fault_times ("500", BROWSE_ATTEMPTS);
   json_t *failed;
   GtkWidget *button;
 
-  script (NULL, page ("a1", "a2", TRUE));
+  script (NULL, gui_fault_page ("a1", "a2", TRUE));
   gui_run (view, "win.run");
   wait_for_rows (2);
   g_assert_true (dy_table_view_get_can_load_more (view));
 
-  script ((const char *const *) failures, page ("c1", "c2", FALSE));
+  script ((const char *const *) failures, gui_fault_page ("c1", "c2", FALSE));
   gui_run (view, "win.load-all");
   gui_wait_for (error_shown, view, "Load All to fail");
-  g_assert_cmpint (requests_received (), ==, BROWSE_ATTEMPTS);
+  g_assert_cmpint (gui_fault_requests (), ==, BROWSE_ATTEMPTS);
   button = retry_button (GTK_WIDGET (view));
   g_assert_nonnull (button);
   g_assert_cmpuint (g_list_model_get_n_items (dy_table_view_get_items (view)), ==, 2);
@@ -524,19 +372,19 @@ test_no_retry (void)
 {
   const char *const failures[] = { "validation", NULL };
 
-  script (failures, page ("a1", "a2", TRUE));
+  script (failures, gui_fault_page ("a1", "a2", TRUE));
   gui_run (view, "win.run");
   gui_wait_for (error_shown, view, "the Run to be refused");
-  g_assert_cmpint (requests_received (), ==, 1);
+  g_assert_cmpint (gui_fault_requests (), ==, 1);
   g_assert_nonnull (strstr (error_text (), "ValidationException"));
   g_assert_null (retry_button (GTK_WIDGET (view)));
   /* nor does the action send anything */
   gtk_widget_activate_action (GTK_WIDGET (view), "view.retry", NULL);
   gui_settle ();
   g_assert_false (dy_table_view_get_running (view));
-  g_assert_cmpint (requests_received (), ==, 1);
+  g_assert_cmpint (gui_fault_requests (), ==, 1);
 
-  script (NULL, page ("a1", "a2", TRUE));
+  script (NULL, gui_fault_page ("a1", "a2", TRUE));
   gui_select_choice (view, "filter_type_dropdown", "N");
   gui_set_text (view, "filter_value_entry", "not a number");
   gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.run", NULL);
@@ -544,7 +392,7 @@ test_no_retry (void)
   g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (gui_child (view, "error_revealer"))));
   g_assert_nonnull (strstr (error_text (), "not a number"));
   g_assert_null (retry_button (GTK_WIDGET (view)));
-  g_assert_cmpint (requests_received (), ==, 0);
+  g_assert_cmpint (gui_fault_requests (), ==, 0);
   gui_select_choice (view, "filter_type_dropdown", "S");
   /* no filter ("none", translated) */
   gtk_drop_down_set_selected (GTK_DROP_DOWN (gui_child (view, "filter_op_dropdown")), 0);
@@ -602,13 +450,13 @@ wait_long (GuiCondition cond, gpointer data, const char *what)
 static void
 test_sql (void)
 {
-  g_auto (GStrv) failures = times ("500", SQL_ATTEMPTS);
+  g_auto (GStrv) failures = gui_fault_times ("500", SQL_ATTEMPTS);
   DySqlView *sql = dy_sql_view_open (gui_window, endpoint);
   json_t *failed, *sent;
   GtkWidget *button;
 
   /* the tab lists the tables for completion first: nothing else is asked after */
-  script (NULL, page ("a1", "a2", FALSE));
+  script (NULL, gui_fault_page ("a1", "a2", FALSE));
   gui_wait_for (sql_listed, sql, "the tables for completion");
 
   /* SQL: a syntax error */
@@ -627,11 +475,11 @@ test_sql (void)
   g_assert_true (dy_sql_view_get_can_load_more (sql));
   g_assert_cmpuint (g_list_model_get_n_items (dy_sql_view_get_rows (sql)), ==, 1);
 
-  script ((const char *const *) failures, page ("a1", "a2", FALSE));
+  script ((const char *const *) failures, gui_fault_page ("a1", "a2", FALSE));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (sql), "view.load-more", NULL));
   wait_long (sql_failed, sql, "the next page to fail");
   gui_settle ();
-  g_assert_cmpint (requests_received (), ==, SQL_ATTEMPTS);
+  g_assert_cmpint (gui_fault_requests (), ==, SQL_ATTEMPTS);
   g_assert_nonnull (strstr (dy_sql_view_get_error (sql), "InternalServerError"));
   button = retry_button (GTK_WIDGET (sql));
   g_assert_nonnull (button);
@@ -643,14 +491,14 @@ test_sql (void)
 
   /* the editor changed since: Retry reads the page of the statement that was run */
   dy_sql_view_set_text (sql, "SELECT pk FROM \"" TABLE "\"");
-  script (NULL, page ("a1", "a2", FALSE));
+  script (NULL, gui_fault_page ("a1", "a2", FALSE));
   gtk_widget_activate (button);
   gui_wait_for (sql_rows_2, sql, "the page again");
   gui_settle ();
   g_assert_null (dy_sql_view_get_error (sql));
   g_assert_null (retry_button (GTK_WIDGET (sql)));
   g_assert_cmpuint (g_list_model_get_n_items (dy_sql_view_get_rows (sql)), ==, 2);
-  g_assert_cmpint (requests_received (), ==, 1);
+  g_assert_cmpint (gui_fault_requests (), ==, 1);
   sent = last_body ("ExecuteStatement");
   g_assert_true (json_equal (sent, failed));
   json_decref (sent);
@@ -663,7 +511,7 @@ main (int argc, char **argv)
   int status;
 
   gui_init (&argc, &argv);
-  start_server ();
+  server_url = gui_fault_start ();
 
   g_test_add_func ("/retry-gui/describe", test_describe);
   g_test_add_func ("/retry-gui/run", test_run);
@@ -673,6 +521,6 @@ main (int argc, char **argv)
   g_test_add_func ("/retry-gui/sql", test_sql);
 
   status = gui_run_tests ();
-  stop_server ();
+  gui_fault_stop ();
   return status;
 }

@@ -20,6 +20,7 @@
 #include "app/connections/dy-sign-in.h"
 #include "gui-util.h"
 #include "net/hash.h"
+#include "net/secret-json.h"
 
 #include <adwaita.h>
 
@@ -529,10 +530,13 @@ start_world (const char *dir)
   g_autofree char *credentials = g_build_filename (aws, "credentials", NULL);
   char *line = NULL;
   g_autofree char *config_text = NULL;
-  g_autofree char *credentials_text = NULL;
+  GString *credentials_text;
   g_autoptr (GError) error = NULL;
   g_autoptr (DdbBackend) backend = NULL;
-  json_t *described, *saved, *seed;
+  json_t *described;
+  char *state_text = NULL;
+  gsize state_len = 0;
+  g_autoptr (DdbSecretJson) saved = NULL;
   json_t *request, *response = NULL;
   json_error_t json_error;
 
@@ -567,15 +571,19 @@ start_world (const char *dir)
     free (line);
   }
   g_assert_nonnull (described);
-  saved = json_load_file (json_string_value (json_object_get (described, "state_file")), 0,
-                          &json_error);
+  /* The fakes' state holds secrets: read by the wiping reader (tests/auth/wipecheck.c may be
+   * watching this process, see run_wipechecked), and so is every copy made of one here. */
+  g_assert_true (g_file_get_contents (
+    json_string_value (json_object_get (described, "state_file")), &state_text, &state_len, NULL));
+  saved = ddb_secret_json_parse (state_text, state_len, NULL);
+  ddb_secure_zero (state_text, state_len);
+  g_free (state_text);
   g_assert_nonnull (saved);
-  seed = json_object_get (saved, "seed");
   control_url = g_strdup (json_string_value (json_object_get (described, "control")));
-  env_key_id = g_strdup (json_string_value (
-    json_object_get (json_object_get (seed, "static_keys"), "AccessKeyId")));
-  env_secret = g_strdup (json_string_value (
-    json_object_get (json_object_get (seed, "static_keys"), "SecretAccessKey")));
+  env_key_id = g_strdup (ddb_secret_json_get_string (saved, "seed.static_keys.AccessKeyId"));
+  env_secret = g_strdup (ddb_secret_json_get_string (saved, "seed.static_keys.SecretAccessKey"));
+  g_assert_nonnull (env_key_id);
+  g_assert_nonnull (env_secret);
 
   /* alice's keys; a role that needs her MFA code; an SSO profile; keys STS does not know. */
   config_text = g_strdup_printf (
@@ -589,20 +597,25 @@ start_world (const char *dir)
     "[sso-session fake]\nsso_start_url = %s\nsso_region = %s\n"
     "sso_registration_scopes = sso:account:access\n",
     server_url,
-    json_string_value (json_object_get (json_object_get (seed, "admin_role"), "role_arn")),
-    json_string_value (json_object_get (json_object_get (seed, "admin_role"), "external_id")),
-    json_string_value (json_object_get (json_object_get (seed, "admin_role"), "mfa_serial")),
+    ddb_secret_json_get_string (saved, "seed.admin_role.role_arn"),
+    ddb_secret_json_get_string (saved, "seed.admin_role.external_id"),
+    ddb_secret_json_get_string (saved, "seed.admin_role.mfa_serial"),
     server_url, server_url, server_url,
-    json_string_value (json_object_get (seed, "sso_account_id")),
-    json_string_value (json_object_get (seed, "sso_start_url")),
-    json_string_value (json_object_get (seed, "sso_region")));
-  credentials_text = g_strdup_printf ("[alice]\naws_access_key_id = %s\n"
-                                      "aws_secret_access_key = %s\n\n"
-                                      "[local]\naws_access_key_id = AKIDUNKNOWNTOSTS\n"
-                                      "aws_secret_access_key = local-secret\n",
-                                      env_key_id, env_secret);
+    ddb_secret_json_get_string (saved, "seed.sso_account_id"),
+    ddb_secret_json_get_string (saved, "seed.sso_start_url"),
+    ddb_secret_json_get_string (saved, "seed.sso_region"));
+  credentials_text = ddb_secret_string_new (512);
+  ddb_secret_string_append (credentials_text, "[alice]\naws_access_key_id = ");
+  ddb_secret_string_append (credentials_text, env_key_id);
+  ddb_secret_string_append (credentials_text, "\naws_secret_access_key = ");
+  ddb_secret_string_append (credentials_text, env_secret);
+  ddb_secret_string_append (credentials_text,
+                            "\n\n[local]\naws_access_key_id = AKIDUNKNOWNTOSTS\n"
+                            "aws_secret_access_key = local-secret\n");
   g_assert_true (g_file_set_contents (config, config_text, -1, NULL));
-  g_assert_true (g_file_set_contents (credentials, credentials_text, -1, NULL));
+  g_assert_true (g_file_set_contents (credentials, credentials_text->str, credentials_text->len,
+                                      NULL));
+  ddb_secret_string_free (credentials_text);
   g_chmod (credentials, 0600);
 
   /* Before any thread starts: setenv is not thread-safe. */
@@ -625,7 +638,89 @@ start_world (const char *dir)
             json_string_value (json_object_get (described, "sso_oidc")), TRUE);
   g_setenv ("AWS_EC2_METADATA_DISABLED", "true", TRUE);
   json_decref (described);
-  json_decref (saved);
+}
+
+/* ---- tests/auth/wipecheck.c ---- */
+
+/* The mark every secret of the fakes holds (aws_fakes.SECRET_MARK), read from their source.
+ * Newly allocated. */
+static char *
+secret_mark (void)
+{
+  g_autofree char *path = g_build_filename (DYNOSCOPE_SOURCE_DIR, "tests", "lib", "aws_fakes.py",
+                                            NULL);
+  g_autofree char *source = NULL;
+  g_autoptr (GRegex) regex = g_regex_new ("^SECRET_MARK = \"([^\"]+)\"$", G_REGEX_MULTILINE, 0,
+                                          NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+
+  g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+  g_assert_true (g_regex_match (regex, source, 0, &match));
+  return g_match_info_fetch (match, 1);
+}
+
+/* Outside the sanitizer builds meson names tests/auth/wipecheck.c's library in WIPECHECK_LIB, as
+ * for the CLI's sign-in tests (tests/auth): the program then runs itself again with the library
+ * preloaded, its output the test's, and fails when that process (the app and the test in it,
+ * from start to exit) freed a heap block still holding a secret of the fakes. Its children
+ * (serve, the fakes in Python) are not checked: the library is taken out of their environment.
+ * Returns the exit status, or -1 when the program is to run the tests itself. */
+static int
+run_wipechecked (char **argv)
+{
+  const char *lib = g_getenv ("WIPECHECK_LIB");
+  g_autofree char *dir = NULL;
+  g_autofree char *secrets = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *mark = NULL;
+  g_autofree char *found = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) envp = NULL;
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  int wait_status = 0;
+
+  if (lib == NULL || *lib == '\0')
+    return -1;
+  if (g_getenv ("WIPECHECK_LOG") != NULL)
+    {
+      /* the checked run: the children go unchecked */
+      g_unsetenv ("LD_PRELOAD");
+      return -1;
+    }
+  dir = g_dir_make_tmp ("dynoscope-wipecheck-XXXXXX", &error);
+  g_assert_no_error (error);
+  secrets = g_build_filename (dir, "secrets", NULL);
+  log = g_build_filename (dir, "log", NULL);
+  mark = secret_mark ();
+  g_assert_true (g_file_set_contents (secrets, mark, -1, NULL));
+  g_assert_true (g_file_set_contents (log, "", 0, NULL));
+  envp = g_get_environ ();
+  envp = g_environ_setenv (envp, "LD_PRELOAD", lib, TRUE);
+  envp = g_environ_setenv (envp, "WIPECHECK_SECRETS", secrets, TRUE);
+  envp = g_environ_setenv (envp, "WIPECHECK_LOG", log, TRUE);
+  g_ptr_array_add (args, (gpointer) "/proc/self/exe");
+  for (int i = 1; argv[i] != NULL; i++)
+    g_ptr_array_add (args, argv[i]);
+  g_ptr_array_add (args, NULL);
+  /* its standard streams are this one's */
+  g_assert_true (g_spawn_sync (NULL, (char **) args->pdata, envp, G_SPAWN_CHILD_INHERITS_STDIN,
+                               NULL, NULL, NULL, NULL, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (log, &found, NULL, NULL));
+  g_unlink (log);
+  g_unlink (secrets);
+  g_rmdir (dir);
+  if (*found != '\0')
+    {
+      printf ("Bail out! the app freed heap blocks holding a secret (tests/auth/wipecheck.c)\n");
+      fflush (stdout);
+      g_printerr ("blocks freed holding a secret:\n%.6000s\n", found);
+      return 1;
+    }
+  g_printerr ("wipecheck: no heap block freed holding a secret\n");
+  if (WIFEXITED (wait_status))
+    return WEXITSTATUS (wait_status);
+  return 128 + (WIFSIGNALED (wait_status) ? WTERMSIG (wait_status) : 0);
 }
 
 static void
@@ -642,8 +737,10 @@ stop (GPid *pid)
 int
 main (int argc, char **argv)
 {
-  int status;
+  int status = run_wipechecked (argv);
 
+  if (status >= 0)
+    return status;
   start_world (gui_init (&argc, &argv));
 
   g_test_add_func ("/signin/identity-words", test_identity_words);

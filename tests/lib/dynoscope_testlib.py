@@ -138,6 +138,9 @@ ERRORS = {
 
 class FaultHandler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # An answer's headers and body go in two writes: without TCP_NODELAY the body waits for the
+    # client's delayed ACK, 40 ms a request on a kept-alive connection.
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass
@@ -191,6 +194,7 @@ class FaultHandler(http.server.BaseHTTPRequestHandler):
         if self.path == "/__stats":
             with self.server.lock:
                 stats = {"requests": self.server.requests,
+                         "open": self.server.open,
                          "connections": len(self.server.connections),
                          "last_headers": self.server.last_headers,
                          "last_bodies": getattr(self.server, "last_bodies", {})}
@@ -218,6 +222,15 @@ class FaultHandler(http.server.BaseHTTPRequestHandler):
                 self.server.last_bodies = {}
             self.reply(200, {}, crc=False, ctype="application/json")
             return
+        with self.server.lock:
+            self.server.open += 1
+        try:
+            self.answer_operation(body)
+        finally:
+            with self.server.lock:
+                self.server.open -= 1
+
+    def answer_operation(self, body):
         operation = self.headers.get("X-Amz-Target", "").rpartition(".")[2]
         with self.server.lock:
             self.server.requests += 1
@@ -269,6 +282,8 @@ class FaultServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
         self.lock = threading.Lock()
         self.script = []
         self.requests = 0
+        # the DynamoDB requests being answered now (a silent one until the client goes)
+        self.open = 0
         self.connections = set()  # the connections that carried DynamoDB requests
         self.last_headers = {}
         self.answer = {"TableNames": []}
