@@ -587,7 +587,7 @@ const char *
 ddb_aws_getenv (const char *const *envp, const char *name)
 {
   if (envp == NULL)
-    return g_getenv (name);
+    return ddb_environ_getenv (name);
   return g_environ_getenv ((char **) envp, name);
 }
 

@@ -4,6 +4,7 @@
  * runs, libcrypto would not be in dynoscope-serve. */
 #include "net/hash.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void
@@ -64,22 +65,81 @@ ddb_environ_free (char **envp)
   g_strfreev (envp);
 }
 
+static const char *const secret_names[] = {
+  "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+  "AWS_SECURITY_TOKEN",    "AWS_CONTAINER_AUTHORIZATION_TOKEN",
+  "DYNOSCOPE_SERVE_AUTH",
+};
+
 void
 ddb_environ_wipe_secrets (char **envp)
 {
-  static const char *const names[] = {
-    "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN",
-    "AWS_CONTAINER_AUTHORIZATION_TOKEN", "DYNOSCOPE_SERVE_AUTH",
-  };
-
   for (char **e = envp; e != NULL && *e != NULL; e++)
-    for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    for (gsize i = 0; i < G_N_ELEMENTS (secret_names); i++)
       {
-        gsize len = strlen (names[i]);
+        gsize len = strlen (secret_names[i]);
 
-        if (strncmp (*e, names[i], len) == 0 && (*e)[len] == '=')
+        if (strncmp (*e, secret_names[i], len) == 0 && (*e)[len] == '=')
           ddb_secure_zero (*e + len + 1, strlen (*e + len + 1));
       }
+}
+
+/* The values ddb_environ_hide_secrets took, by secret_names' index (NULL: none); kept for the
+ * life of the process. */
+static char *hidden[G_N_ELEMENTS (secret_names)];
+
+void
+ddb_environ_hide_secrets (void)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (secret_names); i++)
+    {
+      char *value = getenv (secret_names[i]);
+
+      if (value == NULL)
+        continue;
+      if (hidden[i] != NULL)
+        ddb_secret_free (hidden[i]);
+      hidden[i] = g_strdup (value);
+      /* unsetenv frees nothing (glibc keeps the strings it was given or made): wipe them */
+      ddb_secure_zero (value, strlen (value));
+      g_unsetenv (secret_names[i]);
+    }
+}
+
+const char *
+ddb_environ_getenv (const char *name)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (secret_names); i++)
+    if (hidden[i] != NULL && strcmp (name, secret_names[i]) == 0)
+      return hidden[i];
+  return g_getenv (name);
+}
+
+char **
+ddb_environ_get (void)
+{
+  char **envp = g_get_environ ();
+  guint n = g_strv_length (envp);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (secret_names); i++)
+    {
+      gsize name_len = strlen (secret_names[i]), value_len;
+      char *entry;
+
+      /* a value set since it was hidden is the newer one */
+      if (hidden[i] == NULL || g_environ_getenv (envp, secret_names[i]) != NULL)
+        continue;
+      /* made in one block (g_environ_setenv's printf grows a buffer, freeing copies unwiped) */
+      value_len = strlen (hidden[i]);
+      entry = g_malloc (name_len + value_len + 2);
+      memcpy (entry, secret_names[i], name_len);
+      entry[name_len] = '=';
+      memcpy (entry + name_len + 1, hidden[i], value_len + 1);
+      envp = g_renew (char *, envp, n + 2);
+      envp[n++] = entry;
+      envp[n] = NULL;
+    }
+  return envp;
 }
 
 GString *

@@ -39,6 +39,19 @@ void ddb_environ_free (char **envp);
  * free nothing secret. */
 void ddb_environ_wipe_secrets (char **envp);
 
+/* Moves the secret variables (those ddb_environ_wipe_secrets knows) out of the process
+ * environment into memory of its own, wiping their values where they were: a library that
+ * copies the environment and frees the copy unwiped (GIO launching a browser, a subprocess
+ * launcher) then copies no secret. ddb_aws_getenv, ddb_environ_getenv and ddb_environ_get
+ * still see them; the programs started with the process environment do not. Call it first
+ * thing in main, before any thread reads the environment (and again after setting one of them,
+ * as a test does: the new value replaces the one hidden). */
+void ddb_environ_hide_secrets (void);
+/* NAME's value from the process environment, or the hidden one (see above); NULL: unset. */
+const char *ddb_environ_getenv (const char *name);
+/* g_get_environ () with the hidden secret variables put back: free it with ddb_environ_free. */
+char **ddb_environ_get (void);
+
 /* A new GString that will hold a secret, with room for RESERVE bytes. */
 GString *ddb_secret_string_new (gsize reserve);
 

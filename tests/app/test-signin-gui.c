@@ -637,6 +637,8 @@ start_world (const char *dir)
   g_setenv ("AWS_ENDPOINT_URL_SSO_OIDC",
             json_string_value (json_object_get (described, "sso_oidc")), TRUE);
   g_setenv ("AWS_EC2_METADATA_DISABLED", "true", TRUE);
+  /* as the app does at its start (dy_application_prepare_environment) */
+  ddb_environ_hide_secrets ();
   json_decref (described);
 }
 

@@ -1,5 +1,8 @@
 /* test-hash.c: src/net/hash.c against FIPS 180-4 SHA-256 and RFC 4231 HMAC-SHA256 vectors, the
  * constant-time comparison and the wipe. */
+#include <stdlib.h>
+
+#include "net/awsconfig.h"
 #include "net/hash.h"
 
 #include <string.h>
@@ -142,6 +145,40 @@ test_environ_wipe (void)
   ddb_environ_free (NULL);
 }
 
+/* The secret variables leave the process environment (a copy GIO makes holds none), wiped where
+ * they were, and stay readable through ddb_environ_getenv, ddb_environ_get and ddb_aws_getenv. */
+static void
+test_environ_hide (void)
+{
+  char *before;
+  char **envp;
+
+  g_setenv ("AWS_SECRET_ACCESS_KEY", "hidden-secret-value", TRUE);
+  g_setenv ("AWS_ACCESS_KEY_ID", "AKIDSHOWN", TRUE);
+  before = getenv ("AWS_SECRET_ACCESS_KEY");
+  ddb_environ_hide_secrets ();
+  g_assert_null (g_getenv ("AWS_SECRET_ACCESS_KEY"));
+  g_assert_cmpstr (before, ==, ""); /* wiped where it was */
+  g_assert_cmpstr (ddb_environ_getenv ("AWS_SECRET_ACCESS_KEY"), ==, "hidden-secret-value");
+  g_assert_cmpstr (ddb_aws_getenv (NULL, "AWS_SECRET_ACCESS_KEY"), ==, "hidden-secret-value");
+  g_assert_cmpstr (ddb_environ_getenv ("AWS_ACCESS_KEY_ID"), ==, "AKIDSHOWN");
+  g_assert_null (ddb_environ_getenv ("AWS_SESSION_TOKEN"));
+  envp = g_get_environ ();
+  g_assert_null (g_environ_getenv (envp, "AWS_SECRET_ACCESS_KEY"));
+  g_strfreev (envp);
+  envp = ddb_environ_get ();
+  g_assert_cmpstr (g_environ_getenv (envp, "AWS_SECRET_ACCESS_KEY"), ==, "hidden-secret-value");
+  g_assert_cmpstr (g_environ_getenv (envp, "AWS_ACCESS_KEY_ID"), ==, "AKIDSHOWN");
+  ddb_environ_free (envp);
+  /* a second call keeps what the first took, or takes a value set since */
+  ddb_environ_hide_secrets ();
+  g_assert_cmpstr (ddb_environ_getenv ("AWS_SECRET_ACCESS_KEY"), ==, "hidden-secret-value");
+  g_setenv ("AWS_SECRET_ACCESS_KEY", "another-secret", TRUE);
+  ddb_environ_hide_secrets ();
+  g_assert_null (g_getenv ("AWS_SECRET_ACCESS_KEY"));
+  g_assert_cmpstr (ddb_environ_getenv ("AWS_SECRET_ACCESS_KEY"), ==, "another-secret");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -153,5 +190,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hash/secure-zero", test_secure_zero);
   g_test_add_func ("/hash/secret-string", test_secret_string);
   g_test_add_func ("/hash/environ-wipe", test_environ_wipe);
+  g_test_add_func ("/hash/environ-hide", test_environ_hide);
   return g_test_run ();
 }

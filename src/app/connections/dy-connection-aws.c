@@ -22,7 +22,7 @@ key_tail (const char *key_id)
 DyConnection *
 dy_connection_new_environment (const char *const *envp)
 {
-  char **own = envp == NULL ? g_get_environ () : NULL;
+  char **own = envp == NULL ? ddb_environ_get () : NULL;
   const char *const *env = envp != NULL ? envp : (const char *const *) own;
   const char *key_id = g_environ_getenv ((char **) env, "AWS_ACCESS_KEY_ID");
   const char *region = g_environ_getenv ((char **) env, "AWS_REGION");

@@ -209,7 +209,7 @@ DyConnection *
 dy_connection_new_endpoint (const char *url, const char *region)
 {
   DyConnection *self = g_object_new (DY_TYPE_CONNECTION, NULL);
-  char **envp = g_get_environ ();
+  char **envp = ddb_environ_get ();
 
   self->kind = DY_CONNECTION_ENDPOINT;
   self->title = g_strdup (url);

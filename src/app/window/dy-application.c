@@ -8,6 +8,7 @@
 #include "app/model/dy-model-window.h"
 #include "app/window/dy-preferences.h"
 #include "app/window/dy-window.h"
+#include "net/hash.h"
 #include "dynoscope-resources.h"
 
 #ifdef DYNOSCOPE_DEVELOPMENT
@@ -194,6 +195,9 @@ dy_application_init (DyApplication *self)
 void
 dy_application_prepare_environment (void)
 {
+  /* The keys of the environment's connection out of the process environment, which GTK and
+   * GIO copy (launching a browser) and free unwiped. */
+  ddb_environ_hide_secrets ();
   /* With the cairo renderer (chosen for remote X, or where GL is broken) GTK never draws with
    * GL, but GDK still loads the whole GL stack at start to pick visuals: with Mesa's software
    * driver that is libLLVM, some 45 MB and a good part of the start time. */
