@@ -20,7 +20,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from decimal import Decimal
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import dynoscope_testlib as lib  # noqa: E402
@@ -58,30 +57,6 @@ def item(pk, i):
     if i % 7 == 0:
         it["maybe"] = {"S": ""}
     return it
-
-
-def canon(v):
-    """A DynamoDB JSON value as comparable Python values (numbers as Decimal, sets as sets)."""
-    (t, x), = v.items()
-    if t == "N":
-        return ("N", Decimal(x))
-    if t == "NS":
-        return ("NS", frozenset(Decimal(n) for n in x))
-    if t == "SS":
-        return ("SS", frozenset(x))
-    if t == "B":
-        return ("B", base64.b64decode(x))
-    if t == "BS":
-        return ("BS", frozenset(base64.b64decode(b) for b in x))
-    if t == "M":
-        return ("M", tuple(sorted((k, canon(e)) for k, e in x.items())))
-    if t == "L":
-        return ("L", tuple(canon(e) for e in x))
-    return (t, x)
-
-
-def canon_item(it):
-    return tuple(sorted((k, canon(v)) for k, v in it.items()))
 
 
 def low(it):
@@ -212,16 +187,16 @@ def main():
             print("# the GUI test failed")
             return 1
 
-        left = {canon_item(i) for i in scan_boto(ddb, "Events")}
-        want = {canon_item(i) for i in source["kept"] + source["other"]}
+        left = {lib.canon_item(i) for i in scan_boto(ddb, "Events")}
+        want = {lib.canon_item(i) for i in source["kept"] + source["other"]}
         check(left == want, "DynamoDB Local holds exactly the kept and other items "
               f"({len(left)} items; the 1,000 deleted)")
-        got = {canon_item(i) for i in scan_db(db, "Events")}
-        want = {canon_item(there.get(i, it)) for i, it in enumerate(source["kept"])}
+        got = {lib.canon_item(i) for i in scan_db(db, "Events")}
+        want = {lib.canon_item(there.get(i, it)) for i, it in enumerate(source["kept"])}
         check(got == want, "the copy holds the kept items exactly, the three already there "
               "unchanged")
-        got = {canon_item(i) for i in scan_db(db, "Renamed")}
-        want = {canon_item(renamed(it)) for it in source["kept"]}
+        got = {lib.canon_item(i) for i in scan_db(db, "Renamed")}
+        want = {lib.canon_item(renamed(it)) for it in source["kept"]}
         check(got == want, "the renamed copy holds the kept items with pk and sk")
         return 0
     finally:

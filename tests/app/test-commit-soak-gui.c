@@ -293,6 +293,10 @@ test_commit (void)
   if (kill_at != NULL && atoi (kill_at) > 0)
     ddb_staging_set_journal_hook (dy_staging_get_default ()->store, die_at,
                                   GUINT_TO_POINTER ((guint) atoi (kill_at)));
+  /* the tab laid out before the panel slides over it (as a user opens the table first) */
+  gui_wait_long (gui_view_ready, dy_window_open_table (gui_window, local, TABLE), "DescribeTable",
+                 120);
+  gui_settle ();
   dy_window_show_staging (gui_window, local, TABLE);
   gui_wait_long (changes_shown, NULL, "the staged changes in the panel", 120);
   dy_staging_panel_set_mode (panel (), g_strcmp0 (mode, "single") == 0 ? DDB_COMMIT_SINGLE

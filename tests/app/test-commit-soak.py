@@ -77,32 +77,6 @@ def seed_items():
                "alias": {"S": "Mara"}}
 
 
-def canon(v):
-    """A DynamoDB JSON value, comparable: numbers by value, sets as sets."""
-    from decimal import Decimal
-    (t, x), = v.items()
-    if t == "N":
-        return ("N", Decimal(x))
-    if t == "NS":
-        return ("NS", frozenset(Decimal(n) for n in x))
-    if t in ("SS",):
-        return (t, frozenset(x))
-    if t == "B":
-        return ("B", base64.b64decode(x) if isinstance(x, str) else bytes(x))
-    if t == "BS":
-        return ("BS", frozenset(base64.b64decode(b) if isinstance(b, str) else bytes(b)
-                                for b in x))
-    if t == "M":
-        return ("M", tuple(sorted((k, canon(e)) for k, e in x.items())))
-    if t == "L":
-        return ("L", tuple(canon(e) for e in x))
-    return (t, x)
-
-
-def canon_item(item):
-    return None if item is None else canon({"M": item})
-
-
 def key_of(item):
     return (item["PK"]["S"], item["SK"]["S"])
 
@@ -316,7 +290,7 @@ class Soak:
             if KINDS[kind] == "delete":
                 expect(now is None, "deleted %s still in the table" % (key,))
             else:
-                expect(canon_item(now) == canon_item(target),
+                expect(lib.canon_item(now) == lib.canon_item(target),
                        "%s %s: the table holds %s, not the target" % (KINDS[kind], key, now))
             recs = records.get(key, [])
             expect(len(recs) == 1, "%s %s: %d stream records" % (KINDS[kind], key, len(recs)))
@@ -326,16 +300,16 @@ class Soak:
             want = {"create": "INSERT", "update": "MODIFY", "delete": "REMOVE"}[KINDS[kind]]
             expect(rec["eventName"] == want, "%s %s: a %s record" % (KINDS[kind], key,
                                                                       rec["eventName"]))
-            expect(canon_item(rec["dynamodb"].get("NewImage")) == canon_item(target),
+            expect(lib.canon_item(rec["dynamodb"].get("NewImage")) == lib.canon_item(target),
                    "%s %s: the record's new image is not the target" % (KINDS[kind], key))
-            expect(canon_item(rec["dynamodb"].get("OldImage")) == canon_item(original),
+            expect(lib.canon_item(rec["dynamodb"].get("OldImage")) == lib.canon_item(original),
                    "%s %s: the record's old image is not the original" % (KINDS[kind], key))
         expect(kinds == Counter({"create": 3000, "update": 4500, "delete": 2500}),
                "kinds staged: %s" % dict(kinds))
         others = [k for k in records if k not in staged_keys]
         expect(not others, "%d stream records for items nobody staged" % len(others))
         untouched = [k for k, v in self.before.items() if k not in staged_keys
-                     and canon_item(table.get(k)) != canon_item(v)]
+                     and lib.canon_item(table.get(k)) != lib.canon_item(v)]
         expect(not untouched, "%d items nobody staged changed" % len(untouched))
         expect(sum(1 for k in self.before if k[0] == "keep") == 500, "the kept items")
         return failures

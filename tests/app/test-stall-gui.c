@@ -187,27 +187,6 @@ probe_stop (void)
 
 /* ---- Waiting ---- */
 
-static gboolean
-timed_out (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until COND holds; fails after SECONDS. */
-static void
-wait_until (GuiCondition cond, gpointer data, const char *what, guint seconds)
-{
-  gboolean expired = FALSE;
-  guint timeout = g_timeout_add_seconds (seconds, timed_out, &expired);
-
-  while (!cond (data) && !expired)
-    g_main_context_iteration (NULL, TRUE);
-  if (expired)
-    g_error ("timed out waiting for %s", what);
-  g_source_remove (timeout);
-}
-
 /* The server's figures are asked over HTTP: at most every 50 ms while a condition is polled on
  * a main loop that the probe wakes every 10 ms. */
 static gint64
@@ -480,7 +459,7 @@ run_case (const Case *c)
           gui_settle ();
           focus (typed_into);
           press (GDK_KEY_x);
-          wait_until (sql_columns, NULL, "the columns for completion", 20);
+          gui_wait_long (sql_columns, NULL, "the columns for completion", 20);
           dy_sql_view_set_text (sql, "SELECT * FROM \"" TABLE "\"");
         }
     }
@@ -507,7 +486,7 @@ run_case (const Case *c)
   probe_start (c->what);
   started = g_get_monotonic_time ();
   start_request (c->request);
-  wait_until (server_received, GINT_TO_POINTER (1 + first), "the request to reach the server", 20);
+  gui_wait_long (server_received, GINT_TO_POINTER (1 + first), "the request to reach the server", 20);
 
   /* The window: the request outstanding for WINDOW_MS, a key typed a second in. A request the
    * client gave up on before the end (its attempts and backoff spent) is sent again with
@@ -569,12 +548,12 @@ run_case (const Case *c)
   }
   cancel_at = g_get_monotonic_time ();
   press (GDK_KEY_Escape);
-  wait_until (c->request == SQL_RUN ? sql_idle : view_idle, NULL, "Escape to cancel", 20);
+  gui_wait_long (c->request == SQL_RUN ? sql_idle : view_idle, NULL, "Escape to cancel", 20);
   cancel_ms = (g_get_monotonic_time () - cancel_at) / 1000;
   if (c->holds)
     {
       /* the client let go of the connection */
-      wait_until (server_idle, NULL, "the server to see the connection closed", CLOSED_LIMIT_S);
+      gui_wait_long (server_idle, NULL, "the server to see the connection closed", CLOSED_LIMIT_S);
       closed_ms = (g_get_monotonic_time () - cancel_at) / 1000;
     }
   else
@@ -631,13 +610,13 @@ test_setup (void)
   endpoint = dy_window_add_endpoint (gui_window, server_url, "us-east-1", FALSE, &error);
   g_assert_no_error (error);
   dy_window_expand_connection (gui_window, endpoint);
-  wait_until (connection_listed, NULL, "the endpoint's tables", 20);
+  gui_wait_long (connection_listed, NULL, "the endpoint's tables", 20);
   view = dy_window_open_table (gui_window, endpoint, TABLE);
-  wait_until (view_ready, NULL, "DescribeTable", 20);
+  gui_wait_long (view_ready, NULL, "DescribeTable", 20);
   /* a Limit of the user's: a Run sends one request (without, it reads a second page) */
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (gui_child (view, "limit_spin")), 2);
   sql = dy_sql_view_open (gui_window, endpoint);
-  wait_until (sql_listed, NULL, "the SQL tab's tables", 20);
+  gui_wait_long (sql_listed, NULL, "the SQL tab's tables", 20);
   dy_sql_view_set_partiql (sql, TRUE);
 }
 
@@ -646,7 +625,7 @@ load_first_page (void)
 {
   script (NULL);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.run", NULL));
-  wait_until (view_rows, GUINT_TO_POINTER (2), "the first page", 20);
+  gui_wait_long (view_rows, GUINT_TO_POINTER (2), "the first page", 20);
   g_assert_true (dy_table_view_get_can_load_more (view));
 }
 

@@ -2,6 +2,7 @@
 self-signed certificate), dynalite and AWS's DynamoDB Local (the one launcher, also used by
 tests/diff/run-diff.py). Only the Python standard library (and the openssl command for the TLS
 certificate) is used."""
+import base64
 import datetime
 import hashlib
 import hmac
@@ -593,3 +594,34 @@ def client_env(extra=None):
     })
     env.update(extra or {})
     return env
+
+
+def canon(v):
+    """A DynamoDB JSON value as comparable Python values: numbers by value (Decimal), sets as
+    sets, binary as bytes (given as base64 text, or as bytes as boto3's low-level client
+    returns it)."""
+    from decimal import Decimal
+
+    def blob(x):
+        return base64.b64decode(x) if isinstance(x, str) else bytes(x)
+    (t, x), = v.items()
+    if t == "N":
+        return ("N", Decimal(x))
+    if t == "NS":
+        return ("NS", frozenset(Decimal(n) for n in x))
+    if t == "SS":
+        return ("SS", frozenset(x))
+    if t == "B":
+        return ("B", blob(x))
+    if t == "BS":
+        return ("BS", frozenset(blob(b) for b in x))
+    if t == "M":
+        return ("M", tuple(sorted((k, canon(e)) for k, e in x.items())))
+    if t == "L":
+        return ("L", tuple(canon(e) for e in x))
+    return (t, x)
+
+
+def canon_item(item):
+    """An item (attribute name -> DynamoDB JSON value) made comparable; None stays None."""
+    return None if item is None else tuple(sorted((k, canon(v)) for k, v in item.items()))
