@@ -304,6 +304,8 @@ bench_arrange (DyTableView *view, const char *what, void (*start) (DyTableView *
   settle (100);
   g_source_remove (monitor_id);
   report (stall, monitor.worst / 1000.0, "ms", GOAL_STALL_MS);
+  printf ("RSS then: %.1f MB (anonymous %.1f MB)\n", rss_kb ("VmRSS:") / 1024.0,
+          rss_kb ("RssAnon:") / 1024.0);
 }
 
 static GtkColumnViewColumn *
