@@ -7,25 +7,36 @@
  *
  * Every input:
  * - is verified as it is, for the services "dynamodb" and "service" (the suite's), at the
- *   suite's time (or at its X-Amz-Date's): a refusal must be a DDB_ERROR of the four codes the
+ *   suite's time (or at its X-Amz-Date's, header or query parameter), and at another time drawn
+ *   from the input a week either way: a refusal must be a DDB_ERROR of the four codes the
  *   verifier documents, with a non-empty UTF-8 message that quotes no secret; a success must
  *   name a key the lookup knows, and the same request verified with a lookup that knows no key
- *   must be refused as UnrecognizedClientException;
+ *   must be refused as UnrecognizedClientException; the session token serve compares
+ *   (ddb_sigv4_session_token) must be the X-Amz-Security-Token query parameter of a presigned
+ *   request, else the header. A presigned request that verifies (its signature in the query) is
+ *   signed again by ddb_sigv4_sign_query from what it carries (the key, the token, the scope,
+ *   X-Amz-Date, X-Amz-Expires, the headers it signed, its query without the signer's
+ *   parameters): the request signed again must verify, and when its parameters were written as
+ *   the signer writes them, the signature must be the same;
  * - is signed in an Authorization header (ddb_sigv4_sign_headers, with and without a session
  *   token and a signed body hash, from the input's hash), its Authorization, X-Amz-Date,
  *   X-Amz-Security-Token and x-amz-content-sha256 left out first (the signer refuses requests
  *   that carry them), at its X-Amz-Date's time or the suite's: when signing succeeds, the signed
- *   request must verify as signed by the key used; with one hex digit of the signature changed,
+ *   request must verify as signed by the key used (or, when its query has X-Amz-Algorithm, be
+ *   refused as having both kinds of signature); with one hex digit of the signature changed,
  *   or one non-blank byte of a signed header's value, it must be refused; signed by a key the
  *   lookup does not know, or verified with a lookup that knows none, it must be refused as
  *   UnrecognizedClientException (all this when every header name is an HTTP token: see
  *   names_are_tokens);
- * - is signed as a presigned URL (ddb_sigv4_sign_query): the verifier reads only the
- *   Authorization header (sigv4.h), so the presigned request as it is must be refused as
- *   MissingAuthenticationTokenException; and the same signature, carried in an
- *   Authorization header over the presigned query string without X-Amz-Signature (the very
- *   canonical request the query signer signed), must verify: the two signers and the verifier
- *   build the same canonical request.
+ * - is signed as a presigned URL (ddb_sigv4_sign_query, with and without a session token, for
+ *   1 to 604800 seconds): the presigned request must verify as signed by the key used, at the
+ *   signing time, at its last second and the skew before it, and be refused one second after
+ *   the end and one second before the skew; with one hex digit of X-Amz-Signature changed, one
+ *   non-blank byte of a signed header's value, a parameter added, a byte added to the body, or an
+ *   Authorization header added, it must be refused; signed by an unknown key, or verified with a
+ *   lookup that knows none, it must be refused as UnrecognizedClientException. When the input's
+ *   query already has a parameter the signer adds, or one of the presigned request's parameters
+ *   twice, it must be refused as IncompleteSignatureException (a parameter given twice).
  * A disagreement prints the signer's canonical request and the verifier's answer (which quotes
  * its own). */
 #include <stddef.h>
@@ -169,6 +180,123 @@ is_named (const char *name, const char *want)
   return strcmp (l, want) == 0;
 }
 
+/* ---- the query, read independently of the verifier ---- */
+
+/* The parameters a presigned request's signature is made of. */
+static const char *const presign_names[] = {
+  "X-Amz-Algorithm",     "X-Amz-Credential",     "X-Amz-Date",      "X-Amz-Expires",
+  "X-Amz-SignedHeaders", "X-Amz-Security-Token", "X-Amz-Signature",
+};
+
+/* %XX decoded; any other '%' kept; read as a C string (the canonical query ends a value at an
+ * encoded NUL too). */
+static char *
+pct_decode (const char *s, gsize len)
+{
+  GString *out = g_string_sized_new (len);
+
+  for (gsize i = 0; i < len; i++)
+    if (s[i] == '%' && i + 2 < len && g_ascii_isxdigit (s[i + 1]) && g_ascii_isxdigit (s[i + 2]))
+      {
+        g_string_append_c (
+            out, (char) (g_ascii_xdigit_value (s[i + 1]) * 16 + g_ascii_xdigit_value (s[i + 2])));
+        i += 2;
+      }
+    else
+      g_string_append_c (out, s[i]);
+  return g_string_free (out, FALSE);
+}
+
+/* The query's parameters, in order: raw text, decoded key, decoded value. */
+typedef struct {
+  GPtrArray *raw;
+  GPtrArray *keys;
+  GPtrArray *values;
+} Query;
+
+static void
+query_parse (Query *q, const char *query)
+{
+  g_auto (GStrv) parts = g_strsplit (query != NULL ? query : "", "&", -1);
+
+  q->raw = g_ptr_array_new_with_free_func (g_free);
+  q->keys = g_ptr_array_new_with_free_func (g_free);
+  q->values = g_ptr_array_new_with_free_func (g_free);
+  for (char **p = parts; *p != NULL; p++)
+    {
+      const char *eq = strchr (*p, '=');
+
+      if (**p == '\0')
+        continue;
+      g_ptr_array_add (q->raw, g_strdup (*p));
+      g_ptr_array_add (q->keys, pct_decode (*p, eq != NULL ? (gsize) (eq - *p) : strlen (*p)));
+      g_ptr_array_add (q->values,
+                       eq != NULL ? pct_decode (eq + 1, strlen (eq + 1)) : g_strdup (""));
+    }
+}
+
+static void
+query_clear (Query *q)
+{
+  g_ptr_array_unref (q->raw);
+  g_ptr_array_unref (q->keys);
+  g_ptr_array_unref (q->values);
+}
+
+/* The first value of KEY (NULL if none); *COUNT (if not NULL) gets how many there are. */
+static const char *
+query_get (const Query *q, const char *key, guint *count)
+{
+  const char *first = NULL;
+  guint n = 0;
+
+  for (guint i = 0; i < q->keys->len; i++)
+    if (strcmp (g_ptr_array_index (q->keys, i), key) == 0 && n++ == 0)
+      first = g_ptr_array_index (q->values, i);
+  if (count != NULL)
+    *count = n;
+  return first;
+}
+
+static gboolean
+is_presign_name (const char *key)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (presign_names); i++)
+    if (strcmp (key, presign_names[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The query as sent without the presigned request's parameters, or NULL when it had none. */
+static char *
+query_without_presign (const Query *q, gboolean had_query)
+{
+  GString *out = g_string_new ("");
+
+  for (guint i = 0; i < q->keys->len; i++)
+    if (!is_presign_name (g_ptr_array_index (q->keys, i)))
+      g_string_append_printf (out, "%s%s", out->len > 0 ? "&" : "",
+                              (char *) g_ptr_array_index (q->raw, i));
+  if (out->len == 0 && !had_query)
+    {
+      g_string_free (out, TRUE);
+      return NULL;
+    }
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+query_has (const char *query, const char *key)
+{
+  Query q;
+  guint n;
+
+  query_parse (&q, query);
+  (void) query_get (&q, key, &n);
+  query_clear (&q);
+  return n > 0;
+}
+
 /* A request under construction: the headers point into strings it owns or the raw request's. */
 typedef struct {
   GArray *headers; /* DdbHttpHeader */
@@ -310,6 +438,13 @@ verify (const DdbHttpRequest *req, DdbSecretLookupFunc lookup, gint64 now, const
   return FALSE;
 }
 
+/* Years 1000 to 9999: the date has its 16 characters. */
+static gboolean
+parse_date (const char *text, gint64 *t)
+{
+  return ddb_sigv4_parse_amz_date (text, t) && text[0] != '0';
+}
+
 static gint64
 request_time (const RawRequest *raw)
 {
@@ -320,39 +455,88 @@ request_time (const RawRequest *raw)
       {
         g_autofree char *v = g_strstrip (g_strdup (g_ptr_array_index (raw->values, i)));
 
-        /* Years 1000 to 9999: the date has its 16 characters. */
-        if (ddb_sigv4_parse_amz_date (v, &t) && v[0] != '0')
+        if (parse_date (v, &t))
           return t;
         break;
       }
+  {
+    Query q;
+    const char *v;
+    gboolean found;
+
+    query_parse (&q, raw->query);
+    v = query_get (&q, "X-Amz-Date", NULL);
+    found = v != NULL && parse_date (v, &t);
+    query_clear (&q);
+    if (found)
+      return t;
+  }
   return T0;
 }
 
-/* The input as it is. */
+static void check_presigned_resign (const RawRequest *raw, const Headers *as_is, gint64 now,
+                                    const char *service);
+
+/* The session token serve compares with a key's: a presigned request's X-Amz-Security-Token
+ * parameter (no Authorization header), else the first X-Amz-Security-Token header. */
 static void
-check_as_is (const RawRequest *raw, gint64 now)
+check_session_token (const RawRequest *raw, const DdbHttpRequest *req, gboolean presigned)
+{
+  g_autofree char *token = ddb_sigv4_session_token (req);
+  const char *want = NULL;
+  gboolean authorization = FALSE;
+
+  for (guint i = 0; i < raw->names->len; i++)
+    authorization = authorization || is_named (g_ptr_array_index (raw->names, i), "authorization");
+  if (presigned && !authorization)
+    {
+      Query q;
+
+      query_parse (&q, raw->query);
+      if (g_strcmp0 (token, query_get (&q, "X-Amz-Security-Token", NULL)) != 0)
+        finding ("the session token is not the presigned request's parameter", NULL, NULL);
+      query_clear (&q);
+      return;
+    }
+  for (guint i = 0; i < raw->names->len && want == NULL; i++)
+    if (is_named (g_ptr_array_index (raw->names, i), "x-amz-security-token"))
+      want = g_ptr_array_index (raw->values, i);
+  if (g_strcmp0 (token, want) != 0)
+    finding ("the session token is not the X-Amz-Security-Token header", NULL, NULL);
+}
+
+/* The input as it is, at NOW and at another time a week either way. */
+static void
+check_as_is (const RawRequest *raw, gint64 now, guint64 hash)
 {
   static const char *const services[] = { "dynamodb", "service" };
+  const gint64 times[] = { now, now + (gint64) ((hash >> 32) % 1209601) - 604800 };
   Headers h;
   DdbHttpRequest req;
+  gboolean presigned;
 
   headers_init (&h);
   for (guint i = 0; i < raw->names->len; i++)
     headers_add (&h, g_ptr_array_index (raw->names, i), g_ptr_array_index (raw->values, i));
   req = as_http (raw, raw->query, &h);
-  for (gsize s = 0; s < G_N_ELEMENTS (services); s++)
-    {
-      int code;
+  presigned = query_has (raw->query, "X-Amz-Algorithm");
+  check_session_token (raw, &req, presigned);
+  for (gsize t = 0; t < G_N_ELEMENTS (times); t++)
+    for (gsize s = 0; s < G_N_ELEMENTS (services); s++)
+      {
+        int code;
 
-      if (verify (&req, lookup_known, now, services[s], &code, NULL))
-        {
-          if (verify (&req, lookup_none, now, services[s], &code, NULL)
-              || code != DDB_ERROR_UNRECOGNIZED_CLIENT)
-            finding ("verified with a lookup that knows no key", NULL, NULL);
-        }
-      else
-        (void) verify (&req, lookup_none, now, services[s], &code, NULL);
-    }
+        if (verify (&req, lookup_known, times[t], services[s], &code, NULL))
+          {
+            if (verify (&req, lookup_none, times[t], services[s], &code, NULL)
+                || code != DDB_ERROR_UNRECOGNIZED_CLIENT)
+              finding ("verified with a lookup that knows no key", NULL, NULL);
+            if (presigned)
+              check_presigned_resign (raw, &h, times[t], services[s]);
+          }
+        else
+          (void) verify (&req, lookup_none, times[t], services[s], &code, NULL);
+      }
   headers_clear (&h);
 }
 
@@ -505,6 +689,20 @@ check_header_signing (const RawRequest *raw, gint64 when, guint64 hash)
       return;
     }
 
+  /* With X-Amz-Algorithm in the query too, it has both kinds of signature. */
+  if (query_has (raw->query, "X-Amz-Algorithm"))
+    {
+      if (verify (&req, lookup_known, when, "dynamodb", &code, sig.canonical_request)
+          || code != DDB_ERROR_INVALID_SIGNATURE)
+        finding ("a request signed in a header with X-Amz-Algorithm in its query was not refused "
+                 "as having both",
+                 sig.canonical_request, NULL);
+      ddb_signature_clear (&sig);
+      headers_clear (&signed_h);
+      headers_clear (&base);
+      return;
+    }
+
   /* (a) The request as signed verifies, as signed by AKID. */
   {
     DdbSigv4VerifyParams p = { 0 };
@@ -608,6 +806,133 @@ check_header_signing (const RawRequest *raw, gint64 when, guint64 hash)
   headers_clear (&base);
 }
 
+/* Verifies REQ as it must be refused, with CODE, at NOW. */
+static void
+expect_refused (const DdbHttpRequest *req, gint64 now, int want, const char *what,
+                const char *canonical)
+{
+  int code;
+
+  if (verify (req, lookup_known, now, "dynamodb", &code, canonical) || code != want)
+    finding (what, canonical, NULL);
+}
+
+static void
+expect_verified (const DdbHttpRequest *req, gint64 now, const char *what, const char *canonical)
+{
+  DdbSigv4VerifyParams p = { 0 };
+  GError *error = NULL;
+  char *akid = NULL;
+
+  p.service = "dynamodb";
+  p.now = now;
+  p.max_skew = 900;
+  p.lookup = lookup_known;
+  if (!ddb_sigv4_verify (req, &p, &akid, &error))
+    finding (what, canonical, error);
+  if (g_strcmp0 (akid, AKID) != 0)
+    finding ("a request signed by " AKID " verified as signed by another key", canonical, NULL);
+  g_free (akid);
+}
+
+/* Whether the presigned query gives one of the presigned request's parameters twice: the input's
+ * query has one the query signer adds (the token only when it signs with one), or has one twice
+ * itself. */
+static gboolean
+gives_param_twice (const char *query, gboolean token)
+{
+  Query q;
+  gboolean twice = FALSE;
+
+  query_parse (&q, query);
+  for (gsize i = 0; i < G_N_ELEMENTS (presign_names) && !twice; i++)
+    {
+      gboolean added = token || strcmp (presign_names[i], "X-Amz-Security-Token") != 0;
+      guint n;
+
+      (void) query_get (&q, presign_names[i], &n);
+      twice = n + (added ? 1 : 0) > 1;
+    }
+  query_clear (&q);
+  return twice;
+}
+
+/* The presigned request tampered with: each must be refused. */
+static void
+check_presigned_tampered (const RawRequest *raw, const DdbSignature *sig, Headers *base,
+                          gint64 when, guint64 hash)
+{
+  const char *canonical = sig->canonical_request;
+  DdbHttpRequest req = as_http (raw, sig->query_string, base);
+  g_autofree char *query = g_strdup (sig->query_string);
+  g_autofree char *added = g_strconcat (sig->query_string, "&X-Fuzz=1", NULL);
+  g_autofree char *names = canonical_signed_names (canonical);
+  g_autofree guint8 *body = g_malloc (raw->body_len + 1);
+  char *digit = query + strlen (query) - 1 - (hash >> 8) % 64;
+  int code;
+
+  /* One hex digit of X-Amz-Signature (the query's last 64 characters). */
+  if (!g_ascii_isxdigit (*digit))
+    finding ("the presigned query does not end with its signature", canonical, NULL);
+  *digit = *digit == '0' ? '1' : '0';
+  req.query = query;
+  expect_refused (&req, when, DDB_ERROR_INVALID_SIGNATURE,
+                  "a presigned request with a digit of its signature changed verified (or was "
+                  "refused for another reason)",
+                  canonical);
+  /* A parameter added. */
+  req.query = added;
+  expect_refused (&req, when, DDB_ERROR_INVALID_SIGNATURE,
+                  "a presigned request with a parameter added verified (or was refused for "
+                  "another reason)",
+                  canonical);
+  req.query = sig->query_string;
+  /* A byte added to the body. */
+  if (raw->body_len > 0)
+    memcpy (body, raw->body, raw->body_len);
+  body[raw->body_len] = (guint8) hash;
+  req.body = body;
+  req.body_len = raw->body_len + 1;
+  expect_refused (&req, when, DDB_ERROR_INVALID_SIGNATURE,
+                  "a presigned request with its body changed verified (or was refused for "
+                  "another reason)",
+                  canonical);
+  req.body = raw->body;
+  req.body_len = raw->body_len;
+  /* One non-blank byte of a signed header's value. */
+  for (guint n = 0, pick = (guint) (hash >> 16); n < base->headers->len; n++)
+    {
+      guint i = (pick + n) % base->headers->len;
+      DdbHttpHeader *header = &g_array_index (base->headers, DdbHttpHeader, i);
+      g_autofree char *value = g_strdup (header->value);
+      const char *orig = header->value;
+
+      if (!name_listed (names, header->name) || !change_non_blank (value, hash >> 24))
+        continue;
+      header->value = value;
+      req = as_http (raw, sig->query_string, base);
+      if (verify (&req, lookup_known, when, "dynamodb", &code, canonical))
+        finding ("a presigned request verified with a signed header's value changed", canonical,
+                 NULL);
+      header->value = orig;
+      break;
+    }
+  /* An Authorization header besides: both kinds of signature. */
+  {
+    Headers h;
+
+    headers_init (&h);
+    headers_copy (&h, base);
+    headers_add (&h, "Authorization", "AWS4-HMAC-SHA256 Credential=x");
+    req = as_http (raw, sig->query_string, &h);
+    expect_refused (&req, when, DDB_ERROR_INVALID_SIGNATURE,
+                    "a presigned request with an Authorization header was not refused as having "
+                    "both",
+                    canonical);
+    headers_clear (&h);
+  }
+}
+
 /* Signed as a presigned URL. */
 static void
 check_query_signing (const RawRequest *raw, gint64 when, guint64 hash)
@@ -616,14 +941,8 @@ check_query_signing (const RawRequest *raw, gint64 when, guint64 hash)
   DdbSigningParams params = { 0 };
   DdbSignature sig = { 0 };
   GError *error = NULL;
-  Headers base, auth_h;
+  Headers base;
   DdbHttpRequest req;
-  g_autofree char *suffix = NULL;
-  g_autofree char *query = NULL;
-  g_autofree char *names = NULL;
-  g_autofree char *amz_date = NULL;
-  g_autofree char *authorization = NULL;
-  gsize qlen, slen;
   int code;
 
   signable_headers (raw, &base);
@@ -632,7 +951,7 @@ check_query_signing (const RawRequest *raw, gint64 when, guint64 hash)
   params.service = "dynamodb";
   params.time = when;
   params.normalize_path = TRUE;
-  params.expires_in = (gint64) ((hash >> 8) % 604801);
+  params.expires_in = 1 + (gint64) ((hash >> 8) % 604800);
   if (!ddb_sigv4_sign_query (&req, &creds, &params, &sig, &error))
     {
       if (error == NULL || !g_error_matches (error, DDB_ERROR, DDB_ERROR_INTERNAL)
@@ -643,53 +962,185 @@ check_query_signing (const RawRequest *raw, gint64 when, guint64 hash)
       return;
     }
 
-  /* As it is: no Authorization header, nothing to verify. */
   req = as_http (raw, sig.query_string, &base);
-  if (verify (&req, lookup_known, when, "dynamodb", &code, sig.canonical_request)
-      || code != DDB_ERROR_MISSING_AUTHENTICATION_TOKEN)
-    finding ("a presigned request was not refused as missing its Authorization header",
-             sig.canonical_request, NULL);
-
   if (!names_are_tokens (&base))
+    (void) verify (&req, lookup_known, when, "dynamodb", &code, sig.canonical_request);
+  else if (gives_param_twice (raw->query, creds.session_token != NULL))
+    expect_refused (&req, when, DDB_ERROR_INCOMPLETE_SIGNATURE,
+                    "a presigned request with a parameter given twice was not refused as "
+                    "incomplete",
+                    sig.canonical_request);
+  else
     {
-      headers_clear (&base);
+      const char *canonical = sig.canonical_request;
+
+      /* (a) It verifies, as signed by AKID, from the skew before its date to its end. */
+      expect_verified (&req, when, "a presigned request does not verify", canonical);
+      expect_verified (&req, when + params.expires_in,
+                       "a presigned request does not verify at its last second", canonical);
+      expect_verified (&req, when - 900, "a presigned request does not verify the skew before it",
+                       canonical);
+      expect_refused (&req, when + params.expires_in + 1, DDB_ERROR_INVALID_SIGNATURE,
+                      "a presigned request verified after its end (or was refused for another "
+                      "reason)",
+                      canonical);
+      expect_refused (&req, when - 901, DDB_ERROR_INVALID_SIGNATURE,
+                      "a presigned request verified before the skew (or was refused for another "
+                      "reason)",
+                      canonical);
+      /* (c) A lookup that knows no key refuses it. */
+      if (verify (&req, lookup_none, when, "dynamodb", &code, canonical)
+          || code != DDB_ERROR_UNRECOGNIZED_CLIENT)
+        finding ("a presigned request verified, or was refused for another reason, by a lookup "
+                 "that knows no key",
+                 canonical, NULL);
+      /* (b) Tampered with. */
+      check_presigned_tampered (raw, &sig, &base, when, hash);
+      /* (c) Signed by a key the lookup does not know. */
       ddb_signature_clear (&sig);
+      creds.access_key_id = UNKNOWN_AKID;
+      req = as_http (raw, raw->query, &base);
+      if (!ddb_sigv4_sign_query (&req, &creds, &params, &sig, &error))
+        finding ("the query signer refused with a key id what it signed with another", NULL, error);
+      req = as_http (raw, sig.query_string, &base);
+      expect_refused (&req, when, DDB_ERROR_UNRECOGNIZED_CLIENT,
+                      "a request presigned by an unknown key verified, or was refused for "
+                      "another reason",
+                      sig.canonical_request);
+    }
+  headers_clear (&base);
+  ddb_signature_clear (&sig);
+}
+
+static const char *const unsigned_names[] = {
+  "user-agent", "expect", "connection", "transfer-encoding", "x-amzn-trace-id",
+};
+
+/* Whether the headers the presigned request signed are the ones the query signer would sign of
+ * the same headers: each listed name is present, none is one the signer leaves out. */
+static gboolean
+listed_names_signable (const char *list, const Headers *signed_h)
+{
+  g_auto (GStrv) names = g_strsplit (list, ";", -1);
+
+  for (char **n = names; *n != NULL; n++)
+    {
+      g_autofree char *want = lname (*n);
+      gboolean present = FALSE;
+
+      for (gsize k = 0; k < G_N_ELEMENTS (unsigned_names); k++)
+        if (strcmp (want, unsigned_names[k]) == 0)
+          return FALSE;
+      for (guint i = 0; i < signed_h->headers->len && !present; i++)
+        present = is_named (g_array_index (signed_h->headers, DdbHttpHeader, i).name, want);
+      if (!present)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A presigned request the verifier accepted (at NOW, for SERVICE, any region), signed again from
+ * what it carries. */
+static void
+check_presigned_resign (const RawRequest *raw, const Headers *as_is, gint64 now,
+                        const char *service)
+{
+  Query q;
+  const char *credential, *date, *expires, *names, *signature, *token;
+  g_auto (GStrv) scope = NULL;
+  g_autofree char *cred = NULL;
+  g_autofree char *query = NULL;
+  g_autofree char *expires_s = NULL;
+  g_autofree char *date_s = NULL;
+  g_autofree char *scoped = NULL;
+  g_autofree char *signer_names = NULL;
+  DdbCredentials creds = { 0 };
+  DdbSigningParams params = { 0 };
+  DdbSignature sig = { 0 };
+  DdbHttpRequest req;
+  GError *error = NULL;
+  Headers signed_h;
+  gint64 time;
+  gboolean exact;
+
+  if (!names_are_tokens (as_is))
+    return;
+  query_parse (&q, raw->query);
+  credential = query_get (&q, "X-Amz-Credential", NULL);
+  date = query_get (&q, "X-Amz-Date", NULL);
+  expires = query_get (&q, "X-Amz-Expires", NULL);
+  names = query_get (&q, "X-Amz-SignedHeaders", NULL);
+  signature = query_get (&q, "X-Amz-Signature", NULL);
+  token = query_get (&q, "X-Amz-Security-Token", NULL);
+  if (credential == NULL || date == NULL || expires == NULL || names == NULL || signature == NULL
+      || !ddb_sigv4_parse_amz_date (date, &time))
+    finding ("a presigned request verified without its parameters", NULL, NULL);
+  if (!parse_date (date, &time))
+    {
+      query_clear (&q);
       return;
     }
 
-  /* The same signature in an Authorization header, over the query it signed. */
-  suffix = g_strconcat ("X-Amz-Signature=", sig.signature, NULL);
-  qlen = strlen (sig.query_string);
-  slen = strlen (suffix);
-  if (qlen < slen || strcmp (sig.query_string + qlen - slen, suffix) != 0)
-    finding ("the presigned query does not end with its signature", sig.canonical_request, NULL);
-  query = g_strndup (sig.query_string, qlen - slen);
-  if (qlen > slen)
-    query[qlen - slen - 1] = '\0'; /* the '&' before X-Amz-Signature */
-  names = canonical_signed_names (sig.canonical_request);
-  amz_date = ddb_sigv4_format_amz_date (when);
-  authorization = g_strdup_printf ("AWS4-HMAC-SHA256 Credential=" AKID
-                                   "/%.8s/us-east-1/dynamodb/aws4_request, SignedHeaders=%s, "
-                                   "Signature=%s",
-                                   amz_date, names, sig.signature);
-  headers_init (&auth_h);
-  headers_copy (&auth_h, &base);
-  headers_add (&auth_h, "X-Amz-Date", amz_date);
-  headers_add (&auth_h, "Authorization", authorization);
-  req = as_http (raw, query, &auth_h);
-  {
-    DdbSigv4VerifyParams p = { 0 };
+  cred = g_strdup (credential);
+  while (*cred != '\0' && cred[strlen (cred) - 1] == '/')
+    cred[strlen (cred) - 1] = '\0';
+  scope = g_strsplit (cred, "/", -1);
+  if (g_strv_length (scope) != 5 || strcmp (scope[3], service) != 0
+      || lookup_known (scope[0], NULL) == NULL)
+    finding ("a presigned request verified with a credential out of scope", NULL, NULL);
 
-    p.service = "dynamodb";
-    p.now = when;
-    p.lookup = lookup_known;
-    if (!ddb_sigv4_verify (&req, &p, NULL, &error))
-      finding ("a presigned request's canonical request is not the verifier's",
-               sig.canonical_request, error);
-  }
-  headers_clear (&auth_h);
-  headers_clear (&base);
-  ddb_signature_clear (&sig);
+  /* The headers it signed, in their order; its query without the signer's parameters. */
+  headers_init (&signed_h);
+  for (guint i = 0; i < as_is->headers->len; i++)
+    {
+      const DdbHttpHeader *header = &g_array_index (as_is->headers, DdbHttpHeader, i);
+
+      if (name_listed (names, header->name))
+        headers_add (&signed_h, header->name, header->value);
+    }
+  query = query_without_presign (&q, raw->query != NULL);
+  creds.access_key_id = scope[0];
+  creds.secret_access_key = lookup_known (scope[0], NULL);
+  creds.session_token = token;
+  params.region = scope[2];
+  params.service = scope[3];
+  params.time = time;
+  params.normalize_path = TRUE;
+  params.expires_in = g_ascii_strtoll (expires, NULL, 10);
+  req = as_http (raw, query, &signed_h);
+  if (ddb_sigv4_sign_query (&req, &creds, &params, &sig, &error))
+    {
+      /* Signed again, it verifies. */
+      DdbSigv4VerifyParams p = { 0 };
+
+      req = as_http (raw, sig.query_string, &signed_h);
+      p.service = service;
+      p.now = now;
+      p.max_skew = 900;
+      p.lookup = lookup_known;
+      if (!ddb_sigv4_verify (&req, &p, NULL, &error))
+        finding ("a verified presigned request, signed again, does not verify",
+                 sig.canonical_request, error);
+
+      /* Written as the signer writes it: the same signature. */
+      expires_s = g_strdup_printf ("%" G_GINT64_FORMAT, params.expires_in);
+      date_s = ddb_sigv4_format_amz_date (time);
+      scoped = g_strjoinv ("/", scope);
+      signer_names = canonical_signed_names (sig.canonical_request);
+      exact = strcmp (expires, expires_s) == 0 && strcmp (date, date_s) == 0
+              && strcmp (credential, scoped) == 0 && strcmp (names, signer_names) == 0
+              && (token == NULL || *token != '\0') && listed_names_signable (names, &signed_h);
+      if (exact && strcmp (sig.signature, signature) != 0)
+        finding ("a verified presigned request, signed again, has another signature",
+                 sig.canonical_request, NULL);
+      ddb_signature_clear (&sig);
+    }
+  else if (listed_names_signable (names, &signed_h))
+    finding ("the query signer refused a verified presigned request", NULL, error);
+  else
+    g_clear_error (&error);
+  headers_clear (&signed_h);
+  query_clear (&q);
 }
 
 static gboolean
@@ -714,7 +1165,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     hash = (hash ^ data[i]) * 1099511628211u;
   quotes_secret_allowed = contains (data, size, SECRET) || contains (data, size, OTHER_SECRET);
 
-  check_as_is (raw, when);
+  check_as_is (raw, when, hash);
   check_header_signing (raw, when, hash);
   check_query_signing (raw, when, hash);
   raw_request_free (raw);

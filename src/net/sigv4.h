@@ -89,21 +89,34 @@ typedef struct {
   gpointer user_data;
 } DdbSigv4VerifyParams;
 
-/* Checks a request's Authorization header (AWS4-HMAC-SHA256) as DynamoDB does, in DynamoDB's order,
- * with DynamoDB's exception and message on refusal (DDB_ERROR domain):
- * - no Authorization header, or one not starting with "AWS4-": MISSING_AUTHENTICATION_TOKEN;
+/* Checks a request's signature as DynamoDB does, in DynamoDB's order, with DynamoDB's exception
+ * and message on refusal (DDB_ERROR domain). The signature is read from the Authorization header
+ * (AWS4-HMAC-SHA256), or from the query when it has an X-Amz-Algorithm parameter (a presigned
+ * request: X-Amz-Algorithm, X-Amz-Credential, X-Amz-Date, X-Amz-Expires, X-Amz-SignedHeaders,
+ * X-Amz-Signature and maybe X-Amz-Security-Token; every parameter but X-Amz-Signature signed):
+ * - an Authorization header and X-Amz-Algorithm both: INVALID_SIGNATURE;
+ * - no Authorization header (nor X-Amz-Algorithm), or one not starting with "AWS4-":
+ *   MISSING_AUTHENTICATION_TOKEN;
  * - missing Credential, SignedHeaders, Signature or date, a parameter without '=', a date not in
  *   ISO 8601 basic format, an algorithm other than AWS4-HMAC-SHA256, a Credential not made of 5
- *   elements: INCOMPLETE_SIGNATURE;
- * - a date more than max_skew away from now, Host not signed, a scope with the wrong region,
- *   service, terminator or date, a signature that does not match: INVALID_SIGNATURE;
+ *   elements: INCOMPLETE_SIGNATURE; so too, presigned, a missing or empty parameter (each named),
+ *   one given twice, an X-Amz-Expires that is not a number of seconds from 1 to 604800;
+ * - a date more than max_skew away from now (presigned: more than max_skew ahead, or more than
+ *   X-Amz-Expires behind), Host not signed, a scope with the wrong region, service, terminator or
+ *   date, a signature that does not match: INVALID_SIGNATURE;
  * - an access key id the lookup does not know: UNRECOGNIZED_CLIENT.
- * The date is X-Amz-Date, or Date when there is no X-Amz-Date. The payload hash is always computed
- * from the body. A skew of exactly max_skew is accepted. The signatures are compared in constant
- * time. A name SignedHeaders lists twice counts once. A message is UTF-8 (bytes of the request it
- * quotes that are not are replaced with U+FFFD).
+ * The date is X-Amz-Date, or Date when there is no X-Amz-Date (presigned: the X-Amz-Date
+ * parameter). The payload hash is always computed from the body (UNSIGNED-PAYLOAD is S3's, for
+ * presigned requests too). A skew of exactly max_skew, an age of exactly X-Amz-Expires, are
+ * accepted. The signatures are compared in constant time. A name SignedHeaders lists twice counts
+ * once. A message is UTF-8 (bytes of the request it quotes that are not are replaced with U+FFFD).
  * On success, *out_access_key_id (if not NULL) receives the key id that signed. */
 gboolean ddb_sigv4_verify (const DdbHttpRequest *req, const DdbSigv4VerifyParams *params,
                            char **out_access_key_id, GError **error);
+
+/* The session token the request carries, as ddb_sigv4_verify reads the request: the
+ * X-Amz-Security-Token query parameter (decoded) of a presigned request, else the
+ * X-Amz-Security-Token header; NULL when there is none. Free with ddb_secret_free. */
+char *ddb_sigv4_session_token (const DdbHttpRequest *req);
 
 G_END_DECLS

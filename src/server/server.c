@@ -21,6 +21,7 @@
 #include <zlib.h>
 
 #include "core/error.h"
+#include "net/hash.h"
 #include "net/sigv4.h"
 
 /* DynamoDB refuses bodies over 16 MiB with 413 (a BatchWriteItem tops out well below). */
@@ -202,7 +203,7 @@ request_free (Request *req, DdbGuardConn *conn)
 {
   if (req == NULL)
     return;
-  g_free (req->uri);
+  ddb_secret_free (req->uri); /* a presigned request's may hold a session token */
   request_drop_body (req, conn);
   g_free (req);
 }
@@ -589,8 +590,8 @@ verify_signature (DdbServer *server, struct MHD_Connection *connection, const ch
   if (ok)
     {
       const char *wanted = g_hash_table_lookup (server->tokens, signer);
-      const char *given
-          = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "X-Amz-Security-Token");
+      /* The header's, or a presigned request's query parameter. */
+      char *given = ddb_sigv4_session_token (&http);
 
       if (wanted != NULL && (given == NULL || !same_secret (wanted, given)))
         {
@@ -598,6 +599,7 @@ verify_signature (DdbServer *server, struct MHD_Connection *connection, const ch
                                "The security token included in the request is invalid.");
           ok = FALSE;
         }
+      ddb_secret_free (given);
     }
   g_free (signer);
   g_free (path);
