@@ -9,7 +9,8 @@
  *
  * The answer must end as exactly one of (anything else aborts):
  * - a retry with DDB_HTTP_ERROR_IO when x-amz-crc32 is there and is not the body's CRC32 (as
- *   Python's int() reads it: an optional '+', decimal digits), and only then for a 200;
+ *   Python's int() reads it: an optional sign, decimal digits with single '_' between them),
+ *   whatever the status;
  * - for a 200 with a matching (or no) checksum: success with a JSON object (the body as jansson
  *   reads it, an empty object for no body), or, when the body is not a JSON object, a final
  *   DDB_HTTP_ERROR_FAILED (the client's "not a JSON object" and "U+0000 in a key" failures);
@@ -110,28 +111,39 @@ parse_answer (const char *text, gsize len, DdbHttpResponse *resp)
   }
 }
 
-/* Whether the x-amz-crc32 header (absent: yes) is CRC, as botocore's int() reads it. */
+/* Whether the x-amz-crc32 header (absent: yes) is CRC, as botocore's int() reads it: a sign,
+ * then decimal digits that a single '_' may separate; a negative value is only ever -0. */
 static gboolean
 crc_matches (const char *header, guint32 crc)
 {
-  const char *p = header;
+  GString *digits;
+  gboolean minus, same;
   guint64 v = 0;
+  const char *p;
 
   if (header == NULL)
     return TRUE;
-  if (*p == '+')
-    p++;
-  if (*p == '\0')
-    return FALSE;
-  for (; *p != '\0'; p++)
+  minus = header[0] == '-';
+  p = header[0] == '+' || header[0] == '-' ? header + 1 : header;
+  digits = g_string_new (NULL);
+  for (gsize i = 0; p[i] != '\0'; i++)
+    if (p[i] != '_')
+      g_string_append_c (digits, p[i]);
+    else if (i == 0 || !g_ascii_isdigit (p[i - 1]) || !g_ascii_isdigit (p[i + 1]))
+      {
+        g_string_free (digits, TRUE);
+        return FALSE;
+      }
+  same = digits->len > 0;
+  for (gsize i = 0; same && i < digits->len; i++)
     {
-      if (!g_ascii_isdigit (*p))
-        return FALSE;
-      v = v * 10 + (guint64) (*p - '0');
+      same = g_ascii_isdigit (digits->str[i]);
+      v = v * 10 + (guint64) (digits->str[i] - '0');
       if (v > G_MAXUINT32)
-        return FALSE;
+        same = FALSE;
     }
-  return v == crc;
+  g_string_free (digits, TRUE);
+  return same && (minus ? v == 0 : TRUE) && v == crc;
 }
 
 G_GNUC_NORETURN static void

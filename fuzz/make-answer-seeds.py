@@ -65,6 +65,10 @@ SEEDS = {
     "crc-damaged": answer(200, {"TableNames": []}, crc=zlib.crc32(b'{"TableNames":[]}') + 1),
     "crc-plus-leading-zeros": answer(200, {"TableNames": []},
                                      crc="+00" + str(zlib.crc32(b'{"TableNames":[]}'))),
+    # int() in botocore's CRC32 check: "-0" is 0 (the CRC32 of no body), '_' joins digits.
+    "crc-minus-zero": answer(200, b"", crc="-0000000"),
+    "crc-underscores": answer(200, {"TableNames": []},
+                              crc="_".join(str(zlib.crc32(b'{"TableNames":[]}')))),
     "nul-in-value": answer(200, b'{"Item":{"k":{"S":"a\\u0000b"},"e":{"S":"\\u0000"}}}'),
     "nul-in-name": answer(200, b'{"Item":{"w\\u0000z":{"S":"1"}}}'),
     "not-an-object": answer(200, b'["TableNames"]'),

@@ -410,6 +410,30 @@ set_service_error (const DdbHttpResponse *resp, json_t **extra, char **type_out,
   json_decref (body);
 }
 
+/* Whether an x-amz-crc32 header says CRC, read as botocore reads it (Python's int() of the
+ * stripped value): an optional sign, ASCII digits with single '_' between them; "-0" is 0. */
+static gboolean
+crc_header_matches (const char *header, guint32 crc)
+{
+  const char *p = header;
+  gboolean negative = FALSE;
+  guint64 v = 0;
+
+  if (*p == '+' || *p == '-')
+    negative = *p++ == '-';
+  if (!g_ascii_isdigit (*p))
+    return FALSE;
+  for (; *p != '\0'; p++)
+    {
+      if (*p == '_' && g_ascii_isdigit (p[1]))
+        continue;
+      if (!g_ascii_isdigit (*p))
+        return FALSE;
+      v = MIN (v * 10 + (guint64) (*p - '0'), (guint64) G_MAXUINT32 + 1);
+    }
+  return negative ? v == 0 && crc == 0 : v == crc;
+}
+
 DdbClientAnswer
 ddb_client_read_answer (const DdbHttpResponse *resp, const char *endpoint, json_t **response,
                         gboolean *ok, GError **error)
@@ -423,10 +447,7 @@ ddb_client_read_answer (const DdbHttpResponse *resp, const char *endpoint, json_
   crc_header = ddb_http_response_header (resp, "x-amz-crc32");
   if (crc_header != NULL)
     {
-      char *end = NULL;
-      guint64 expected = g_ascii_strtoull (crc_header, &end, 10);
-
-      if (end == crc_header || *end != '\0' || expected != ddb_crc32 ((const guint8 *) data, len))
+      if (!crc_header_matches (crc_header, ddb_crc32 ((const guint8 *) data, len)))
         {
           /* botocore's still_retry_crc32 policy: a damaged answer is asked again. */
           g_set_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_IO,

@@ -59,6 +59,41 @@ test_answer_outcomes (void)
   g_assert_null (response);
   g_clear_error (&error);
 
+  /* The header read as botocore's int() reads it: a sign, '_' between digits; "-0" is 0. */
+  {
+    const struct {
+      const char *crc, *body;
+      gboolean same;
+    } spellings[] = {
+      { "+002745614147", "{}", TRUE },
+      { "2_745_614_147", "{}", TRUE },
+      { "-0000000", "", TRUE },
+      { "0", "", TRUE },
+      { "-2745614147", "{}", FALSE },
+      { "2745614147_", "{}", FALSE },
+      { "_2745614147", "{}", FALSE },
+      { "2__745614147", "{}", FALSE },
+      { "+-2745614147", "{}", FALSE },
+      { "", "", FALSE },
+      { "-", "", FALSE },
+      { "6040581443", "{}", FALSE }, /* 2^32 + 2745614147 */
+      { "0x0", "", FALSE },
+      { "1e0", "", FALSE },
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (spellings); i++)
+      {
+        const char *const header[] = { "x-amz-crc32", spellings[i].crc, NULL };
+
+        g_test_message ("x-amz-crc32: %s", spellings[i].crc);
+        g_assert_cmpint (read_answer (200, header, spellings[i].body, &response, &ok, &error), ==,
+                         spellings[i].same ? DDB_CLIENT_ANSWER_DONE : DDB_CLIENT_ANSWER_RETRY);
+        g_assert_true (ok == spellings[i].same);
+        g_clear_error (&error);
+        g_clear_pointer (&response, json_decref);
+      }
+  }
+
   /* A 200 that is not a JSON object. */
   g_assert_cmpint (read_answer (200, NULL, "[]", &response, &ok, &error), ==,
                    DDB_CLIENT_ANSWER_DONE);
