@@ -23,6 +23,7 @@
 #include "cli/target.h"
 #include "cli/whoami-cmd.h"
 #include "core/i18n.h"
+#include "net/hash.h"
 
 typedef struct {
   const char *name;
@@ -342,6 +343,12 @@ main (int argc, char **argv)
       print_usage (stdout);
       return 0;
     }
+
+  /* The secret variables out of the process environment (read through ddb_environ_getenv and
+   * ddb_environ_get): GIO copies the environment to open a browser and frees the copy unwiped.
+   * But for serve, whose own programs (the lean server, `s3 put`) inherit them. */
+  if (strcmp (argv[i], "serve") != 0)
+    ddb_environ_hide_secrets ();
 
   for (gsize c = 0; c < G_N_ELEMENTS (commands); c++)
     {

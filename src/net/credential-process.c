@@ -241,6 +241,80 @@ process_timeout_s (const char *const *envp)
   return DEFAULT_TIMEOUT_S;
 }
 
+/* A pipe read to its end or until STOP, keeping at most STDERR_KEPT bytes of it. */
+#define STDERR_KEPT 65536
+typedef struct {
+  GInputStream *in;
+  GCancellable *stop;
+  GString *text;
+  GError *error;
+} Drain;
+
+static gpointer
+drain_run (gpointer data)
+{
+  Drain *d = data;
+  char buf[4096];
+  gssize n;
+
+  while ((n = g_input_stream_read (d->in, buf, sizeof buf, d->stop, &d->error)) > 0)
+    if (d->text->len < STDERR_KEPT)
+      g_string_append_len (d->text, buf, MIN ((gsize) n, STDERR_KEPT - d->text->len));
+  return NULL;
+}
+
+/* The process's standard output and standard error, each to its end, then its exit. The
+ * output holds the keys: read into a secret string (*OUT: free with ddb_secret_string_free),
+ * not through g_subprocess_communicate, whose buffers are freed unwiped. FALSE with ERROR when
+ * STOP was cancelled first or a pipe failed (*OUT then NULL). */
+static gboolean
+read_outputs (GSubprocess *proc, GCancellable *stop, GString **out, GString **err, GError **error)
+{
+  Drain e = { g_subprocess_get_stderr_pipe (proc), stop, g_string_new (NULL), NULL };
+  GThread *thread = g_thread_new ("credential-process-stderr", drain_run, &e);
+  GString *o = ddb_secret_string_new (4096);
+  GError *local = NULL;
+  char buf[4096];
+  gssize n;
+
+  while (
+      (n = g_input_stream_read (g_subprocess_get_stdout_pipe (proc), buf, sizeof buf, stop, &local))
+      > 0)
+    ddb_secret_string_append_len (o, buf, (gsize) n);
+  ddb_secure_zero (buf, sizeof buf);
+  if (n < 0)
+    g_cancellable_cancel (stop); /* the standard error's reader too */
+  g_thread_join (thread);
+  *err = e.text;
+  if (local == NULL && e.error == NULL && g_subprocess_wait (proc, stop, &local))
+    {
+      *out = o;
+      g_clear_error (&e.error);
+      return TRUE;
+    }
+  ddb_secret_string_free (o);
+  *out = NULL;
+  if (local == NULL)
+    local = g_steal_pointer (&e.error);
+  g_clear_error (&e.error);
+  g_propagate_error (error, local);
+  return FALSE;
+}
+
+/* The launcher's copy of the environment is freed unwiped: its secrets are wiped first. */
+static void
+launcher_wipe_secrets (GSubprocessLauncher *launcher)
+{
+  for (const char *const *name = ddb_environ_secret_names (); *name != NULL; name++)
+    {
+      /* transfer none: the value inside the launcher's own copy */
+      char *value = (char *) g_subprocess_launcher_getenv (launcher, *name);
+
+      if (value != NULL)
+        ddb_secure_zero (value, strlen (value));
+    }
+}
+
 static DdbAwsCredentials *
 run_process (DdbAwsSession *s, DdbCredSource *src, gint64 now, GCancellable *cancellable,
              GError **error)
@@ -250,8 +324,8 @@ run_process (DdbAwsSession *s, DdbCredSource *src, gint64 now, GCancellable *can
   g_auto (GStrv) argv = NULL;
   g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autoptr (GSubprocess) proc = NULL;
-  g_autoptr (GBytes) out = NULL;
-  g_autoptr (GBytes) err = NULL;
+  GString *out = NULL;
+  g_autoptr (GString) err = NULL;
   g_autoptr (GCancellable) stop = g_cancellable_new ();
   GError *local = NULL;
   DdbAwsCredentials *creds;
@@ -260,6 +334,7 @@ run_process (DdbAwsSession *s, DdbCredSource *src, gint64 now, GCancellable *can
   gulong handler = 0;
   guint timeout_s = process_timeout_s (envp);
   g_autofree char *name = NULL;
+  char **own_envp = NULL;
   char *program;
   gboolean ok;
 
@@ -280,9 +355,12 @@ run_process (DdbAwsSession *s, DdbCredSource *src, gint64 now, GCancellable *can
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
                                         | G_SUBPROCESS_FLAGS_STDERR_PIPE
                                         | G_SUBPROCESS_FLAGS_STDIN_INHERIT);
-  if (envp != NULL)
-    g_subprocess_launcher_set_environ (launcher, (char **) envp);
+  /* The process environment whole, the secrets it hides included (botocore's child has them). */
+  own_envp = envp == NULL ? ddb_environ_get () : NULL;
+  g_subprocess_launcher_set_environ (launcher, own_envp != NULL ? own_envp : (char **) envp);
   proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv, &local);
+  launcher_wipe_secrets (launcher);
+  ddb_environ_free (own_envp);
   if (proc == NULL)
     {
       process_error (error, local->message);
@@ -297,7 +375,7 @@ run_process (DdbAwsSession *s, DdbCredSource *src, gint64 now, GCancellable *can
   thread = g_thread_new ("credential-process-timeout", watchdog_run, &w);
   if (cancellable != NULL)
     handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel), stop, NULL);
-  ok = g_subprocess_communicate (proc, NULL, stop, &out, &err, &local);
+  ok = read_outputs (proc, stop, &out, &err, &local);
   g_mutex_lock (&w.lock);
   w.done = TRUE;
   g_cond_signal (&w.cond);
@@ -331,16 +409,12 @@ run_process (DdbAwsSession *s, DdbCredSource *src, gint64 now, GCancellable *can
           process_error (error, local->message);
           g_error_free (local);
         }
-      if (out != NULL)
-        ddb_secure_zero ((gpointer) g_bytes_get_data (out, NULL), g_bytes_get_size (out));
       return NULL;
     }
   if (!g_subprocess_get_successful (proc))
     {
       /* The CLI reports the process's standard error; its standard output is never shown. */
-      gsize n = err != NULL ? g_bytes_get_size (err) : 0;
-      g_autofree char *msg
-          = g_utf8_make_valid (n > 0 ? g_bytes_get_data (err, NULL) : "", MIN (n, 4096));
+      g_autofree char *msg = g_utf8_make_valid (err->str, MIN (err->len, 4096));
 
       g_strstrip (msg);
       if (msg[0] == '\0')
@@ -352,13 +426,11 @@ run_process (DdbAwsSession *s, DdbCredSource *src, gint64 now, GCancellable *can
                                      : -1);
         }
       process_error (error, msg);
-      if (out != NULL)
-        ddb_secure_zero ((gpointer) g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+      ddb_secret_string_free (out);
       return NULL;
     }
-  creds = ddb_aws_parse_process_output (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
-                                        error);
-  ddb_secure_zero ((gpointer) g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  creds = ddb_aws_parse_process_output (out->str, out->len, error);
+  ddb_secret_string_free (out);
   return creds;
 }
 

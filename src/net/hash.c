@@ -68,14 +68,21 @@ ddb_environ_free (char **envp)
 static const char *const secret_names[] = {
   "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
   "AWS_SECURITY_TOKEN",    "AWS_CONTAINER_AUTHORIZATION_TOKEN",
-  "DYNOSCOPE_SERVE_AUTH",
+  "DYNOSCOPE_SERVE_AUTH",  NULL,
 };
+#define N_SECRET_NAMES (G_N_ELEMENTS (secret_names) - 1)
+
+const char *const *
+ddb_environ_secret_names (void)
+{
+  return secret_names;
+}
 
 void
 ddb_environ_wipe_secrets (char **envp)
 {
   for (char **e = envp; e != NULL && *e != NULL; e++)
-    for (gsize i = 0; i < G_N_ELEMENTS (secret_names); i++)
+    for (gsize i = 0; i < N_SECRET_NAMES; i++)
       {
         gsize len = strlen (secret_names[i]);
 
@@ -86,12 +93,12 @@ ddb_environ_wipe_secrets (char **envp)
 
 /* The values ddb_environ_hide_secrets took, by secret_names' index (NULL: none); kept for the
  * life of the process. */
-static char *hidden[G_N_ELEMENTS (secret_names)];
+static char *hidden[N_SECRET_NAMES];
 
 void
 ddb_environ_hide_secrets (void)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS (secret_names); i++)
+  for (gsize i = 0; i < N_SECRET_NAMES; i++)
     {
       char *value = getenv (secret_names[i]);
 
@@ -109,7 +116,7 @@ ddb_environ_hide_secrets (void)
 const char *
 ddb_environ_getenv (const char *name)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS (secret_names); i++)
+  for (gsize i = 0; i < N_SECRET_NAMES; i++)
     if (hidden[i] != NULL && strcmp (name, secret_names[i]) == 0)
       return hidden[i];
   return g_getenv (name);
@@ -121,7 +128,7 @@ ddb_environ_get (void)
   char **envp = g_get_environ ();
   guint n = g_strv_length (envp);
 
-  for (gsize i = 0; i < G_N_ELEMENTS (secret_names); i++)
+  for (gsize i = 0; i < N_SECRET_NAMES; i++)
     {
       gsize name_len = strlen (secret_names[i]), value_len;
       char *entry;

@@ -51,6 +51,8 @@ void ddb_environ_hide_secrets (void);
 const char *ddb_environ_getenv (const char *name);
 /* g_get_environ () with the hidden secret variables put back: free it with ddb_environ_free. */
 char **ddb_environ_get (void);
+/* The names of the secret variables (NULL-terminated). */
+const char *const *ddb_environ_secret_names (void);
 
 /* A new GString that will hold a secret, with room for RESERVE bytes. */
 GString *ddb_secret_string_new (gsize reserve);

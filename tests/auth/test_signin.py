@@ -355,6 +355,73 @@ class SignIn(unittest.TestCase):
         # The token serves Dynoscope and botocore alike.
         self.same_choice(home, "sso", "sso", "sso")
 
+    def test_secrets_in_the_environment_not_copied(self):
+        """Keys in the environment (aws-vault, granted) while sso login opens the desktop's
+        browser (GIO copies the environment to launch it) and while a credential_process runs
+        (GSubprocess copies it for the child): no copy freed holding a secret, and the child
+        still sees the environment whole, as the AWS CLI's does."""
+        home = self.home()
+        self.sso_config(home)
+        keys = dict(self.bob.env(), AWS_SESSION_TOKEN="FwoGZXIvYXdzE" + af.SECRET_MARK + "x" * 40)
+        # The desktop's https handler: a fake browser that notes the page it was asked to open.
+        opened = os.path.join(home, "opened")
+        browser = os.path.join(home, "fake-browser")
+        with open(browser, "w") as f:
+            f.write(f"#!/bin/sh\nprintf '%s' \"$1\" > {opened}.part && mv {opened}.part {opened}\n")
+        os.chmod(browser, 0o755)
+        apps = os.path.join(home, ".local", "share", "applications")
+        os.makedirs(apps)
+        with open(os.path.join(apps, "fake-browser.desktop"), "w") as f:
+            f.write("[Desktop Entry]\nType=Application\nName=Fake Browser\n"
+                    f"Exec={browser} %u\nMimeType=x-scheme-handler/https;\n")
+        os.makedirs(os.path.join(home, ".config"))
+        with open(os.path.join(home, ".config", "mimeapps.list"), "w") as f:
+            f.write("[Default Applications]\nx-scheme-handler/https=fake-browser.desktop\n")
+        env = self.env(home, keys)
+        for name in ("BROWSER", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CONFIG_DIRS",
+                     "XDG_DATA_DIRS"):
+            env.pop(name, None)
+        env["XDG_DATA_DIRS"] = "/nonexistent"  # only the home's handler
+        env = self.wipecheck(env)
+        proc = subprocess.Popen([CLI, "--profile", "sso", "sso", "login"], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            code = self.world.oidc.wait_for_user_code(timeout=TIMEOUT)
+            af.wait_until(lambda: os.path.exists(opened), timeout=TIMEOUT,
+                          what="the fake browser opened")
+            self.world.oidc.approve(code)
+            out, err = proc.communicate(timeout=TIMEOUT)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        self.assertEqual(proc.returncode, 0, err)
+        with open(opened) as f:
+            self.assertIn(code, f.read())
+        self.assert_no_secret(out + err)
+        self.assert_wiped(env)
+
+        # A credential_process: it sees the keys of the environment; its own keys are used.
+        seen = os.path.join(home, "seen")
+        helper = os.path.join(home, "creds-helper")
+        with open(helper, "w") as f:
+            f.write(f"""#!{PYTHON}
+import json, os
+with open({seen!r}, "w") as f:
+    json.dump({{k: os.environ.get(k) for k in ("AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN")}}, f)
+print(json.dumps({{"Version": 1, "AccessKeyId": {self.alice.access_key_id!r},
+                  "SecretAccessKey": {self.alice.secret_access_key!r}}}))
+""")
+        os.chmod(helper, 0o755)
+        # (The helper is not ours to check: wipecheck is not preloaded into it.)
+        self.config(home, f"[profile cp]\ncredential_process = /usr/bin/env -u LD_PRELOAD "
+                          f"{helper}\nregion = us-east-1\n")
+        out = self.whoami(home, "cp", env=self.env(home, keys))
+        self.assertEqual(out["Provider"], "custom-process")
+        self.assertIn("user/alice", out["Arn"])
+        with open(seen) as f:
+            self.assertEqual(json.load(f), {"AWS_SECRET_ACCESS_KEY": keys["AWS_SECRET_ACCESS_KEY"],
+                                            "AWS_SESSION_TOKEN": keys["AWS_SESSION_TOKEN"]})
+
     def test_roles(self):
         home = self.home()
         self.config(home, f"""
