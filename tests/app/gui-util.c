@@ -33,7 +33,7 @@ gui_wait_long (GuiCondition cond, gpointer data, const char *what, guint seconds
 void
 gui_wait_for (GuiCondition cond, gpointer data, const char *what)
 {
-  gui_wait_long (cond, data, what, 20);
+  gui_wait_long (cond, data, what, 60);
 }
 
 void

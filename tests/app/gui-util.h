@@ -14,7 +14,8 @@ extern DyWindow *gui_window;
 
 typedef gboolean (*GuiCondition) (gpointer data);
 
-/* Runs the main loop until COND holds; fails the test after 20 s. */
+/* Runs the main loop until COND holds; fails the test after 60 s (a busy machine, not a slow
+ * program, is what takes a wait past a few seconds). */
 void gui_wait_for (GuiCondition cond, gpointer data, const char *what);
 /* The same with SECONDS instead of 20 s (thousands of writes under the sanitizers). */
 void gui_wait_long (GuiCondition cond, gpointer data, const char *what, guint seconds);
