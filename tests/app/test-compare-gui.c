@@ -146,8 +146,7 @@ assert_shortcut (void)
   g_assert_cmpuint (found, ==, 1);
   /* and the shortcuts window lists it */
   {
-    GtkShortcutsWindow *help
-        = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (gui_window));
+    GtkShortcutsWindow *help = dy_window_get_shortcuts_window (gui_window);
 
     g_assert_nonnull (help);
     g_assert_true (lists_shortcut (GTK_WIDGET (help), "<Control><Shift>e", "Compare"));

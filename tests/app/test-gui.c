@@ -291,14 +291,25 @@ test_tabs (void)
 static void
 test_shortcuts_window (void)
 {
-  GtkShortcutsWindow *overlay =
-    gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (gui_window));
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (gui_window));
+  g_auto (GStrv) accels = gtk_application_get_accels_for_action (app, "win.show-help-overlay");
+  GtkShortcutsWindow *overlay;
 
-  /* GtkApplication loads ui/gtk/help-overlay.ui and binds it to Ctrl+? itself. */
-  g_assert_nonnull (overlay);
+  /* Ctrl+? shows it; it is built only then (ui/dy-shortcuts-window.ui), not with the window. */
+  g_assert_cmpstrv (accels, ((const char *[]){ "<Control>question", NULL }));
   g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (gui_window), "show-help-overlay"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.show-help-overlay", NULL));
+  overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (gui_window));
+  g_assert_nonnull (overlay);
+  g_assert_true (overlay == dy_window_get_shortcuts_window (gui_window));
   gui_screenshot ("06-shortcuts.png");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (overlay)));
+  gtk_window_close (GTK_WINDOW (overlay));
+  /* closing hides it; it is shown again the next time */
+  g_assert_true (
+      gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.show-help-overlay", NULL));
+  g_assert_true (overlay
+                 == gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (gui_window)));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (overlay)));
   gtk_window_close (GTK_WINDOW (overlay));
 }

@@ -151,6 +151,7 @@ dy_application_startup (GApplication *app)
 {
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *preferences_accels[] = { "<Control>comma", NULL };
+  static const char *help_accels[] = { "<Control>question", NULL };
 
   G_APPLICATION_CLASS (dy_application_parent_class)->startup (app);
   gtk_source_init ();
@@ -159,6 +160,9 @@ dy_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences",
                                          preferences_accels);
+  /* GtkApplication's own binding for a gtk/help-overlay.ui; the window builds ours lazily */
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay",
+                                         help_accels);
 }
 
 static void

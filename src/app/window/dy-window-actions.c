@@ -228,6 +228,42 @@ forward_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     gtk_widget_activate_action (GTK_WIDGET (view), view_action, NULL);
 }
 
+/* ---- The shortcuts window (Ctrl+?) ---- */
+
+GtkShortcutsWindow *
+dy_window_get_shortcuts_window (DyWindow *self)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (self);
+
+  /* Built when first asked for, not with each window as GtkApplication would build
+   * gtk/help-overlay.ui (some 20 ms before the window first shows). */
+  if (gtk_application_window_get_help_overlay (window) == NULL)
+    {
+      g_autoptr (GtkBuilder) builder
+          = gtk_builder_new_from_resource ("/io/github/dynoscope/Dynoscope/dy-shortcuts-window.ui");
+
+      gtk_application_window_set_help_overlay (
+          window, GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay")));
+    }
+  return gtk_application_window_get_help_overlay (window);
+}
+
+static void
+show_help_overlay (GSimpleAction *action, GVariant *parameter, gpointer self)
+{
+  gtk_window_present (GTK_WINDOW (dy_window_get_shortcuts_window (self)));
+}
+
+void
+dy_window_actions_init (DyWindow *self)
+{
+  /* win.show-help-overlay, the action GtkApplicationWindow would add with its help overlay */
+  g_autoptr (GSimpleAction) help = g_simple_action_new ("show-help-overlay", NULL);
+
+  g_signal_connect_object (help, "activate", G_CALLBACK (show_help_overlay), self, 0);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (help));
+}
+
 void
 dy_window_actions_class_init (GtkWidgetClass *widget_class)
 {

@@ -45,6 +45,7 @@ void dy_window_restore_session (DyWindow *self);
 /* dy-window-actions.c */
 /* Installs the actions on tabs and the current table, with their shortcuts. */
 void dy_window_actions_class_init (GtkWidgetClass *widget_class);
+void dy_window_actions_init (DyWindow *self);
 
 /* dy-window-sidebar.c */
 /* Sets up the sidebar's list: connections, and their tables under them. */

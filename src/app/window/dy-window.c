@@ -834,6 +834,7 @@ dy_window_init (DyWindow *self)
         }
     }
 
+  dy_window_actions_init (self);
   dy_window_sidebar_init (self);
   dy_window_marks_init (self);
   pages_changed (self);

@@ -41,6 +41,8 @@ DyStagingPanel *dy_window_get_staging_panel (DyWindow *self);
 void dy_window_show_staging (DyWindow *self, DyConnection *connection, const char *table);
 /* A toast of MESSAGE, shown for 8 s. */
 void dy_window_toast (DyWindow *self, const char *message);
+/* The shortcuts window (Ctrl+?, win.show-help-overlay), built when first asked for. */
+GtkShortcutsWindow *dy_window_get_shortcuts_window (DyWindow *self);
 /* The app's settings, or NULL when the schema is not installed (a build run in place). */
 GSettings *dy_window_get_settings (DyWindow *self);
 
