@@ -4,6 +4,7 @@
  * items; each checked against what the table holds afterwards. */
 #define G_LOG_DOMAIN "test-staging-gui"
 
+#include <gtksourceview/gtksource.h>
 #include <string.h>
 #include <time.h>
 
@@ -175,6 +176,18 @@ show_editor (DyInspector *inspector)
   gtk_stack_set_visible_child_name (GTK_STACK (stack), "json");
 }
 
+/* The editor highlights JSON (set when it is first shown, not when the tab opens). */
+static gboolean
+editor_highlights_json (gpointer inspector)
+{
+  GObject *view
+      = gtk_widget_get_template_child (GTK_WIDGET (inspector), DY_TYPE_INSPECTOR, "json_view");
+  GtkSourceLanguage *language = gtk_source_buffer_get_language (
+      GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view))));
+
+  return language != NULL && g_str_equal (gtk_source_language_get_id (language), "json");
+}
+
 /* TEXT with the first FROM replaced by TO (FROM must be there). */
 static char *
 replace (const char *text, const char *from, const char *to)
@@ -280,6 +293,7 @@ test_inspector_edit (void)
   inspector = blog_inspector (view);
   item = select_item (view, "POST#d19", "META");
   show_editor (inspector);
+  gui_wait_for (editor_highlights_json, inspector, "the editor's JSON highlighting");
   loaded = dy_inspector_dup_json_text (inspector);
   g_assert_nonnull (strstr (loaded, "\"Lio T.\""));
   g_assert_false (dy_inspector_get_can_stage (inspector));

@@ -557,11 +557,23 @@ dy_inspector_class_init (DyInspectorClass *klass)
                       G_TYPE_NONE, 2, G_TYPE_POINTER, G_TYPE_POINTER);
 }
 
+/* A text view's JSON highlighting, set when it is first shown: reading GtkSourceView's language
+ * definitions (an XML file validated against its schema) takes about 100 ms, which a new table
+ * tab would otherwise spend before its first rows are drawn. */
+static void
+set_json_language (GtkWidget *view)
+{
+  GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
+
+  g_signal_handlers_disconnect_by_func (view, set_json_language, NULL);
+  gtk_source_buffer_set_language (
+      GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view))),
+      gtk_source_language_manager_get_language (languages, "json"));
+}
+
 static void
 dy_inspector_init (DyInspector *self)
 {
-  GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
-  GtkSourceLanguage *json = gtk_source_language_manager_get_language (languages, "json");
   GtkSourceView *views[2];
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -571,8 +583,7 @@ dy_inspector_init (DyInspector *self)
   views[0] = self->json_view;
   views[1] = self->plain_view;
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
-    gtk_source_buffer_set_language (
-        GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (views[i]))), json);
+    g_signal_connect (views[i], "map", G_CALLBACK (set_json_language), NULL);
   g_signal_connect_object (json_buffer (self), "changed", G_CALLBACK (buffer_changed), self,
                            G_CONNECT_SWAPPED);
   /* the line an error is on: a wavy underline and a faint red, readable in both modes */
