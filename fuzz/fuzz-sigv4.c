@@ -38,7 +38,8 @@
  *   query already has a parameter the signer adds, or one of the presigned request's parameters
  *   twice, it must be refused as IncompleteSignatureException (a parameter given twice).
  * A disagreement prints the signer's canonical request and the verifier's answer (which quotes
- * its own). */
+ * its own). The input is read as a request, its query independently of the verifier, and the
+ * requests to verify are built, by fuzz-sigv4-request.c (fuzz-sigv4-private.h). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,6 +50,7 @@
 #include "net/sigv4.h"
 
 #include "fuzz-gslice.h"
+#include "fuzz-sigv4-private.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
@@ -60,300 +62,6 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 #define UNKNOWN_AKID "AKIDNOBODY"
 #define TOKEN "FQoGZXIvYXdzEXAMPLETOKEN/+=="
 #define T0 G_GINT64_CONSTANT (1440938160) /* 2015-08-30T12:36:00Z */
-
-/* Headers parsed from the input at most: more are dropped (the verifier's cost is the number
- * of signed names times the number of headers). */
-#define MAX_HEADERS 512
-
-typedef struct {
-  char *method;
-  char *path;
-  char *query; /* NULL: no '?' */
-  GPtrArray *names;
-  GPtrArray *values;
-  const guint8 *body;
-  gsize body_len;
-} RawRequest;
-
-static void
-raw_request_free (RawRequest *r)
-{
-  g_free (r->method);
-  g_free (r->path);
-  g_free (r->query);
-  g_ptr_array_unref (r->names);
-  g_ptr_array_unref (r->values);
-  g_free (r);
-}
-
-/* One line of TEXT from *P (without its '\n' and a '\r' before it); *P moves past it. */
-static char *
-next_line (const char **p, const char *end)
-{
-  const char *eol = memchr (*p, '\n', (gsize) (end - *p));
-  gsize n = eol != NULL ? (gsize) (eol - *p) : (gsize) (end - *p);
-  char *line;
-
-  if (n > 0 && (*p)[n - 1] == '\r')
-    line = g_strndup (*p, n - 1);
-  else
-    line = g_strndup (*p, n);
-  *p = eol != NULL ? eol + 1 : end;
-  return line;
-}
-
-static RawRequest *
-parse_raw_request (const char *text, gsize len)
-{
-  RawRequest *r = g_new0 (RawRequest, 1);
-  const char *p = text, *end = text + len;
-  char *line = next_line (&p, end);
-  const char *sp1 = strchr (line, ' '), *sp2 = strrchr (line, ' ');
-  g_autofree char *target = NULL;
-  const char *q;
-
-  r->names = g_ptr_array_new_with_free_func (g_free);
-  r->values = g_ptr_array_new_with_free_func (g_free);
-  if (sp1 == NULL)
-    {
-      r->method = g_strdup (line);
-      target = g_strdup ("/");
-    }
-  else
-    {
-      r->method = g_strndup (line, (gsize) (sp1 - line));
-      target = sp2 > sp1 ? g_strndup (sp1 + 1, (gsize) (sp2 - sp1 - 1)) : g_strdup (sp1 + 1);
-    }
-  g_free (line);
-  q = strchr (target, '?');
-  r->path = q != NULL ? g_strndup (target, (gsize) (q - target)) : g_strdup (target);
-  r->query = q != NULL ? g_strdup (q + 1) : NULL;
-
-  while (p < end)
-    {
-      const char *start = p;
-
-      line = next_line (&p, end);
-      /* A NUL in a line ends it for the C strings; an empty line (even "\0") ends the head. */
-      if (start[0] == '\n' || (start[0] == '\r' && start + 1 < end && start[1] == '\n'))
-        {
-          g_free (line);
-          break;
-        }
-      if ((line[0] == ' ' || line[0] == '\t') && r->values->len > 0)
-        {
-          char *prev = g_ptr_array_index (r->values, r->values->len - 1);
-
-          r->values->pdata[r->values->len - 1] = g_strconcat (prev, "\n", line, NULL);
-          g_free (prev);
-          g_free (line);
-          continue;
-        }
-      if (r->names->len < MAX_HEADERS)
-        {
-          char *colon = strchr (line, ':');
-
-          g_ptr_array_add (r->names, colon != NULL ? g_strndup (line, (gsize) (colon - line))
-                                                   : g_strdup (line));
-          g_ptr_array_add (r->values, g_strdup (colon != NULL ? colon + 1 : ""));
-        }
-      g_free (line);
-    }
-  r->body = (const guint8 *) p;
-  r->body_len = (gsize) (end - p);
-  return r;
-}
-
-/* A header name as the signer and the verifier compare it: ASCII lower case, blanks around
- * dropped. */
-static char *
-lname (const char *name)
-{
-  return g_strstrip (g_ascii_strdown (name, -1));
-}
-
-static gboolean
-is_named (const char *name, const char *want)
-{
-  g_autofree char *l = lname (name);
-
-  return strcmp (l, want) == 0;
-}
-
-/* ---- the query, read independently of the verifier ---- */
-
-/* The parameters a presigned request's signature is made of. */
-static const char *const presign_names[] = {
-  "X-Amz-Algorithm",     "X-Amz-Credential",     "X-Amz-Date",      "X-Amz-Expires",
-  "X-Amz-SignedHeaders", "X-Amz-Security-Token", "X-Amz-Signature",
-};
-
-/* %XX decoded; any other '%' kept; read as a C string (the canonical query ends a value at an
- * encoded NUL too). */
-static char *
-pct_decode (const char *s, gsize len)
-{
-  GString *out = g_string_sized_new (len);
-
-  for (gsize i = 0; i < len; i++)
-    if (s[i] == '%' && i + 2 < len && g_ascii_isxdigit (s[i + 1]) && g_ascii_isxdigit (s[i + 2]))
-      {
-        g_string_append_c (
-            out, (char) (g_ascii_xdigit_value (s[i + 1]) * 16 + g_ascii_xdigit_value (s[i + 2])));
-        i += 2;
-      }
-    else
-      g_string_append_c (out, s[i]);
-  return g_string_free (out, FALSE);
-}
-
-/* The query's parameters, in order: raw text, decoded key, decoded value. */
-typedef struct {
-  GPtrArray *raw;
-  GPtrArray *keys;
-  GPtrArray *values;
-} Query;
-
-static void
-query_parse (Query *q, const char *query)
-{
-  g_auto (GStrv) parts = g_strsplit (query != NULL ? query : "", "&", -1);
-
-  q->raw = g_ptr_array_new_with_free_func (g_free);
-  q->keys = g_ptr_array_new_with_free_func (g_free);
-  q->values = g_ptr_array_new_with_free_func (g_free);
-  for (char **p = parts; *p != NULL; p++)
-    {
-      const char *eq = strchr (*p, '=');
-
-      if (**p == '\0')
-        continue;
-      g_ptr_array_add (q->raw, g_strdup (*p));
-      g_ptr_array_add (q->keys, pct_decode (*p, eq != NULL ? (gsize) (eq - *p) : strlen (*p)));
-      g_ptr_array_add (q->values,
-                       eq != NULL ? pct_decode (eq + 1, strlen (eq + 1)) : g_strdup (""));
-    }
-}
-
-static void
-query_clear (Query *q)
-{
-  g_ptr_array_unref (q->raw);
-  g_ptr_array_unref (q->keys);
-  g_ptr_array_unref (q->values);
-}
-
-/* The first value of KEY (NULL if none); *COUNT (if not NULL) gets how many there are. */
-static const char *
-query_get (const Query *q, const char *key, guint *count)
-{
-  const char *first = NULL;
-  guint n = 0;
-
-  for (guint i = 0; i < q->keys->len; i++)
-    if (strcmp (g_ptr_array_index (q->keys, i), key) == 0 && n++ == 0)
-      first = g_ptr_array_index (q->values, i);
-  if (count != NULL)
-    *count = n;
-  return first;
-}
-
-static gboolean
-is_presign_name (const char *key)
-{
-  for (gsize i = 0; i < G_N_ELEMENTS (presign_names); i++)
-    if (strcmp (key, presign_names[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-/* The query as sent without the presigned request's parameters, or NULL when it had none. */
-static char *
-query_without_presign (const Query *q, gboolean had_query)
-{
-  GString *out = g_string_new ("");
-
-  for (guint i = 0; i < q->keys->len; i++)
-    if (!is_presign_name (g_ptr_array_index (q->keys, i)))
-      g_string_append_printf (out, "%s%s", out->len > 0 ? "&" : "",
-                              (char *) g_ptr_array_index (q->raw, i));
-  if (out->len == 0 && !had_query)
-    {
-      g_string_free (out, TRUE);
-      return NULL;
-    }
-  return g_string_free (out, FALSE);
-}
-
-static gboolean
-query_has (const char *query, const char *key)
-{
-  Query q;
-  guint n;
-
-  query_parse (&q, query);
-  (void) query_get (&q, key, &n);
-  query_clear (&q);
-  return n > 0;
-}
-
-/* A request under construction: the headers point into strings it owns or the raw request's. */
-typedef struct {
-  GArray *headers; /* DdbHttpHeader */
-  GPtrArray *strings;
-} Headers;
-
-static void
-headers_init (Headers *h)
-{
-  h->headers = g_array_new (FALSE, TRUE, sizeof (DdbHttpHeader));
-  h->strings = g_ptr_array_new_with_free_func (g_free);
-}
-
-static void
-headers_clear (Headers *h)
-{
-  g_array_unref (h->headers);
-  g_ptr_array_unref (h->strings);
-}
-
-static void
-headers_add (Headers *h, const char *name, const char *value)
-{
-  DdbHttpHeader header;
-
-  header.name = g_strdup (name);
-  header.value = g_strdup (value);
-  g_ptr_array_add (h->strings, (char *) header.name);
-  g_ptr_array_add (h->strings, (char *) header.value);
-  g_array_append_val (h->headers, header);
-}
-
-static void
-headers_copy (Headers *to, const Headers *from)
-{
-  for (guint i = 0; i < from->headers->len; i++)
-    {
-      const DdbHttpHeader *header = &g_array_index (from->headers, DdbHttpHeader, i);
-
-      headers_add (to, header->name, header->value);
-    }
-}
-
-static DdbHttpRequest
-as_http (const RawRequest *raw, const char *query, const Headers *h)
-{
-  DdbHttpRequest r = { 0 };
-
-  r.method = raw->method;
-  r.path = raw->path;
-  r.query = query;
-  r.headers = (const DdbHttpHeader *) (gpointer) h->headers->data;
-  r.n_headers = h->headers->len;
-  r.body = raw->body;
-  r.body_len = raw->body_len;
-  return r;
-}
 
 static const char *
 lookup_known (const char *akid, gpointer user_data)
@@ -451,7 +159,7 @@ request_time (const RawRequest *raw)
   gint64 t;
 
   for (guint i = 0; i < raw->names->len; i++)
-    if (is_named (g_ptr_array_index (raw->names, i), "x-amz-date"))
+    if (fsv_is_named (g_ptr_array_index (raw->names, i), "x-amz-date"))
       {
         g_autofree char *v = g_strstrip (g_strdup (g_ptr_array_index (raw->values, i)));
 
@@ -464,10 +172,10 @@ request_time (const RawRequest *raw)
     const char *v;
     gboolean found;
 
-    query_parse (&q, raw->query);
-    v = query_get (&q, "X-Amz-Date", NULL);
+    fsv_query_parse (&q, raw->query);
+    v = fsv_query_get (&q, "X-Amz-Date", NULL);
     found = v != NULL && parse_date (v, &t);
-    query_clear (&q);
+    fsv_query_clear (&q);
     if (found)
       return t;
   }
@@ -487,19 +195,20 @@ check_session_token (const RawRequest *raw, const DdbHttpRequest *req, gboolean 
   gboolean authorization = FALSE;
 
   for (guint i = 0; i < raw->names->len; i++)
-    authorization = authorization || is_named (g_ptr_array_index (raw->names, i), "authorization");
+    authorization
+        = authorization || fsv_is_named (g_ptr_array_index (raw->names, i), "authorization");
   if (presigned && !authorization)
     {
       Query q;
 
-      query_parse (&q, raw->query);
-      if (g_strcmp0 (token, query_get (&q, "X-Amz-Security-Token", NULL)) != 0)
+      fsv_query_parse (&q, raw->query);
+      if (g_strcmp0 (token, fsv_query_get (&q, "X-Amz-Security-Token", NULL)) != 0)
         finding ("the session token is not the presigned request's parameter", NULL, NULL);
-      query_clear (&q);
+      fsv_query_clear (&q);
       return;
     }
   for (guint i = 0; i < raw->names->len && want == NULL; i++)
-    if (is_named (g_ptr_array_index (raw->names, i), "x-amz-security-token"))
+    if (fsv_is_named (g_ptr_array_index (raw->names, i), "x-amz-security-token"))
       want = g_ptr_array_index (raw->values, i);
   if (g_strcmp0 (token, want) != 0)
     finding ("the session token is not the X-Amz-Security-Token header", NULL, NULL);
@@ -515,11 +224,11 @@ check_as_is (const RawRequest *raw, gint64 now, guint64 hash)
   DdbHttpRequest req;
   gboolean presigned;
 
-  headers_init (&h);
+  fsv_headers_init (&h);
   for (guint i = 0; i < raw->names->len; i++)
-    headers_add (&h, g_ptr_array_index (raw->names, i), g_ptr_array_index (raw->values, i));
-  req = as_http (raw, raw->query, &h);
-  presigned = query_has (raw->query, "X-Amz-Algorithm");
+    fsv_headers_add (&h, g_ptr_array_index (raw->names, i), g_ptr_array_index (raw->values, i));
+  req = fsv_as_http (raw, raw->query, &h);
+  presigned = fsv_query_has (raw->query, "X-Amz-Algorithm");
   check_session_token (raw, &req, presigned);
   for (gsize t = 0; t < G_N_ELEMENTS (times); t++)
     for (gsize s = 0; s < G_N_ELEMENTS (services); s++)
@@ -537,7 +246,7 @@ check_as_is (const RawRequest *raw, gint64 now, guint64 hash)
         else
           (void) verify (&req, lookup_none, times[t], services[s], &code, NULL);
       }
-  headers_clear (&h);
+  fsv_headers_clear (&h);
 }
 
 static const char *const reserved[] = {
@@ -551,16 +260,16 @@ static const char *const reserved[] = {
 static void
 signable_headers (const RawRequest *raw, Headers *h)
 {
-  headers_init (h);
+  fsv_headers_init (h);
   for (guint i = 0; i < raw->names->len; i++)
     {
       const char *name = g_ptr_array_index (raw->names, i);
       gboolean skip = FALSE;
 
       for (gsize k = 0; k < G_N_ELEMENTS (reserved) && !skip; k++)
-        skip = is_named (name, reserved[k]);
+        skip = fsv_is_named (name, reserved[k]);
       if (!skip)
-        headers_add (h, name, g_ptr_array_index (raw->values, i));
+        fsv_headers_add (h, name, g_ptr_array_index (raw->values, i));
     }
 }
 
@@ -568,7 +277,7 @@ static gboolean
 has_host (const Headers *h)
 {
   for (guint i = 0; i < h->headers->len; i++)
-    if (is_named (g_array_index (h->headers, DdbHttpHeader, i).name, "host"))
+    if (fsv_is_named (g_array_index (h->headers, DdbHttpHeader, i).name, "host"))
       return TRUE;
   return FALSE;
 }
@@ -613,7 +322,7 @@ static gboolean
 name_listed (const char *names, const char *name)
 {
   g_auto (GStrv) list = g_strsplit (names, ";", -1);
-  g_autofree char *l = lname (name);
+  g_autofree char *l = fsv_lname (name);
 
   return g_strv_contains ((const char *const *) list, l);
 }
@@ -659,7 +368,7 @@ check_header_signing (const RawRequest *raw, gint64 when, guint64 hash)
   int code;
 
   signable_headers (raw, &base);
-  req = as_http (raw, raw->query, &base);
+  req = fsv_as_http (raw, raw->query, &base);
   params.region = "us-east-1";
   params.service = "dynamodb";
   params.time = when;
@@ -671,26 +380,26 @@ check_header_signing (const RawRequest *raw, gint64 when, guint64 hash)
           || has_host (&base))
         finding ("the header signer refused a request with a Host header", NULL, error);
       g_error_free (error);
-      headers_clear (&base);
+      fsv_headers_clear (&base);
       return;
     }
 
-  headers_init (&signed_h);
-  headers_copy (&signed_h, &base);
+  fsv_headers_init (&signed_h);
+  fsv_headers_copy (&signed_h, &base);
   for (char **a = sig.add_headers; a[0] != NULL; a += 2)
-    headers_add (&signed_h, a[0], a[1]);
-  req = as_http (raw, raw->query, &signed_h);
+    fsv_headers_add (&signed_h, a[0], a[1]);
+  req = fsv_as_http (raw, raw->query, &signed_h);
   if (!names_are_tokens (&base))
     {
       (void) verify (&req, lookup_known, when, "dynamodb", &code, sig.canonical_request);
       ddb_signature_clear (&sig);
-      headers_clear (&signed_h);
-      headers_clear (&base);
+      fsv_headers_clear (&signed_h);
+      fsv_headers_clear (&base);
       return;
     }
 
   /* With X-Amz-Algorithm in the query too, it has both kinds of signature. */
-  if (query_has (raw->query, "X-Amz-Algorithm"))
+  if (fsv_query_has (raw->query, "X-Amz-Algorithm"))
     {
       if (verify (&req, lookup_known, when, "dynamodb", &code, sig.canonical_request)
           || code != DDB_ERROR_INVALID_SIGNATURE)
@@ -698,8 +407,8 @@ check_header_signing (const RawRequest *raw, gint64 when, guint64 hash)
                  "as having both",
                  sig.canonical_request, NULL);
       ddb_signature_clear (&sig);
-      headers_clear (&signed_h);
-      headers_clear (&base);
+      fsv_headers_clear (&signed_h);
+      fsv_headers_clear (&base);
       return;
     }
 
@@ -781,29 +490,29 @@ check_header_signing (const RawRequest *raw, gint64 when, guint64 hash)
     g_array_unref (candidates);
   }
   ddb_signature_clear (&sig);
-  headers_clear (&signed_h);
+  fsv_headers_clear (&signed_h);
 
   /* (c) Signed by a key the lookup does not know. */
   creds.access_key_id = UNKNOWN_AKID;
-  req = as_http (raw, raw->query, &base);
+  req = fsv_as_http (raw, raw->query, &base);
   if (ddb_sigv4_sign_headers (&req, &creds, &params, &sig, &error))
     {
-      headers_init (&signed_h);
-      headers_copy (&signed_h, &base);
+      fsv_headers_init (&signed_h);
+      fsv_headers_copy (&signed_h, &base);
       for (char **a = sig.add_headers; a[0] != NULL; a += 2)
-        headers_add (&signed_h, a[0], a[1]);
-      req = as_http (raw, raw->query, &signed_h);
+        fsv_headers_add (&signed_h, a[0], a[1]);
+      req = fsv_as_http (raw, raw->query, &signed_h);
       if (verify (&req, lookup_known, when, "dynamodb", &code, sig.canonical_request)
           || code != DDB_ERROR_UNRECOGNIZED_CLIENT)
         finding ("a request signed by an unknown key verified, or was refused for another "
                  "reason",
                  sig.canonical_request, NULL);
-      headers_clear (&signed_h);
+      fsv_headers_clear (&signed_h);
       ddb_signature_clear (&sig);
     }
   else
     finding ("the header signer refused with a key id what it signed with another", NULL, error);
-  headers_clear (&base);
+  fsv_headers_clear (&base);
 }
 
 /* Verifies REQ as it must be refused, with CODE, at NOW. */
@@ -844,16 +553,16 @@ gives_param_twice (const char *query, gboolean token)
   Query q;
   gboolean twice = FALSE;
 
-  query_parse (&q, query);
-  for (gsize i = 0; i < G_N_ELEMENTS (presign_names) && !twice; i++)
+  fsv_query_parse (&q, query);
+  for (gsize i = 0; i < G_N_ELEMENTS (fsv_presign_names) && !twice; i++)
     {
-      gboolean added = token || strcmp (presign_names[i], "X-Amz-Security-Token") != 0;
+      gboolean added = token || strcmp (fsv_presign_names[i], "X-Amz-Security-Token") != 0;
       guint n;
 
-      (void) query_get (&q, presign_names[i], &n);
+      (void) fsv_query_get (&q, fsv_presign_names[i], &n);
       twice = n + (added ? 1 : 0) > 1;
     }
-  query_clear (&q);
+  fsv_query_clear (&q);
   return twice;
 }
 
@@ -863,7 +572,7 @@ check_presigned_tampered (const RawRequest *raw, const DdbSignature *sig, Header
                           gint64 when, guint64 hash)
 {
   const char *canonical = sig->canonical_request;
-  DdbHttpRequest req = as_http (raw, sig->query_string, base);
+  DdbHttpRequest req = fsv_as_http (raw, sig->query_string, base);
   g_autofree char *query = g_strdup (sig->query_string);
   g_autofree char *added = g_strconcat (sig->query_string, "&X-Fuzz=1", NULL);
   g_autofree char *names = canonical_signed_names (canonical);
@@ -910,7 +619,7 @@ check_presigned_tampered (const RawRequest *raw, const DdbSignature *sig, Header
       if (!name_listed (names, header->name) || !change_non_blank (value, hash >> 24))
         continue;
       header->value = value;
-      req = as_http (raw, sig->query_string, base);
+      req = fsv_as_http (raw, sig->query_string, base);
       if (verify (&req, lookup_known, when, "dynamodb", &code, canonical))
         finding ("a presigned request verified with a signed header's value changed", canonical,
                  NULL);
@@ -921,15 +630,15 @@ check_presigned_tampered (const RawRequest *raw, const DdbSignature *sig, Header
   {
     Headers h;
 
-    headers_init (&h);
-    headers_copy (&h, base);
-    headers_add (&h, "Authorization", "AWS4-HMAC-SHA256 Credential=x");
-    req = as_http (raw, sig->query_string, &h);
+    fsv_headers_init (&h);
+    fsv_headers_copy (&h, base);
+    fsv_headers_add (&h, "Authorization", "AWS4-HMAC-SHA256 Credential=x");
+    req = fsv_as_http (raw, sig->query_string, &h);
     expect_refused (&req, when, DDB_ERROR_INVALID_SIGNATURE,
                     "a presigned request with an Authorization header was not refused as having "
                     "both",
                     canonical);
-    headers_clear (&h);
+    fsv_headers_clear (&h);
   }
 }
 
@@ -946,7 +655,7 @@ check_query_signing (const RawRequest *raw, gint64 when, guint64 hash)
   int code;
 
   signable_headers (raw, &base);
-  req = as_http (raw, raw->query, &base);
+  req = fsv_as_http (raw, raw->query, &base);
   params.region = "us-east-1";
   params.service = "dynamodb";
   params.time = when;
@@ -958,11 +667,11 @@ check_query_signing (const RawRequest *raw, gint64 when, guint64 hash)
           || has_host (&base))
         finding ("the query signer refused a request with a Host header", NULL, error);
       g_error_free (error);
-      headers_clear (&base);
+      fsv_headers_clear (&base);
       return;
     }
 
-  req = as_http (raw, sig.query_string, &base);
+  req = fsv_as_http (raw, sig.query_string, &base);
   if (!names_are_tokens (&base))
     (void) verify (&req, lookup_known, when, "dynamodb", &code, sig.canonical_request);
   else if (gives_param_twice (raw->query, creds.session_token != NULL))
@@ -999,16 +708,16 @@ check_query_signing (const RawRequest *raw, gint64 when, guint64 hash)
       /* (c) Signed by a key the lookup does not know. */
       ddb_signature_clear (&sig);
       creds.access_key_id = UNKNOWN_AKID;
-      req = as_http (raw, raw->query, &base);
+      req = fsv_as_http (raw, raw->query, &base);
       if (!ddb_sigv4_sign_query (&req, &creds, &params, &sig, &error))
         finding ("the query signer refused with a key id what it signed with another", NULL, error);
-      req = as_http (raw, sig.query_string, &base);
+      req = fsv_as_http (raw, sig.query_string, &base);
       expect_refused (&req, when, DDB_ERROR_UNRECOGNIZED_CLIENT,
                       "a request presigned by an unknown key verified, or was refused for "
                       "another reason",
                       sig.canonical_request);
     }
-  headers_clear (&base);
+  fsv_headers_clear (&base);
   ddb_signature_clear (&sig);
 }
 
@@ -1025,14 +734,14 @@ listed_names_signable (const char *list, const Headers *signed_h)
 
   for (char **n = names; *n != NULL; n++)
     {
-      g_autofree char *want = lname (*n);
+      g_autofree char *want = fsv_lname (*n);
       gboolean present = FALSE;
 
       for (gsize k = 0; k < G_N_ELEMENTS (unsigned_names); k++)
         if (strcmp (want, unsigned_names[k]) == 0)
           return FALSE;
       for (guint i = 0; i < signed_h->headers->len && !present; i++)
-        present = is_named (g_array_index (signed_h->headers, DdbHttpHeader, i).name, want);
+        present = fsv_is_named (g_array_index (signed_h->headers, DdbHttpHeader, i).name, want);
       if (!present)
         return FALSE;
     }
@@ -1065,19 +774,19 @@ check_presigned_resign (const RawRequest *raw, const Headers *as_is, gint64 now,
 
   if (!names_are_tokens (as_is))
     return;
-  query_parse (&q, raw->query);
-  credential = query_get (&q, "X-Amz-Credential", NULL);
-  date = query_get (&q, "X-Amz-Date", NULL);
-  expires = query_get (&q, "X-Amz-Expires", NULL);
-  names = query_get (&q, "X-Amz-SignedHeaders", NULL);
-  signature = query_get (&q, "X-Amz-Signature", NULL);
-  token = query_get (&q, "X-Amz-Security-Token", NULL);
+  fsv_query_parse (&q, raw->query);
+  credential = fsv_query_get (&q, "X-Amz-Credential", NULL);
+  date = fsv_query_get (&q, "X-Amz-Date", NULL);
+  expires = fsv_query_get (&q, "X-Amz-Expires", NULL);
+  names = fsv_query_get (&q, "X-Amz-SignedHeaders", NULL);
+  signature = fsv_query_get (&q, "X-Amz-Signature", NULL);
+  token = fsv_query_get (&q, "X-Amz-Security-Token", NULL);
   if (credential == NULL || date == NULL || expires == NULL || names == NULL || signature == NULL
       || !ddb_sigv4_parse_amz_date (date, &time))
     finding ("a presigned request verified without its parameters", NULL, NULL);
   if (!parse_date (date, &time))
     {
-      query_clear (&q);
+      fsv_query_clear (&q);
       return;
     }
 
@@ -1090,15 +799,15 @@ check_presigned_resign (const RawRequest *raw, const Headers *as_is, gint64 now,
     finding ("a presigned request verified with a credential out of scope", NULL, NULL);
 
   /* The headers it signed, in their order; its query without the signer's parameters. */
-  headers_init (&signed_h);
+  fsv_headers_init (&signed_h);
   for (guint i = 0; i < as_is->headers->len; i++)
     {
       const DdbHttpHeader *header = &g_array_index (as_is->headers, DdbHttpHeader, i);
 
       if (name_listed (names, header->name))
-        headers_add (&signed_h, header->name, header->value);
+        fsv_headers_add (&signed_h, header->name, header->value);
     }
-  query = query_without_presign (&q, raw->query != NULL);
+  query = fsv_query_without_presign (&q, raw->query != NULL);
   creds.access_key_id = scope[0];
   creds.secret_access_key = lookup_known (scope[0], NULL);
   creds.session_token = token;
@@ -1107,13 +816,13 @@ check_presigned_resign (const RawRequest *raw, const Headers *as_is, gint64 now,
   params.time = time;
   params.normalize_path = TRUE;
   params.expires_in = g_ascii_strtoll (expires, NULL, 10);
-  req = as_http (raw, query, &signed_h);
+  req = fsv_as_http (raw, query, &signed_h);
   if (ddb_sigv4_sign_query (&req, &creds, &params, &sig, &error))
     {
       /* Signed again, it verifies. */
       DdbSigv4VerifyParams p = { 0 };
 
-      req = as_http (raw, sig.query_string, &signed_h);
+      req = fsv_as_http (raw, sig.query_string, &signed_h);
       p.service = service;
       p.now = now;
       p.max_skew = 900;
@@ -1139,8 +848,8 @@ check_presigned_resign (const RawRequest *raw, const Headers *as_is, gint64 now,
     finding ("the query signer refused a verified presigned request", NULL, error);
   else
     g_clear_error (&error);
-  headers_clear (&signed_h);
-  query_clear (&q);
+  fsv_headers_clear (&signed_h);
+  fsv_query_clear (&q);
 }
 
 static gboolean
@@ -1157,7 +866,7 @@ contains (const uint8_t *data, size_t size, const char *needle)
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  RawRequest *raw = parse_raw_request ((const char *) data, size);
+  RawRequest *raw = fsv_parse_raw_request ((const char *) data, size);
   gint64 when = request_time (raw);
   guint64 hash = 14695981039346656037u;
 
@@ -1168,6 +877,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   check_as_is (raw, when, hash);
   check_header_signing (raw, when, hash);
   check_query_signing (raw, when, hash);
-  raw_request_free (raw);
+  fsv_raw_request_free (raw);
   return 0;
 }

@@ -25,11 +25,12 @@
  * (UTF-8) DDB_ERROR (not InternalServerError), G_IO_ERROR or S3 error, or leaves a table
  * behind; an item error of the item stream without "FILE:LINE: ", or an item stream that
  * differs from an import that succeeded; and an import that succeeds with another number of
- * items (or changes) than its data holds, as gzip -d and an independent count read it: one per
- * non-blank line (DynamoDB JSON lines, plain JSON lines, the S3 layout's DynamoDB JSON), one
- * per array element, one per CSV record after the header, one per Ion record as core/ion.h's
- * reader reads the whole text; for a file, and for a bucket summed over the data files the
- * import planned to read. FUZZ_SNAPSHOT_VERBOSE=1 prints each import's outcome. */
+ * items (or changes) than its data holds, as gzip -d and an independent count
+ * (fuzz-snapshot-count.c, fuzz-snapshot-private.h) read it: one per non-blank line (DynamoDB
+ * JSON lines, plain JSON lines, the S3 layout's DynamoDB JSON), one per array element, one per
+ * CSV record after the header, one per Ion record as core/ion.h's reader reads the whole text;
+ * for a file, and for a bucket summed over the data files the import planned to read.
+ * FUZZ_SNAPSHOT_VERBOSE=1 prints each import's outcome. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,11 +43,11 @@
 #include <zlib.h>
 
 #include "core/error.h"
-#include "core/ion.h"
 #include "engine/engine.h"
 #include "engine/snapshot.h"
 #include "exports/s3-store.h"
 #include "fuzz-gslice.h"
+#include "fuzz-snapshot-private.h"
 #include "net/s3.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -472,185 +473,10 @@ bucket_store (Bucket *b)
   return store;
 }
 
-/* ---- What a data file holds ---- */
-
-/* Skips a leading UTF-8 BOM, as the line reader does. */
-static const char *
-skip_bom (const char *p, gsize *len)
-{
-  if (*len >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
-    {
-      *len -= 3;
-      return p + 3;
-    }
-  return p;
-}
-
-static gboolean
-is_blank (const char *s, gsize len)
-{
-  for (gsize i = 0; i < len; i++)
-    if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
-is_gzip (GBytes *b)
-{
-  gsize len;
-  const guint8 *p = g_bytes_get_data (b, &len);
-
-  return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
-}
-
-static guint64
-count_lines (const char *p, gsize len)
-{
-  guint64 n = 0;
-
-  p = skip_bom (p, &len);
-  while (len > 0)
-    {
-      const char *nl = memchr (p, '\n', len);
-      gsize l = nl != NULL ? (gsize) (nl - p) : len;
-
-      if (!is_blank (p, l))
-        n++;
-      if (nl == NULL)
-        break;
-      p += l + 1;
-      len -= l + 1;
-    }
-  return n;
-}
-
-/* CSV records after the header: a record starts on a non-blank line outside a quoted cell. */
-static guint64
-count_csv_records (const char *p, gsize len)
-{
-  guint64 n = 0;
-  gboolean quoted = FALSE;
-
-  p = skip_bom (p, &len);
-  while (len > 0)
-    {
-      const char *nl = memchr (p, '\n', len);
-      gsize l = nl != NULL ? (gsize) (nl - p) : len;
-
-      if (quoted || !is_blank (p, l))
-        {
-          if (!quoted)
-            n++;
-          for (gsize i = 0; i < l; i++)
-            if (p[i] == '"')
-              quoted = !quoted;
-        }
-      if (nl == NULL)
-        break;
-      p += l + 1;
-      len -= l + 1;
-    }
-  return n > 0 ? n - 1 : 0;
-}
-
-/* Plain JSON: the elements of an array (when the first non-blank text is '['), else a line
- * per object. */
-static guint64
-count_json (const char *p, gsize len)
-{
-  const char *end;
-  guint64 n = 0;
-  int depth = 0;
-  gboolean in_string = FALSE, content = FALSE;
-
-  p = skip_bom (p, &len);
-  end = p + len;
-  {
-    /* The first non-blank line decides: '[' after spaces and tabs starts an array. */
-    const char *q = p;
-
-    for (;;)
-      {
-        const char *nl = memchr (q, '\n', (gsize) (end - q));
-        const char *stop = nl != NULL ? nl : end;
-
-        if (!is_blank (q, (gsize) (stop - q)) || nl == NULL)
-          break;
-        q = nl + 1;
-      }
-    while (q < end && (*q == ' ' || *q == '\t'))
-      q++;
-    if (q >= end || *q != '[')
-      return count_lines (p, len);
-    p = q + 1;
-  }
-  for (; p < end; p++)
-    {
-      char c = *p;
-
-      if (in_string)
-        {
-          if (c == '\\')
-            p++;
-          else if (c == '"')
-            in_string = FALSE;
-          continue;
-        }
-      if (c == '"')
-        in_string = TRUE, content = TRUE;
-      else if (c == '{' || c == '[')
-        depth++, content = TRUE;
-      else if (c == '}' || c == ']')
-        {
-          if (depth == 0)
-            break; /* the array's end */
-          depth--;
-        }
-      else if (c == ',' && depth == 0)
-        {
-          n += content;
-          content = FALSE;
-        }
-      else if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
-        content = TRUE;
-    }
-  return n + content;
-}
-
-/* Ion records, as the generic reader reads the whole text; FALSE if it refuses it. */
-static gboolean
-count_ion (const char *p, gsize len, guint64 *n)
-{
-  DdbIonReader *r;
-  gboolean ok = TRUE;
-
-  p = skip_bom (p, &len);
-  r = ddb_ion_reader_new (p, len);
-  for (;;)
-    {
-      DdbIonRecord rec;
-      GError *error = NULL;
-
-      if (!ddb_ion_reader_next_record (r, &rec, &error))
-        {
-          g_clear_error (&error);
-          ok = FALSE;
-          break;
-        }
-      if (rec.line == 0)
-        break;
-      (*n)++;
-      ddb_ion_record_clear (&rec);
-    }
-  ddb_ion_reader_free (r);
-  return ok;
-}
-
 /* ---- Checks ---- */
 
-static G_NORETURN void
-fail (const char *what, const GError *error)
+G_NORETURN void
+fsn_fail (const char *what, const GError *error)
 {
   fprintf (stderr, "fuzz-snapshot: %s%s%s\n", what, error != NULL ? ": " : "",
            error != NULL ? error->message : "");
@@ -662,17 +488,17 @@ static void
 check_error (const GError *error)
 {
   if (error == NULL)
-    fail ("a failure without an error", NULL);
+    fsn_fail ("a failure without an error", NULL);
   if (error->message == NULL || error->message[0] == '\0'
       || !g_utf8_validate (error->message, -1, NULL))
-    fail ("an error without a (UTF-8) message", NULL);
+    fsn_fail ("an error without a (UTF-8) message", NULL);
   if (error->domain == DDB_ERROR)
     {
       if (error->code == DDB_ERROR_INTERNAL)
-        fail ("InternalServerError", error);
+        fsn_fail ("InternalServerError", error);
     }
   else if (error->domain != G_IO_ERROR && error->domain != DDB_S3_ERROR)
-    fail ("an error of another domain", error);
+    fsn_fail ("an error of another domain", error);
 }
 
 /* "FILE:LINE: " in the message of an item's error (the file's name may hold colons). */
@@ -690,7 +516,7 @@ check_item_error (const GError *error)
       if (q[0] == ':' && q[1] == ' ')
         return;
     }
-  fail ("an item's error without FILE:LINE", error);
+  fsn_fail ("an item's error without FILE:LINE", error);
 }
 
 static gboolean
@@ -701,7 +527,7 @@ table_exists (void)
   gboolean exists;
 
   if (!ddb_engine_call (engine, "ListTables", req, &resp, &error))
-    fail ("ListTables", error);
+    fsn_fail ("ListTables", error);
   exists = json_array_size (json_object_get (resp, "TableNames")) > 0;
   json_decref (resp);
   json_decref (req);
@@ -715,11 +541,11 @@ drop_table (void)
   GError *error = NULL;
 
   if (!ddb_engine_call (engine, "DeleteTable", req, &resp, &error))
-    fail ("DeleteTable", error);
+    fsn_fail ("DeleteTable", error);
   json_decref (resp);
   json_decref (req);
   if (table_exists ())
-    fail ("DeleteTable left the table", NULL);
+    fsn_fail ("DeleteTable left the table", NULL);
 }
 
 static void
@@ -751,14 +577,14 @@ read_stream (const char *source, const DdbImportOptions *opts, guint64 *items)
       DdbValue *item = ddb_snapshot_reader_next (r, &error);
 
       if (++rounds > 10000000)
-        fail ("the item stream does not end", NULL);
+        fsn_fail ("the item stream does not end", NULL);
       if (item != NULL)
         {
           g_autoptr (GBytes) key = ddb_snapshot_reader_item_key (r, item);
 
           /* A checked item holds its key. */
           if (g_bytes_get_size (key) == 0)
-            fail ("an item without its key", NULL);
+            fsn_fail ("an item without its key", NULL);
           (*items)++;
           ddb_value_free (item);
           continue;
@@ -779,84 +605,6 @@ read_stream (const char *source, const DdbImportOptions *opts, guint64 *items)
   return clean;
 }
 
-/* What a data file holds once read: gunzipped when it starts with gzip's magic bytes, as
- * gzip -d reads it (every member; what follows a member and does not start with the magic
- * bytes ignored); NULL when gzip -d refuses it. */
-static GBytes *
-decode (GBytes *stored)
-{
-  gsize len, off = 0;
-  const guint8 *p = g_bytes_get_data (stored, &len);
-  GByteArray *out;
-
-  if (!is_gzip (stored))
-    return g_bytes_ref (stored);
-  out = g_byte_array_new ();
-  for (gboolean first = TRUE; off < len; first = FALSE)
-    {
-      z_stream z = { 0 };
-      int r;
-
-      if (!first && (len - off < 2 || p[off] != 0x1f || p[off + 1] != 0x8b))
-        break; /* trailing garbage */
-      if (inflateInit2 (&z, 15 + 16) != Z_OK)
-        abort ();
-      z.next_in = (Bytef *) p + off;
-      z.avail_in = (uInt) (len - off);
-      do
-        {
-          guint8 buf[16384];
-
-          z.next_out = buf;
-          z.avail_out = sizeof buf;
-          r = inflate (&z, Z_NO_FLUSH);
-          if (r != Z_OK && r != Z_STREAM_END)
-            {
-              inflateEnd (&z);
-              g_byte_array_unref (out);
-              return NULL;
-            }
-          g_byte_array_append (out, buf, (guint) (sizeof buf - z.avail_out));
-        }
-      while (r != Z_STREAM_END);
-      off = len - z.avail_in;
-      inflateEnd (&z);
-    }
-  return g_byte_array_free_to_bytes (out);
-}
-
-typedef enum { HOLDS_LINES, HOLDS_JSON, HOLDS_CSV, HOLDS_ION } Holds;
-
-/* The items (or changes) the data file STORED holds, as it reads: one a non-blank line, array
- * element, CSV record or Ion record. */
-static guint64
-count_items (GBytes *stored, Holds holds)
-{
-  g_autoptr (GBytes) text = decode (stored);
-  const char *p;
-  gsize len;
-  guint64 n = 0;
-
-  if (text == NULL)
-    fail ("an import succeeded over a data file that gzip -d refuses", NULL);
-  p = g_bytes_get_data (text, &len);
-  p = len > 0 ? p : "";
-  switch (holds)
-    {
-    case HOLDS_LINES:
-      return count_lines (p, len);
-    case HOLDS_JSON:
-      return count_json (p, len);
-    case HOLDS_CSV:
-      return count_csv_records (p, len);
-    case HOLDS_ION:
-    default:
-      if (!count_ion (p, len, &n))
-        fail ("an Ion data file imported that core/ion.h's reader refuses", NULL);
-      return n;
-    }
-}
-
 /* What the data files of a bucket import hold, summed over the files it planned to read. */
 static guint64
 expected_from_plan (Bucket *b)
@@ -869,8 +617,9 @@ expected_from_plan (Bucket *b)
       GBytes *stored = g_hash_table_lookup (b->objects, key);
 
       if (stored == NULL)
-        fail ("an import read a data file that is not there", NULL);
-      want += count_items (stored, g_hash_table_contains (b->ion, key) ? HOLDS_ION : HOLDS_LINES);
+        fsn_fail ("an import read a data file that is not there", NULL);
+      want += fsn_count_items (stored,
+                               g_hash_table_contains (b->ion, key) ? HOLDS_ION : HOLDS_LINES);
     }
   return want;
 }
@@ -903,7 +652,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       verbose = g_getenv ("FUZZ_SNAPSHOT_VERBOSE") != NULL;
       engine = ddb_engine_open (":memory:", &error);
       if (engine == NULL)
-        fail ("ddb_engine_open", error);
+        fsn_fail ("ddb_engine_open", error);
     }
   source_kind = data[0] & 7;
   gz = (data[0] & 8) != 0;
@@ -983,22 +732,22 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       check_error (error);
       g_clear_error (&error);
       if (table_exists ())
-        fail ("a failed import left its table", NULL);
+        fsn_fail ("a failed import left its table", NULL);
     }
   else
     {
       if (error != NULL)
-        fail ("a success with an error", error);
+        fsn_fail ("a success with an error", error);
       if (!table_exists ())
-        fail ("an import succeeded without its table", NULL);
+        fsn_fail ("an import succeeded without its table", NULL);
       if (progress_calls == 0 || !out.done)
-        fail ("no final progress report", NULL);
+        fsn_fail ("no final progress report", NULL);
       /* The number of items is what the data holds. */
       if (whole != NULL)
         {
-          want = count_items (whole, source_kind == SRC_JSONL  ? HOLDS_LINES
-                                     : source_kind == SRC_JSON ? HOLDS_JSON
-                                                               : HOLDS_CSV);
+          want = fsn_count_items (whole, source_kind == SRC_JSONL  ? HOLDS_LINES
+                                         : source_kind == SRC_JSON ? HOLDS_JSON
+                                                                   : HOLDS_CSV);
           counted = TRUE;
         }
       else if (bucket_used && (incs[0] == NULL || exports[0].ion == exports[1].ion))
@@ -1030,7 +779,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       /* An import that succeeded reads through without an error, the same items (the
        * incremental exports are the import's alone). */
       if (ok && incs[0] == NULL && (!stream_clean || stream_items != out.items))
-        fail ("the item stream differs from the import", NULL);
+        fsn_fail ("the item stream differs from the import", NULL);
     }
 
   if (file != NULL)

@@ -11,7 +11,8 @@ The requests come from what others wrote:
   and requests with odd paths, queries and headers botocore signs as they are ("botocore-*");
 - DynamoDB requests presigned by botocore's SigV4QueryAuth (the body kept, its hash signed; with
   a session token, queries of their own, a week's lifetime: "presigned-*");
-- refusals of serve --auth's tests (tests/net/test-sigv4.c): malformed Authorization headers, and
+- refusals of serve --auth's tests (tests/net/test-sigv4-verify.c and
+  test-sigv4-presign.c): malformed Authorization headers, and
   hostile presigned queries (parameters missing, empty, given twice, encoded otherwise, bytes
   that are not UTF-8, X-Amz-Expires out of range, both kinds of signature: "query-*").
 
@@ -206,7 +207,7 @@ def hostile_query_seeds():
 
 
 MALFORMED = [
-    # serve --auth's refusals (tests/net/test-sigv4.c), on the suite's get-vanilla.
+    # serve --auth's refusals (tests/net/test-sigv4-verify.c), on the suite's get-vanilla.
     "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request",
     "AWS4-HMAC-SHA256",
     "AWS4-HMAC-SHA256 Signature=b,    Credential,    SignedHeaders",
