@@ -367,8 +367,9 @@ apply_file (Apply *a, const Sources *s, const SourceFile *f, guint64 *records, G
   guint64 count = 0;
   gboolean ok = TRUE;
 
-  if (!snap_source_file_check (f, a->cancellable, error)
-      || !snap_item_source_open (&src, DDB_SNAPSHOT_S3, f, &a->def->key, a->cancellable, error))
+  if (!snap_source_file_check (f, a->cancellable, error))
+    return FALSE;
+  if (!snap_item_source_open (&src, DDB_SNAPSHOT_S3, f, &a->def->key, a->cancellable, error))
     {
       snap_item_source_close (&src);
       return FALSE;

@@ -7,7 +7,8 @@
  * Ion; NEW_AND_OLD_IMAGES or NEW_IMAGE; data under the export's folder or the shared
  * AWSDynamoDB/data/), the exports given in any order; the imported table must equal the
  * history replayed. Then the refusals: an incremental export alone, a gap, one ending before
- * the full export, a wrong count, a bad record — each named, nothing left behind.
+ * the full export, a wrong count, a bad record, a damaged file — each named, nothing left
+ * behind.
  *
  * Store: the same exports served from an in-memory store import to the same table; the store is
  * told every data file in reading order; a flipped byte, a truncated object and a missing one
@@ -532,6 +533,26 @@ test_refusals (Fixture *f, gconstpointer data)
   import_refused (f, a, record, ".ion.gz:2: Ion: ");
   import_refused (f, a, key, ".json.gz:1: NewImage's pk differs from Keys'");
   import_refused (f, a, not_incremental, "not an incremental export");
+
+  /* An incremental export whose data file changed after its manifest was written: named, not
+   * read (the file's checksum is checked before it is opened; the reader closed then was never
+   * opened, and closing it freed whatever its memory held: found by fuzz-snapshot). */
+  {
+    ExportSpec damaged = { .id = "01700000000007-hhhhhhhh", .incremental = TRUE,
+                           .from_us = BASE_TIME_US, .to_us = BASE_TIME_US + HOUR_US };
+    g_autofree char *dir = write_export (f, &damaged, rec);
+    g_autofree char *data_dir = g_build_filename (dir, "data", NULL);
+    g_autoptr (GDir) listing = g_dir_open (data_dir, 0, NULL);
+    g_autofree char *path = g_build_filename (data_dir, g_dir_read_name (listing), NULL);
+    g_autofree char *bytes = NULL;
+    gsize len = 0;
+    const char *damaged_only[] = { dir, NULL };
+
+    g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+    bytes[len - 1] ^= 0x5A;
+    g_assert_true (g_file_set_contents (path, bytes, (gssize) len, NULL));
+    import_refused (f, a, damaged_only, "checksum mismatch");
+  }
 }
 
 /* A folder's manifest that is missing or cannot be read is a G_IO_ERROR naming it, as every
