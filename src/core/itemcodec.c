@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/itemsize.h"
 
 #define TAG_TYPE(tag) ((tag) &0x0F)
 #define TAG_K(tag) ((tag) >> 4)
@@ -419,13 +420,17 @@ names_unique (const DdbValue *m)
 }
 
 /* Steps over a value not wanted, allocating nothing: its framing is checked (nothing is read
- * past the end, counts and nesting within bounds), its contents are not. */
+ * past the end, counts and nesting within bounds), its contents are not. SIZE (may be NULL)
+ * grows by the value's size as DynamoDB counts it (itemsize.c's rules). */
 static gboolean
-skip_value (Reader *r, guint level)
+skip_value (Reader *r, guint level, gsize *size)
 {
   guint8 tag;
-  gsize count;
+  gsize count, ignored = 0;
   DdbNumber n;
+
+  if (size == NULL)
+    size = &ignored;
 
   if (r->p >= r->end)
     return malformed (r, "truncated value");
@@ -439,15 +444,21 @@ skip_value (Reader *r, guint level)
       if (!get_len (r, tag, 1, &count))
         return FALSE;
       r->p += count;
+      *size += count;
       return TRUE;
     case DDB_TYPE_N:
-      return get_number (r, tag, &n);
+      if (!get_number (r, tag, &n))
+        return FALSE;
+      *size += ddb_number_size (&n);
+      return TRUE;
     case DDB_TYPE_BOOL:
     case DDB_TYPE_NULL:
+      *size += 1;
       return TRUE;
     case DDB_TYPE_M:
       if (!get_len (r, tag, 2, &count))
         return FALSE;
+      *size += DDB_ITEM_NESTED_OVERHEAD;
       for (gsize i = 0; i < count; i++)
         {
           guint64 name_len;
@@ -457,7 +468,8 @@ skip_value (Reader *r, guint level)
           if (name_len > remaining (r))
             return malformed (r, "truncated attribute name");
           r->p += name_len;
-          if (!skip_value (r, level + 1))
+          *size += DDB_ITEM_ELEMENT_OVERHEAD + name_len;
+          if (!skip_value (r, level + 1, size))
             return FALSE;
         }
       return TRUE;
@@ -467,8 +479,10 @@ skip_value (Reader *r, guint level)
     case DDB_TYPE_BS:
       if (!get_len (r, tag, 1, &count))
         return FALSE;
+      if (TAG_TYPE (tag) == DDB_TYPE_L)
+        *size += DDB_ITEM_NESTED_OVERHEAD + count * DDB_ITEM_ELEMENT_OVERHEAD;
       for (gsize i = 0; i < count; i++)
-        if (!skip_value (r, TAG_TYPE (tag) == DDB_TYPE_L ? level + 1 : level))
+        if (!skip_value (r, TAG_TYPE (tag) == DDB_TYPE_L ? level + 1 : level, size))
           return FALSE;
       return TRUE;
     default:
@@ -537,7 +551,7 @@ get_map (Reader *r, guint8 tag, guint level)
       r->p += name_len;
       if (level == 1 && r->wanted != NULL && !is_wanted (r, name, (gsize) name_len))
         {
-          if (!skip_value (r, level))
+          if (!skip_value (r, level, NULL))
             goto fail;
           continue;
         }
@@ -746,6 +760,41 @@ ddb_item_decode_keyed_some (const guint8 *data, gsize len, const char *const *ke
       g_clear_pointer (&key_values[k], ddb_value_free);
     }
   return item;
+}
+
+gboolean
+ddb_item_encoded_size (const guint8 *data, gsize len, gsize *size, GError **error)
+{
+  Reader r = { data, data + len, error, NULL, NULL, 0, NULL, 0 };
+  gsize count, total = 0;
+
+  g_return_val_if_fail (data != NULL || len == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (len == 0)
+    return malformed (&r, "empty");
+  if (TAG_TYPE (data[0]) != DDB_TYPE_M)
+    return malformed (&r, "not a map");
+  r.p++;
+  if (!get_len (&r, data[0], 2, &count))
+    return FALSE;
+  /* The item itself is no nested map: its attributes cost their names and values only. */
+  for (gsize i = 0; i < count; i++)
+    {
+      guint64 name_len;
+
+      if (!get_varint (&r, &name_len))
+        return FALSE;
+      if (name_len > remaining (&r))
+        return malformed (&r, "truncated attribute name");
+      r.p += name_len;
+      total += name_len;
+      if (!skip_value (&r, 1, &total))
+        return FALSE;
+    }
+  if (r.p != r.end)
+    return malformed (&r, "trailing bytes");
+  *size = total;
+  return TRUE;
 }
 
 DdbValue *

@@ -39,4 +39,10 @@ DdbValue *ddb_item_decode_keyed_some (const guint8 *data, gsize len, const char 
                                       DdbValue **key_values, guint n, const char *const *wanted,
                                       guint n_wanted, GError **error);
 
+/* The item's size as DynamoDB counts it (ddb_item_size), read from ddb_item_encode()'s bytes
+ * (not a keyless encoding's) without building the item; FALSE (the error set) when they are
+ * malformed. The framing is checked as ddb_item_decode() checks it; names and strings are not
+ * checked for UTF-8, nor sets for duplicates. */
+gboolean ddb_item_encoded_size (const guint8 *data, gsize len, gsize *size, GError **error);
+
 G_END_DECLS

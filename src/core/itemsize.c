@@ -25,8 +25,6 @@
  * Zero is 1 byte. */
 #include "core/itemsize.h"
 
-#define NESTED_OVERHEAD 3
-#define ELEMENT_OVERHEAD 1
 #define NUMBER_MAX_SIZE 21
 
 /* Floor division by 2, also for negative x (C division truncates toward zero). */
@@ -75,18 +73,18 @@ ddb_value_size (const DdbValue *value)
     case DDB_TYPE_NULL:
       return 1;
     case DDB_TYPE_M:
-      size = NESTED_OVERHEAD;
+      size = DDB_ITEM_NESTED_OVERHEAD;
       for (guint i = 0; i < value->attrs->len; i++)
         {
           const DdbAttr *attr = &g_array_index (value->attrs, DdbAttr, i);
 
-          size += ELEMENT_OVERHEAD + attr->name_len + ddb_value_size (attr->value);
+          size += DDB_ITEM_ELEMENT_OVERHEAD + attr->name_len + ddb_value_size (attr->value);
         }
       return size;
     case DDB_TYPE_L:
-      size = NESTED_OVERHEAD;
+      size = DDB_ITEM_NESTED_OVERHEAD;
       for (guint i = 0; i < value->elems->len; i++)
-        size += ELEMENT_OVERHEAD + ddb_value_size (g_ptr_array_index (value->elems, i));
+        size += DDB_ITEM_ELEMENT_OVERHEAD + ddb_value_size (g_ptr_array_index (value->elems, i));
       return size;
     case DDB_TYPE_SS:
     case DDB_TYPE_NS:

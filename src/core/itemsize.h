@@ -9,6 +9,9 @@
 G_BEGIN_DECLS
 
 #define DDB_MAX_ITEM_SIZE (400 * 1024)
+/* An L or M value costs 3 bytes whatever it holds, and each of its elements 1 more. */
+#define DDB_ITEM_NESTED_OVERHEAD 3
+#define DDB_ITEM_ELEMENT_OVERHEAD 1
 
 /* Size of a value, not counting any attribute name. */
 gsize ddb_value_size (const DdbValue *value);

@@ -5,6 +5,7 @@
 #include "core/ddbjson.h"
 #include "core/error.h"
 #include "core/itemcodec.h"
+#include "core/itemsize.h"
 #include "core/value.h"
 
 #include "test-util.h"
@@ -16,6 +17,18 @@ encode (const DdbValue *item)
 
   ddb_item_encode (item, out);
   return g_byte_array_free_to_bytes (out);
+}
+
+/* The size read from the encoding is the item's size. */
+static void
+assert_encoded_size (const guint8 *data, gsize len, const DdbValue *item)
+{
+  GError *error = NULL;
+  gsize size = 0;
+
+  g_assert_true (ddb_item_encoded_size (data, len, &size, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (size, ==, ddb_item_size (item));
 }
 
 /* Encodes, decodes, and checks the result is written back as the same DynamoDB JSON text, which
@@ -36,6 +49,7 @@ assert_round_trip (const DdbValue *item)
   got = ddb_json_format_item (back);
   g_assert_cmpstr (got, ==, want);
   g_assert_true (ddb_value_equal (item, back));
+  assert_encoded_size (data, len, item);
 }
 
 static void
@@ -322,6 +336,14 @@ test_truncation (void)
       g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
       g_assert_true (g_str_has_prefix (error->message, "Malformed stored item: "));
       g_clear_error (&error);
+      {
+        gsize size = 0;
+
+        g_assert_false (ddb_item_encoded_size (copy, n, &size, &error));
+        g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+        g_assert_true (g_str_has_prefix (error->message, "Malformed stored item: "));
+        g_clear_error (&error);
+      }
       g_free (copy);
     }
 }
@@ -349,11 +371,18 @@ test_corruption (void)
           {
             g_assert_no_error (error);
             g_assert_true (ddb_item_validate (v, NULL));
+            assert_encoded_size (copy, len, v);
             ddb_value_free (v);
           }
         else
           {
+            gsize size;
+
             g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+            g_clear_error (&error);
+            /* What decoding refuses, the size may read (it checks framing only), or refuse. */
+            if (!ddb_item_encoded_size (copy, len, &size, &error))
+              g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
             g_clear_error (&error);
           }
         g_free (copy);
