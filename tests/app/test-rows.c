@@ -1,7 +1,7 @@
 /* test-rows.c: the grid's light row model (no display): items kept encoded in a spill file and
  * read back exactly, pages from another store refused, snapshots read on another thread, row
- * lists in a given order, the feed that hands rows to the grid a few at a time, and the grid's
- * selection, kept as positions (never fetching a row). */
+ * lists in a given order, the feed that hands rows to the grid a few at a time, the grid's
+ * selection, kept as positions (never fetching a row), and item collections built from rows. */
 #define G_LOG_DOMAIN "test-rows"
 
 #include <gio/gio.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "app/browser/dy-grid.h"
+#include "app/browser/dy-group.h"
 #include "app/browser/dy-row-selection.h"
 #include "app/browser/dy-rows.h"
 #include "core/ddbjson.h"
@@ -444,6 +445,133 @@ selection_changed (GtkSelectionModel *model, guint position, guint n_items, Anno
   a->last = MAX (a->last, position + n_items);
 }
 
+/* ---- Item collections built from rows ---- */
+
+static int
+compare_descending (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  guint32 pa = *(const guint32 *) a, pb = *(const guint32 *) b;
+
+  return pa < pb ? 1 : pa > pb ? -1 : 0;
+}
+
+/* Whether GOT (built lazily by DyGroupBuilder) is WANT (built from objects and gathered by
+ * dy_group_collect_shards): key, counts, size, shard flags, and its rows or collections. */
+static void
+assert_same_group (DyGroup *got, DyGroup *want)
+{
+  GListModel *got_items, *want_items;
+
+  g_assert_cmpstr (dy_group_get_key_text (got), ==, dy_group_get_key_text (want));
+  g_assert_cmpuint (dy_group_get_n_items (got), ==, dy_group_get_n_items (want));
+  g_assert_cmpuint (dy_group_get_total_size (got), ==, dy_group_get_total_size (want));
+  g_assert_cmpint (dy_group_is_shard_set (got), ==, dy_group_is_shard_set (want));
+  g_assert_cmpstr (dy_group_get_shard_base (got), ==, dy_group_get_shard_base (want));
+  g_assert_cmpstr (dy_group_get_shard_suffix (got), ==, dy_group_get_shard_suffix (want));
+  g_assert_cmpuint (dy_group_get_shard_count (got), ==, dy_group_get_shard_count (want));
+  got_items = dy_group_get_items (got);
+  want_items = dy_group_get_items (want);
+  g_assert_true (got_items == dy_group_get_items (got)); /* made once */
+  g_assert_cmpuint (g_list_model_get_n_items (got_items), ==,
+                    g_list_model_get_n_items (want_items));
+  for (guint i = 0; i < g_list_model_get_n_items (want_items); i++)
+    {
+      g_autoptr (GObject) g = g_list_model_get_item (got_items, i);
+      g_autoptr (GObject) w = g_list_model_get_item (want_items, i);
+
+      if (DY_IS_GROUP (w))
+        assert_same_group (DY_GROUP (g), DY_GROUP (w));
+      else
+        g_assert_cmpuint (dy_row_list_get_source_position (DY_ROW_LIST (got_items), i), ==,
+                          dy_row_list_get_source_position (DY_ROW_LIST (want_items), i));
+    }
+}
+
+/* The builder's collections, made only when asked for, are those of one DyGroup per key
+ * gathered by dy_group_collect_shards: rows in the order added or sorted, sizes summed, shard
+ * sets (T#big#01..#12), a lone shard beside its base (WS#a#01), numbered keys of two widths
+ * (M#m#1, M#m#02) and keys that only look numbered (USER#12, X#y#05), among many others. */
+static void
+test_collections (void)
+{
+  static const char *const special[]
+      = { "WS#a", "WS#a#01", "USER#12", "X#y#05", "M#m#1", "M#m#02" };
+  g_autoptr (DyRows) rows = dy_rows_new ();
+  GRand *rand = g_rand_new_with_seed (28);
+  const guint n = 3000;
+
+  add_rows (rows, 0, n);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      GCompareDataFunc compare = pass == 0 ? NULL : compare_descending;
+      g_autoptr (DyGroupBuilder) builder = dy_group_builder_new ();
+      g_autoptr (GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (GPtrArray) positions
+          = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      g_autoptr (GArray) sizes = g_array_new (FALSE, TRUE, sizeof (guint64));
+      g_autoptr (GListStore) groups = g_list_store_new (DY_TYPE_GROUP);
+      g_autoptr (GListModel) built = NULL;
+      g_autoptr (GListModel) want = NULL;
+
+      for (guint32 row = 0; row < n; row++)
+        {
+          guint pick = g_rand_int_range (rand, 0, 100);
+          g_autofree char *key
+              = pick < 30   ? g_strdup_printf ("T#big#%02d", g_rand_int_range (rand, 1, 13))
+                : pick < 40 ? g_strdup (special[g_rand_int_range (rand, 0, G_N_ELEMENTS (special))])
+                : pick < 70 ? g_strdup_printf ("WS#t%03d", g_rand_int_range (rand, 0, 200))
+                            : g_strdup_printf ("POST#%08x", g_rand_int (rand));
+          guint64 size = g_rand_int_range (rand, 1, 400000);
+          gpointer found = g_hash_table_lookup (by_key, key);
+          guint k;
+
+          dy_group_builder_add (builder, key, row, size);
+          if (found == NULL)
+            {
+              k = keys->len;
+              g_ptr_array_add (keys, g_strdup (key));
+              g_ptr_array_add (positions, g_array_new (FALSE, FALSE, sizeof (guint32)));
+              g_array_set_size (sizes, k + 1);
+              g_hash_table_insert (by_key, g_strdup (key), GUINT_TO_POINTER (k + 1));
+            }
+          else
+            k = GPOINTER_TO_UINT (found) - 1;
+          g_array_append_val (g_ptr_array_index (positions, k), row);
+          g_array_index (sizes, guint64, k) += size;
+        }
+      built = dy_group_builder_finish (builder, rows, compare, NULL);
+
+      for (guint k = 0; k < keys->len; k++)
+        {
+          g_autoptr (DyGroup) group = dy_group_new (keys->pdata[k]);
+          GArray *p = g_array_copy (positions->pdata[k]);
+          g_autoptr (DyRowList) items = NULL;
+
+          if (compare != NULL)
+            g_qsort_with_data (p->data, (gint) p->len, sizeof (guint32), compare, NULL);
+          items = dy_row_list_new (rows, p);
+          dy_group_set_items (group, G_LIST_MODEL (items), g_array_index (sizes, guint64, k));
+          g_list_store_append (groups, group);
+        }
+      want = dy_group_collect_shards (G_LIST_MODEL (groups));
+
+      g_assert_cmpuint (g_list_model_get_n_items (built), ==, g_list_model_get_n_items (want));
+      /* the shard set of T#big is there, the lone WS#a#01 flagged, M#m's keys not */
+      g_assert_cmpuint (g_list_model_get_n_items (built), ==, keys->len - 12 + 1);
+      for (guint i = 0; i < g_list_model_get_n_items (want); i++)
+        {
+          g_autoptr (DyGroup) got = g_list_model_get_item (built, i);
+          g_autoptr (DyGroup) again = g_list_model_get_item (built, i);
+          g_autoptr (DyGroup) w = g_list_model_get_item (want, i);
+
+          g_assert_true (got == again);
+          assert_same_group (got, w);
+        }
+    }
+  g_rand_free (rand);
+}
+
 /* The grid's selection against a plain array of booleans, over random operations (ranges,
  * single rows, masks, rows inserted and removed), and selecting all of a large model fetches
  * no row. */
@@ -596,6 +724,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rows/row-list", test_row_list);
   g_test_add_func ("/rows/feed", test_feed);
   g_test_add_func ("/rows/selection", test_selection);
+  g_test_add_func ("/rows/collections", test_collections);
   status = g_test_run ();
   spill_dir = g_build_filename (cache, "dynoscope", NULL);
   g_rmdir (spill_dir);

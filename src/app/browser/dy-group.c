@@ -1,12 +1,14 @@
-/* dy-group.c: an item collection. */
+/* dy-group.c: an item collection, and the plan that gathers numbered keys into shard sets (the
+ * collections built from rows are in dy-group-builder.c). */
 #define G_LOG_DOMAIN "dynoscope-group"
 
 #include <locale.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
 
-#include "app/browser/dy-group.h"
+#include "app/browser/dy-group-private.h"
 
 struct _DyGroup {
   GObject parent_instance;
@@ -18,6 +20,10 @@ struct _DyGroup {
   char *shard_base;
   char *shard_suffix;
   guint shard_count;
+  /* Items made when first asked for (dy_group_set_lazy_items). */
+  DyGroupItemsFunc make_items;
+  gpointer make_data;
+  GDestroyNotify make_destroy;
 };
 
 G_DEFINE_FINAL_TYPE (DyGroup, dy_group, G_TYPE_OBJECT)
@@ -31,6 +37,8 @@ dy_group_finalize (GObject *object)
   g_free (self->shard_base);
   g_free (self->shard_suffix);
   g_clear_object (&self->items);
+  if (self->make_destroy != NULL)
+    self->make_destroy (self->make_data);
   G_OBJECT_CLASS (dy_group_parent_class)->finalize (object);
 }
 
@@ -68,9 +76,29 @@ dy_group_set_items (DyGroup *self, GListModel *items, guint64 total_size)
   self->total_size = total_size;
 }
 
+void
+dy_group_set_lazy_items (DyGroup *self, guint n_items, guint64 total_size, DyGroupItemsFunc func,
+                         gpointer data, GDestroyNotify destroy)
+{
+  self->n_items = n_items;
+  self->total_size = total_size;
+  self->make_items = func;
+  self->make_data = data;
+  self->make_destroy = destroy;
+}
+
 GListModel *
 dy_group_get_items (DyGroup *self)
 {
+  if (self->items == NULL && self->make_items != NULL)
+    {
+      self->items = self->make_items (self->make_data);
+      if (self->make_destroy != NULL)
+        self->make_destroy (self->make_data);
+      self->make_items = NULL;
+      self->make_data = NULL;
+      self->make_destroy = NULL;
+    }
   return G_LIST_MODEL (self->items);
 }
 
@@ -131,11 +159,15 @@ dy_shard_split (const char *key, char **base, char **suffix)
   return TRUE;
 }
 
+/* ---- Shard sets: the plan ---- */
+
+/* A family of numbered keys (BASE#01, BASE#02, ...) while the plan is made. */
 typedef struct {
   char *base;
-  GPtrArray *members; /* DyGroup, borrowed from the input list */
-  guint first;        /* position of the first member */
-  gboolean padded;    /* some suffix starts with 0 */
+  GArray *members;     /* guint: collection indices, first seen first */
+  GPtrArray *suffixes; /* char *, the members' numbers as written */
+  guint first;         /* the first member */
+  gboolean padded;     /* some number starts with 0 */
   gboolean one_width;
 } Family;
 
@@ -143,114 +175,225 @@ static void
 family_free (Family *family)
 {
   g_free (family->base);
-  g_ptr_array_unref (family->members);
+  g_array_unref (family->members);
+  g_ptr_array_unref (family->suffixes);
   g_free (family);
 }
 
-static int
-compare_shards (gconstpointer a, gconstpointer b)
+static void
+shard_mark_free (DyShardMark *mark)
 {
-  DyGroup *ga = *(DyGroup **) a;
-  DyGroup *gb = *(DyGroup **) b;
-
-  /* Suffixes of one width: their text order is their numeric order. */
-  return strcmp (ga->shard_suffix, gb->shard_suffix);
+  g_free (mark->base);
+  g_free (mark->suffix);
+  g_free (mark);
 }
 
-GListModel *
-dy_group_collect_shards (GListModel *groups)
+static void
+shard_set_free (DyShardSet *set)
 {
-  guint n = g_list_model_get_n_items (groups);
-  g_autoptr (GHashTable) families = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                                           (GDestroyNotify) family_free);
-  g_autoptr (GHashTable) keys = g_hash_table_new (g_str_hash, g_str_equal);
-  GListStore *out = g_list_store_new (DY_TYPE_GROUP);
+  g_free (set->key_text);
+  g_free (set->base);
+  g_array_unref (set->members);
+  g_free (set);
+}
+
+typedef struct {
+  guint index;
+  const char *suffix;
+} Member;
+
+static int
+compare_members (gconstpointer a, gconstpointer b)
+{
+  /* Numbers of one width: their text order is their numeric order. */
+  return strcmp (((const Member *) a)->suffix, ((const Member *) b)->suffix);
+}
+
+static void
+mark (DyShardPlan *plan, guint index, const char *base, const char *suffix, guint count)
+{
+  DyShardMark *m = g_new0 (DyShardMark, 1);
+
+  m->base = g_strdup (base);
+  m->suffix = g_strdup (suffix);
+  m->count = count;
+  g_hash_table_insert (plan->marks, GUINT_TO_POINTER (index + 1), m);
+}
+
+DyShardPlan *
+dy_shard_plan_new (const char *const *keys, guint n)
+{
+  DyShardPlan *plan = g_new0 (DyShardPlan, 1);
+  g_autoptr (GHashTable) families
+      = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) family_free);
+  g_autoptr (GHashTable) all = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree Family **family_of = g_new0 (Family *, MAX (n, 1));
+
+  plan->entries = g_array_new (FALSE, FALSE, sizeof (DyShardEntry));
+  plan->sets = g_ptr_array_new_with_free_func ((GDestroyNotify) shard_set_free);
+  plan->marks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) shard_mark_free);
 
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr (DyGroup) group = g_list_model_get_item (groups, i);
       char *base = NULL;
       char *suffix = NULL;
       Family *family;
 
-      g_hash_table_add (keys, group->key_text);
-      if (!dy_shard_split (group->key_text, &base, &suffix))
+      g_hash_table_add (all, (gpointer) keys[i]);
+      if (!dy_shard_split (keys[i], &base, &suffix))
         continue;
       family = g_hash_table_lookup (families, base);
       if (family == NULL)
         {
           family = g_new0 (Family, 1);
           family->base = base;
-          family->members = g_ptr_array_new ();
+          family->members = g_array_new (FALSE, FALSE, sizeof (guint));
+          family->suffixes = g_ptr_array_new_with_free_func (g_free);
           family->first = i;
           family->one_width = TRUE;
           g_hash_table_insert (families, family->base, family);
         }
       else
         g_free (base);
-      if (family->members->len > 0
-          && strlen (((DyGroup *) family->members->pdata[0])->shard_suffix) != strlen (suffix))
+      if (family->suffixes->len > 0 && strlen (family->suffixes->pdata[0]) != strlen (suffix))
         family->one_width = FALSE;
       family->padded |= suffix[0] == '0';
-      g_free (group->shard_suffix);
-      group->shard_suffix = suffix;
-      g_ptr_array_add (family->members, group);
+      g_array_append_val (family->members, i);
+      g_ptr_array_add (family->suffixes, suffix);
+      family_of[i] = family;
     }
 
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr (DyGroup) group = g_list_model_get_item (groups, i);
-      g_autofree char *base = NULL;
-      Family *family = NULL;
+      Family *family = family_of[i];
+      DyShardEntry entry = { i, FALSE };
 
-      if (dy_shard_split (group->key_text, &base, NULL))
-        family = g_hash_table_lookup (families, base);
       if (family != NULL && family->members->len >= 2 && family->padded && family->one_width)
         {
-          DyGroup *set;
-          g_autofree char *first = NULL;
-          g_autofree char *last = NULL;
+          DyShardSet *set;
+          guint len = family->members->len;
+          g_autofree Member *members = NULL;
 
           if (family->first != i)
             continue; /* already in its set */
-          g_ptr_array_sort (family->members, compare_shards);
-          first = g_strdup (((DyGroup *) family->members->pdata[0])->shard_suffix);
-          last = g_strdup (((DyGroup *) family->members->pdata[family->members->len - 1])->shard_suffix);
-          set = g_object_new (DY_TYPE_GROUP, NULL);
-          g_clear_object (&set->items);
-          set->items = G_LIST_MODEL (g_list_store_new (DY_TYPE_GROUP));
-          set->key_text = g_strdup_printf ("%s#%s…#%s", family->base, first, last);
-          set->shard_set = TRUE;
-          set->shard_base = g_strdup (family->base);
-          set->shard_count = family->members->len;
-          for (guint m = 0; m < family->members->len; m++)
+          members = g_new (Member, len);
+          for (guint m = 0; m < len; m++)
             {
-              DyGroup *member = family->members->pdata[m];
-
-              g_free (member->shard_base);
-              member->shard_base = g_strdup (family->base);
-              member->shard_count = family->members->len;
-              set->n_items += member->n_items;
-              set->total_size += member->total_size;
-              g_list_store_append (G_LIST_STORE (set->items), member);
+              members[m].index = g_array_index (family->members, guint, m);
+              members[m].suffix = family->suffixes->pdata[m];
             }
-          g_list_store_append (out, set);
-          g_object_unref (set);
-          continue;
+          qsort (members, len, sizeof (Member), compare_members);
+          set = g_new0 (DyShardSet, 1);
+          set->key_text = g_strdup_printf ("%s#%s…#%s", family->base, members[0].suffix,
+                                           members[len - 1].suffix);
+          set->base = g_strdup (family->base);
+          set->members = g_array_sized_new (FALSE, FALSE, sizeof (guint), len);
+          for (guint m = 0; m < len; m++)
+            {
+              g_array_append_val (set->members, members[m].index);
+              mark (plan, members[m].index, family->base, members[m].suffix, len);
+            }
+          entry.index = plan->sets->len;
+          entry.set = TRUE;
+          g_ptr_array_add (plan->sets, set);
         }
       /* A lone numbered key beside its base (WS#acme#01 next to WS#acme): a shard all the
        * same, flagged where it is. */
-      if (family != NULL && family->members->len == 1 && family->padded
-          && g_hash_table_contains (keys, family->base))
-        {
-          g_free (group->shard_base);
-          group->shard_base = g_strdup (family->base);
-          group->shard_count = 1;
-        }
-      else if (family != NULL)
-        g_clear_pointer (&group->shard_suffix, g_free);
-      g_list_store_append (out, group);
+      else if (family != NULL && family->members->len == 1 && family->padded
+               && g_hash_table_contains (all, family->base))
+        mark (plan, i, family->base, family->suffixes->pdata[0], 1);
+      g_array_append_val (plan->entries, entry);
     }
+  return plan;
+}
+
+void
+dy_shard_plan_free (DyShardPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  g_array_unref (plan->entries);
+  g_ptr_array_unref (plan->sets);
+  g_hash_table_unref (plan->marks);
+  g_free (plan);
+}
+
+const DyShardMark *
+dy_shard_plan_get_mark (const DyShardPlan *plan, guint index)
+{
+  return g_hash_table_lookup (plan->marks, GUINT_TO_POINTER (index + 1));
+}
+
+void
+dy_group_set_shard (DyGroup *self, const DyShardMark *mark)
+{
+  g_clear_pointer (&self->shard_suffix, g_free);
+  if (mark == NULL)
+    return;
+  g_free (self->shard_base);
+  self->shard_base = g_strdup (mark->base);
+  self->shard_suffix = g_strdup (mark->suffix);
+  self->shard_count = mark->count;
+}
+
+DyGroup *
+dy_group_new_shard_set (const DyShardSet *set, GListModel *members)
+{
+  DyGroup *self = dy_group_new (set->key_text);
+  guint n = g_list_model_get_n_items (members);
+
+  self->shard_set = TRUE;
+  self->shard_base = g_strdup (set->base);
+  self->shard_count = n;
+  self->items = g_object_ref (members);
+  for (guint m = 0; m < n; m++)
+    {
+      g_autoptr (DyGroup) member = g_list_model_get_item (members, m);
+
+      self->n_items += member->n_items;
+      self->total_size += member->total_size;
+    }
+  return self;
+}
+
+GListModel *
+dy_group_collect_shards (GListModel *groups)
+{
+  guint n = g_list_model_get_n_items (groups);
+  g_autoptr (GPtrArray) all = g_ptr_array_new_full (n, g_object_unref);
+  g_autofree const char **keys = g_new0 (const char *, MAX (n, 1));
+  DyShardPlan *plan;
+  GListStore *out = g_list_store_new (DY_TYPE_GROUP);
+
+  for (guint i = 0; i < n; i++)
+    {
+      DyGroup *group = g_list_model_get_item (groups, i);
+
+      g_ptr_array_add (all, group);
+      keys[i] = group->key_text;
+    }
+  plan = dy_shard_plan_new (keys, n);
+  for (guint i = 0; i < n; i++)
+    dy_group_set_shard (all->pdata[i], dy_shard_plan_get_mark (plan, i));
+  for (guint e = 0; e < plan->entries->len; e++)
+    {
+      const DyShardEntry *entry = &g_array_index (plan->entries, DyShardEntry, e);
+
+      if (entry->set)
+        {
+          const DyShardSet *set = plan->sets->pdata[entry->index];
+          g_autoptr (GListStore) members = g_list_store_new (DY_TYPE_GROUP);
+          g_autoptr (DyGroup) group = NULL;
+
+          for (guint m = 0; m < set->members->len; m++)
+            g_list_store_append (members, all->pdata[g_array_index (set->members, guint, m)]);
+          group = dy_group_new_shard_set (set, G_LIST_MODEL (members));
+          g_list_store_append (out, group);
+        }
+      else
+        g_list_store_append (out, all->pdata[entry->index]);
+    }
+  dy_shard_plan_free (plan);
   return G_LIST_MODEL (out);
 }
 
@@ -299,87 +442,4 @@ dy_group_tree_children (gpointer item, gpointer user_data)
   if (DY_IS_GROUP (item))
     return g_object_ref (dy_group_get_items (DY_GROUP (item)));
   return NULL;
-}
-
-/* ---- Collections built from rows ---- */
-
-typedef struct {
-  DyGroup *group;
-  GArray *positions; /* guint32 */
-  guint64 size;
-} Collection;
-
-struct _DyGroupBuilder {
-  GHashTable *by_key;      /* key text -> Collection (borrowed from collections) */
-  GPtrArray *collections; /* Collection*, first seen first */
-};
-
-static void
-collection_free (Collection *c)
-{
-  g_clear_object (&c->group);
-  if (c->positions != NULL)
-    g_array_unref (c->positions);
-  g_free (c);
-}
-
-DyGroupBuilder *
-dy_group_builder_new (void)
-{
-  DyGroupBuilder *b = g_new0 (DyGroupBuilder, 1);
-
-  b->by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  b->collections = g_ptr_array_new_with_free_func ((GDestroyNotify) collection_free);
-  return b;
-}
-
-void
-dy_group_builder_free (DyGroupBuilder *builder)
-{
-  if (builder == NULL)
-    return;
-  g_hash_table_unref (builder->by_key);
-  g_ptr_array_unref (builder->collections);
-  g_free (builder);
-}
-
-void
-dy_group_builder_add (DyGroupBuilder *builder, const char *key_text, guint32 position,
-                      guint64 size)
-{
-  Collection *c = g_hash_table_lookup (builder->by_key, key_text);
-
-  if (c == NULL)
-    {
-      c = g_new0 (Collection, 1);
-      c->group = dy_group_new (key_text);
-      c->positions = g_array_new (FALSE, FALSE, sizeof (guint32));
-      g_hash_table_insert (builder->by_key, g_strdup (key_text), c);
-      g_ptr_array_add (builder->collections, c);
-    }
-  g_array_append_val (c->positions, position);
-  c->size += size;
-}
-
-GListModel *
-dy_group_builder_finish (DyGroupBuilder *builder, DyRows *rows, GCompareDataFunc compare,
-                         gpointer user_data)
-{
-  g_autoptr (GListStore) groups = g_list_store_new (DY_TYPE_GROUP);
-
-  for (guint i = 0; i < builder->collections->len; i++)
-    {
-      Collection *c = builder->collections->pdata[i];
-      g_autoptr (DyRowList) items = NULL;
-
-      if (compare != NULL)
-        g_qsort_with_data (c->positions->data, (int) c->positions->len, sizeof (guint32), compare,
-                           user_data);
-      items = dy_row_list_new (rows, g_steal_pointer (&c->positions));
-      dy_group_set_items (c->group, G_LIST_MODEL (items), c->size);
-      g_list_store_append (groups, c->group);
-    }
-  g_hash_table_remove_all (builder->by_key);
-  g_ptr_array_set_size (builder->collections, 0);
-  return dy_group_collect_shards (G_LIST_MODEL (groups));
 }

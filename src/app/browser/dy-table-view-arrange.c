@@ -11,7 +11,6 @@
 #include "app/common/dy-item.h"
 #include "app/browser/dy-table-view-private.h"
 #include "core/itemcodec.h"
-#include "core/itemsize.h"
 
 static GtkSorter *
 column_sorter (DyTableView *self)
@@ -226,15 +225,19 @@ static gboolean
 read_group_row (guint row, const guint8 *bytes, gsize len, gpointer user_data, GError **error)
 {
   GroupRead *r = user_data;
-  g_autoptr (DdbValue) item = ddb_item_decode (bytes, len, error);
+  const char *keys[] = { r->job->pk, r->job->sk };
+  g_autoptr (DdbValue) item = ddb_item_decode_keyed_some (bytes, len, NULL, NULL, 0, keys,
+                                                          r->job->sk != NULL ? 2 : 1, error);
   const DdbValue *pk;
   g_autofree char *text = NULL;
+  gsize size = 0;
 
-  if (item == NULL)
+  /* Only the key attributes are built; the size is read from the encoding. */
+  if (item == NULL || !ddb_item_encoded_size (bytes, len, &size, error))
     return FALSE;
   pk = ddb_value_map_get (item, r->job->pk);
   text = pk != NULL ? dy_format_key (pk) : g_strdup (_ ("(no partition key)"));
-  dy_group_builder_add (r->builder, text, row, ddb_item_size (item));
+  dy_group_builder_add (r->builder, text, row, size);
   if (r->sort->sk != NULL)
     {
       const DdbValue *sk = ddb_value_map_get (item, r->job->sk);
