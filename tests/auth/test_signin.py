@@ -174,6 +174,26 @@ class SignIn(unittest.TestCase):
         os.unlink(env["WIPECHECK_LOG"])
         self.assertEqual(found, "", "blocks freed holding a secret:\n" + found[:6000])
 
+    def sso_login(self, env, *args, before_approval=None):
+        """`sso login` on profile sso with ENV, approved at the fake portal once it asked for a
+        user code (and BEFORE_APPROVAL(code) returned): it succeeds, prints no secret and frees
+        none unwiped. Returns the user code and its output."""
+        proc = subprocess.Popen([CLI, "--profile", "sso", "sso", "login", *args], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            code = self.world.oidc.wait_for_user_code(timeout=TIMEOUT)
+            if before_approval:
+                before_approval(code)
+            self.world.oidc.approve(code)
+            out, err = proc.communicate(timeout=TIMEOUT)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        self.assertEqual(proc.returncode, 0, err)
+        self.assert_no_secret(out + err)
+        self.assert_wiped(env)
+        return code, out
+
     def whoami(self, home, profile=None, env=None):
         args = (["--profile", profile] if profile else []) + ["whoami", "--json"]
         r = self.dynoscope(home, *args, env=env)
@@ -330,23 +350,14 @@ class SignIn(unittest.TestCase):
         home = self.home()
         self.sso_config(home)
         env = self.wipecheck(self.env(home))
-        proc = subprocess.Popen([CLI, "--profile", "sso", "sso", "login", "--no-browser"],
-                                env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
-        try:
-            code = self.world.oidc.wait_for_user_code(timeout=TIMEOUT)
+
+        def slow_down(code):
             self.world.oidc.slow_down(1)
             af.wait_until(lambda: len(self.world.oidc.polls(code)) >= 2, timeout=TIMEOUT,
                           what="a poll after the slow-down")
-            self.world.oidc.approve(code)
-            out, err = proc.communicate(timeout=TIMEOUT)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-        self.assertEqual(proc.returncode, 0, err)
+
+        code, out = self.sso_login(env, "--no-browser", before_approval=slow_down)
         self.assertIn(code, out)
-        self.assert_no_secret(out + err)
-        self.assert_wiped(env)
         polls = self.world.oidc.polls(code)
         # After the slow-down the interval grew by 5 s.
         self.assertGreaterEqual(polls[-1] - polls[-2], 5.5)
@@ -382,23 +393,10 @@ class SignIn(unittest.TestCase):
                      "XDG_DATA_DIRS"):
             env.pop(name, None)
         env["XDG_DATA_DIRS"] = "/nonexistent"  # only the home's handler
-        env = self.wipecheck(env)
-        proc = subprocess.Popen([CLI, "--profile", "sso", "sso", "login"], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            code = self.world.oidc.wait_for_user_code(timeout=TIMEOUT)
-            af.wait_until(lambda: os.path.exists(opened), timeout=TIMEOUT,
-                          what="the fake browser opened")
-            self.world.oidc.approve(code)
-            out, err = proc.communicate(timeout=TIMEOUT)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-        self.assertEqual(proc.returncode, 0, err)
+        code, _ = self.sso_login(self.wipecheck(env), before_approval=lambda code: af.wait_until(
+            lambda: os.path.exists(opened), timeout=TIMEOUT, what="the fake browser opened"))
         with open(opened) as f:
             self.assertIn(code, f.read())
-        self.assert_no_secret(out + err)
-        self.assert_wiped(env)
 
         # A credential_process: it sees the keys of the environment; its own keys are used.
         seen = os.path.join(home, "seen")
