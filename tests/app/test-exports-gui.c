@@ -6,8 +6,9 @@
  * and prefix are remembered; Open hands the export's manifest URL to the import dialog; a
  * missing bucket ends the export Failed with S3NoSuchBucket. Then, with s3rver (npm) as the
  * bucket and a second serve exporting into it: Open as a snapshot in one step — the export read
- * straight from the bucket into a new database, every item as served; and a table of the demo
- * database exported into s3rver by the app itself, as its default session signs in. */
+ * straight from the bucket into a new database, every item as served; a table of the demo
+ * database exported into s3rver by the app itself, as its default session signs in; and that
+ * export imported again from its s3:// URL typed into Import an Export from S3. */
 #define G_LOG_DOMAIN "test-exports-gui"
 
 #include <string.h>
@@ -383,6 +384,52 @@ import_dialog_gone (gpointer data)
   return find_import_dialog () == NULL;
 }
 
+/* The database the import made for TABLE (in the app's data folder, named for it) holds exactly
+ * the items of the demo's JSONL file. */
+static void
+assert_imported_demo_table (const char *table, const char *jsonl)
+{
+  g_autofree char *name = g_strconcat (table, ".db", NULL);
+  g_autofree char *db_path = g_build_filename (g_get_user_data_dir (), "dynoscope", name, NULL);
+  g_autofree char *source = g_build_filename (DYNOSCOPE_SOURCE_DIR, "data", "demo", jsonl, NULL);
+  g_autoptr (DdbBackend) backend = NULL;
+  json_auto_t *resp = NULL;
+  json_auto_t *req = json_pack ("{ss}", "TableName", table);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  GError *error = NULL;
+  guint n = 0;
+
+  g_assert_true (g_file_test (db_path, G_FILE_TEST_IS_REGULAR));
+  backend = ddb_backend_open_database (db_path, &error);
+  g_assert_no_error (error);
+  g_assert_true (ddb_backend_call (backend, "Scan", req, NULL, &resp, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (source, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr (DdbValue) want = NULL;
+      gboolean found = FALSE;
+      gsize k;
+      json_t *item;
+
+      if (lines[i][0] == '\0')
+        continue;
+      n++;
+      want = ddb_json_parse_item (lines[i], -1, &error);
+      g_assert_no_error (error);
+      json_array_foreach (json_object_get (resp, "Items"), k, item)
+        {
+          g_autoptr (DdbValue) got = ddb_json_to_item (item, NULL);
+
+          found |= got != NULL && ddb_value_equal (want, got);
+        }
+      g_assert_true (found);
+    }
+  g_assert_cmpint (json_integer_value (json_object_get (resp, "Count")), ==, n);
+}
+
 static void
 test_open_as_snapshot (void)
 {
@@ -391,12 +438,6 @@ test_open_as_snapshot (void)
   DyExportsDialog *dialog;
   DyImportDialog *import;
   GtkWidget *button;
-  g_autofree char *db_path = NULL;
-  g_autoptr (DdbBackend) backend = NULL;
-  json_auto_t *resp = NULL;
-  json_auto_t *req = json_pack ("{ss}", "TableName", "Posts");
-  g_autofree char *posts = NULL;
-  g_auto (GStrv) lines = NULL;
   GError *error = NULL;
 
   if (s3_server == NULL)
@@ -428,35 +469,7 @@ test_open_as_snapshot (void)
   gui_wait_for (import_dialog_gone, NULL, "the import from the bucket to finish");
 
   /* the new database holds every item as served */
-  db_path = g_build_filename (g_get_user_data_dir (), "dynoscope", "Posts.db", NULL);
-  g_assert_true (g_file_test (db_path, G_FILE_TEST_IS_REGULAR));
-  backend = ddb_backend_open_database (db_path, &error);
-  g_assert_no_error (error);
-  g_assert_true (ddb_backend_call (backend, "Scan", req, NULL, &resp, &error));
-  g_assert_no_error (error);
-  g_assert_cmpint (json_integer_value (json_object_get (resp, "Count")), ==, 5);
-  g_assert_true (g_file_get_contents (DYNOSCOPE_SOURCE_DIR "/data/demo/posts.jsonl", &posts, NULL,
-                                      NULL));
-  lines = g_strsplit (posts, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_autoptr (DdbValue) want = NULL;
-      gboolean found = FALSE;
-      gsize k;
-      json_t *item;
-
-      if (lines[i][0] == '\0')
-        continue;
-      want = ddb_json_parse_item (lines[i], -1, &error);
-      g_assert_no_error (error);
-      json_array_foreach (json_object_get (resp, "Items"), k, item)
-        {
-          g_autoptr (DdbValue) got = ddb_json_to_item (item, NULL);
-
-          found |= got != NULL && ddb_value_equal (want, got);
-        }
-      g_assert_true (found);
-    }
+  assert_imported_demo_table ("Posts", "posts.jsonl");
 }
 
 /* TRUE if a file named NAME lies anywhere under DIR. */
@@ -502,6 +515,65 @@ test_database_export_to_s3 (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* The dialog asking for an export's s3:// URL, if shown. */
+static AdwMessageDialog *
+find_s3_url_dialog (void)
+{
+  GListModel *tops = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
+    {
+      g_autoptr (GObject) w = g_list_model_get_item (tops, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (w) && gtk_widget_get_visible (GTK_WIDGET (w))
+          && g_object_get_data (w, "url-entry") != NULL)
+        return ADW_MESSAGE_DIALOG (w);
+    }
+  return NULL;
+}
+
+static gboolean
+url_dialog_gone (gpointer data)
+{
+  return find_s3_url_dialog () == NULL;
+}
+
+/* The window's Import an Export from S3: the URL typed (Open only for an s3:// one), the import
+ * dialog reads the export under that prefix (the demo table's, exported above) and imports it,
+ * every item there. */
+static void
+test_import_typed_s3_url (void)
+{
+  AdwMessageDialog *ask;
+  GtkEditable *entry;
+  DyImportDialog *import;
+
+  if (s3_server == NULL)
+    {
+      g_test_skip ("s3rver (npm) is not installed");
+      return;
+    }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.import-s3", NULL));
+  ask = find_s3_url_dialog ();
+  g_assert_nonnull (ask);
+  entry = g_object_get_data (G_OBJECT (ask), "url-entry");
+  g_assert_false (adw_message_dialog_get_response_enabled (ask, "open"));
+  gtk_editable_set_text (entry, "https://snapbucket/fromdb");
+  g_assert_false (adw_message_dialog_get_response_enabled (ask, "open"));
+  gtk_editable_set_text (entry, "s3://snapbucket/fromdb");
+  g_assert_true (adw_message_dialog_get_response_enabled (ask, "open"));
+  gui_screenshot ("2f-import-s3-url.png");
+  g_signal_emit_by_name (entry, "activate");
+  gui_wait_for (url_dialog_gone, NULL, "the URL dialog to close");
+  import = find_import_dialog ();
+  g_assert_nonnull (import);
+  g_assert_cmpstr (dy_import_dialog_get_source (import), ==, "s3://snapbucket/fromdb");
+  gui_wait_for (import_inspected, import, "the export under the prefix to be looked at");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (import), "import.start", NULL));
+  gui_wait_for (import_dialog_gone, NULL, "the import from the typed URL to finish");
+  assert_imported_demo_table ("Blog", "blog.jsonl");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -514,6 +586,7 @@ main (int argc, char **argv)
   g_test_add_func ("/exports-gui/exports", test_exports);
   g_test_add_func ("/exports-gui/open-as-snapshot", test_open_as_snapshot);
   g_test_add_func ("/exports-gui/database-export-to-s3", test_database_export_to_s3);
+  g_test_add_func ("/exports-gui/import-typed-s3-url", test_import_typed_s3_url);
   status = gui_run_tests ();
   g_subprocess_force_exit (server);
   if (s3_server != NULL)
