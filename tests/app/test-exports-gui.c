@@ -5,8 +5,9 @@
  * to Completed with its item count, and the export is in the folder in AWS's layout; the bucket
  * and prefix are remembered; Open hands the export's manifest URL to the import dialog; a
  * missing bucket ends the export Failed with S3NoSuchBucket. Then, with s3rver (npm) as the
- * bucket and a second serve exporting into it: Open as a snapshot in one step — the export read
- * straight from the bucket into a new database, every item as served; a table of the demo
+ * bucket and a second serve exporting into it: an export opened as a snapshot — read straight
+ * from the bucket into a new database, every item as served; the table menu's Open as
+ * Snapshot… doing it all in one step (export, follow, open); a table of the demo
  * database exported into s3rver by the app itself, as its default session signs in; and that
  * export imported again from its s3:// URL typed into Import an Export from S3. */
 #define G_LOG_DOMAIN "test-exports-gui"
@@ -27,6 +28,7 @@ static char *export_dir;
 static GSubprocess *s3rver;
 static char *s3rver_dir;       /* where s3rver keeps the buckets' objects as files */
 static GSubprocess *s3_server; /* a serve exporting into s3rver */
+static char *first_export_url; /* the export test_open_as_snapshot opened */
 static char *s3_server_url;
 
 static void
@@ -213,17 +215,18 @@ row_says (gpointer data)
   return sub != NULL && strstr (sub, data) != NULL;
 }
 
+/* The preferences row (entry, action or combo row) titled TITLE under ROOT. */
 static GtkWidget *
-find_entry_row (GtkWidget *root, const char *title)
+find_row (GtkWidget *root, const char *title)
 {
   for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
     {
       GtkWidget *found;
 
-      if (ADW_IS_ENTRY_ROW (c)
+      if (ADW_IS_PREFERENCES_ROW (c)
           && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (c)), title) == 0)
         return c;
-      found = find_entry_row (c, title);
+      found = find_row (c, title);
       if (found != NULL)
         return found;
     }
@@ -278,10 +281,10 @@ export_now (DyExportsDialog *dialog, const char *bucket, const char *prefix, con
 {
   GtkWidget *button = gui_find_button (GTK_WIDGET (dialog), "_Export Now");
 
-  gtk_editable_set_text (GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Bucket")), bucket);
+  gtk_editable_set_text (GTK_EDITABLE (find_row (GTK_WIDGET (dialog), "Bucket")), bucket);
   if (prefix != NULL)
     gtk_editable_set_text (
-        GTK_EDITABLE (find_entry_row (GTK_WIDGET (dialog), "Prefix (optional)")), prefix);
+        GTK_EDITABLE (find_row (GTK_WIDGET (dialog), "Prefix (optional)")), prefix);
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_get_sensitive (button));
   g_signal_emit_by_name (button, "clicked");
@@ -384,13 +387,12 @@ import_dialog_gone (gpointer data)
   return find_import_dialog () == NULL;
 }
 
-/* The database the import made for TABLE (in the app's data folder, named for it) holds exactly
- * the items of the demo's JSONL file. */
+/* The database DB_FILE the import made (in the app's data folder) holds in TABLE exactly the
+ * items of the demo's JSONL file. */
 static void
-assert_imported_demo_table (const char *table, const char *jsonl)
+assert_imported_demo_table (const char *db_file, const char *table, const char *jsonl)
 {
-  g_autofree char *name = g_strconcat (table, ".db", NULL);
-  g_autofree char *db_path = g_build_filename (g_get_user_data_dir (), "dynoscope", name, NULL);
+  g_autofree char *db_path = g_build_filename (g_get_user_data_dir (), "dynoscope", db_file, NULL);
   g_autofree char *source = g_build_filename (DYNOSCOPE_SOURCE_DIR, "data", "demo", jsonl, NULL);
   g_autoptr (DdbBackend) backend = NULL;
   json_auto_t *resp = NULL;
@@ -461,6 +463,7 @@ test_open_as_snapshot (void)
   import = find_import_dialog ();
   g_assert_nonnull (import);
   g_assert_true (g_str_has_prefix (dy_import_dialog_get_source (import), "s3://snapbucket/"));
+  first_export_url = g_strdup (dy_import_dialog_get_source (import));
   gui_wait_for (import_inspected, import, "the export in the bucket to be looked at");
   gtk_window_destroy (GTK_WINDOW (dialog));
   gui_settle ();
@@ -469,7 +472,48 @@ test_open_as_snapshot (void)
   gui_wait_for (import_dialog_gone, NULL, "the import from the bucket to finish");
 
   /* the new database holds every item as served */
-  assert_imported_demo_table ("Posts", "posts.jsonl");
+  assert_imported_demo_table ("Posts.db", "Posts", "posts.jsonl");
+}
+
+static gboolean
+import_dialog_shown (gpointer data)
+{
+  return find_import_dialog () != NULL;
+}
+
+/* The table menu's Open as Snapshot…: the exports dialog exports at once into the bucket
+ * remembered (test_open_as_snapshot's), follows the export, and opens the import dialog on it
+ * when it is complete; the import makes a second database, every item as served. */
+static void
+test_open_as_snapshot_in_one_step (void)
+{
+  DyExportsDialog *dialog;
+  DyImportDialog *import;
+
+  if (s3_server == NULL)
+    {
+      g_test_skip ("s3rver (npm) is not installed");
+      return;
+    }
+  g_assert_true (
+      gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.open-as-snapshot", NULL));
+  dialog = find_dialog ();
+  g_assert_nonnull (dialog);
+  gui_wait_for (import_dialog_shown, NULL, "the export to complete and open");
+  import = find_import_dialog ();
+  g_assert_true (g_str_has_prefix (dy_import_dialog_get_source (import), "s3://snapbucket/"));
+  /* a new export, not the one opened before */
+  g_assert_cmpstr (dy_import_dialog_get_source (import), !=, first_export_url);
+  gui_wait_for (import_inspected, import, "the new export to be looked at");
+  /* Posts.db is the first import's: the dialog names the file it will make */
+  g_assert_true (g_str_has_suffix (
+      adw_action_row_get_subtitle (ADW_ACTION_ROW (find_row (GTK_WIDGET (import), "Database"))),
+      "/Posts-2.db"));
+  gui_screenshot ("2g-open-as-snapshot.png");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (import), "import.start", NULL));
+  gui_wait_for (import_dialog_gone, NULL, "the import of the new export to finish");
+  assert_imported_demo_table ("Posts-2.db", "Posts", "posts.jsonl");
 }
 
 /* TRUE if a file named NAME lies anywhere under DIR. */
@@ -571,7 +615,7 @@ test_import_typed_s3_url (void)
   gui_wait_for (import_inspected, import, "the export under the prefix to be looked at");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (import), "import.start", NULL));
   gui_wait_for (import_dialog_gone, NULL, "the import from the typed URL to finish");
-  assert_imported_demo_table ("Blog", "blog.jsonl");
+  assert_imported_demo_table ("Blog.db", "Blog", "blog.jsonl");
 }
 
 int
@@ -585,6 +629,7 @@ main (int argc, char **argv)
   start_s3 (dir);
   g_test_add_func ("/exports-gui/exports", test_exports);
   g_test_add_func ("/exports-gui/open-as-snapshot", test_open_as_snapshot);
+  g_test_add_func ("/exports-gui/open-as-snapshot-in-one-step", test_open_as_snapshot_in_one_step);
   g_test_add_func ("/exports-gui/database-export-to-s3", test_database_export_to_s3);
   g_test_add_func ("/exports-gui/import-typed-s3-url", test_import_typed_s3_url);
   status = gui_run_tests ();

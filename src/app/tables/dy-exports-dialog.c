@@ -20,6 +20,11 @@ struct _DyExportsDialog {
   char *key_spec;
   GCancellable *cancellable;
   guint poll_source;
+  /* Export and Open: the export started for it (its ARN, once ExportTableToPointInTime
+   * answered), opened as a snapshot when the list shows it Completed. */
+  gboolean open_pending;
+  char *open_when_done;
+  gboolean start_when_described; /* dy_exports_dialog_export_and_open before the table was read */
 
   AdwActionRow *pitr_row;
   GtkButton *pitr_button;
@@ -28,6 +33,7 @@ struct _DyExportsDialog {
   AdwEntryRow *prefix_row;
   AdwComboRow *format_row;
   GtkButton *export_button;
+  GtkButton *export_open_button;
   GtkListBox *list;
   GtkLabel *empty_label;
   GtkRevealer *error_revealer;
@@ -39,6 +45,7 @@ G_DEFINE_FINAL_TYPE (DyExportsDialog, dy_exports_dialog, ADW_TYPE_WINDOW)
 static guint open_signal;
 
 static void refresh (DyExportsDialog *self);
+static void form_changed (DyExportsDialog *self);
 
 /* A DynamoDB time (JSON epoch seconds, maybe with a fraction) as the local "2026-12-06
  * 07:12:03", or NULL when it is not a number. */
@@ -278,6 +285,39 @@ export_row (DyExportsDialog *self, json_t *d)
   return row;
 }
 
+/* The export Export and Open started, once D shows it done: opened as a snapshot (the signal
+ * "open", as its row's Open does), or its failure shown. */
+static void
+open_if_awaited (DyExportsDialog *self, json_t *d)
+{
+  const char *status = json_string_value (json_object_get (d, "ExportStatus"));
+  const char *bucket = json_string_value (json_object_get (d, "S3Bucket"));
+  const char *manifest = json_string_value (json_object_get (d, "ExportManifest"));
+
+  if (self->open_when_done == NULL
+      || g_strcmp0 (json_string_value (json_object_get (d, "ExportArn")), self->open_when_done)
+             != 0)
+    return;
+  if (g_strcmp0 (status, "COMPLETED") == 0 && bucket != NULL && manifest != NULL)
+    {
+      g_autofree char *url = g_strdup_printf ("s3://%s/%s", bucket, manifest);
+
+      g_clear_pointer (&self->open_when_done, g_free);
+      g_signal_emit (self, open_signal, 0, url, self->key_spec);
+    }
+  else if (g_strcmp0 (status, "FAILED") == 0)
+    {
+      g_autofree char *why
+          = g_strdup_printf (_ ("The export failed, so there is nothing to open: %s"),
+                             json_is_string (json_object_get (d, "FailureMessage"))
+                                 ? json_string_value (json_object_get (d, "FailureMessage"))
+                                 : status);
+
+      g_clear_pointer (&self->open_when_done, g_free);
+      show_error (self, why);
+    }
+}
+
 static gboolean
 poll_again (gpointer user_data)
 {
@@ -316,6 +356,7 @@ export_described (GObject *source, GAsyncResult *result, gpointer user_data)
         {
           gtk_list_box_remove (self->list, placeholder);
           gtk_list_box_insert (self->list, row, index);
+          open_if_awaited (self, d);
         }
       else
         adw_action_row_set_subtitle (ADW_ACTION_ROW (placeholder), error->message);
@@ -403,13 +444,22 @@ export_started (GObject *source, GAsyncResult *result, gpointer user_data)
 
   if (g_cancellable_is_cancelled (self->cancellable))
     return;
-  gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), TRUE);
+  if (self->open_pending && resp != NULL)
+    {
+      g_free (self->open_when_done);
+      self->open_when_done = g_strdup (json_string_value (
+          json_object_get (json_object_get (resp, "ExportDescription"), "ExportArn")));
+    }
+  self->open_pending = FALSE;
+  form_changed (self);
   show_error (self, resp == NULL ? error->message : NULL);
   refresh (self);
 }
 
+/* Starts an export to the bucket, prefix and format of the form; OPEN: opened as a snapshot
+ * once completed. */
 static void
-export_clicked (DyExportsDialog *self)
+start_export (DyExportsDialog *self, gboolean open)
 {
   const char *bucket = gtk_editable_get_text (GTK_EDITABLE (self->bucket_row));
   const char *prefix = gtk_editable_get_text (GTK_EDITABLE (self->prefix_row));
@@ -429,9 +479,23 @@ export_clicked (DyExportsDialog *self)
     json_object_set_new (req, "S3Prefix", json_string (prefix));
   save_location (self, bucket, prefix, format);
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), FALSE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->export_open_button), FALSE);
   show_error (self, NULL);
+  self->open_pending = open;
   dy_connection_call_async (self->connection, "ExportTableToPointInTime", req, self->cancellable,
                             export_started, g_object_ref (self));
+}
+
+static void
+export_clicked (DyExportsDialog *self)
+{
+  start_export (self, FALSE);
+}
+
+static void
+export_open_clicked (DyExportsDialog *self)
+{
+  start_export (self, TRUE);
 }
 
 static void
@@ -441,12 +505,15 @@ form_changed (DyExportsDialog *self)
   g_autofree char *reason = read_only ? dy_connection_dup_read_only_reason (self->connection)
                                       : NULL;
 
-  gtk_widget_set_sensitive (GTK_WIDGET (self->export_button),
-                            !read_only && self->table_arn != NULL
-                                && *gtk_editable_get_text (GTK_EDITABLE (self->bucket_row))
-                                       != '\0');
+  gboolean can = !read_only && self->table_arn != NULL && !self->open_pending
+                 && *gtk_editable_get_text (GTK_EDITABLE (self->bucket_row)) != '\0';
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), can);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->export_open_button), can);
   gtk_widget_set_sensitive (GTK_WIDGET (self->pitr_button), !read_only);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->export_button), reason);
+  if (reason != NULL)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->export_open_button), reason);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->pitr_button), reason);
 }
 
@@ -491,6 +558,11 @@ table_described (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   self->key_spec = g_string_free (spec, FALSE);
   form_changed (self);
+  if (self->start_when_described)
+    {
+      self->start_when_described = FALSE;
+      dy_exports_dialog_export_and_open (self);
+    }
   refresh (self);
 }
 
@@ -516,6 +588,7 @@ dy_exports_dialog_finalize (GObject *object)
   g_free (self->table_arn);
   g_free (self->key_spec);
   g_free (self->pitr_text);
+  g_free (self->open_when_done);
   G_OBJECT_CLASS (dy_exports_dialog_parent_class)->finalize (object);
 }
 
@@ -588,8 +661,16 @@ dy_exports_dialog_init (DyExportsDialog *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->export_button), "suggested-action");
   gtk_widget_set_valign (GTK_WIDGET (self->export_button), GTK_ALIGN_CENTER);
   g_signal_connect_swapped (self->export_button, "clicked", G_CALLBACK (export_clicked), self);
+  self->export_open_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_ ("Export _and Open")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->export_open_button),
+                               _ ("Export the table now and open the export as a snapshot in a "
+                                  "database once it is complete"));
+  gtk_widget_set_valign (GTK_WIDGET (self->export_open_button), GTK_ALIGN_CENTER);
+  g_signal_connect_swapped (self->export_open_button, "clicked", G_CALLBACK (export_open_clicked),
+                            self);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (button_row),
                                  _ ("The table as it is now, written by DynamoDB"));
+  adw_action_row_add_suffix (ADW_ACTION_ROW (button_row), GTK_WIDGET (self->export_open_button));
   adw_action_row_add_suffix (ADW_ACTION_ROW (button_row), GTK_WIDGET (self->export_button));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->bucket_row));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->prefix_row));
@@ -644,6 +725,25 @@ GtkListBox *
 dy_exports_dialog_get_list (DyExportsDialog *self)
 {
   return self->list;
+}
+
+void
+dy_exports_dialog_export_and_open (DyExportsDialog *self)
+{
+  g_return_if_fail (DY_IS_EXPORTS_DIALOG (self));
+  if (self->table_arn == NULL)
+    {
+      self->start_when_described = TRUE; /* once the table is read */
+      return;
+    }
+  if (*gtk_editable_get_text (GTK_EDITABLE (self->bucket_row)) == '\0')
+    {
+      show_error (self, _ ("Name the S3 bucket the export goes to, then Export and Open"));
+      gtk_widget_grab_focus (GTK_WIDGET (self->bucket_row));
+      return;
+    }
+  if (gtk_widget_get_sensitive (GTK_WIDGET (self->export_open_button)))
+    start_export (self, TRUE);
 }
 
 const char *

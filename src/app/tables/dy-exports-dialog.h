@@ -23,6 +23,11 @@ DyExportsDialog *dy_exports_dialog_new (GtkWindow *parent, DyConnection *connect
 DyConnection *dy_exports_dialog_get_connection (DyExportsDialog *self);
 
 /* For tests: the rows of the exports list (each an AdwActionRow), and the status line. */
+/* Export and Open: an export to the bucket and prefix the form holds (the ones remembered for
+ * the connection), opened as a snapshot ("open") once complete; started once the table is read.
+ * With no bucket, asks for one. */
+void dy_exports_dialog_export_and_open (DyExportsDialog *self);
+
 GtkListBox *dy_exports_dialog_get_list (DyExportsDialog *self);
 const char *dy_exports_dialog_get_pitr_text (DyExportsDialog *self);
 

@@ -80,6 +80,22 @@ new_database_folder (void)
   return g_build_filename (g_get_user_data_dir (), "dynoscope", NULL);
 }
 
+/* NAME.db in FOLDER, or NAME-2.db... when taken. */
+static char *
+unused_database_path (const char *folder, const char *name)
+{
+  for (guint i = 1;; i++)
+    {
+      g_autofree char *file
+          = i == 1 ? g_strdup_printf ("%s.db", name) : g_strdup_printf ("%s-%u.db", name, i);
+      char *path = g_build_filename (folder, file, NULL);
+
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        return path;
+      g_free (path);
+    }
+}
+
 /* A path for people: the home folder as "~". */
 static char *
 display_path (const char *path)
@@ -115,8 +131,8 @@ form_changed (DyImportDialog *self)
   else
     {
       g_autofree char *folder = new_database_folder ();
-      g_autofree char *file = g_strconcat (table_ok ? table : _ ("TABLE"), ".db", NULL);
-      g_autofree char *path = g_build_filename (folder, file, NULL);
+      /* the file the import will make: NAME-2.db... when NAME.db is taken */
+      g_autofree char *path = unused_database_path (folder, table_ok ? table : _ ("TABLE"));
 
       where = display_path (path);
     }
@@ -214,22 +230,6 @@ import_progress (const DdbSnapshotProgress *progress, gpointer user_data)
   self->progress = *progress;
   self->have_progress = TRUE;
   g_mutex_unlock (&self->lock);
-}
-
-/* NAME.db in FOLDER, or NAME-2.db... when taken. */
-static char *
-unused_database_path (const char *folder, const char *name)
-{
-  for (guint i = 1;; i++)
-    {
-      g_autofree char *file
-          = i == 1 ? g_strdup_printf ("%s.db", name) : g_strdup_printf ("%s-%u.db", name, i);
-      char *path = g_build_filename (folder, file, NULL);
-
-      if (!g_file_test (path, G_FILE_TEST_EXISTS))
-        return path;
-      g_free (path);
-    }
 }
 
 static gboolean

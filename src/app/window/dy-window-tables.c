@@ -148,6 +148,9 @@ exports_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
                                   dy_window_get_settings (self));
   g_signal_connect_object (dialog, "open", G_CALLBACK (open_export), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
+  /* Open as Snapshot…: the same dialog, exporting at once and opening the export when done */
+  if (g_str_equal (action_name, "win.open-as-snapshot"))
+    dy_exports_dialog_export_and_open (dialog);
 }
 
 void
@@ -157,6 +160,7 @@ dy_window_tables_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.edit-table", NULL, table_action);
   gtk_widget_class_install_action (widget_class, "win.delete-table", NULL, table_action);
   gtk_widget_class_install_action (widget_class, "win.table-exports", NULL, exports_action);
+  gtk_widget_class_install_action (widget_class, "win.open-as-snapshot", NULL, exports_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-table",
                                        NULL);
 }
