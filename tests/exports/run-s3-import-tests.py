@@ -7,6 +7,9 @@
   - exports written by hand from the developer guide's S3DataExport.Output page (the
     ProductCatalog items, in DynamoDB JSON and in Ion as AWS writes it: 103., 6d2, annotated
     sets), with an empty data file and every type, the export's folder, its summary or a prefix;
+  - that full export with two incremental exports on top, written by hand as AWS lays them out
+    (DynamoDB JSON and Ion, NEW_AND_OLD_IMAGES and NEW_IMAGE), imported together and compared
+    item for item with the writes replayed in time order;
   - locating: several exports under a prefix (named newest first), none, NoSuchBucket;
   - a truncated gzip object, a wrong item count, a corrupt Ion value, a flipped byte (MD5): each
     fails naming the data file, and no table is left;
@@ -21,6 +24,7 @@
 
 Exit status: 0 when every test passed, 77 (skipped) when node, s3rver or boto3 are missing."""
 import base64
+import datetime
 import gzip
 import hashlib
 import importlib.util
@@ -220,6 +224,111 @@ EXTRA_PRODUCTS = [
 ]
 
 
+# ---- Incremental exports as AWS writes them ----
+
+def change_line(record, ion):
+    """One record of an incremental export's data file, as AWS writes it (one a line): in
+    DynamoDB JSON
+        {"Metadata":{"WriteTimestampMicros":{"N":"…"}},"Keys":{…},"OldImage":{…},"NewImage":{…}}
+    and in Ion
+        $ion_1_0 {Metadata:{WriteTimestampMicros:1680109764000000.},Keys:{…},OldImage:{…},…}
+    RECORD holds them in that order: an insert has no OldImage, a delete no NewImage, and in
+    the NEW_IMAGE view no record has an OldImage (a delete is Keys alone)."""
+    if not ion:
+        return json.dumps(record)
+    return "$ion_1_0 {%s}" % ",".join("%s:%s" % (name, ion_value({"M": record[name]}))
+                                      for name in ("Metadata", "Keys", "OldImage", "NewImage")
+                                      if name in record)
+
+
+def summary_time(us):
+    """A time as manifest-summary.json writes it: 2020-11-04T07:28:34.028Z."""
+    t = datetime.datetime.fromtimestamp(us // 1_000_000, datetime.timezone.utc)
+    return t.strftime("%Y-%m-%dT%H:%M:%S") + ".%03dZ" % (us % 1_000_000 // 1000)
+
+
+# The ProductCatalog export's exportTime (put_export's full summary: 2020-11-04T07:28:34.028Z)
+# in microseconds; its incremental exports cover the hour after it, then the hour after that.
+CATALOG_TIME_US = 1604474914028000
+HOUR_US = 3600 * 1_000_000
+
+
+def catalog_history():
+    """The writes to the ProductCatalog table after its full export (PRODUCT_CATALOG +
+    EXTRA_PRODUCTS), in time order: (microseconds, Id, the item's new image or None for a
+    delete). The first hour makes one incremental export, the second the next."""
+    base = {x["Id"]["N"]: x for x in PRODUCT_CATALOG + EXTRA_PRODUCTS}
+
+    def at(minutes):
+        # an odd number of microseconds: the timestamps are exact, not rounded to a second
+        return CATALOG_TIME_US + minutes * 60_000_000 + 4321
+
+    book_401 = {"Id": {"N": "401"}, "Title": {"S": "Book 401 Title"},
+                "ProductCategory": {"S": "Book"}, "Price": {"N": "0.99"}}
+    # Every type (38-digit numbers, odd strings, sets of each kind, nested lists and maps).
+    wide = dict({k: v for k, v in wide_item(4, 1).items() if k not in ("pk", "sk")},
+                Id={"N": "403"})
+    return [
+        # -- the first hour --
+        # an update: new values, a set grown
+        (at(1), "101", dict(base["101"], Price={"N": "25"},
+                            Authors={"SS": ["Author1", "Author3"]})),
+        # changed here and again in the second hour
+        (at(2), "202", dict(base["202"], Price={"N": "210"}, Color={"SS": ["Green"]})),
+        # a delete (it comes back in the second hour)
+        (at(3), "205", None),
+        # inserts: 401 is updated in the second hour, 402 deleted in it
+        (at(4), "401", book_401),
+        (at(5), "402", {"Id": {"N": "402"}, "Title": {"S": "Short-lived"},
+                        "ProductCategory": {"S": "Book"}}),
+        # every type changed and some attributes gone: the new image replaces the item, it
+        # is not merged into it
+        (at(6), "301", {"Id": {"N": "301"}, "Picture": {"B": "AAEC/w=="},
+                        "Ratings": {"NS": ["0.5", "-99999999999999999999999999999999999999"]},
+                        "Discontinued": {"BOOL": False},
+                        "Related": {"L": [{"NULL": True}, {"SS": ["a", "b"]}]},
+                        "Specs": {"M": {"Größe": {"S": "XL"}, "tags": {"BS": ["AQ=="]}}}}),
+        # 101 written twice in one hour: AWS writes one record, its image after the second
+        (at(7), "101", dict(base["101"], Price={"N": "30"},
+                            Authors={"SS": ["Author1", "Author3"]})),
+        # -- the second hour --
+        (at(61), "202", dict(base["202"], Price={"N": "220"}, Color={"SS": ["Green", "Blue"]},
+                             OnSale={"BOOL": True})),
+        (at(62), "402", None),
+        (at(63), "205", {"Id": {"N": "205"}, "Title": {"S": "18-Bike-205 (again)"},
+                         "ProductCategory": {"S": "Bicycle"}, "Price": {"N": "450"}}),
+        (at(64), "302.5", None),
+        (at(65), "403", wide),
+        (at(66), "401", dict(book_401, Price={"N": "1.99"}, InPublication={"BOOL": True})),
+    ]
+
+
+def window_records(history, before, start_us, end_us, view):
+    """The records of an incremental export of the writes of HISTORY in [START_US, END_US) on
+    top of the table BEFORE (Id -> item, as of START_US), written as AWS writes them: one a
+    changed item (compacted), its image as of START_US as OldImage (NEW_AND_OLD_IMAGES only;
+    none when it did not exist) and as of END_US as NewImage (none when it was deleted), the
+    time of its last write. Returns the records and the table as of END_US."""
+    after, last = dict(before), {}
+    for us, key, item in history:
+        if start_us <= us < end_us:
+            last[key] = us
+            if item is None:
+                after.pop(key, None)
+            else:
+                after[key] = item
+    records = []
+    for key, us in last.items():
+        record = {"Metadata": {"WriteTimestampMicros": {"N": str(us)}},
+                  "Keys": {"Id": {"N": key}}}
+        if view == "NEW_AND_OLD_IMAGES" and key in before:
+            record["OldImage"] = before[key]
+        if key in after:
+            record["NewImage"] = after[key]
+        records.append(record)
+    return records, after
+
+
 class ImportTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -291,19 +400,25 @@ class ImportTests(unittest.TestCase):
         return "%014d-%08x" % (when_ms, ImportTests.export_seq)
 
     def put_export(self, prefix, files, ion=False, export_id=None, mutate=None,
-                   summary_extra=None):
+                   summary_extra=None, view=None):
         """An export written by hand as AWS lays it out: FILES a list of item lists (one data
         file each, [] an empty file); MUTATE(name, gz, entry) may change a data file's bytes or
-        its manifest entry. Returns the export folder's s3:// URL."""
+        its manifest entry. With VIEW (NEW_AND_OLD_IMAGES or NEW_IMAGE) it is an incremental
+        export instead: FILES hold change records (change_line), the summary is an incremental
+        export's (exportType, outputView; no exportTime: SUMMARY_EXTRA gives exportFromTime
+        and exportToTime). Returns the export folder's s3:// URL."""
         export_id = export_id or self.new_export_id()
         root = "%sAWSDynamoDB/%s/" % (prefix + "/" if prefix else "", export_id)
         entries = []
         total = 0
         for n, items in enumerate(files):
             name = "%s%04d.%s.gz" % ("datafile", n, "ion" if ion else "json")
-            text = "".join((ion_line(x) if ion else json.dumps({"Item": x})) + "\n"
-                           for x in items)
-            if ion and n == 0:
+            if view:
+                text = "".join(change_line(x, ion) + "\n" for x in items)
+            else:
+                text = "".join((ion_line(x) if ion else json.dumps({"Item": x})) + "\n"
+                               for x in items)
+            if ion and n == 0 and not view:
                 text = text.replace(ion_line(PRODUCT_CATALOG[2]), ITEM_103_ION)
             gz = gzip.compress(text.encode(), mtime=0)
             entry = {"itemCount": len(items),
@@ -326,6 +441,12 @@ class ImportTests(unittest.TestCase):
                    "s3Prefix": prefix or None, "s3SseAlgorithm": "AES256", "s3SseKmsKeyId": None,
                    "manifestFilesS3Key": root + "manifest-files.json", "billedSizeBytes": 0,
                    "itemCount": total, "outputFormat": "ION" if ion else "DYNAMODB_JSON"}
+        if view:
+            # An incremental export's summary: a window (exportFromTime, exportToTime) rather
+            # than a point in time, the view of its records, its type, and a later version.
+            del summary["exportTime"]
+            summary.update({"version": "2023-08-01", "outputView": view,
+                            "exportType": "INCREMENTAL_EXPORT"})
         summary.update(summary_extra or {})
         self.s3.put_object(Bucket=BUCKET, Key=root + "_started", Body=b"")
         self.s3.put_object(Bucket=BUCKET, Key=root + "manifest-files.json",
@@ -598,6 +719,85 @@ class ImportTests(unittest.TestCase):
 
     def test_product_catalog_ion(self):
         self.check_product_catalog(True)
+
+    def test_handmade_incremental_exports(self):
+        """A full export and two incremental exports on top of it, written by hand as AWS
+        lays them out (DynamoDB JSON and Ion; NEW_AND_OLD_IMAGES and NEW_IMAGE), uploaded with
+        boto3 and imported from s3rver together: the table must equal the writes of
+        catalog_history() replayed in time order on the full export's items (an update, a
+        delete, inserts, an item changed in both incrementals, one inserted then deleted, one
+        deleted then put back)."""
+        full_items = PRODUCT_CATALOG + EXTRA_PRODUCTS
+        history = catalog_history()
+        # What the import must give, found without any export: every write applied in order.
+        want = {x["Id"]["N"]: x for x in full_items}
+        for _, key, item in sorted(history, key=lambda h: h[0]):
+            if item is None:
+                del want[key]
+            else:
+                want[key] = item
+        for ion in (False, True):
+            for view in ("NEW_AND_OLD_IMAGES", "NEW_IMAGE"):
+                with self.subTest(format="ION" if ion else "DYNAMODB_JSON", view=view):
+                    prefix = "handmade-incremental/%s-%s" % ("ion" if ion else "json",
+                                                            view.lower())
+                    # The full export, as of CATALOG_TIME_US (put_export's exportTime).
+                    full = self.put_export(prefix, [full_items[:3], [], full_items[3:]],
+                                           ion=ion, export_id=self.new_export_id(
+                                               CATALOG_TIME_US // 1000))
+                    # Two incremental exports, an hour each, back to back from the full
+                    # export's time; each requested 20 minutes after its window closed, its
+                    # records over two data files and an empty one (one a partition).
+                    incrementals, table = [], {x["Id"]["N"]: x for x in full_items}
+                    for hour in range(2):
+                        start = CATALOG_TIME_US + hour * HOUR_US
+                        end = start + HOUR_US
+                        records, table = window_records(history, table, start, end, view)
+                        self.assertTrue(records)
+                        requested = end + 20 * 60_000_000
+                        incrementals.append(self.put_export(
+                            prefix, [records[::2], [], records[1::2]], ion=ion, view=view,
+                            export_id=self.new_export_id(requested // 1000),
+                            summary_extra={"exportFromTime": summary_time(start),
+                                           "exportToTime": summary_time(end),
+                                           "startTime": summary_time(requested),
+                                           "endTime": summary_time(requested + 60_000_000)}))
+                    # The exports hold the same history (a check of this test's own
+                    # writer, before the importer is asked).
+                    self.assertEqual(table, want)
+                    # boto3 reads back what it uploaded: each export's folder in AWS's layout.
+                    listed = self.s3.list_objects_v2(Bucket=BUCKET, Prefix=prefix + "/")
+                    keys = sorted(o["Key"] for o in listed.get("Contents", []))
+                    self.assertEqual(len(keys), 3 * 6, keys)
+                    for url in [full] + incrementals:
+                        folder = url[len("s3://%s/" % BUCKET):]
+                        self.assertEqual(
+                            [k[len(folder):] for k in keys if k.startswith(folder)],
+                            ["_started"] + ["data/datafile%04d.%s.gz" % (
+                                n, "ion" if ion else "json") for n in range(3)]
+                            + ["manifest-files.json", "manifest-summary.json"])
+                    summary = json.loads(self.s3.get_object(
+                        Bucket=BUCKET, Key=incrementals[1][len("s3://%s/" % BUCKET):]
+                        + "manifest-summary.json")["Body"].read())
+                    self.assertEqual((summary["exportType"], summary["outputView"],
+                                      summary["outputFormat"]),
+                                     ("INCREMENTAL_EXPORT", view, "ION" if ion else
+                                      "DYNAMODB_JSON"))
+                    # The full export then its incrementals, these given out of order (the
+                    # later first, the earlier by its manifest-summary.json): the import
+                    # applies them by their exportToTime. No --key: the full export's items
+                    # tell it (Id, a number).
+                    db = os.path.join(self.dir, "%s-%s.db" % ("ion" if ion else "json", view))
+                    out = self.import_s3(db, "Catalog", full, incrementals[1],
+                                         incrementals[0] + "manifest-summary.json")
+                    self.assert_ok(out)
+                    self.assert_same_items(self.scan_db(db, "Catalog"), list(want.values()))
+                    # The base is the last incremental export, its folder and its ARN.
+                    out = self.cli("--db", db, "snapshot", "base", "--table", "Catalog")
+                    self.assert_ok(out)
+                    self.assertIn(incrementals[1], out.stdout)
+                    self.assertTrue(out.stdout.rstrip().endswith(" arn=" + summary["exportArn"]),
+                                    out.stdout)
 
     # ---- locating ----
 
