@@ -5,8 +5,11 @@
 
 #include <glib/gi18n.h>
 
+#include <math.h>
+
 #include "app/common/dy-describe.h"
 #include "app/tables/dy-exports-dialog.h"
+#include "core/timestamp.h"
 
 #define DEFAULT_POLL_MS 5000
 
@@ -32,8 +35,13 @@ struct _DyExportsDialog {
   AdwEntryRow *bucket_row;
   AdwEntryRow *prefix_row;
   AdwComboRow *format_row;
+  AdwComboRow *type_row; /* full, incremental */
+  AdwEntryRow *from_row;
+  AdwEntryRow *to_row;
+  AdwComboRow *view_row; /* new and old images, new images */
   GtkButton *export_button;
   GtkButton *export_open_button;
+  AdwActionRow *button_row;
   GtkListBox *list;
   GtkLabel *empty_label;
   GtkRevealer *error_revealer;
@@ -144,7 +152,19 @@ pitr_described (GObject *source, GAsyncResult *result, gpointer user_data)
        == 0;
   if (on)
     {
-      g_autofree char *when = local_time (json_object_get (pitr, "EarliestRestorableDateTime"));
+      json_t *earliest = json_object_get (pitr, "EarliestRestorableDateTime");
+      g_autofree char *when = local_time (earliest);
+
+      /* An incremental export's default start: the earliest it can be (the second after, as
+       * the field shows whole seconds) */
+      if (json_is_number (earliest)
+          && *gtk_editable_get_text (GTK_EDITABLE (self->from_row)) == '\0')
+        {
+          json_auto_t *up = json_real (ceil (json_number_value (earliest)));
+          g_autofree char *from = local_time (up);
+
+          gtk_editable_set_text (GTK_EDITABLE (self->from_row), from);
+        }
 
       /* TRANSLATORS: %s is a date and time */
       self->pitr_text = g_strdup_printf (_ ("On: exports can be made of any time since %s"),
@@ -456,6 +476,71 @@ export_started (GObject *source, GAsyncResult *result, gpointer user_data)
   refresh (self);
 }
 
+static gboolean
+is_incremental (DyExportsDialog *self)
+{
+  return adw_combo_row_get_selected (self->type_row) == 1;
+}
+
+/* ROW's time (local unless it says otherwise) as JSON epoch seconds into *OUT, NULL when ROW is
+ * empty; FALSE (the error shown) when it is not a time. */
+static gboolean
+row_time (DyExportsDialog *self, AdwEntryRow *row, json_t **out)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (row));
+  DdbTime t;
+
+  *out = NULL;
+  if (*text == '\0')
+    return TRUE;
+  if (!ddb_time_from_string (text, -1, NULL, &t))
+    {
+      g_autofree char *message = g_strdup_printf (
+          _ ("%s: “%s” is not a time: give a date and time such as 2026-12-07 10:30 (local "
+             "time) or ISO 8601 with its zone"),
+          adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), text);
+
+      show_error (self, message);
+      return FALSE;
+    }
+  *out = t.usec % G_USEC_PER_SEC == 0 ? json_integer (t.usec / G_USEC_PER_SEC)
+                                      : json_real ((double) t.usec / G_USEC_PER_SEC);
+  return TRUE;
+}
+
+/* An incremental export's type and specification into REQ (ExportTableToPointInTime's) when the
+ * form asks for one; FALSE (the error shown) when its times are wrong. */
+static gboolean
+add_incremental (DyExportsDialog *self, json_t *req)
+{
+  json_t *from = NULL, *to = NULL, *spec;
+
+  json_object_set_new (req, "ExportType",
+                       json_string (is_incremental (self) ? "INCREMENTAL_EXPORT" : "FULL_EXPORT"));
+  if (!is_incremental (self))
+    return TRUE;
+  if (!row_time (self, self->from_row, &from) || !row_time (self, self->to_row, &to))
+    {
+      json_decref (from);
+      return FALSE;
+    }
+  if (from == NULL || (to != NULL && json_number_value (to) <= json_number_value (from)))
+    {
+      show_error (self, from == NULL ? _ ("An incremental export needs the time it starts from")
+                                     : _ ("An incremental export ends after it starts"));
+      json_decref (from);
+      json_decref (to);
+      return FALSE;
+    }
+  spec = json_pack ("{so ss}", "ExportFromTime", from, "ExportViewType",
+                    adw_combo_row_get_selected (self->view_row) == 1 ? "NEW_IMAGE"
+                                                                     : "NEW_AND_OLD_IMAGES");
+  if (to != NULL)
+    json_object_set_new (spec, "ExportToTime", to);
+  json_object_set_new (req, "IncrementalExportSpecification", spec);
+  return TRUE;
+}
+
 /* Starts an export to the bucket, prefix and format of the form; OPEN: opened as a snapshot
  * once completed. */
 static void
@@ -477,6 +562,14 @@ start_export (DyExportsDialog *self, gboolean open)
                    format);
   if (*prefix != '\0')
     json_object_set_new (req, "S3Prefix", json_string (prefix));
+  if (!add_incremental (self, req))
+    return;
+  {
+    /* a token of its own, so that a request the client sends again starts one export only */
+    g_autofree char *token = g_uuid_string_random ();
+
+    json_object_set_new (req, "ClientToken", json_string (token));
+  }
   save_location (self, bucket, prefix, format);
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), FALSE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_open_button), FALSE);
@@ -509,7 +602,15 @@ form_changed (DyExportsDialog *self)
                  && *gtk_editable_get_text (GTK_EDITABLE (self->bucket_row)) != '\0';
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), can);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->export_open_button), can);
+  /* an incremental export alone is no snapshot */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->export_open_button), can && !is_incremental (self));
+  gtk_widget_set_visible (GTK_WIDGET (self->from_row), is_incremental (self));
+  gtk_widget_set_visible (GTK_WIDGET (self->to_row), is_incremental (self));
+  gtk_widget_set_visible (GTK_WIDGET (self->view_row), is_incremental (self));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->button_row),
+                                 is_incremental (self)
+                                     ? _ ("The changes of that period, written by DynamoDB")
+                                     : _ ("The table as it is now, written by DynamoDB"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->pitr_button), !read_only);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->export_button), reason);
   if (reason != NULL)
@@ -657,6 +758,20 @@ dy_exports_dialog_init (DyExportsDialog *self)
   gtk_string_list_append (formats, _ ("DynamoDB JSON"));
   gtk_string_list_append (formats, _ ("Amazon Ion"));
   adw_combo_row_set_model (self->format_row, G_LIST_MODEL (formats));
+  self->type_row = ADW_COMBO_ROW (adw_combo_row_new ());
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->type_row), _ ("Type"));
+  adw_combo_row_set_model (
+      self->type_row,
+      G_LIST_MODEL (gtk_string_list_new ((const char *[]){ _ ("Full"), _ ("Incremental"), NULL })));
+  self->from_row = ADW_ENTRY_ROW (adw_entry_row_new ());
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->from_row), _ ("Changes From"));
+  self->to_row = ADW_ENTRY_ROW (adw_entry_row_new ());
+  /* TRANSLATORS: the end of an incremental export's period; empty means now */
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->to_row), _ ("Until (empty: now)"));
+  self->view_row = ADW_COMBO_ROW (adw_combo_row_new ());
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->view_row), _ ("Images"));
+  adw_combo_row_set_model (self->view_row, G_LIST_MODEL (gtk_string_list_new ((const char *[]){
+                                               _ ("New and old"), _ ("New only"), NULL })));
   self->export_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_ ("_Export Now")));
   gtk_widget_add_css_class (GTK_WIDGET (self->export_button), "suggested-action");
   gtk_widget_set_valign (GTK_WIDGET (self->export_button), GTK_ALIGN_CENTER);
@@ -668,15 +783,19 @@ dy_exports_dialog_init (DyExportsDialog *self)
   gtk_widget_set_valign (GTK_WIDGET (self->export_open_button), GTK_ALIGN_CENTER);
   g_signal_connect_swapped (self->export_open_button, "clicked", G_CALLBACK (export_open_clicked),
                             self);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (button_row),
-                                 _ ("The table as it is now, written by DynamoDB"));
+  self->button_row = ADW_ACTION_ROW (button_row);
   adw_action_row_add_suffix (ADW_ACTION_ROW (button_row), GTK_WIDGET (self->export_open_button));
   adw_action_row_add_suffix (ADW_ACTION_ROW (button_row), GTK_WIDGET (self->export_button));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->bucket_row));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->prefix_row));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->format_row));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->type_row));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->from_row));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->to_row));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->view_row));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), button_row);
   g_signal_connect_swapped (self->bucket_row, "changed", G_CALLBACK (form_changed), self);
+  g_signal_connect_swapped (self->type_row, "notify::selected", G_CALLBACK (form_changed), self);
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (new_group));
 
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (list_group), _ ("Exports"));
@@ -744,6 +863,14 @@ dy_exports_dialog_export_and_open (DyExportsDialog *self)
     }
   if (gtk_widget_get_sensitive (GTK_WIDGET (self->export_open_button)))
     start_export (self, TRUE);
+}
+
+const char *
+dy_exports_dialog_get_error (DyExportsDialog *self)
+{
+  return gtk_revealer_get_reveal_child (self->error_revealer)
+             ? gtk_label_get_text (self->error_label)
+             : NULL;
 }
 
 const char *

@@ -30,5 +30,7 @@ void dy_exports_dialog_export_and_open (DyExportsDialog *self);
 
 GtkListBox *dy_exports_dialog_get_list (DyExportsDialog *self);
 const char *dy_exports_dialog_get_pitr_text (DyExportsDialog *self);
+/* The error the dialog shows, or NULL. */
+const char *dy_exports_dialog_get_error (DyExportsDialog *self);
 
 G_END_DECLS
