@@ -57,6 +57,9 @@ ddb_pitr_window (const DdbTableDef *def, gint64 now_us, gint64 *earliest_us, gin
 
   ddb_pitr_enabled (def, &since, &days);
   *earliest_us = MAX (since, now_us - days * 86400 * G_USEC_PER_SEC);
+  /* to the millisecond DescribeContinuousBackups reports it with (ddb_export_time_json): a
+   * client starting an export exactly there is inside the window */
+  *earliest_us -= *earliest_us % 1000;
   *latest_us = now_us;
 }
 

@@ -336,6 +336,20 @@ class ExportsTestCase(unittest.TestCase):
         arns.append(e["ExportArn"])
         d = self.wait(e["ExportArn"])
         self.assertEqual((d["ExportStatus"], d["FailureCode"]), ("FAILED", "S3NoSuchBucket"))
+        # The window's start as DescribeContinuousBackups reports it (to the millisecond) is
+        # inside the window, for a full export at that time and an incremental one from it.
+        status, raw_pitr = self.raw("DescribeContinuousBackups", {"TableName": TABLE})
+        earliest = raw_pitr["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"][
+            "EarliestRestorableDateTime"]
+        for extra in ({"ExportTime": earliest},
+                      {"ExportType": "INCREMENTAL_EXPORT",
+                       "IncrementalExportSpecification": {"ExportFromTime": earliest,
+                                                          "ExportViewType": "NEW_IMAGE"}}):
+            status, body = self.raw("ExportTableToPointInTime",
+                                    dict({"TableArn": ARN, "S3Bucket": "bkt"}, **extra))
+            self.assertEqual(status, 200, body)
+            arns.append(body["ExportDescription"]["ExportArn"])
+            self.wait(body["ExportDescription"]["ExportArn"])
         # Times outside the window.
         for t in (t1 - 3600, time.time() + 3600):
             with self.assertRaises(botocore.exceptions.ClientError) as cm:
