@@ -30,6 +30,8 @@ static GSubprocess *s3rver;
 static char *s3rver_dir;       /* where s3rver keeps the buckets' objects as files */
 static GSubprocess *s3_server; /* a serve exporting into s3rver */
 static char *first_export_url; /* the export test_open_as_snapshot opened */
+static char *second_export_url;     /* the one test_open_as_snapshot_in_one_step made and opened */
+static DyConnection *s3_connection; /* the window's connection to s3_server */
 static char *s3_server_url;
 
 static void
@@ -275,6 +277,12 @@ open_exports_with_pitr (const char *shot)
   return dialog;
 }
 
+static gboolean
+row_says_or_error (gpointer data)
+{
+  return row_says (data) || dy_exports_dialog_get_error (find_dialog ()) != NULL;
+}
+
 /* Export Now into BUCKET and PREFIX (NULL: as the fields stand), then waits for the list's
  * newest export to say ENDS. */
 static void
@@ -289,7 +297,15 @@ export_now (DyExportsDialog *dialog, const char *bucket, const char *prefix, con
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_get_sensitive (button));
   g_signal_emit_by_name (button, "clicked");
-  gui_wait_for (row_says, (gpointer) ends, "the export to end");
+  gui_wait_for (row_says_or_error, (gpointer) ends, "the export to end");
+  if (!row_says ((gpointer) ends))
+    g_error ("the export did not start: %s", dy_exports_dialog_get_error (dialog));
+}
+
+static gboolean
+keep_ticking (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
 }
 
 /* Whether the local time DATA (as the dialog shows times) is past. */
@@ -303,7 +319,8 @@ time_passed (gpointer data)
 }
 
 static void
-open_seen (DyExportsDialog *dialog, const char *url, const char *key_spec, char **out)
+open_seen (DyExportsDialog *dialog, const char *url, const char *key_spec,
+           const char *const *incrementals, char **out)
 {
   *out = g_strconcat (url, " ", key_spec, NULL);
 }
@@ -321,6 +338,7 @@ test_exports (void)
   g_autofree char *prefix_dir = NULL;
   g_autofree char *earliest = NULL;
   GtkEditable *from;
+  guint tick;
   GError *error = NULL;
 
   c = dy_window_add_endpoint (gui_window, server_url, "us-east-1", FALSE, &error);
@@ -392,7 +410,9 @@ test_exports (void)
   g_assert_nonnull (strstr (dy_exports_dialog_get_error (dialog), "“yesterday” is not a time"));
   gtk_editable_set_text (from, earliest);
   /* the period must have begun: PITR was turned on a moment ago */
+  tick = g_timeout_add (20, keep_ticking, NULL); /* the clock alone wakes no main loop */
   gui_wait_for (time_passed, (gpointer) earliest, "the incremental export's start to pass");
+  g_source_remove (tick);
   export_now (dialog, "bucket1", "inc", "Completed");
   g_assert_nonnull (strstr (row_subtitle (0), "Incremental"));
   g_assert_null (dy_exports_dialog_get_error (dialog));
@@ -485,6 +505,7 @@ test_open_as_snapshot (void)
   gui_wait_for (s3rver_answers, NULL, "s3rver to answer");
   c = dy_window_add_endpoint (gui_window, s3_server_url, "us-east-1", FALSE, &error);
   g_assert_no_error (error);
+  s3_connection = c;
   dy_window_expand_connection (gui_window, c);
   gui_wait_for (connection_loaded, c, "the endpoint's tables");
   view = dy_window_open_table (gui_window, c, "Posts");
@@ -539,6 +560,7 @@ test_open_as_snapshot_in_one_step (void)
   g_assert_true (g_str_has_prefix (dy_import_dialog_get_source (import), "s3://snapbucket/"));
   /* a new export, not the one opened before */
   g_assert_cmpstr (dy_import_dialog_get_source (import), !=, first_export_url);
+  second_export_url = g_strdup (dy_import_dialog_get_source (import));
   gui_wait_for (import_inspected, import, "the new export to be looked at");
   /* Posts.db is the first import's: the dialog names the file it will make */
   g_assert_true (g_str_has_suffix (
@@ -549,6 +571,61 @@ test_open_as_snapshot_in_one_step (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (import), "import.start", NULL));
   gui_wait_for (import_dialog_gone, NULL, "the import of the new export to finish");
   assert_imported_demo_table ("Posts-2.db", "Posts", "posts.jsonl");
+}
+
+static gboolean
+import_gone_or_failed (gpointer import)
+{
+  return find_import_dialog () == NULL || dy_import_dialog_get_error (import) != NULL;
+}
+
+/* An incremental export opened: the import dialog gets the newest full export before it (the
+ * one test_open_as_snapshot_in_one_step made) with the incremental one on top, and the table
+ * as of its end is imported. */
+static void
+test_open_incremental (void)
+{
+  DyTableView *view;
+  DyExportsDialog *dialog;
+  DyImportDialog *import;
+  const char *const *incrementals;
+  GtkWidget *button;
+
+  if (s3_server == NULL)
+    {
+      g_test_skip ("s3rver (npm) is not installed");
+      return;
+    }
+  /* the second serve's Posts again (the import above selected its new database) */
+  view = dy_window_open_table (gui_window, s3_connection, "Posts");
+  gui_wait_for (gui_view_ready, view, "DescribeTable over HTTP");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.table-exports", NULL));
+  dialog = find_dialog ();
+  g_assert_nonnull (dialog);
+  gui_wait_for (pitr_says, "On", "point-in-time recovery read as on");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (find_row (GTK_WIDGET (dialog), "Type")), 1);
+  export_now (dialog, "snapbucket", NULL, "Completed · Incremental");
+  button = gui_find_button (
+      GTK_WIDGET (gtk_list_box_get_row_at_index (dy_exports_dialog_get_list (dialog), 0)), "_Open");
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  import = find_import_dialog ();
+  g_assert_nonnull (import);
+  g_assert_cmpstr (dy_import_dialog_get_source (import), ==, second_export_url);
+  incrementals = dy_import_dialog_get_incrementals (import);
+  g_assert_nonnull (incrementals);
+  g_assert_cmpuint (g_strv_length ((char **) incrementals), ==, 1);
+  g_assert_true (g_str_has_prefix (incrementals[0], "s3://snapbucket/AWSDynamoDB/"));
+  gui_wait_for (import_inspected, import, "the full export to be looked at");
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (find_row (
+                                GTK_WIDGET (import), dy_import_dialog_get_source (import)))),
+                            "then 1 incremental export"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (import), "import.start", NULL));
+  gui_wait_for (import_gone_or_failed, import, "the import of the exports to finish");
+  if (find_import_dialog () != NULL)
+    g_error ("the import failed: %s", dy_import_dialog_get_error (import));
+  assert_imported_demo_table ("Posts-3.db", "Posts", "posts.jsonl");
 }
 
 /* TRUE if a file named NAME lies anywhere under DIR. */
@@ -665,6 +742,7 @@ main (int argc, char **argv)
   g_test_add_func ("/exports-gui/exports", test_exports);
   g_test_add_func ("/exports-gui/open-as-snapshot", test_open_as_snapshot);
   g_test_add_func ("/exports-gui/open-as-snapshot-in-one-step", test_open_as_snapshot_in_one_step);
+  g_test_add_func ("/exports-gui/open-incremental", test_open_incremental);
   g_test_add_func ("/exports-gui/database-export-to-s3", test_database_export_to_s3);
   g_test_add_func ("/exports-gui/import-typed-s3-url", test_import_typed_s3_url);
   status = gui_run_tests ();

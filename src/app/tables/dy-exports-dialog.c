@@ -28,6 +28,9 @@ struct _DyExportsDialog {
   gboolean open_pending;
   char *open_when_done;
   gboolean start_when_described; /* dy_exports_dialog_export_and_open before the table was read */
+  GHashTable *described; /* ExportArn -> its ExportDescription, as the list last read them */
+  double earliest_s;     /* point-in-time recovery's earliest restorable time, -1: unknown */
+  char *from_default;    /* what the dialog last put in Changes From */
 
   AdwActionRow *pitr_row;
   GtkButton *pitr_button;
@@ -54,6 +57,7 @@ static guint open_signal;
 
 static void refresh (DyExportsDialog *self);
 static void form_changed (DyExportsDialog *self);
+static void type_changed (DyExportsDialog *self);
 
 /* A DynamoDB time (JSON epoch seconds, maybe with a fraction) as the local "2026-12-06
  * 07:12:03", or NULL when it is not a number. */
@@ -155,16 +159,8 @@ pitr_described (GObject *source, GAsyncResult *result, gpointer user_data)
       json_t *earliest = json_object_get (pitr, "EarliestRestorableDateTime");
       g_autofree char *when = local_time (earliest);
 
-      /* An incremental export's default start: the earliest it can be (the second after, as
-       * the field shows whole seconds) */
-      if (json_is_number (earliest)
-          && *gtk_editable_get_text (GTK_EDITABLE (self->from_row)) == '\0')
-        {
-          json_auto_t *up = json_real (ceil (json_number_value (earliest)));
-          g_autofree char *from = local_time (up);
-
-          gtk_editable_set_text (GTK_EDITABLE (self->from_row), from);
-        }
+      self->earliest_s = json_is_number (earliest) ? json_number_value (earliest) : -1;
+      type_changed (self);
 
       /* TRANSLATORS: %s is a date and time */
       self->pitr_text = g_strdup_printf (_ ("On: exports can be made of any time since %s"),
@@ -231,7 +227,87 @@ open_clicked (GtkButton *button, DyExportsDialog *self)
 {
   const char *url = g_object_get_data (G_OBJECT (button), "url");
 
-  g_signal_emit (self, open_signal, 0, url, self->key_spec);
+  g_signal_emit (self, open_signal, 0, url, self->key_spec, NULL);
+}
+
+/* A completed export's seconds (ExportTime for a full export, else the incremental
+ * specification's ExportToTime), or -1. */
+static double
+export_end (json_t *d)
+{
+  json_t *t
+      = g_strcmp0 (json_string_value (json_object_get (d, "ExportType")), "INCREMENTAL_EXPORT") == 0
+            ? json_object_get (json_object_get (d, "IncrementalExportSpecification"),
+                               "ExportToTime")
+            : json_object_get (d, "ExportTime");
+
+  return json_is_number (t) ? json_number_value (t) : -1;
+}
+
+static char *
+manifest_url (json_t *d)
+{
+  return g_strdup_printf ("s3://%s/%s", json_string_value (json_object_get (d, "S3Bucket")),
+                          json_string_value (json_object_get (d, "ExportManifest")));
+}
+
+static int
+compare_ends (gconstpointer a, gconstpointer b)
+{
+  double ea = export_end (*(json_t **) a), eb = export_end (*(json_t **) b);
+
+  return ea < eb ? -1 : ea > eb;
+}
+
+/* An incremental export opened: the newest completed full export of the table made before it
+ * ends, with the completed incremental exports after that one up to it, in time order (the
+ * import refuses a gap between them, naming it). */
+static void
+open_incremental_clicked (GtkButton *button, DyExportsDialog *self)
+{
+  json_t *target
+      = g_hash_table_lookup (self->described, g_object_get_data (G_OBJECT (button), "arn"));
+  g_autoptr (GPtrArray) chain = g_ptr_array_new ();
+  g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *full_url = NULL;
+  json_t *full = NULL;
+  GHashTableIter iter;
+  gpointer value;
+  double end;
+
+  if (target == NULL)
+    return;
+  end = export_end (target);
+  g_hash_table_iter_init (&iter, self->described);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (g_strcmp0 (json_string_value (json_object_get (value, "ExportStatus")), "COMPLETED") == 0
+        && g_strcmp0 (json_string_value (json_object_get (value, "ExportType")),
+                      "INCREMENTAL_EXPORT")
+               != 0
+        && export_end (value) >= 0 && export_end (value) < end
+        && (full == NULL || export_end (value) > export_end (full)))
+      full = value;
+  if (full == NULL)
+    {
+      show_error (self, _ ("No full export of the table was made before this incremental one: an "
+                           "incremental export opens on top of one"));
+      return;
+    }
+  g_hash_table_iter_init (&iter, self->described);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (g_strcmp0 (json_string_value (json_object_get (value, "ExportStatus")), "COMPLETED") == 0
+        && g_strcmp0 (json_string_value (json_object_get (value, "ExportType")),
+                      "INCREMENTAL_EXPORT")
+               == 0
+        && export_end (value) > export_end (full) && export_end (value) <= end)
+      g_ptr_array_add (chain, value);
+  g_ptr_array_sort (chain, compare_ends);
+  for (guint i = 0; i < chain->len; i++)
+    g_ptr_array_add (urls, manifest_url (chain->pdata[i]));
+  g_ptr_array_add (urls, NULL);
+  full_url = manifest_url (full);
+  show_error (self, NULL);
+  g_signal_emit (self, open_signal, 0, full_url, self->key_spec, urls->pdata);
 }
 
 /* One export's row from its ExportDescription. */
@@ -290,16 +366,29 @@ export_row (DyExportsDialog *self, json_t *d)
       gtk_spinner_start (GTK_SPINNER (spinner));
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), spinner);
     }
-  else if (g_strcmp0 (status, "COMPLETED") == 0 && bucket != NULL && manifest != NULL
-           && !incremental)
+  else if (g_strcmp0 (status, "COMPLETED") == 0 && bucket != NULL && manifest != NULL)
     {
       GtkWidget *button = gtk_button_new_with_mnemonic (_ ("_Open"));
 
       gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-      gtk_widget_set_tooltip_text (button, _ ("Open the export as a snapshot in a database"));
-      g_object_set_data_full (G_OBJECT (button), "url",
-                              g_strdup_printf ("s3://%s/%s", bucket, manifest), g_free);
-      g_signal_connect_object (button, "clicked", G_CALLBACK (open_clicked), self, 0);
+      if (incremental)
+        {
+          gtk_widget_set_tooltip_text (button, _ ("Open the table as of this export’s end: the "
+                                                  "full export before it, with the incremental "
+                                                  "exports since, as a snapshot in a database"));
+          g_object_set_data_full (G_OBJECT (button), "arn",
+                                  g_strdup (json_string_value (json_object_get (d, "ExportArn"))),
+                                  g_free);
+          g_signal_connect_object (button, "clicked", G_CALLBACK (open_incremental_clicked), self,
+                                   0);
+        }
+      else
+        {
+          gtk_widget_set_tooltip_text (button, _ ("Open the export as a snapshot in a database"));
+          g_object_set_data_full (G_OBJECT (button), "url",
+                                  g_strdup_printf ("s3://%s/%s", bucket, manifest), g_free);
+          g_signal_connect_object (button, "clicked", G_CALLBACK (open_clicked), self, 0);
+        }
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
     }
   return row;
@@ -323,7 +412,7 @@ open_if_awaited (DyExportsDialog *self, json_t *d)
       g_autofree char *url = g_strdup_printf ("s3://%s/%s", bucket, manifest);
 
       g_clear_pointer (&self->open_when_done, g_free);
-      g_signal_emit (self, open_signal, 0, url, self->key_spec);
+      g_signal_emit (self, open_signal, 0, url, self->key_spec, NULL);
     }
   else if (g_strcmp0 (status, "FAILED") == 0)
     {
@@ -372,6 +461,13 @@ export_described (GObject *source, GAsyncResult *result, gpointer user_data)
       GtkWidget *row = d != NULL ? export_row (self, d) : NULL;
       int index = gtk_list_box_row_get_index (GTK_LIST_BOX_ROW (placeholder));
 
+      if (d != NULL && json_is_string (json_object_get (d, "ExportArn")))
+        {
+          g_hash_table_replace (self->described,
+                                g_strdup (json_string_value (json_object_get (d, "ExportArn"))),
+                                json_incref (d));
+          type_changed (self); /* a newer export may be where an incremental one starts */
+        }
       if (row != NULL)
         {
           gtk_list_box_remove (self->list, placeholder);
@@ -480,6 +576,53 @@ static gboolean
 is_incremental (DyExportsDialog *self)
 {
   return adw_combo_row_get_selected (self->type_row) == 1;
+}
+
+/* SECONDS since the epoch as the local "2026-12-06 07:12:03.783" (milliseconds when it has a
+ * fraction: an incremental export must start exactly where the last export ended), rounded up
+ * to the millisecond (a time before the earliest one allowed is refused). */
+static char *
+local_time_exact (double seconds)
+{
+  /* less a microsecond, so that a time of whole milliseconds stays as it is */
+  gint64 ms = (gint64) ceil (seconds * 1000 - 0.001);
+  g_autoptr (GDateTime) t = g_date_time_new_from_unix_local (ms / 1000);
+
+  if (t == NULL)
+    return NULL;
+  if (ms % 1000 == 0)
+    return g_date_time_format (t, "%Y-%m-%d %H:%M:%S");
+  {
+    g_autofree char *whole = g_date_time_format (t, "%Y-%m-%d %H:%M:%S");
+
+    return g_strdup_printf ("%s.%03d", whole, (int) (ms % 1000));
+  }
+}
+
+/* Incremental chosen: Changes From starts where the table's newest completed export ended (so
+ * that it goes on top of it), else at the earliest time point-in-time recovery allows; unless
+ * the user wrote a time of their own there. */
+static void
+type_changed (DyExportsDialog *self)
+{
+  const char *now = gtk_editable_get_text (GTK_EDITABLE (self->from_row));
+  double from = self->earliest_s;
+  GHashTableIter iter;
+  gpointer d;
+  g_autofree char *text = NULL;
+
+  if (!is_incremental (self) || (*now != '\0' && g_strcmp0 (now, self->from_default) != 0))
+    return;
+  g_hash_table_iter_init (&iter, self->described);
+  while (g_hash_table_iter_next (&iter, NULL, &d))
+    if (g_strcmp0 (json_string_value (json_object_get (d, "ExportStatus")), "COMPLETED") == 0)
+      from = MAX (from, export_end (d));
+  if (from < 0)
+    return;
+  text = local_time_exact (from);
+  gtk_editable_set_text (GTK_EDITABLE (self->from_row), text);
+  g_free (self->from_default);
+  self->from_default = g_steal_pointer (&text);
 }
 
 /* ROW's time (local unless it says otherwise) as JSON epoch seconds into *OUT, NULL when ROW is
@@ -690,6 +833,8 @@ dy_exports_dialog_finalize (GObject *object)
   g_free (self->key_spec);
   g_free (self->pitr_text);
   g_free (self->open_when_done);
+  g_hash_table_unref (self->described);
+  g_free (self->from_default);
   G_OBJECT_CLASS (dy_exports_dialog_parent_class)->finalize (object);
 }
 
@@ -700,8 +845,9 @@ dy_exports_dialog_class_init (DyExportsDialogClass *klass)
 
   object_class->dispose = dy_exports_dialog_dispose;
   object_class->finalize = dy_exports_dialog_finalize;
-  open_signal = g_signal_new ("open", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
-                              NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  /* (manifest URL, key spec, incremental exports' manifest URLs: NULL-terminated, or NULL) */
+  open_signal = g_signal_new ("open", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                              NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRV);
 }
 
 static void
@@ -718,6 +864,9 @@ dy_exports_dialog_init (DyExportsDialog *self)
   GtkWidget *button_row = adw_action_row_new ();
 
   self->cancellable = g_cancellable_new ();
+  self->described
+      = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_decref);
+  self->earliest_s = -1;
   gtk_window_set_default_size (GTK_WINDOW (self), 560, 640);
   gtk_window_set_modal (GTK_WINDOW (self), TRUE);
   adw_window_set_content (ADW_WINDOW (self), toolbar);
@@ -795,6 +944,7 @@ dy_exports_dialog_init (DyExportsDialog *self)
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->view_row));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), button_row);
   g_signal_connect_swapped (self->bucket_row, "changed", G_CALLBACK (form_changed), self);
+  g_signal_connect_swapped (self->type_row, "notify::selected", G_CALLBACK (type_changed), self);
   g_signal_connect_swapped (self->type_row, "notify::selected", G_CALLBACK (form_changed), self);
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (new_group));
 

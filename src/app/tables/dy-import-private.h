@@ -17,6 +17,8 @@ typedef struct {
   /* s3:// only: the session the bucket is read with (NULL: as the environment says) */
   char *profile;
   char *region;
+  /* s3:// only: incremental exports applied on top, in any order (NULL: none) */
+  GStrv incrementals;
 } DyImportSource;
 
 DyImportSource *dy_import_source_new (const char *source, const char *profile,

@@ -30,6 +30,7 @@ dy_import_source_free (DyImportSource *s)
   g_free (s->source);
   g_free (s->profile);
   g_free (s->region);
+  g_strfreev (s->incrementals);
   g_free (s);
 }
 
@@ -265,7 +266,7 @@ dy_import_run (const DyImportSource *source, const char *db_path, gboolean read_
 {
   g_autoptr (DdbBackend) backend = ddb_backend_open_database (db_path, error);
   g_autoptr (DdbS3) s3 = NULL;
-  const char *urls[] = { source->source, NULL };
+  g_autoptr (GPtrArray) urls = g_ptr_array_new ();
 
   if (backend == NULL)
     return FALSE;
@@ -275,6 +276,12 @@ dy_import_run (const DyImportSource *source, const char *db_path, gboolean read_
   if (!ddb_backend_check_writable (backend, "import", error))
     return FALSE;
   s3 = open_s3 (source, error);
+  /* the full export first, then its incremental exports (the import orders them by time) */
+  g_ptr_array_add (urls, source->source);
+  for (guint i = 0; source->incrementals != NULL && source->incrementals[i] != NULL; i++)
+    g_ptr_array_add (urls, source->incrementals[i]);
+  g_ptr_array_add (urls, NULL);
   return s3 != NULL
-         && ddb_s3_import (ddb_backend_get_engine (backend), s3, urls, options, NULL, out, error);
+         && ddb_s3_import (ddb_backend_get_engine (backend), s3, (const char *const *) urls->pdata,
+                           options, NULL, out, error);
 }

@@ -156,7 +156,19 @@ inspect_done (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
   self->inspected = TRUE;
-  adw_action_row_set_subtitle (self->source_row, inspection->description);
+  if (self->from->incrementals != NULL)
+    {
+      guint n = g_strv_length (self->from->incrementals);
+      g_autofree char *with = g_strdup_printf (
+          /* TRANSLATORS: %s describes the full export, %u counts the exports applied on top */
+          g_dngettext (NULL, "%s · then %u incremental export", "%s · then %u incremental exports",
+                       n),
+          inspection->description, n);
+
+      adw_action_row_set_subtitle (self->source_row, with);
+    }
+  else
+    adw_action_row_set_subtitle (self->source_row, inspection->description);
   gtk_image_set_from_icon_name (self->source_icon, inspection->icon);
   if (inspection->table != NULL
       && *gtk_editable_get_text (GTK_EDITABLE (self->table_entry)) == '\0')
@@ -543,6 +555,7 @@ start_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   job = g_new0 (ImportJob, 1);
   job->source = dy_import_source_new (self->from->source, self->from->profile,
                                      self->from->region);
+  job->source->incrementals = g_strdupv (self->from->incrementals);
   job->table = g_strdup (table);
   job->key = *key != '\0' ? g_strdup (key) : NULL;
   job->database = database != NULL ? g_strdup (dy_connection_get_path (database)) : NULL;
@@ -776,6 +789,20 @@ dy_import_dialog_new_for_export (DyWindow *window, const char *source, DyConnect
   gtk_window_present (GTK_WINDOW (self));
   gtk_widget_grab_focus (GTK_WIDGET (self->table_entry));
   return self;
+}
+
+void
+dy_import_dialog_set_incrementals (DyImportDialog *self, const char *const *urls)
+{
+  g_return_if_fail (DY_IS_IMPORT_DIALOG (self));
+  g_strfreev (self->from->incrementals);
+  self->from->incrementals = urls != NULL && urls[0] != NULL ? g_strdupv ((char **) urls) : NULL;
+}
+
+const char *const *
+dy_import_dialog_get_incrementals (DyImportDialog *self)
+{
+  return (const char *const *) self->from->incrementals;
 }
 
 const char *

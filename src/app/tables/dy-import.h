@@ -29,6 +29,12 @@ DyImportDialog *dy_import_dialog_new_for_export (DyWindow *window, const char *s
                                                  DyConnection *connection,
                                                  const char *key_spec);
 
+/* Incremental exports (s3:// URLs) to apply on top of the export the dialog imports, in any
+ * order: call before the import starts (the source row says how many once looked at). */
+void dy_import_dialog_set_incrementals (DyImportDialog *self, const char *const *urls);
+/* Those URLs, or NULL. */
+const char *const *dy_import_dialog_get_incrementals (DyImportDialog *self);
+
 /* The source as the import reads it (a manifest-summary.json given becomes its folder). */
 const char *dy_import_dialog_get_source (DyImportDialog *self);
 /* TRUE while the import runs. */

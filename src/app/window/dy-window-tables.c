@@ -127,11 +127,16 @@ table_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/* A completed export opened as a snapshot: the import dialog, into a database. */
+/* A completed export opened as a snapshot (with INCREMENTALS on top, may be NULL): the import
+ * dialog, into a database. */
 static void
-open_export (DyExportsDialog *dialog, const char *url, const char *key_spec, DyWindow *self)
+open_export (DyExportsDialog *dialog, const char *url, const char *key_spec,
+             const char *const *incrementals, DyWindow *self)
 {
-  dy_import_dialog_new_for_export (self, url, dy_exports_dialog_get_connection (dialog), key_spec);
+  DyImportDialog *import = dy_import_dialog_new_for_export (
+      self, url, dy_exports_dialog_get_connection (dialog), key_spec);
+
+  dy_import_dialog_set_incrementals (import, incrementals);
 }
 
 static void
