@@ -1,55 +1,16 @@
-/* dy-exports-dialog.c: a live table's exports to S3 (see dy-exports-dialog.h). Every call goes
- * through the connection (its credentials, its read-only guard); while an export is in
- * progress the list is read again every few seconds (DYNOSCOPE_EXPORT_POLL_MS overrides). */
+/* dy-exports-dialog.c: a live table's exports to S3 (see dy-exports-dialog.h): point-in-time
+ * recovery, the list of exports, a new export started (and opened when done); the incremental
+ * export's form and opening are in dy-exports-dialog-incremental.c. Every call goes through the
+ * connection (its credentials, its read-only guard); while an export is in progress the list is
+ * read again every few seconds (DYNOSCOPE_EXPORT_POLL_MS overrides). */
 #define G_LOG_DOMAIN "dynoscope-exports"
 
 #include <glib/gi18n.h>
 
-#include <math.h>
-
 #include "app/common/dy-describe.h"
-#include "app/tables/dy-exports-dialog.h"
-#include "core/timestamp.h"
+#include "app/tables/dy-exports-dialog-private.h"
 
 #define DEFAULT_POLL_MS 5000
-
-struct _DyExportsDialog {
-  AdwWindow parent_instance;
-
-  DyConnection *connection;
-  char *table;
-  GSettings *settings;
-  char *table_arn;
-  char *key_spec;
-  GCancellable *cancellable;
-  guint poll_source;
-  /* Export and Open: the export started for it (its ARN, once ExportTableToPointInTime
-   * answered), opened as a snapshot when the list shows it Completed. */
-  gboolean open_pending;
-  char *open_when_done;
-  gboolean start_when_described; /* dy_exports_dialog_export_and_open before the table was read */
-  GHashTable *described; /* ExportArn -> its ExportDescription, as the list last read them */
-  double earliest_s;     /* point-in-time recovery's earliest restorable time, -1: unknown */
-  char *from_default;    /* what the dialog last put in Changes From */
-
-  AdwActionRow *pitr_row;
-  GtkButton *pitr_button;
-  char *pitr_text;
-  AdwEntryRow *bucket_row;
-  AdwEntryRow *prefix_row;
-  AdwComboRow *format_row;
-  AdwComboRow *type_row; /* full, incremental */
-  AdwEntryRow *from_row;
-  AdwEntryRow *to_row;
-  AdwComboRow *view_row; /* new and old images, new images */
-  GtkButton *export_button;
-  GtkButton *export_open_button;
-  AdwActionRow *button_row;
-  GtkListBox *list;
-  GtkLabel *empty_label;
-  GtkRevealer *error_revealer;
-  GtkLabel *error_label;
-};
 
 G_DEFINE_FINAL_TYPE (DyExportsDialog, dy_exports_dialog, ADW_TYPE_WINDOW)
 
@@ -57,7 +18,6 @@ static guint open_signal;
 
 static void refresh (DyExportsDialog *self);
 static void form_changed (DyExportsDialog *self);
-static void type_changed (DyExportsDialog *self);
 
 /* A DynamoDB time (JSON epoch seconds, maybe with a fraction) as the local "2026-12-06
  * 07:12:03", or NULL when it is not a number. */
@@ -71,8 +31,8 @@ local_time (json_t *seconds)
   return t != NULL ? g_date_time_format (t, "%Y-%m-%d %H:%M:%S") : NULL;
 }
 
-static void
-show_error (DyExportsDialog *self, const char *message)
+void
+dy_exports_dialog_show_error (DyExportsDialog *self, const char *message)
 {
   gtk_label_set_text (self->error_label, message != NULL ? message : "");
   gtk_revealer_set_reveal_child (self->error_revealer, message != NULL);
@@ -160,7 +120,7 @@ pitr_described (GObject *source, GAsyncResult *result, gpointer user_data)
       g_autofree char *when = local_time (earliest);
 
       self->earliest_s = json_is_number (earliest) ? json_number_value (earliest) : -1;
-      type_changed (self);
+      dy_exports_dialog_update_from (self);
 
       /* TRANSLATORS: %s is a date and time */
       self->pitr_text = g_strdup_printf (_ ("On: exports can be made of any time since %s"),
@@ -182,7 +142,7 @@ pitr_updated (GObject *source, GAsyncResult *result, gpointer user_data)
   if (g_cancellable_is_cancelled (self->cancellable))
     return;
   gtk_widget_set_sensitive (GTK_WIDGET (self->pitr_button), TRUE);
-  show_error (self, resp == NULL ? error->message : NULL);
+  dy_exports_dialog_show_error (self, resp == NULL ? error->message : NULL);
   refresh (self);
 }
 
@@ -222,92 +182,37 @@ pitr_clicked (DyExportsDialog *self)
 
 /* ---- The exports ---- */
 
-static void
-open_clicked (GtkButton *button, DyExportsDialog *self)
+void
+dy_exports_dialog_emit_open (DyExportsDialog *self, const char *url,
+                             const char *const *incrementals)
 {
-  const char *url = g_object_get_data (G_OBJECT (button), "url");
-
-  g_signal_emit (self, open_signal, 0, url, self->key_spec, NULL);
+  g_signal_emit (self, open_signal, 0, url, self->key_spec, incrementals);
 }
 
-/* A completed export's seconds (ExportTime for a full export, else the incremental
- * specification's ExportToTime), or -1. */
-static double
-export_end (json_t *d)
+gboolean
+dy_export_is_completed (json_t *d)
 {
-  json_t *t
-      = g_strcmp0 (json_string_value (json_object_get (d, "ExportType")), "INCREMENTAL_EXPORT") == 0
-            ? json_object_get (json_object_get (d, "IncrementalExportSpecification"),
-                               "ExportToTime")
-            : json_object_get (d, "ExportTime");
-
-  return json_is_number (t) ? json_number_value (t) : -1;
+  return g_strcmp0 (json_string_value (json_object_get (d, "ExportStatus")), "COMPLETED") == 0;
 }
 
-static char *
-manifest_url (json_t *d)
+gboolean
+dy_export_is_incremental (json_t *d)
+{
+  return g_strcmp0 (json_string_value (json_object_get (d, "ExportType")), "INCREMENTAL_EXPORT")
+         == 0;
+}
+
+char *
+dy_export_manifest_url (json_t *d)
 {
   return g_strdup_printf ("s3://%s/%s", json_string_value (json_object_get (d, "S3Bucket")),
                           json_string_value (json_object_get (d, "ExportManifest")));
 }
 
-static int
-compare_ends (gconstpointer a, gconstpointer b)
-{
-  double ea = export_end (*(json_t **) a), eb = export_end (*(json_t **) b);
-
-  return ea < eb ? -1 : ea > eb;
-}
-
-/* An incremental export opened: the newest completed full export of the table made before it
- * ends, with the completed incremental exports after that one up to it, in time order (the
- * import refuses a gap between them, naming it). */
 static void
-open_incremental_clicked (GtkButton *button, DyExportsDialog *self)
+open_clicked (GtkButton *button, DyExportsDialog *self)
 {
-  json_t *target
-      = g_hash_table_lookup (self->described, g_object_get_data (G_OBJECT (button), "arn"));
-  g_autoptr (GPtrArray) chain = g_ptr_array_new ();
-  g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *full_url = NULL;
-  json_t *full = NULL;
-  GHashTableIter iter;
-  gpointer value;
-  double end;
-
-  if (target == NULL)
-    return;
-  end = export_end (target);
-  g_hash_table_iter_init (&iter, self->described);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (g_strcmp0 (json_string_value (json_object_get (value, "ExportStatus")), "COMPLETED") == 0
-        && g_strcmp0 (json_string_value (json_object_get (value, "ExportType")),
-                      "INCREMENTAL_EXPORT")
-               != 0
-        && export_end (value) >= 0 && export_end (value) < end
-        && (full == NULL || export_end (value) > export_end (full)))
-      full = value;
-  if (full == NULL)
-    {
-      show_error (self, _ ("No full export of the table was made before this incremental one: an "
-                           "incremental export opens on top of one"));
-      return;
-    }
-  g_hash_table_iter_init (&iter, self->described);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (g_strcmp0 (json_string_value (json_object_get (value, "ExportStatus")), "COMPLETED") == 0
-        && g_strcmp0 (json_string_value (json_object_get (value, "ExportType")),
-                      "INCREMENTAL_EXPORT")
-               == 0
-        && export_end (value) > export_end (full) && export_end (value) <= end)
-      g_ptr_array_add (chain, value);
-  g_ptr_array_sort (chain, compare_ends);
-  for (guint i = 0; i < chain->len; i++)
-    g_ptr_array_add (urls, manifest_url (chain->pdata[i]));
-  g_ptr_array_add (urls, NULL);
-  full_url = manifest_url (full);
-  show_error (self, NULL);
-  g_signal_emit (self, open_signal, 0, full_url, self->key_spec, urls->pdata);
+  dy_exports_dialog_emit_open (self, g_object_get_data (G_OBJECT (button), "url"), NULL);
 }
 
 /* One export's row from its ExportDescription. */
@@ -315,7 +220,6 @@ static GtkWidget *
 export_row (DyExportsDialog *self, json_t *d)
 {
   const char *status = json_string_value (json_object_get (d, "ExportStatus"));
-  const char *type = json_string_value (json_object_get (d, "ExportType"));
   const char *format = json_string_value (json_object_get (d, "ExportFormat"));
   const char *bucket = json_string_value (json_object_get (d, "S3Bucket"));
   const char *manifest = json_string_value (json_object_get (d, "ExportManifest"));
@@ -324,7 +228,7 @@ export_row (DyExportsDialog *self, json_t *d)
   g_autofree char *when = local_time (json_object_get (d, "ExportTime"));
   GString *sub = g_string_new (NULL);
   GtkWidget *row = adw_action_row_new ();
-  gboolean incremental = g_strcmp0 (type, "INCREMENTAL_EXPORT") == 0;
+  gboolean incremental = dy_export_is_incremental (d);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
                                  when != NULL ? when : _ ("Time not known yet"));
@@ -379,14 +283,13 @@ export_row (DyExportsDialog *self, json_t *d)
           g_object_set_data_full (G_OBJECT (button), "arn",
                                   g_strdup (json_string_value (json_object_get (d, "ExportArn"))),
                                   g_free);
-          g_signal_connect_object (button, "clicked", G_CALLBACK (open_incremental_clicked), self,
-                                   0);
+          g_signal_connect_object (button, "clicked",
+                                   G_CALLBACK (dy_exports_dialog_open_incremental), self, 0);
         }
       else
         {
           gtk_widget_set_tooltip_text (button, _ ("Open the export as a snapshot in a database"));
-          g_object_set_data_full (G_OBJECT (button), "url",
-                                  g_strdup_printf ("s3://%s/%s", bucket, manifest), g_free);
+          g_object_set_data_full (G_OBJECT (button), "url", dy_export_manifest_url (d), g_free);
           g_signal_connect_object (button, "clicked", G_CALLBACK (open_clicked), self, 0);
         }
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
@@ -400,19 +303,18 @@ static void
 open_if_awaited (DyExportsDialog *self, json_t *d)
 {
   const char *status = json_string_value (json_object_get (d, "ExportStatus"));
-  const char *bucket = json_string_value (json_object_get (d, "S3Bucket"));
-  const char *manifest = json_string_value (json_object_get (d, "ExportManifest"));
 
   if (self->open_when_done == NULL
       || g_strcmp0 (json_string_value (json_object_get (d, "ExportArn")), self->open_when_done)
              != 0)
     return;
-  if (g_strcmp0 (status, "COMPLETED") == 0 && bucket != NULL && manifest != NULL)
+  if (dy_export_is_completed (d) && json_is_string (json_object_get (d, "S3Bucket"))
+      && json_is_string (json_object_get (d, "ExportManifest")))
     {
-      g_autofree char *url = g_strdup_printf ("s3://%s/%s", bucket, manifest);
+      g_autofree char *url = dy_export_manifest_url (d);
 
       g_clear_pointer (&self->open_when_done, g_free);
-      g_signal_emit (self, open_signal, 0, url, self->key_spec, NULL);
+      dy_exports_dialog_emit_open (self, url, NULL);
     }
   else if (g_strcmp0 (status, "FAILED") == 0)
     {
@@ -423,7 +325,7 @@ open_if_awaited (DyExportsDialog *self, json_t *d)
                                  : status);
 
       g_clear_pointer (&self->open_when_done, g_free);
-      show_error (self, why);
+      dy_exports_dialog_show_error (self, why);
     }
 }
 
@@ -466,7 +368,8 @@ export_described (GObject *source, GAsyncResult *result, gpointer user_data)
           g_hash_table_replace (self->described,
                                 g_strdup (json_string_value (json_object_get (d, "ExportArn"))),
                                 json_incref (d));
-          type_changed (self); /* a newer export may be where an incremental one starts */
+          dy_exports_dialog_update_from (
+              self); /* a newer export may be where an incremental one starts */
         }
       if (row != NULL)
         {
@@ -507,7 +410,7 @@ exports_listed (GObject *source, GAsyncResult *result, gpointer user_data)
     return;
   if (resp == NULL)
     {
-      show_error (self, error->message);
+      dy_exports_dialog_show_error (self, error->message);
       return;
     }
   summaries = g_ptr_array_new ();
@@ -568,120 +471,8 @@ export_started (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   self->open_pending = FALSE;
   form_changed (self);
-  show_error (self, resp == NULL ? error->message : NULL);
+  dy_exports_dialog_show_error (self, resp == NULL ? error->message : NULL);
   refresh (self);
-}
-
-static gboolean
-is_incremental (DyExportsDialog *self)
-{
-  return adw_combo_row_get_selected (self->type_row) == 1;
-}
-
-/* SECONDS since the epoch as the local "2026-12-06 07:12:03.783" (milliseconds when it has a
- * fraction: an incremental export must start exactly where the last export ended), rounded up
- * to the millisecond (a time before the earliest one allowed is refused). */
-static char *
-local_time_exact (double seconds)
-{
-  /* less a microsecond, so that a time of whole milliseconds stays as it is */
-  gint64 ms = (gint64) ceil (seconds * 1000 - 0.001);
-  g_autoptr (GDateTime) t = g_date_time_new_from_unix_local (ms / 1000);
-
-  if (t == NULL)
-    return NULL;
-  if (ms % 1000 == 0)
-    return g_date_time_format (t, "%Y-%m-%d %H:%M:%S");
-  {
-    g_autofree char *whole = g_date_time_format (t, "%Y-%m-%d %H:%M:%S");
-
-    return g_strdup_printf ("%s.%03d", whole, (int) (ms % 1000));
-  }
-}
-
-/* Incremental chosen: Changes From starts where the table's newest completed export ended (so
- * that it goes on top of it), else at the earliest time point-in-time recovery allows; unless
- * the user wrote a time of their own there. */
-static void
-type_changed (DyExportsDialog *self)
-{
-  const char *now = gtk_editable_get_text (GTK_EDITABLE (self->from_row));
-  double from = self->earliest_s;
-  GHashTableIter iter;
-  gpointer d;
-  g_autofree char *text = NULL;
-
-  if (!is_incremental (self) || (*now != '\0' && g_strcmp0 (now, self->from_default) != 0))
-    return;
-  g_hash_table_iter_init (&iter, self->described);
-  while (g_hash_table_iter_next (&iter, NULL, &d))
-    if (g_strcmp0 (json_string_value (json_object_get (d, "ExportStatus")), "COMPLETED") == 0)
-      from = MAX (from, export_end (d));
-  if (from < 0)
-    return;
-  text = local_time_exact (from);
-  gtk_editable_set_text (GTK_EDITABLE (self->from_row), text);
-  g_free (self->from_default);
-  self->from_default = g_steal_pointer (&text);
-}
-
-/* ROW's time (local unless it says otherwise) as JSON epoch seconds into *OUT, NULL when ROW is
- * empty; FALSE (the error shown) when it is not a time. */
-static gboolean
-row_time (DyExportsDialog *self, AdwEntryRow *row, json_t **out)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (row));
-  DdbTime t;
-
-  *out = NULL;
-  if (*text == '\0')
-    return TRUE;
-  if (!ddb_time_from_string (text, -1, NULL, &t))
-    {
-      g_autofree char *message = g_strdup_printf (
-          _ ("%s: “%s” is not a time: give a date and time such as 2026-12-07 10:30 (local "
-             "time) or ISO 8601 with its zone"),
-          adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), text);
-
-      show_error (self, message);
-      return FALSE;
-    }
-  *out = t.usec % G_USEC_PER_SEC == 0 ? json_integer (t.usec / G_USEC_PER_SEC)
-                                      : json_real ((double) t.usec / G_USEC_PER_SEC);
-  return TRUE;
-}
-
-/* An incremental export's type and specification into REQ (ExportTableToPointInTime's) when the
- * form asks for one; FALSE (the error shown) when its times are wrong. */
-static gboolean
-add_incremental (DyExportsDialog *self, json_t *req)
-{
-  json_t *from = NULL, *to = NULL, *spec;
-
-  json_object_set_new (req, "ExportType",
-                       json_string (is_incremental (self) ? "INCREMENTAL_EXPORT" : "FULL_EXPORT"));
-  if (!is_incremental (self))
-    return TRUE;
-  if (!row_time (self, self->from_row, &from) || !row_time (self, self->to_row, &to))
-    {
-      json_decref (from);
-      return FALSE;
-    }
-  if (from == NULL || (to != NULL && json_number_value (to) <= json_number_value (from)))
-    {
-      show_error (self, from == NULL ? _ ("An incremental export needs the time it starts from")
-                                     : _ ("An incremental export ends after it starts"));
-      json_decref (from);
-      json_decref (to);
-      return FALSE;
-    }
-  spec = json_pack ("{so ss}", "ExportFromTime", from, "ExportViewType",
-                    adw_combo_row_get_selected (self->view_row) == 1 ? "NEW_IMAGE"
-                                                                     : "NEW_AND_OLD_IMAGES");
-  if (to != NULL)
-    json_object_set_new (spec, "ExportToTime", to);
-  json_object_set_new (req, "IncrementalExportSpecification", spec);
-  return TRUE;
 }
 
 /* Starts an export to the bucket, prefix and format of the form; OPEN: opened as a snapshot
@@ -697,15 +488,16 @@ start_export (DyExportsDialog *self, gboolean open)
 
   if (*bucket == '\0' || self->table_arn == NULL)
     {
-      show_error (self, *bucket == '\0' ? _ ("Name the S3 bucket the export goes to")
-                                        : _ ("The table is still being read"));
+      dy_exports_dialog_show_error (self, *bucket == '\0'
+                                              ? _ ("Name the S3 bucket the export goes to")
+                                              : _ ("The table is still being read"));
       return;
     }
   req = json_pack ("{ss ss ss}", "TableArn", self->table_arn, "S3Bucket", bucket, "ExportFormat",
                    format);
   if (*prefix != '\0')
     json_object_set_new (req, "S3Prefix", json_string (prefix));
-  if (!add_incremental (self, req))
+  if (!dy_exports_dialog_add_incremental (self, req))
     return;
   {
     /* a token of its own, so that a request the client sends again starts one export only */
@@ -716,7 +508,7 @@ start_export (DyExportsDialog *self, gboolean open)
   save_location (self, bucket, prefix, format);
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), FALSE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_open_button), FALSE);
-  show_error (self, NULL);
+  dy_exports_dialog_show_error (self, NULL);
   self->open_pending = open;
   dy_connection_call_async (self->connection, "ExportTableToPointInTime", req, self->cancellable,
                             export_started, g_object_ref (self));
@@ -746,12 +538,13 @@ form_changed (DyExportsDialog *self)
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), can);
   /* an incremental export alone is no snapshot */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->export_open_button), can && !is_incremental (self));
-  gtk_widget_set_visible (GTK_WIDGET (self->from_row), is_incremental (self));
-  gtk_widget_set_visible (GTK_WIDGET (self->to_row), is_incremental (self));
-  gtk_widget_set_visible (GTK_WIDGET (self->view_row), is_incremental (self));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->export_open_button),
+                            can && !dy_exports_dialog_is_incremental (self));
+  gtk_widget_set_visible (GTK_WIDGET (self->from_row), dy_exports_dialog_is_incremental (self));
+  gtk_widget_set_visible (GTK_WIDGET (self->to_row), dy_exports_dialog_is_incremental (self));
+  gtk_widget_set_visible (GTK_WIDGET (self->view_row), dy_exports_dialog_is_incremental (self));
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->button_row),
-                                 is_incremental (self)
+                                 dy_exports_dialog_is_incremental (self)
                                      ? _ ("The changes of that period, written by DynamoDB")
                                      : _ ("The table as it is now, written by DynamoDB"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->pitr_button), !read_only);
@@ -781,7 +574,7 @@ table_described (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   if (table == NULL)
     {
-      show_error (self, error != NULL ? error->message : NULL);
+      dy_exports_dialog_show_error (self, error != NULL ? error->message : NULL);
       g_string_free (spec, TRUE);
       return;
     }
@@ -907,20 +700,6 @@ dy_exports_dialog_init (DyExportsDialog *self)
   gtk_string_list_append (formats, _ ("DynamoDB JSON"));
   gtk_string_list_append (formats, _ ("Amazon Ion"));
   adw_combo_row_set_model (self->format_row, G_LIST_MODEL (formats));
-  self->type_row = ADW_COMBO_ROW (adw_combo_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->type_row), _ ("Type"));
-  adw_combo_row_set_model (
-      self->type_row,
-      G_LIST_MODEL (gtk_string_list_new ((const char *[]){ _ ("Full"), _ ("Incremental"), NULL })));
-  self->from_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->from_row), _ ("Changes From"));
-  self->to_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  /* TRANSLATORS: the end of an incremental export's period; empty means now */
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->to_row), _ ("Until (empty: now)"));
-  self->view_row = ADW_COMBO_ROW (adw_combo_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->view_row), _ ("Images"));
-  adw_combo_row_set_model (self->view_row, G_LIST_MODEL (gtk_string_list_new ((const char *[]){
-                                               _ ("New and old"), _ ("New only"), NULL })));
   self->export_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_ ("_Export Now")));
   gtk_widget_add_css_class (GTK_WIDGET (self->export_button), "suggested-action");
   gtk_widget_set_valign (GTK_WIDGET (self->export_button), GTK_ALIGN_CENTER);
@@ -938,13 +717,9 @@ dy_exports_dialog_init (DyExportsDialog *self)
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->bucket_row));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->prefix_row));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->format_row));
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->type_row));
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->from_row));
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->to_row));
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), GTK_WIDGET (self->view_row));
+  dy_exports_dialog_incremental_init (self, ADW_PREFERENCES_GROUP (new_group));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (new_group), button_row);
   g_signal_connect_swapped (self->bucket_row, "changed", G_CALLBACK (form_changed), self);
-  g_signal_connect_swapped (self->type_row, "notify::selected", G_CALLBACK (type_changed), self);
   g_signal_connect_swapped (self->type_row, "notify::selected", G_CALLBACK (form_changed), self);
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (new_group));
 
@@ -1007,7 +782,8 @@ dy_exports_dialog_export_and_open (DyExportsDialog *self)
     }
   if (*gtk_editable_get_text (GTK_EDITABLE (self->bucket_row)) == '\0')
     {
-      show_error (self, _ ("Name the S3 bucket the export goes to, then Export and Open"));
+      dy_exports_dialog_show_error (
+          self, _ ("Name the S3 bucket the export goes to, then Export and Open"));
       gtk_widget_grab_focus (GTK_WIDGET (self->bucket_row));
       return;
     }
