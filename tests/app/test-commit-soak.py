@@ -91,6 +91,10 @@ class Soak:
         self.serve = None
         self.kills = Counter()
         self.runs = 0
+        # what the runs so far committed, and in how long after Commit All: the rate that keeps
+        # a kill from outside inside the commit on a fast machine as on a slow one
+        self.committed_changes = 0
+        self.committed_seconds = 0.0
 
     # -- serve and the table -------------------------------------------------------------------
 
@@ -167,6 +171,7 @@ class Soak:
         extra = {"DYNOSCOPE_SOAK_COMMIT_MODE": mode}
         if kill and kill[0] == "hook":
             extra["DYNOSCOPE_SOAK_KILL_AT"] = str(kill[1])
+        open_before = self.open_changes()
         proc = self.app("commit", extra)
         lines = []
         deadline = time.monotonic() + RUN_TIMEOUT
@@ -197,6 +202,9 @@ class Soak:
         rest, _ = proc.communicate(timeout=RUN_TIMEOUT)
         lines.append(rest)
         out = "".join(lines)
+        if started is not None:
+            self.committed_seconds += time.monotonic() - started
+            self.committed_changes += open_before - self.open_changes()
         if proc.returncode == -signal.SIGKILL:
             self.kills[kill[0]] += 1
             log("run %d (%s): killed by %s %s; %d changes open" % (
@@ -215,7 +223,13 @@ class Soak:
         writes_left = 2 * (open_now // 100 + 1) + 1
         if self.rng.random() < 0.5:
             return ("hook", self.rng.randint(1, max(1, 2 * writes_left // (kills_left + 1))))
-        return ("signal", round(self.rng.uniform(0.0, self.args.max_delay), 3))
+        # a kill from outside within the time the open changes would take at the rate seen
+        # (twice the share of one kill of it, as for the hook), at most --max-delay
+        latest = self.args.max_delay
+        if self.committed_changes > 0 and self.committed_seconds > 0:
+            rate = self.committed_changes / self.committed_seconds
+            latest = min(latest, 2 * (open_now / rate) / (kills_left + 1))
+        return ("signal", round(self.rng.uniform(0.0, latest), 3))
 
     # -- the checks ----------------------------------------------------------------------------
 
