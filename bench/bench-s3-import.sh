@@ -8,7 +8,8 @@
 # layout (PREFIX/AWSDynamoDB/ID/...).
 #
 #   bench/bench-s3-import.sh [BUILD_DIR] [N_ITEMS]
-# BENCH_KEEP=DIR keeps (and reuses) the exports in DIR. Needs node + s3rver (installed into the
+# BENCH_KEEP=DIR keeps (and reuses) the exports in DIR; BENCH_RUNS=N imports each N times (3),
+# the median printed. Needs node + s3rver (installed into the
 # test cache like the tests do), Debian's python3-boto3 and /usr/bin/time.
 set -euo pipefail
 
@@ -121,26 +122,32 @@ endpoint=$(cat "$s3url_file")
 ion_folder=$(dirname "$(find "$work/ion/bkt" -name manifest-summary.json | head -1)")
 
 # ---- The imports ----
-# run NAME SOURCE: one import into a new database, timed by /usr/bin/time.
+# run NAME SOURCE: BENCH_RUNS (default 3) imports into a new database, each timed by
+# /usr/bin/time; prints the median run's figures and the range of the rates (a shared machine's
+# speed moves between runs).
 run () {
-  local name=$1 source=$2 db=$work/run.db
-  rm -f "$db" "$db"-*
-  env AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1 \
-      AWS_EC2_METADATA_DISABLED=true AWS_ENDPOINT_URL_S3="$endpoint" \
-      /usr/bin/time -v -o "$work/time.txt" "$cli" --db "$db" import --table Bench "$source" \
-      2>"$work/err.txt" || { cat "$work/err.txt" >&2; exit 1; }
-  local secs rss
-  secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0;
-           for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$work/time.txt")
-  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")
-  awk -v name="$name" -v n="$n" -v s="$secs" -v rss="$rss" 'BEGIN {
-    ips = n / s; mb = rss / 1024;
-    printf "%-22s %9.0f items/s %7.2f s   peak RSS %6.1f MB\n", name, ips, s, mb }'
-  case $name in s3:*)
-    awk -v n="$n" -v s="$secs" -v rss="$rss" 'BEGIN {
-      printf "  goals: >= 150000 items/s: %s; peak RSS <= 150 MB: %s\n",
-             (n / s >= 150000 ? "met" : "NOT met"), (rss / 1024 <= 150 ? "met" : "NOT met") }' ;;
-  esac
+  local name=$1 source=$2 db=$work/run.db runs=${BENCH_RUNS:-3} i
+  : > "$work/runs.txt"
+  for ((i = 0; i < runs; i++)); do
+    rm -f "$db" "$db"-*
+    env AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1 \
+        AWS_EC2_METADATA_DISABLED=true AWS_ENDPOINT_URL_S3="$endpoint" \
+        /usr/bin/time -v -o "$work/time.txt" "$cli" --db "$db" import --table Bench "$source" \
+        2>"$work/err.txt" || { cat "$work/err.txt" >&2; exit 1; }
+    awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0;
+           for (i = 1; i <= n; i++) s = s * 60 + p[i]; secs = s}
+         /Maximum resident set size/ {rss = $2}
+         END {print secs, rss}' "$work/time.txt" >> "$work/runs.txt"
+  done
+  sort -n "$work/runs.txt" | awk -v name="$name" -v n="$n" '
+    {secs[NR] = $1; rss[NR] = $2; if ($2 > peak) peak = $2}
+    END {
+      m = int((NR + 1) / 2); s = secs[m];
+      printf "%-22s %9.0f items/s %7.2f s   peak RSS %6.1f MB   (%d runs: %.0f-%.0f items/s)\n",
+             name, n / s, s, peak / 1024, NR, n / secs[NR], n / secs[1];
+      if (name ~ /^s3:/)
+        printf "  goals: >= 150000 items/s: %s; peak RSS <= 150 MB: %s\n",
+               (n / s >= 150000 ? "met" : "NOT met"), (peak / 1024 <= 150 ? "met" : "NOT met") }'
 }
 
 echo "import of $n items (json: $(du -sh "$work/json" | cut -f1), ion: $(du -sh "$ion_folder" | cut -f1) on disk)"

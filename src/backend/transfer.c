@@ -97,7 +97,7 @@ remote_import_items (RemoteImport *ri, GError **error)
           ok = ddb_batch_writer_add (ri->writer, json, key, size, &local);
         }
       g_bytes_unref (key);
-      ddb_value_free (item);
+      ddb_snapshot_reader_release (ri->reader, item);
     }
   g_string_free (text, TRUE);
   /* At the end, or at a bad item: everything before it is written, so that the error's

@@ -193,6 +193,53 @@ gboolean snap_change_source_next (ItemSource *src, SnapChange *out, GError **err
  * 0 at the end, FALSE on error ("FILE:LINE: Ion: ..."; src->refused_item as above). */
 gboolean snap_ion_source_next (ItemSource *src, DdbIonRecord *out, GError **error);
 
+/* ---- The item stream of an import (snapshot-reader.c) ---- */
+
+/* Where an item was read: the index of its file in the sources, and its line there. */
+typedef struct {
+  guint file;
+  guint64 line;
+} ReadWhere;
+
+typedef struct _ReadBatch ReadBatch;
+
+struct _DdbSnapshotReader {
+  Sources s;
+  GPtrArray *incrementals; /* Sources* of the incremental exports, in order; NULL if none */
+  DdbTableDef *def;
+  gboolean inferred;
+  GCancellable *cancellable; /* the caller's; may be NULL */
+  gulong cancel_handler;
+  /* The reading, on its thread once the first item is asked for: cancelled with the caller's
+   * cancellable or when the reader is freed. */
+  GCancellable *reading;
+  guint next_file; /* the index of the file to open next */
+  ItemSource src;
+  gboolean src_open;
+  guint64 file_items; /* items of the open file so far */
+  guint64 items;
+  guint64 bytes_done; /* of the files read to their end */
+  gboolean done;      /* at the end, or after an error */
+  gboolean can_skip;  /* the last error was about one item, and reading may go on after it */
+  /* The hand-over: batches of items to the caller through `full`, and back (with the items
+   * the caller released) through `empty`; after a refused item, the caller's word through
+   * `resume`. */
+  GThread *thread;
+  ReadBatch *batches;
+  GAsyncQueue *full, *empty, *resume;
+  /* The caller's side: the batch being handed out, the item last returned, the progress of
+   * the batch, the items given back. */
+  ReadBatch *cur;
+  guint pos;
+  ReadWhere where;
+  guint64 handed_out;
+  guint files_read;
+  guint64 bytes_read;
+  gboolean ended; /* ddb_snapshot_reader_next returned NULL */
+  gboolean may_skip;
+  GPtrArray *released;
+};
+
 /* ---- Incremental exports (snapshot-incremental.c) ---- */
 
 /* The incremental exports PATHS (folders) as Sources, in the order of their exportToTime,

@@ -179,10 +179,16 @@ DdbSnapshotReader *ddb_snapshot_reader_open (const char *source, const DdbImport
 void ddb_snapshot_reader_free (DdbSnapshotReader *reader);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbSnapshotReader, ddb_snapshot_reader_free)
 
-/* The next item (free it with ddb_value_free), or NULL: at the end with no error (the
- * manifest's total count then checked), or on an error ("FILE:LINE: message" for a bad item;
- * G_IO_ERROR_CANCELLED, checked every 64 items). After an error it returns NULL for good. */
+/* The next item (the caller's: give it back with ddb_snapshot_reader_release, or free it with
+ * ddb_value_free), or NULL: at the end with no error (the manifest's total count then
+ * checked), or on an error ("FILE:LINE: message" for a bad item; G_IO_ERROR_CANCELLED, checked
+ * every 64 items). After an error it returns NULL for good. The items are read and checked on
+ * a thread of the reader's, a few hundred ahead, from the first call on; a reader is used from
+ * one thread at a time. */
 DdbValue *ddb_snapshot_reader_next (DdbSnapshotReader *reader, GError **error);
+/* Frees ITEM (from ddb_snapshot_reader_next; may be NULL) on the reading thread, where it was
+ * made, which keeps the caller's thread to its own work. Before the reader is freed. */
+void ddb_snapshot_reader_release (DdbSnapshotReader *reader, DdbValue *item);
 /* After ddb_snapshot_reader_next failed on one item (a line, record or array element that
  * does not parse, an item PutItem would refuse), lets the next call read on past it, so that a
  * caller can name every bad item: TRUE then. FALSE when the error leaves the rest unreadable
