@@ -396,6 +396,58 @@ test_exports (void)
   g_assert_null (dy_exports_dialog_get_error (dialog));
   gui_screenshot ("2d-exports-incremental.png");
   gtk_window_destroy (GTK_WINDOW (dialog));
+
+  /* More exports than a page of ListExports (25): every page is read, the newest first. */
+  {
+    g_autoptr (DdbBackend) backend = dy_connection_open_backend (c, 0, &error);
+    json_t *resp = NULL;
+    g_autofree char *table_arn = NULL;
+    g_autofree char *newest_id = NULL;
+    GtkListBoxRow *first;
+    GtkWidget *open;
+    guint rows = 0;
+
+    g_assert_no_error (error);
+    g_assert_true (ddb_backend_call (
+        backend, "DescribeTable", json_pack ("{ss}", "TableName", "Posts"), NULL, &resp, &error));
+    g_assert_no_error (error);
+    table_arn = g_strdup (
+        json_string_value (json_object_get (json_object_get (resp, "Table"), "TableArn")));
+    json_decref (resp);
+    for (guint i = 0; i < 26; i++)
+      {
+        json_t *req = json_pack ("{ss ss ss}", "TableArn", table_arn, "S3Bucket", "bucket1",
+                                 "S3Prefix", "many");
+        const char *arn;
+
+        g_assert_true (
+            ddb_backend_call (backend, "ExportTableToPointInTime", req, NULL, &resp, &error));
+        g_assert_no_error (error);
+        json_decref (req);
+        arn = json_string_value (
+            json_object_get (json_object_get (resp, "ExportDescription"), "ExportArn"));
+        /* the newest by its id (its time first, to the millisecond) */
+        if (newest_id == NULL || strcmp (strstr (arn, "/export/") + 8, newest_id) > 0)
+          {
+            g_free (newest_id);
+            newest_id = g_strdup (strstr (arn, "/export/") + 8);
+          }
+        json_decref (resp);
+      }
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.table-exports", NULL));
+    dialog = find_dialog ();
+    g_assert_nonnull (dialog);
+    /* 29 exports: the first, the failed one, the incremental one and these 26 */
+    gui_wait_for (row_says, "Completed", "the newest export to be read as completed");
+    while (gtk_list_box_get_row_at_index (dy_exports_dialog_get_list (dialog), (int) rows) != NULL)
+      rows++;
+    g_assert_cmpuint (rows, ==, 29);
+    first = gtk_list_box_get_row_at_index (dy_exports_dialog_get_list (dialog), 0);
+    open = gui_find_button (GTK_WIDGET (first), "_Open");
+    g_assert_nonnull (open);
+    g_assert_nonnull (strstr (g_object_get_data (G_OBJECT (open), "url"), newest_id));
+    gtk_window_destroy (GTK_WINDOW (dialog));
+  }
 }
 
 static gboolean

@@ -25,6 +25,7 @@ struct _DyExportsDialog {
   char *open_when_done;
   gboolean start_when_described; /* dy_exports_dialog_export_and_open before the table was read */
   GHashTable *described; /* ExportArn -> its ExportDescription, as the list last read them */
+  guint list_serial;     /* of the last listing asked for (ListExports' pages) */
   double earliest_s;     /* point-in-time recovery's earliest restorable time, -1: unknown */
   char *from_default;    /* what the dialog last put in Changes From */
 

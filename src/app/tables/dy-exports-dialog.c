@@ -396,31 +396,59 @@ clear_list (DyExportsDialog *self)
     gtk_list_box_remove (self->list, child);
 }
 
+/* ListExports answers 25 at most a page, in no order AWS promises: every page is read (at most
+ * LIST_PAGES of them), and the newest SHOWN exports are listed and described. A refresh while
+ * pages are still being read makes the listing under way obsolete. */
+#define LIST_PAGES 40
+#define SHOWN 100
+
+typedef struct {
+  DyExportsDialog *self; /* a reference */
+  json_t *summaries;     /* ExportSummaries of the pages read so far */
+  guint pages;
+  guint serial;
+} Listing;
+
 static void
-exports_listed (GObject *source, GAsyncResult *result, gpointer user_data)
+listing_free (Listing *l)
 {
-  g_autoptr (DyExportsDialog) self = user_data;
-  g_autoptr (GError) error = NULL;
-  json_auto_t *resp = dy_connection_call_finish (DY_CONNECTION (source), result, &error);
-  GPtrArray *summaries;
+  g_object_unref (l->self);
+  json_decref (l->summaries);
+  g_free (l);
+}
+
+static void list_page (Listing *l, const char *next_token);
+
+/* Newest first: an export's id (after "/export/") begins with its time. */
+static const char *
+export_id (json_t *summary)
+{
+  const char *arn = json_string_value (json_object_get (summary, "ExportArn"));
+  const char *id = arn != NULL ? strstr (arn, "/export/") : NULL;
+
+  return id != NULL ? id : "";
+}
+
+static int
+compare_newest_first (gconstpointer a, gconstpointer b)
+{
+  return -strcmp (export_id (*(json_t **) a), export_id (*(json_t **) b));
+}
+
+static void
+show_listing (DyExportsDialog *self, json_t *listing)
+{
+  g_autoptr (GPtrArray) summaries = g_ptr_array_new ();
   json_t *s;
   gsize i;
 
-  if (g_cancellable_is_cancelled (self->cancellable))
-    return;
-  if (resp == NULL)
-    {
-      dy_exports_dialog_show_error (self, error->message);
-      return;
-    }
-  summaries = g_ptr_array_new ();
-  json_array_foreach (json_object_get (resp, "ExportSummaries"), i, s)
+  json_array_foreach (listing, i, s)
     g_ptr_array_add (summaries, s);
+  g_ptr_array_sort (summaries, compare_newest_first);
   clear_list (self);
-  /* Newest first: export ids begin with the time. */
-  for (guint k = summaries->len; k > 0; k--)
+  for (guint k = 0; k < summaries->len && k < SHOWN; k++)
     {
-      json_t *summary = g_ptr_array_index (summaries, k - 1);
+      json_t *summary = g_ptr_array_index (summaries, k);
       const char *arn = json_string_value (json_object_get (summary, "ExportArn"));
       GtkWidget *placeholder = adw_action_row_new ();
       json_auto_t *req = json_pack ("{ss}", "ExportArn", arn != NULL ? arn : "");
@@ -434,7 +462,51 @@ exports_listed (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   gtk_widget_set_visible (GTK_WIDGET (self->empty_label), summaries->len == 0);
   gtk_widget_set_visible (GTK_WIDGET (self->list), summaries->len > 0);
-  g_ptr_array_unref (summaries);
+}
+
+static void
+exports_listed (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  Listing *l = user_data;
+  DyExportsDialog *self = l->self;
+  g_autoptr (GError) error = NULL;
+  json_auto_t *resp = dy_connection_call_finish (DY_CONNECTION (source), result, &error);
+  const char *next;
+  json_t *s;
+  gsize i;
+
+  if (g_cancellable_is_cancelled (self->cancellable) || l->serial != self->list_serial)
+    {
+      listing_free (l);
+      return;
+    }
+  if (resp == NULL)
+    {
+      dy_exports_dialog_show_error (self, error->message);
+      listing_free (l);
+      return;
+    }
+  json_array_foreach (json_object_get (resp, "ExportSummaries"), i, s)
+    json_array_append (l->summaries, s);
+  next = json_string_value (json_object_get (resp, "NextToken"));
+  if (next != NULL && *next != '\0' && ++l->pages < LIST_PAGES)
+    {
+      list_page (l, next);
+      return;
+    }
+  show_listing (self, l->summaries);
+  listing_free (l);
+}
+
+static void
+list_page (Listing *l, const char *next_token)
+{
+  json_auto_t *req = json_pack ("{sssi}", "TableArn", l->self->table_arn, "MaxResults", 25);
+
+  if (next_token != NULL)
+    json_object_set_new (req, "NextToken", json_string (next_token));
+  dy_connection_call_async (l->self->connection, "ListExports", req, l->self->cancellable,
+                            exports_listed, l);
 }
 
 static void
@@ -446,11 +518,12 @@ refresh (DyExportsDialog *self)
                             self->cancellable, pitr_described, g_object_ref (self));
   if (self->table_arn != NULL)
     {
-      /* ListExports answers 25 at most a page: the newest page is enough for this list. */
-      json_auto_t *req = json_pack ("{sssi}", "TableArn", self->table_arn, "MaxResults", 25);
+      Listing *l = g_new0 (Listing, 1);
 
-      dy_connection_call_async (self->connection, "ListExports", req, self->cancellable,
-                                exports_listed, g_object_ref (self));
+      l->self = g_object_ref (self);
+      l->summaries = json_array ();
+      l->serial = ++self->list_serial;
+      list_page (l, NULL);
     }
 }
 
