@@ -10,8 +10,9 @@
  *     maps: the harness renders with cairo, as the GUI tests do); the longest main-loop stall,
  *     measured by a high-priority 5 ms timeout recording the gaps between its calls;
  *   - sorting the loaded rows by a number column, back to the order loaded, grouping them
- *     into item collections and back: the time until the grid shows the new order, and the
- *     longest stall meanwhile;
+ *     into item collections and back, and Find in Loaded Rows of a word (which the rows' bytes
+ *     rule out quickly), of a number (every row decoded) and cleared: the time until the grid
+ *     shows the new order, and the longest stall meanwhile;
  *   - the RSS once scrolled to the end of the rows;
  *   - 10,000 selected rows (a range: the rows are read on a worker) staged for delete, and
  *     then every row (Ctrl+A's select-all) copied as DynamoDB JSON: the time until done and
@@ -279,10 +280,22 @@ engine_scan_rate (void)
 
 static void bench_selection (DyTableView *view);
 
+static GtkWidget *
+view_child (DyTableView *view, const char *name)
+{
+  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (view), DY_TYPE_TABLE_VIEW, name));
+}
+
+/* Done: no sort or grouping at work, and Find's count says how many rows it kept (or is empty,
+ * Find cleared). */
 static gboolean
 arranged (gpointer data)
 {
-  return !dy_table_view_get_arranging (data);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (view_child (data, "find_entry")));
+  const char *count = gtk_label_get_text (GTK_LABEL (view_child (data, "find_label")));
+
+  return !dy_table_view_get_arranging (data)
+         && (*text == '\0' ? *count == '\0' : strstr (count, " of ") != NULL);
 }
 
 /* Runs START (sorting, grouping) on the loaded rows and reports the time until the grid shows
@@ -344,6 +357,36 @@ unsort (DyTableView *view)
       gtk_widget_get_template_child (GTK_WIDGET (view), DY_TYPE_TABLE_VIEW, "column_view"));
 
   gtk_column_view_sort_by_column (grid, NULL, GTK_SORT_ASCENDING);
+}
+
+/* Find in Loaded Rows: TEXT typed into its bar, reported at once (not after the entry's
+ * typing pause). */
+static void
+find_text (DyTableView *view, const char *text)
+{
+  GtkWidget *entry = view_child (view, "find_entry");
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  g_signal_emit_by_name (entry, "search-changed");
+}
+
+/* A word of 1% of the rows' names (and of a few of them only). */
+static void
+find_word (DyTableView *view)
+{
+  find_text (view, "tenant 12");
+}
+
+static void
+find_number (DyTableView *view)
+{
+  find_text (view, "4242");
+}
+
+static void
+find_cleared (DyTableView *view)
+{
+  find_text (view, "");
 }
 
 static void
@@ -429,6 +472,9 @@ run_bench (GApplication *application)
   bench_arrange (view, "back to the order loaded", unsort);
   bench_arrange (view, "grouping into item collections", group);
   bench_arrange (view, "ungrouping", group);
+  bench_arrange (view, "finding a word in the loaded rows", find_word);
+  bench_arrange (view, "finding a number in the loaded rows", find_number);
+  bench_arrange (view, "clearing the find", find_cleared);
 
   /* Scrolled to the end of the rows. */
   adjustment = gtk_scrolled_window_get_vadjustment (grid_scroller (view));

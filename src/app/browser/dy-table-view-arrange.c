@@ -1,7 +1,8 @@
 /* dy-table-view-arrange.c: the order of the table view's grid: the rows as loaded, sorted by
  * the columns the user picked (client-side: every row loaded, numbers exactly), or grouped
- * into item collections by partition key. Both read every row, so past a few they run on a
- * worker over a snapshot of the rows while the grid shows the previous order. */
+ * into item collections by partition key; and of those, only the rows holding the text of Find
+ * in Loaded Rows (dy-row-match.h) when it has one. Each reads every row, so past a few they
+ * run on a worker over a snapshot of the rows while the grid shows the previous order. */
 #define G_LOG_DOMAIN "dynoscope-table-view"
 
 #include <glib/gi18n.h>
@@ -9,6 +10,7 @@
 #include "app/common/dy-format.h"
 #include "app/browser/dy-group.h"
 #include "app/common/dy-item.h"
+#include "app/browser/dy-row-match.h"
 #include "app/browser/dy-table-view-private.h"
 #include "core/itemcodec.h"
 
@@ -97,7 +99,10 @@ sort_keys (DyTableView *self)
 typedef struct {
   DyRows *rows;
   DyRowsSnapshot *snapshot;
-  GPtrArray *keys; /* SortKey*: sorting */
+  guint n;           /* rows in the snapshot */
+  DyRowMatch *match; /* the rows kept: those holding Find's text; NULL: all */
+  guint kept;        /* how many, once arranged */
+  GPtrArray *keys;   /* SortKey*: sorting (none: the rows kept in their loaded order) */
   char *pk;        /* grouping */
   char *sk;
   gboolean descending;
@@ -109,6 +114,7 @@ arrange_free (Arrange *job)
 {
   g_object_unref (job->rows);
   dy_rows_snapshot_free (job->snapshot);
+  dy_row_match_free (job->match);
   if (job->keys != NULL)
     g_ptr_array_unref (job->keys);
   g_free (job->pk);
@@ -143,17 +149,29 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
 typedef struct {
   SortData *data;
   const char **names; /* the keys' attribute names */
+  const DyRowMatch *match;
+  GArray *kept; /* guint32: the rows kept, in their loaded order */
 } SortRead;
 
-/* Keeps row ROW's values of the sort keys, decoding only those. */
+/* Keeps row ROW, if Find's text is in it, and its values of the sort keys, decoding only
+ * those. */
 static gboolean
 read_sort_values (guint row, const guint8 *bytes, gsize len, gpointer user_data, GError **error)
 {
   SortRead *r = user_data;
   guint k = r->data->keys->len;
-  g_autoptr (DdbValue) item
-      = ddb_item_decode_keyed_some (bytes, len, NULL, NULL, 0, r->names, k, error);
+  g_autoptr (DdbValue) item = NULL;
+  gboolean found;
+  guint32 position = row;
 
+  if (!dy_row_match_encoded (r->match, bytes, len, &found, error))
+    return FALSE;
+  if (!found)
+    return TRUE;
+  g_array_append_val (r->kept, position);
+  if (k == 0)
+    return TRUE;
+  item = ddb_item_decode_keyed_some (bytes, len, NULL, NULL, 0, r->names, k, error);
   if (item == NULL)
     return FALSE;
   for (guint j = 0; j < k; j++)
@@ -165,25 +183,26 @@ read_sort_values (guint row, const guint8 *bytes, gsize len, gpointer user_data,
   return TRUE;
 }
 
-/* The rows' positions in the keys' order; NULL if cancelled or unreadable. */
+/* The positions of the rows kept, in the keys' order (in their loaded order without keys);
+ * NULL if cancelled or unreadable. */
 static GArray *
 sort_rows (Arrange *job, GCancellable *cancellable, GError **error)
 {
-  guint n = dy_rows_snapshot_get_n (job->snapshot);
+  guint n = job->n;
   guint k = job->keys->len;
-  SortData data = { g_new0 (DdbValue *, (gsize) n * k), job->keys };
-  g_autofree const char **names = g_new0 (const char *, k);
-  SortRead read = { &data, names };
-  GArray *positions = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+  SortData data = { g_new0 (DdbValue *, MAX ((gsize) n * k, 1)), job->keys };
+  g_autofree const char **names = g_new0 (const char *, MAX (k, 1));
+  GArray *positions = g_array_sized_new (FALSE, FALSE, sizeof (guint32), job->match ? 0 : n);
+  SortRead read = { &data, names, job->match, positions };
 
   for (guint j = 0; j < k; j++)
     names[j] = ((SortKey *) job->keys->pdata[j])->name;
   if (dy_rows_snapshot_foreach (job->snapshot, read_sort_values, &read, cancellable, error))
     {
-      for (guint32 i = 0; i < n; i++)
-        g_array_append_val (positions, i);
-      g_qsort_with_data (positions->data, (int) positions->len, sizeof (guint32), compare_rows,
-                         &data);
+      if (k > 0)
+        g_qsort_with_data (positions->data, (int) positions->len, sizeof (guint32), compare_rows,
+                           &data);
+      job->kept = positions->len;
     }
   else
     g_clear_pointer (&positions, g_array_unref);
@@ -226,18 +245,25 @@ read_group_row (guint row, const guint8 *bytes, gsize len, gpointer user_data, G
 {
   GroupRead *r = user_data;
   const char *keys[] = { r->job->pk, r->job->sk };
-  g_autoptr (DdbValue) item = ddb_item_decode_keyed_some (bytes, len, NULL, NULL, 0, keys,
-                                                          r->job->sk != NULL ? 2 : 1, error);
+  g_autoptr (DdbValue) item = NULL;
   const DdbValue *pk;
   g_autofree char *text = NULL;
   gsize size = 0;
+  gboolean found;
 
+  if (!dy_row_match_encoded (r->job->match, bytes, len, &found, error))
+    return FALSE;
+  if (!found)
+    return TRUE;
   /* Only the key attributes are built; the size is read from the encoding. */
+  item = ddb_item_decode_keyed_some (bytes, len, NULL, NULL, 0, keys, r->job->sk != NULL ? 2 : 1,
+                                     error);
   if (item == NULL || !ddb_item_encoded_size (bytes, len, &size, error))
     return FALSE;
   pk = ddb_value_map_get (item, r->job->pk);
   text = pk != NULL ? dy_format_key (pk) : g_strdup (_ ("(no partition key)"));
   dy_group_builder_add (r->builder, text, row, size);
+  r->job->kept++;
   if (r->sort->sk != NULL)
     {
       const DdbValue *sk = ddb_value_map_get (item, r->job->sk);
@@ -252,7 +278,7 @@ read_group_row (guint row, const guint8 *bytes, gsize len, gpointer user_data, G
 static GListModel *
 group_rows (Arrange *job, GCancellable *cancellable, GError **error)
 {
-  guint n = dy_rows_snapshot_get_n (job->snapshot);
+  guint n = job->n;
   g_autoptr (DyGroupBuilder) builder = dy_group_builder_new ();
   GroupSort sort = { job->sk != NULL ? g_new0 (DdbValue *, MAX (n, 1)) : NULL, job->descending };
   GroupRead read = { job, builder, &sort };
@@ -296,18 +322,20 @@ arrange_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
 }
 
 static void
-show_sorted (DyTableView *self, GArray *positions)
+show_sorted (DyTableView *self, Arrange *job, GArray *positions)
 {
-  guint sorted = positions->len;
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->items));
 
   g_clear_object (&self->order);
   self->order = dy_row_list_new (self->items, positions);
   self->sort_dirty = FALSE;
-  /* Rows loaded while it sorted go at the end, until the next sort. */
-  if (sorted < n)
-    dy_table_view_rows_added (self, sorted, n);
+  self->found = job->match != NULL ? job->kept : n;
+  /* Rows loaded while it sorted go at the end, until the next sort (or are looked at by the
+   * next Find, after their page). */
+  if (job->n < n)
+    dy_table_view_rows_added (self, job->n, n);
   dy_row_selection_set_model (self->selection, G_LIST_MODEL (self->order));
+  dy_table_view_find_update (self);
 }
 
 static void
@@ -356,10 +384,12 @@ show_arranged (DyTableView *self, Arrange *job, gpointer done, GError *error)
         dy_table_view_show_error (self, error->message);
     }
   else if (job->keys != NULL)
-    show_sorted (self, done);
+    show_sorted (self, job, done);
   else
     {
       show_groups (self, done);
+      self->found = job->kept;
+      dy_table_view_find_update (self);
       g_object_unref (done);
     }
 }
@@ -386,6 +416,8 @@ arrange (DyTableView *self, GPtrArray *keys)
   self->arrange_cancellable = g_cancellable_new ();
   job->rows = g_object_ref (self->items);
   job->snapshot = dy_rows_snapshot (self->items);
+  job->n = dy_rows_snapshot_get_n (job->snapshot);
+  job->match = dy_row_match_new (self->find_text);
   job->keys = keys;
   if (keys == NULL)
     {
@@ -395,7 +427,7 @@ arrange (DyTableView *self, GPtrArray *keys)
     }
   job->serial = ++self->arrange_serial;
   self->arranging = TRUE;
-  if (dy_rows_snapshot_get_n (job->snapshot) <= ARRANGE_AT_ONCE)
+  if (job->n <= ARRANGE_AT_ONCE)
     {
       /* Few rows: the result is shown before this returns. */
       g_autoptr (GError) error = NULL;
@@ -432,7 +464,7 @@ dy_table_view_rebuild_rows (DyTableView *self)
   gtk_column_view_column_set_visible (self->tree_column, FALSE);
   if (self->sorting && self->ready)
     keys = sort_keys (self);
-  if (keys == NULL || keys->len == 0)
+  if ((keys == NULL || keys->len == 0) && !dy_table_view_finding (self))
     {
       /* Without a sort column the grid shows the rows as loaded, in DynamoDB's order, at no
        * cost. */
@@ -440,8 +472,12 @@ dy_table_view_rebuild_rows (DyTableView *self)
       dy_row_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
       if (keys != NULL)
         g_ptr_array_unref (keys);
+      self->found = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+      dy_table_view_find_update (self);
       return;
     }
+  if (keys == NULL)
+    keys = g_ptr_array_new_with_free_func ((GDestroyNotify) sort_key_free);
   /* Until the new order is made, the grid shows the previous one (rows loaded since at its
    * end), or the rows as loaded. */
   if (self->order == NULL
@@ -458,14 +494,20 @@ dy_table_view_rows_added (DyTableView *self, guint from, guint to)
 {
   if (self->order != NULL && !self->grouped)
     {
-      dy_row_list_append_range (self->order, from, to);
+      /* Rows Find has not looked at are not shown until it has. */
+      if (!dy_table_view_finding (self))
+        dy_row_list_append_range (self->order, from, to);
       self->sort_dirty = TRUE;
     }
+  if (!dy_table_view_finding (self))
+    self->found += to - from;
 }
 
 void
 dy_table_view_rearrange (DyTableView *self)
 {
-  if (self->grouped || (self->sorting && (self->sort_dirty || self->order == NULL)))
+  gboolean ordered = self->sorting || dy_table_view_finding (self);
+
+  if (self->grouped || (ordered && (self->sort_dirty || self->order == NULL)))
     dy_table_view_rebuild_rows (self);
 }

@@ -7,6 +7,7 @@
  *   dy-table-view-columns.c  the grid: columns, cells and their tints, the column chooser
  *   dy-table-view-times.c    the grid's time columns (Off, Beside, Instead) and the TTL attribute
  *   dy-table-view-arrange.c  the grid's order: sorted by columns or grouped into collections
+ *   dy-table-view-find.c     Find in Loaded Rows: the search bar keeping the rows with a text
  *   dy-table-view-selection.c  many rows selected: the inspector or the selection bar
  *   dy-table-view-bulk.c     what is done with them: delete, copy as, export, copy to; a file's
  *                            items staged
@@ -86,6 +87,9 @@ struct _DyTableView {
   GtkButton *selection_cancel;
   GtkButton *select_query_button;
   GMenu *selection_menu_model; /* the selection's actions: the bar's menu and the right click's */
+  GtkSearchBar *find_bar;
+  GtkSearchEntry *find_entry;
+  GtkLabel *find_label;
 
   DyConnection *connection;
   char *table_name;
@@ -144,6 +148,8 @@ struct _DyTableView {
   guint select_all_idle;          /* looks again once the rows have settled */
   GCancellable *bulk_cancellable; /* work on the selection under way (dy-table-view-selection.c) */
   char *bulk_status;              /* what it is doing, for the bar */
+  char *find_text;                /* Find in Loaded Rows' text; NULL: every row */
+  guint found;                    /* rows the grid shows: those holding it, or every row loaded */
 };
 
 /* dy-table-view-state.c: a saved query given before the view was ready, now applied. */
@@ -231,6 +237,14 @@ const char *dy_table_view_ttl_attribute (DyTableView *self);
  * set for it, else the default); a column removed loses its actions. */
 void dy_table_view_times_column_added (DyTableView *self, GtkColumnViewColumn *column);
 void dy_table_view_times_column_removed (DyTableView *self, GtkColumnViewColumn *column);
+
+/* dy-table-view-find.c */
+void dy_table_view_find_class_init (GtkWidgetClass *widget_class);
+void dy_table_view_find_init (DyTableView *self);
+/* Find has a text: the grid shows only the loaded rows holding it. */
+gboolean dy_table_view_finding (DyTableView *self);
+/* The bar's count of the rows kept, once arranged. */
+void dy_table_view_find_update (DyTableView *self);
 
 /* dy-table-view-arrange.c */
 /* Sorts or groups the rows anew, as the column sorter and the grouping say. */

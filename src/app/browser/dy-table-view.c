@@ -297,6 +297,7 @@ dy_table_view_finalize (GObject *object)
   g_clear_pointer (&self->description, json_decref);
   g_clear_pointer (&self->ttl, json_decref);
   g_free (self->ttl_error);
+  g_free (self->find_text);
   g_clear_pointer (&self->pending_state, g_variant_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->describe_cancellable);
@@ -475,6 +476,7 @@ dy_table_view_class_init (DyTableViewClass *klass)
   dy_table_view_columns_class_init (widget_class);
   dy_table_view_selection_class_init (widget_class);
   dy_table_view_panes_class_init (widget_class);
+  dy_table_view_find_class_init (widget_class);
   gtk_widget_class_install_property_action (widget_class, "view.group", "grouped");
   gtk_widget_class_install_property_action (widget_class, "view.show-request", "show-request");
   gtk_widget_class_install_action (widget_class, "view.expression-builder", NULL,
@@ -513,6 +515,7 @@ dy_table_view_init (DyTableView *self)
   dy_table_view_selection_init (self);
   dy_table_view_columns_init (self);
   dy_table_view_panes_init (self);
+  dy_table_view_find_init (self);
   dy_table_view_rebuild_rows (self);
 }
 

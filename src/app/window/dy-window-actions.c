@@ -1,7 +1,8 @@
 /* dy-window-actions.c: the main window's actions on its tabs and the current table: the SQL,
  * Changes and key-distribution tabs and windows, the Compare window, the Model window, the
- * staging panel and the fan-out dialog, new and closed tabs, and the table view's actions forwarded from the window
- * (Run, Load More, Group, Filter, Load All, Cancel, the expression builder). */
+ * staging panel and the fan-out dialog, new and closed tabs, and the table view's actions forwarded
+ * from the window (Run, Load More, Group, Filter, Find, Load All, Cancel, the expression builder).
+ */
 #define G_LOG_DOMAIN "dynoscope-window"
 
 #include <glib/gi18n.h>
@@ -218,6 +219,8 @@ forward_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     view_action = "view.group";
   else if (g_str_equal (action_name, "win.filter"))
     view_action = "view.focus-filter";
+  else if (g_str_equal (action_name, "win.find"))
+    view_action = "view.find";
   else if (g_str_equal (action_name, "win.load-all"))
     view_action = "view.load-all";
   else if (g_str_equal (action_name, "win.cancel"))
@@ -273,6 +276,7 @@ dy_window_actions_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.load-more", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.group", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.filter", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.load-all", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.cancel", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.expression-builder", NULL, forward_action);
@@ -300,6 +304,8 @@ dy_window_actions_class_init (GtkWidgetClass *widget_class)
                                        "win.expression-builder", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.filter",
                                        NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.find", NULL);
   /* Escape stops a long read wherever the focus is (the view binds it too). */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
   /* Ctrl+S stages; Ctrl+Shift+S shows what is staged. Ctrl+Shift+D and Ctrl+Shift+I stay GTK's
