@@ -1,5 +1,6 @@
 /* compare-cmd.c: `dynoscope-cli CONNECTION compare --table T (--with-db PATH | --with-endpoint
- * URL | --with-export PATH) [--with-table T2] [--base PATH | --no-base] [--exclude PATH …]
+ * URL | --with-export PATH [--with-incremental PATH …]) [--with-table T2] [--base PATH |
+ * --no-base] [--exclude PATH …]
  * [--segments N] [--json] [--stage [--staging PATH]]`. Text: the line `same=N changed=C
  * only_here=A only_there=B` first; when a base is known the line `edited_here=E
  * edited_there=F both=X`; then `items_here=… bytes_here=… items_there=… bytes_there=…`
@@ -28,7 +29,8 @@
 #define COMPARE_PREFIX "dynoscope-cli compare: "
 #define COMPARE_USAGE \
   N_ ("Usage: dynoscope-cli [--db PATH | --endpoint URL] compare --table T " \
-      "(--with-db PATH | --with-endpoint URL | --with-export PATH) [--with-table T2] " \
+      "(--with-db PATH | --with-endpoint URL | --with-export PATH [--with-incremental PATH …]) " \
+      "[--with-table T2] " \
       "[--base PATH | --no-base] [--filter JSON] [--partition VALUE …] [--map-keys] " \
       "[--exclude PATH …] [--segments N] [--json] " \
       "[--stage [--staging PATH]]")
@@ -257,6 +259,7 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
   g_autofree char *table = NULL, *with_db = NULL, *with_endpoint = NULL, *with_table = NULL;
   g_autofree char *with_export = NULL, *base = NULL, *staging_path = NULL, *filter_text = NULL;
   g_auto (GStrv) partitions = NULL;
+  g_auto (GStrv) incrementals = NULL;
   json_t *filter = NULL;
   gboolean map_keys = FALSE;
   g_auto (GStrv) exclude = NULL;
@@ -283,6 +286,11 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
     { "with-export", 0, 0, G_OPTION_ARG_FILENAME, &with_export,
       N_ ("The other side: a folder in the S3 export layout or an export file, read without "
           "importing it"),
+      N_ ("PATH") },
+    { "with-incremental", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &incrementals,
+      N_ ("An incremental export applied on top of --with-export's full export (repeat it for "
+          "several): the other side is the table as of its end, and compared with a snapshot of "
+          "the full export, the differences are what it changed"),
       N_ ("PATH") },
     { "with-table", 0, 0, G_OPTION_ARG_STRING, &with_table,
       N_ ("The table on the other side (default: the same name)"), N_ ("T2") },
@@ -359,6 +367,12 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
                _ (COMPARE_USAGE));
       return 2;
     }
+  if (incrementals != NULL && with_export == NULL)
+    {
+      fprintf (stderr, COMPARE_PREFIX "%s\n",
+               _ ("--with-incremental goes with --with-export (the full export it applies to)"));
+      return 2;
+    }
   if (base != NULL && no_base)
     {
       fprintf (stderr, COMPARE_PREFIX "%s\n", _ ("--base and --no-base exclude each other"));
@@ -417,6 +431,7 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
   options.there.backend = there;
   options.there.table = with_table != NULL ? with_table : table;
   options.there.export_path = with_export;
+  options.there.export_incrementals = (const char *const *) incrementals;
   options.exclude = (const char *const *) exclude;
   options.segments = (guint) segments;
   options.base_path = base;

@@ -94,8 +94,8 @@ static const CliCommand commands[] = {
   { "serve",
     "--db PATH serve [--host HOST] [--port PORT] [--auth KEYID:SECRET[:TOKEN] …] "
     "[--auth-file PATH] [--export-dir DIR | --export-s3]",
-    N_ ("Answer DynamoDB's API over HTTP from the database, as a local endpoint"), NULL,
-    serve_main, NULL },
+    N_ ("Answer DynamoDB's API over HTTP from the database, as a local endpoint"), NULL, serve_main,
+    NULL },
   { "exports",
     "[--db PATH | --endpoint URL] exports list [--table T]\n           dynoscope-cli "
     "[--db PATH | --endpoint URL] exports describe EXPORT_ARN\n           dynoscope-cli "
@@ -130,7 +130,8 @@ static const CliCommand commands[] = {
     cli_keys_main, NULL, NULL },
   { "compare",
     "[--db PATH | --endpoint URL] compare --table T (--with-db PATH | --with-endpoint URL | "
-    "--with-export PATH) [--with-table T2] [--base PATH] [--exclude PATH …] [--json] "
+    "--with-export PATH [--with-incremental PATH …]) [--with-table T2] [--base PATH] "
+    "[--exclude PATH …] [--json] "
     "[--stage [--staging PATH]]",
     N_ ("Compare a table with one of another database or endpoint or an export, item by item "
         "and attribute by attribute, three-way from a base; stage the push of the edits made "

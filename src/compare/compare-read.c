@@ -31,6 +31,12 @@ typedef struct {
   gpointer progress_data;
 } Reader;
 
+static const char *const delete_sql[] = {
+  "DELETE FROM here WHERE k = ? RETURNING size",
+  "DELETE FROM there WHERE k = ? RETURNING size",
+  "DELETE FROM base WHERE k = ? RETURNING size",
+};
+
 static const char *const insert_sql[] = {
   "INSERT INTO here (k, item, cmp, size) VALUES (?, ?, ?, ?)",
   "INSERT INTO there (k, item, cmp, size) VALUES (?, ?, ?, ?)",
@@ -154,9 +160,64 @@ forward_cancel (GCancellable *outer, gpointer inner)
   g_cancellable_cancel (inner);
 }
 
-/* Reads an export (S3 folder or file) item by item, on this thread. */
+/* Incremental exports' changes to the rows of an export's side. */
+typedef struct {
+  Reader *rd;
+  sqlite3_stmt *remove;
+} ChangeSink;
+
+/* Removes the row of the key of ITEM (the key attributes at least), if there is one. */
 static gboolean
-read_export (Reader *rd, const char *path, GError **error)
+remove_row (ChangeSink *cs, const DdbValue *item, GError **error)
+{
+  Reader *rd = cs->rd;
+  g_autoptr (DdbValue) copy = ddb_value_copy (item);
+  g_autoptr (GByteArray) key = g_byte_array_new ();
+  int rc;
+
+  if ((rd->side == 1 && !compare_map_to_here (rd->result, copy, error))
+      || !compare_encode_key (rd->result, copy, key, error))
+    return FALSE;
+  sqlite3_bind_blob (cs->remove, 1, key->data, (int) key->len, SQLITE_STATIC);
+  while ((rc = sqlite3_step (cs->remove)) == SQLITE_ROW)
+    {
+      rd->items--;
+      rd->bytes -= (guint64) sqlite3_column_int64 (cs->remove, 0);
+    }
+  sqlite3_reset (cs->remove);
+  sqlite3_clear_bindings (cs->remove);
+  if (rc != SQLITE_DONE)
+    return compare_sql_error (rd->result->db, error);
+  return TRUE;
+}
+
+static gboolean
+change_put (const DdbValue *item, gpointer data, GError **error)
+{
+  ChangeSink *cs = data;
+
+  if (!remove_row (cs, item, error))
+    return FALSE;
+  reader_add (cs->rd, ddb_value_copy (item));
+  if (cs->rd->error != NULL)
+    {
+      /* the caller reports rd->error */
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "stopped");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+change_remove (const DdbValue *keys, gpointer data, GError **error)
+{
+  return remove_row (data, keys, error);
+}
+
+/* Reads an export (S3 folder or file) item by item, on this thread, then applies the
+ * INCREMENTALS (may be NULL) on top. */
+static gboolean
+read_export (Reader *rd, const char *path, const char *const *incrementals, GError **error)
 {
   DdbCompareResult *r = rd->result;
   g_autofree char *spec = compare_key_spec (&r->keys);
@@ -164,6 +225,9 @@ read_export (Reader *rd, const char *path, GError **error)
   g_autoptr (DdbSnapshotReader) reader = NULL;
   DdbValue *item;
   GError *local = NULL;
+  ChangeSink cs = { rd, NULL };
+  DdbSnapshotChangeSink sink = { change_put, change_remove, &cs };
+  gboolean ok;
 
   /* The reader checks the items as PutItem would on a table: the compare's table side's. */
   io.table_name
@@ -171,6 +235,7 @@ read_export (Reader *rd, const char *path, GError **error)
   io.format = DDB_SNAPSHOT_AUTO;
   io.key = spec;
   io.cancellable = rd->inner;
+  io.incrementals = incrementals;
   reader = ddb_snapshot_reader_open (path, &io, error);
   if (reader == NULL)
     return FALSE;
@@ -185,6 +250,20 @@ read_export (Reader *rd, const char *path, GError **error)
   if (local != NULL)
     {
       g_propagate_error (error, local); /* already "FILE:LINE: …" */
+      return FALSE;
+    }
+  if (sqlite3_prepare_v2 (r->db, delete_sql[rd->side], -1, &cs.remove, NULL) != SQLITE_OK)
+    return compare_sql_error (r->db, error);
+  ok = ddb_snapshot_reader_apply_incrementals (reader, &sink, &local);
+  sqlite3_finalize (cs.remove);
+  if (!ok && rd->error != NULL)
+    {
+      g_clear_error (&local);
+      return TRUE; /* the caller reports it */
+    }
+  if (!ok)
+    {
+      g_propagate_error (error, local);
       return FALSE;
     }
   report (rd, rd->items);
@@ -222,7 +301,7 @@ read_into (DdbCompareResult *r, guint side, const DdbCompareSide *s, const char 
     handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel),
                                      g_object_ref (rd.inner), g_object_unref);
   if (path != NULL)
-    ok = read_export (&rd, path, &read_error);
+    ok = read_export (&rd, path, side < 2 ? s->export_incrementals : NULL, &read_error);
   else if (r->partitions != NULL)
     ok = compare_query_partitions (r, s->backend, s->table,
                                    side == 1 && r->rename ? r->there_names[0] : r->keys.name[0],

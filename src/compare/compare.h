@@ -47,6 +47,10 @@ typedef struct {
    * lines, JSON, CSV, as engine/snapshot.h reads them), read directly without importing. Its
    * key schema is the other side's. TABLE then only names the side in messages (may be NULL). */
   const char *export_path;
+  /* With EXPORT_PATH a full export: incremental exports (folders; NULL-terminated, or NULL)
+   * applied on top of it, the side being the table as of the last one's end. Compared with the
+   * full export's snapshot, the differences are what they changed. */
+  const char *const *export_incrementals;
 } DdbCompareSide;
 
 typedef struct {

@@ -17,6 +17,28 @@
 
 /* ---- Import into the engine ---- */
 
+/* The incremental exports' changes go to the table in the import's transaction. */
+typedef struct {
+  DdbStore *store;
+  const DdbTableDef *def;
+} StoreSink;
+
+static gboolean
+store_put (const DdbValue *item, gpointer data, GError **error)
+{
+  StoreSink *s = data;
+
+  return ddb_store_item_put (s->store, s->def, item, error);
+}
+
+static gboolean
+store_remove (const DdbValue *keys, gpointer data, GError **error)
+{
+  StoreSink *s = data;
+
+  return ddb_store_item_delete (s->store, s->def, keys, error);
+}
+
 static gboolean
 import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
                const DdbImportOptions *options, Progress *pr, GError **error)
@@ -28,6 +50,8 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
   const char *arn;
   gboolean keep_arn;
   GError *local = NULL;
+  StoreSink store_sink = { engine->store, def };
+  DdbSnapshotChangeSink sink = { store_put, store_remove, &store_sink };
 
   if (g_cancellable_set_error_if_cancelled (options->cancellable, error))
     return FALSE;
@@ -80,8 +104,7 @@ import_locked (DdbEngine *engine, DdbSnapshotReader *r, const char *source,
     }
   items = (gint64) pr->p.items;
   if (r->incrementals != NULL
-      && (!snap_apply_incrementals (engine->store, def, r->incrementals, pr, options->cancellable,
-                                    error)
+      && (!snap_apply_incrementals (&sink, def, r->incrementals, pr, options->cancellable, error)
           || !ddb_store_table_stats (engine->store, def, NULL, &items, &bytes, error)))
     goto rollback;
   if (g_cancellable_set_error_if_cancelled (options->cancellable, error))

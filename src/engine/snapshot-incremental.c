@@ -1,6 +1,7 @@
 /* snapshot-incremental.c: DynamoDB's incremental exports (exportType INCREMENTAL_EXPORT) read
- * and applied on top of a full export inside the import's transaction, giving the table as of
- * the last incremental export's exportToTime.
+ * and applied on top of a full export (through a DdbSnapshotChangeSink: the import's puts and
+ * deletes inside its transaction, or compare's table of a side), giving the table as of the
+ * last incremental export's exportToTime.
  *
  * An incremental export's data lines are changes, in DynamoDB JSON
  *   {"Metadata":{"WriteTimestampMicros":{"N":"…"}},"Keys":{…},"NewImage":{…},"OldImage":{…}}
@@ -24,7 +25,6 @@
 #include "core/number.h"
 #include "engine/item-ops.h"
 #include "engine/snapshot-private.h"
-#include "engine/store.h"
 
 void
 snap_change_clear (SnapChange *change)
@@ -281,7 +281,7 @@ snap_load_incrementals (const Sources *base, const char *const *paths, GError **
 /* ---- Applying them ---- */
 
 typedef struct {
-  DdbStore *store;
+  const DdbSnapshotChangeSink *sink;
   const DdbTableDef *def;
   Progress *pr;
   GCancellable *cancellable;
@@ -355,8 +355,8 @@ apply_change (Apply *a, const SnapChange *c, GError **error)
       g_hash_table_insert (a->written, g_bytes_ref (key), seen);
     }
   *seen = c->write_us;
-  return c->new_image != NULL ? ddb_store_item_put (a->store, a->def, c->new_image, error)
-                              : ddb_store_item_delete (a->store, a->def, c->keys, error);
+  return c->new_image != NULL ? a->sink->put (c->new_image, a->sink->data, error)
+                              : a->sink->remove (c->keys, a->sink->data, error);
 }
 
 static gboolean
@@ -417,12 +417,13 @@ apply_file (Apply *a, const Sources *s, const SourceFile *f, guint64 *records, G
 }
 
 gboolean
-snap_apply_incrementals (DdbStore *store, const DdbTableDef *def, GPtrArray *incrementals,
-                         Progress *pr, GCancellable *cancellable, GError **error)
+snap_apply_incrementals (const DdbSnapshotChangeSink *sink, const DdbTableDef *def,
+                         GPtrArray *incrementals, Progress *pr, GCancellable *cancellable,
+                         GError **error)
 {
   g_autoptr (GHashTable) written
       = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, g_free);
-  Apply a = { store, def, pr, cancellable, written };
+  Apply a = { sink, def, pr, cancellable, written };
 
   for (guint i = 0; incrementals != NULL && i < incrementals->len; i++)
     {

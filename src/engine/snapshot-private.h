@@ -245,11 +245,11 @@ struct _DdbSnapshotReader {
 /* The incremental exports PATHS (folders) as Sources, in the order of their exportToTime,
  * checked to follow BASE (the full export) without a gap; NULL with an error otherwise. */
 GPtrArray *snap_load_incrementals (const Sources *base, const char *const *paths, GError **error);
-/* Applies the changes of INCREMENTALS (from snap_load_incrementals) to the table DEF in STORE,
- * inside the import's transaction, counting them into PR. */
-gboolean snap_apply_incrementals (DdbStore *store, const DdbTableDef *def,
-                                  GPtrArray *incrementals, Progress *pr,
-                                  GCancellable *cancellable, GError **error);
+/* Applies the changes of INCREMENTALS (from snap_load_incrementals) to the table DEF through
+ * SINK (ddb_snapshot_reader_apply_incrementals), counting them into PR. */
+gboolean snap_apply_incrementals (const DdbSnapshotChangeSink *sink, const DdbTableDef *def,
+                                  GPtrArray *incrementals, Progress *pr, GCancellable *cancellable,
+                                  GError **error);
 void snap_item_source_close (ItemSource *src);
 /* At the end of a file's items: a store's object is read to its end and its MD5 checked
  * against the manifest's; nothing to do for a file (checked before it was read). Adds the

@@ -397,6 +397,19 @@ ddb_snapshot_reader_release (DdbSnapshotReader *r, DdbValue *item)
 }
 
 gboolean
+ddb_snapshot_reader_apply_incrementals (DdbSnapshotReader *r, const DdbSnapshotChangeSink *sink,
+                                        GError **error)
+{
+  Progress pr;
+
+  g_return_val_if_fail (r->ended && !r->may_skip, FALSE);
+  if (r->incrementals == NULL)
+    return TRUE;
+  snap_progress_init (&pr, NULL, NULL);
+  return snap_apply_incrementals (sink, r->def, r->incrementals, &pr, r->cancellable, error);
+}
+
+gboolean
 ddb_snapshot_reader_skip_refused (DdbSnapshotReader *r)
 {
   if (!r->ended || !r->may_skip)

@@ -189,6 +189,22 @@ DdbValue *ddb_snapshot_reader_next (DdbSnapshotReader *reader, GError **error);
 /* Frees ITEM (from ddb_snapshot_reader_next; may be NULL) on the reading thread, where it was
  * made, which keeps the caller's thread to its own work. Before the reader is freed. */
 void ddb_snapshot_reader_release (DdbSnapshotReader *reader, DdbValue *item);
+
+/* Where the changes of incremental exports go: PUT an item (whole: it replaces any item of its
+ * key), REMOVE the item of the key attributes KEYS. FALSE with an error stops them. */
+typedef struct {
+  gboolean (*put) (const DdbValue *item, gpointer data, GError **error);
+  gboolean (*remove) (const DdbValue *keys, gpointer data, GError **error);
+  gpointer data;
+} DdbSnapshotChangeSink;
+
+/* Once ddb_snapshot_reader_next has returned NULL without an error: the changes of the
+ * incremental exports the reader was opened with (DdbImportOptions.incrementals; none: TRUE at
+ * once), through SINK in the order of the exports, each checked as the import checks it (an
+ * earlier change of an item after a later one is passed over), so that the items read and the
+ * changes give the table as of the last export's end. Errors "FILE:LINE: ...". */
+gboolean ddb_snapshot_reader_apply_incrementals (DdbSnapshotReader *reader,
+                                                 const DdbSnapshotChangeSink *sink, GError **error);
 /* After ddb_snapshot_reader_next failed on one item (a line, record or array element that
  * does not parse, an item PutItem would refuse), lets the next call read on past it, so that a
  * caller can name every bad item: TRUE then. FALSE when the error leaves the rest unreadable

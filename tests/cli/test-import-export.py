@@ -313,6 +313,31 @@ class ImportExport(unittest.TestCase):
                  for d in lines[1:] if "kind" in d}
         self.assertEqual(kinds, {("changed",) + upd, ("only-here", "WS#new", "META"),
                                  ("only-there",) + gone})
+        # Without importing: the full export with the incremental one on top is the other side.
+        # Against the full export's snapshot, the differences are what the incremental changed.
+        r = run("--db", self.db, "compare", "--table", "Workspaces", "--with-export", full,
+                "--with-incremental", inc, "--json")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        lines = [json.loads(l) for l in r.stdout.decode().splitlines()]
+        self.assertEqual((lines[0]["same"], lines[0]["changed"], lines[0]["only_here"],
+                          lines[0]["only_there"], lines[0]["items_here"],
+                          lines[0]["items_there"]),
+                         (len(items) - 2, 1, 1, 1, len(items), len(items)))
+        diffs = {(d["kind"], d["key"]["EntityRef"]["S"], d["key"]["Detail"]["S"]): d
+                 for d in lines[1:] if "kind" in d}
+        self.assertEqual(set(diffs), {("changed",) + upd, ("only-there", "WS#new", "META"),
+                                      ("only-here",) + gone})
+        self.assertEqual(diffs[("changed",) + upd]["diff"],
+                         [{"path": "note", "new": {"SS": ["a", "b"]}}])
+        self.assertEqual(diffs[("only-there", "WS#new", "META")]["item"], new_item)
+        # and the snapshot of both is the same table
+        r = run("--db", db2, "compare", "--table", "Workspaces", "--with-export", full,
+                "--with-incremental", inc)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = run("--db", self.db, "compare", "--table", "Workspaces", "--with-db", db2,
+                "--with-incremental", inc)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"--with-incremental goes with --with-export", r.stderr)
 
     def test_help(self):
         r = run("import", "--help")
