@@ -18,6 +18,7 @@
 #include "app/connections/dy-identity.h"
 #include "app/connections/dy-mfa-dialog.h"
 #include "app/connections/dy-sign-in.h"
+#include "app/tables/dy-import.h"
 #include "gui-util.h"
 #include "net/hash.h"
 #include "net/secret-json.h"
@@ -227,6 +228,41 @@ test_identity_unknown (void)
   g_assert_cmpstr (dy_connection_get_identity (c), ==, "identity unknown · credentials file");
   text = widget_text (sidebar_list ());
   g_assert_nonnull (strstr (text, "identity unknown · credentials file"));
+}
+
+static gboolean
+import_inspected (gpointer data)
+{
+  return dy_import_dialog_get_inspected (data);
+}
+
+/* An export in S3 opened with a profile whose role needs an MFA code: the import dialog's look
+ * at the bucket asks for it too (a cancelled code says so), as the connection's requests do. */
+static void
+test_mfa_s3_import (void)
+{
+  DyImportDialog *import;
+  GtkWidget *dialog;
+  g_autofree char *text = NULL;
+  g_autofree char *said = NULL;
+
+  if (server_url == NULL)
+    {
+      g_test_skip ("DYNOSCOPE_CLI is not set");
+      return;
+    }
+  import = dy_import_dialog_new_for_export (gui_window, "s3://exports-bucket/AWSDynamoDB/x",
+                                            profile ("admin"), NULL);
+  gui_wait_for (mfa_dialog_open, NULL, "the MFA dialog of the S3 export's look");
+  dialog = dy_mfa_dialog_get_current ();
+  text = widget_text (dialog);
+  g_assert_nonnull (strstr (text, "(profile admin)"));
+  gtk_widget_activate (gui_find_button (dialog, "_Cancel"));
+  gui_wait_for (import_inspected, import, "the look at the export to end");
+  g_assert_null (dy_mfa_dialog_get_current ());
+  said = widget_text (GTK_WIDGET (import));
+  g_assert_nonnull (strstr (said, "No MFA code was given"));
+  gtk_window_destroy (GTK_WINDOW (import));
 }
 
 static void
@@ -748,6 +784,7 @@ main (int argc, char **argv)
   g_test_add_func ("/signin/identity-words", test_identity_words);
   g_test_add_func ("/signin/environment", test_environment);
   g_test_add_func ("/signin/identity-unknown", test_identity_unknown);
+  g_test_add_func ("/signin/mfa-s3-import", test_mfa_s3_import);
   g_test_add_func ("/signin/mfa", test_mfa);
   g_test_add_func ("/signin/sso", test_sso_sign_in);
   g_test_add_func ("/signin/region-menu", test_region_menu);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "app/common/dy-format.h"
+#include "app/connections/dy-mfa-dialog.h"
 #include "app/tables/dy-import-private.h"
 #include "backend/transfer.h"
 #include "exports/s3-import.h"
@@ -51,7 +52,9 @@ append_bytes (const guint8 *data, gsize len, gpointer user_data, GError **error)
 static DdbS3 *
 open_s3 (const DyImportSource *s, GError **error)
 {
-  DdbS3Options o = { .profile = s->profile, .region = s->region };
+  /* A role with mfa_serial asks for the code, as the connection's requests do (a worker
+   * thread: the dialog waits for the main loop). */
+  DdbS3Options o = { .profile = s->profile, .region = s->region, .mfa_prompt = dy_mfa_prompt };
 
   return ddb_s3_new (&o, error);
 }
