@@ -255,6 +255,11 @@ typedef struct {
   /* ddb_item_decode_keyed_some: the item's own attributes to decode (NULL: all). */
   const char *const *wanted;
   guint n_wanted;
+  /* ddb_item_encoded_foreach_scalar: called on each scalar skip_value steps over, until it
+   * says stop. */
+  DdbEncodedScalarFunc visit;
+  gpointer visit_data;
+  gboolean stopped;
 } Reader;
 
 static gboolean
@@ -419,15 +424,25 @@ names_unique (const DdbValue *m)
     }
 }
 
+/* Hands SCALAR to the reader's visitor, if it has one and has not stopped. */
+static inline void
+visit (Reader *r, const DdbEncodedScalar *scalar)
+{
+  if (r->visit != NULL && !r->stopped)
+    r->stopped = r->visit (scalar, r->visit_data);
+}
+
 /* Steps over a value not wanted, allocating nothing: its framing is checked (nothing is read
  * past the end, counts and nesting within bounds), its contents are not. SIZE (may be NULL)
- * grows by the value's size as DynamoDB counts it (itemsize.c's rules). */
+ * grows by the value's size as DynamoDB counts it (itemsize.c's rules). The reader's visitor
+ * sees each scalar. */
 static gboolean
 skip_value (Reader *r, guint level, gsize *size)
 {
   guint8 tag;
   gsize count, ignored = 0;
   DdbNumber n;
+  DdbEncodedScalar scalar = { 0 };
 
   if (size == NULL)
     size = &ignored;
@@ -437,22 +452,30 @@ skip_value (Reader *r, guint level, gsize *size)
   if (level > DDB_MAX_NESTING)
     return malformed (r, "nested too deep");
   tag = *r->p++;
+  scalar.type = TAG_TYPE (tag);
   switch (TAG_TYPE (tag))
     {
     case DDB_TYPE_S:
     case DDB_TYPE_B:
       if (!get_len (r, tag, 1, &count))
         return FALSE;
+      scalar.bytes = r->p;
+      scalar.len = count;
+      visit (r, &scalar);
       r->p += count;
       *size += count;
       return TRUE;
     case DDB_TYPE_N:
       if (!get_number (r, tag, &n))
         return FALSE;
+      scalar.number = &n;
+      visit (r, &scalar);
       *size += ddb_number_size (&n);
       return TRUE;
     case DDB_TYPE_BOOL:
     case DDB_TYPE_NULL:
+      scalar.boolean = TAG_K (tag) != 0;
+      visit (r, &scalar);
       *size += 1;
       return TRUE;
     case DDB_TYPE_M:
@@ -762,39 +785,64 @@ ddb_item_decode_keyed_some (const guint8 *data, gsize len, const char *const *ke
   return item;
 }
 
-gboolean
-ddb_item_encoded_size (const guint8 *data, gsize len, gsize *size, GError **error)
+/* Steps over the whole item R reads, its size into *SIZE. */
+static gboolean
+skip_item (Reader *r, const guint8 *data, gsize *size)
 {
-  Reader r = { data, data + len, error, NULL, NULL, 0, NULL, 0 };
   gsize count, total = 0;
 
-  g_return_val_if_fail (data != NULL || len == 0, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-  if (len == 0)
-    return malformed (&r, "empty");
+  if (r->p == r->end)
+    return malformed (r, "empty");
   if (TAG_TYPE (data[0]) != DDB_TYPE_M)
-    return malformed (&r, "not a map");
-  r.p++;
-  if (!get_len (&r, data[0], 2, &count))
+    return malformed (r, "not a map");
+  r->p++;
+  if (!get_len (r, data[0], 2, &count))
     return FALSE;
   /* The item itself is no nested map: its attributes cost their names and values only. */
   for (gsize i = 0; i < count; i++)
     {
       guint64 name_len;
 
-      if (!get_varint (&r, &name_len))
+      if (!get_varint (r, &name_len))
         return FALSE;
-      if (name_len > remaining (&r))
-        return malformed (&r, "truncated attribute name");
-      r.p += name_len;
+      if (name_len > remaining (r))
+        return malformed (r, "truncated attribute name");
+      r->p += name_len;
       total += name_len;
-      if (!skip_value (&r, 1, &total))
+      if (!skip_value (r, 1, &total))
         return FALSE;
     }
-  if (r.p != r.end)
-    return malformed (&r, "trailing bytes");
+  if (r->p != r->end)
+    return malformed (r, "trailing bytes");
   *size = total;
   return TRUE;
+}
+
+gboolean
+ddb_item_encoded_foreach_scalar (const guint8 *data, gsize len, DdbEncodedScalarFunc func,
+                                 gpointer user_data, gboolean *stopped, GError **error)
+{
+  Reader r = { data, data + len, error, NULL, NULL, 0, NULL, 0, func, user_data, FALSE };
+  gsize size;
+  gboolean ok;
+
+  g_return_val_if_fail (data != NULL || len == 0, FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  ok = skip_item (&r, data, &size);
+  if (stopped != NULL)
+    *stopped = ok && r.stopped;
+  return ok;
+}
+
+gboolean
+ddb_item_encoded_size (const guint8 *data, gsize len, gsize *size, GError **error)
+{
+  Reader r = { data, data + len, error, NULL, NULL, 0, NULL, 0, NULL, NULL, FALSE };
+
+  g_return_val_if_fail (data != NULL || len == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  return skip_item (&r, data, size);
 }
 
 DdbValue *

@@ -45,4 +45,25 @@ DdbValue *ddb_item_decode_keyed_some (const guint8 *data, gsize len, const char 
  * checked for UTF-8, nor sets for duplicates. */
 gboolean ddb_item_encoded_size (const guint8 *data, gsize len, gsize *size, GError **error);
 
+/* A scalar value of an encoded item as ddb_item_encoded_foreach_scalar hands it over: a string's
+ * or a binary's bytes where they lie in the encoding, a number decoded, a boolean; the elements
+ * of sets are scalars too. */
+typedef struct {
+  DdbType type;        /* S, N, B, BOOL or NULL */
+  const guint8 *bytes; /* S and B: LEN bytes (not NUL-terminated) */
+  gsize len;
+  const DdbNumber *number; /* N */
+  gboolean boolean;        /* BOOL */
+} DdbEncodedScalar;
+
+/* TRUE stops the walk. */
+typedef gboolean (*DdbEncodedScalarFunc) (const DdbEncodedScalar *scalar, gpointer user_data);
+
+/* Calls FUNC on every scalar value of the item ddb_item_encode() wrote (not on the attribute
+ * names), at any depth, in their stored order, until it returns TRUE (*STOPPED then TRUE; may be
+ * NULL), allocating nothing; FALSE (the error set) when the bytes are malformed, with the
+ * framing checked as ddb_item_encoded_size checks it. */
+gboolean ddb_item_encoded_foreach_scalar (const guint8 *data, gsize len, DdbEncodedScalarFunc func,
+                                          gpointer user_data, gboolean *stopped, GError **error);
+
 G_END_DECLS

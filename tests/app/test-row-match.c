@@ -1,9 +1,8 @@
 /* test-row-match.c: Find in Loaded Rows' test of a row (no display): a text found in strings,
  * numbers as the grid shows them, true, false and null at any depth, case-insensitive (ASCII
  * and beyond), never in attribute names or binary values; read from an item's encoding with
- * exactly the answer of the decoded item, over many items and texts, those the encoded bytes
- * rule out quickly (a string's text) and those that need the decoding (digits, "e", "ru",
- * non-ASCII). */
+ * exactly the answer of the built item, over many items and texts, those the encoded bytes rule
+ * out at once (a string's text) and those walked value by value (digits, "e", "ru", non-ASCII). */
 #define G_LOG_DOMAIN "test-row-match"
 
 #include <string.h>

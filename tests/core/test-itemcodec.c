@@ -19,16 +19,92 @@ encode (const DdbValue *item)
   return g_byte_array_free_to_bytes (out);
 }
 
-/* The size read from the encoding is the item's size. */
+/* A scalar written out: its type and its value ("S:text", "N:1.5", "B:<bytes>", "BOOL:1"). */
+static void
+describe_scalar (GString *out, DdbType type, const void *bytes, gsize len, const DdbNumber *n,
+                 gboolean boolean)
+{
+  g_string_append_printf (out, "%d:", type);
+  if (type == DDB_TYPE_S || type == DDB_TYPE_B)
+    g_string_append_len (out, bytes, (gssize) len);
+  else if (type == DDB_TYPE_N)
+    ddb_number_append (n, out);
+  else if (type == DDB_TYPE_BOOL)
+    g_string_append_c (out, boolean ? '1' : '0');
+  g_string_append_c (out, '|');
+}
+
+/* The scalars of VALUE in stored order, from the built item. */
+static void
+describe_scalars (GString *out, const DdbValue *value)
+{
+  switch (value->type)
+    {
+    case DDB_TYPE_M:
+      for (guint i = 0; i < value->attrs->len; i++)
+        describe_scalars (out, g_array_index (value->attrs, DdbAttr, i).value);
+      break;
+    case DDB_TYPE_L:
+    case DDB_TYPE_SS:
+    case DDB_TYPE_NS:
+    case DDB_TYPE_BS:
+      for (guint i = 0; i < value->elems->len; i++)
+        describe_scalars (out, g_ptr_array_index (value->elems, i));
+      break;
+    default:
+      describe_scalar (out, value->type, value->bytes.data, value->bytes.len, &value->number,
+                       value->boolean);
+    }
+}
+
+typedef struct {
+  GString *out;
+  guint seen;
+  guint stop_at; /* 0: never */
+} Walk;
+
+static gboolean
+walk_scalar (const DdbEncodedScalar *scalar, gpointer data)
+{
+  Walk *w = data;
+
+  describe_scalar (w->out, scalar->type, scalar->bytes, scalar->len, scalar->number,
+                   scalar->boolean);
+  return ++w->seen == w->stop_at;
+}
+
+/* The size read from the encoding is the item's size, and the scalars walked in it are the
+ * item's, in order; a walk told to stop stops there. */
 static void
 assert_encoded_size (const guint8 *data, gsize len, const DdbValue *item)
 {
   GError *error = NULL;
   gsize size = 0;
+  g_autoptr (GString) want = g_string_new (NULL);
+  Walk walk = { g_string_new (NULL), 0, 0 };
+  gboolean stopped = TRUE;
 
   g_assert_true (ddb_item_encoded_size (data, len, &size, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (size, ==, ddb_item_size (item));
+  describe_scalars (want, item);
+  g_assert_true (ddb_item_encoded_foreach_scalar (data, len, walk_scalar, &walk, &stopped, &error));
+  g_assert_no_error (error);
+  g_assert_false (stopped);
+  g_assert_cmpstr (walk.out->str, ==, want->str);
+  if (walk.seen >= 2)
+    {
+      guint all = walk.seen;
+
+      g_string_truncate (walk.out, 0);
+      walk.seen = 0;
+      walk.stop_at = all / 2;
+      g_assert_true (
+          ddb_item_encoded_foreach_scalar (data, len, walk_scalar, &walk, &stopped, &error));
+      g_assert_true (stopped);
+      g_assert_cmpuint (walk.seen, ==, all / 2);
+    }
+  g_string_free (walk.out, TRUE);
 }
 
 /* Encodes, decodes, and checks the result is written back as the same DynamoDB JSON text, which
@@ -343,6 +419,15 @@ test_truncation (void)
         g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
         g_assert_true (g_str_has_prefix (error->message, "Malformed stored item: "));
         g_clear_error (&error);
+      }
+      {
+        Walk walk = { g_string_new (NULL), 0, 0 };
+
+        g_assert_false (
+            ddb_item_encoded_foreach_scalar (copy, n, walk_scalar, &walk, NULL, &error));
+        g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+        g_clear_error (&error);
+        g_string_free (walk.out, TRUE);
       }
       g_free (copy);
     }

@@ -1,9 +1,9 @@
-/* dy-row-match.c: Find in Loaded Rows' test of a row. A string's bytes stand as they are in an
- * item's encoding (core/itemcodec.h), so a text that only a string can hold (not a number's
- * digits, not part of true, false or null) is first looked for in the encoded bytes: a row
- * without it is passed over undecoded, and the rows with it decoded and checked (the bytes may
- * have been in an attribute's name or a binary value). Case is folded: ASCII letters in place,
- * any other text through g_utf8_casefold (every row decoded then). */
+/* dy-row-match.c: Find in Loaded Rows' test of a row, on its encoding (core/itemcodec.h),
+ * building no item: its scalars are walked where they lie (ddb_item_encoded_foreach_scalar), a
+ * number written out as the grid shows it. A string's bytes stand as they are in the encoding,
+ * so a text that only a string can hold (not a number's digits, not part of true, false or
+ * null) is first looked for in the whole of the bytes: a row without it is passed over at
+ * once. Case is folded: ASCII letters in place, any other text through g_utf8_casefold. */
 #include "app/browser/dy-row-match.h"
 
 #include <string.h>
@@ -16,6 +16,7 @@ struct _DyRowMatch {
   gsize len;
   gboolean ascii;        /* only ASCII: folded by g_ascii_tolower, and compared so */
   gboolean strings_only; /* only a string can hold it: look in the encoded bytes first */
+  GString *number;       /* a number's text, written for the test */
 };
 
 DyRowMatch *
@@ -33,6 +34,7 @@ dy_row_match_new (const char *text)
     if ((guchar) *p >= 0x80)
       match->ascii = FALSE;
   match->folded = match->ascii ? g_ascii_strdown (text, -1) : g_utf8_casefold (text, -1);
+  match->number = g_string_new (NULL);
   match->len = strlen (match->folded);
   /* A number shows digits, a sign, a point and an exponent's e. */
   for (const char *p = match->folded; *p != '\0'; p++)
@@ -51,6 +53,7 @@ dy_row_match_free (DyRowMatch *match)
   if (match == NULL)
     return;
   g_free (match->folded);
+  g_string_free (match->number, TRUE);
   g_free (match);
 }
 
@@ -131,12 +134,33 @@ dy_row_match_item (const DyRowMatch *match, const DdbValue *item)
   return match == NULL || value_matches (match, item);
 }
 
+/* One scalar of the encoding: TRUE (stop) when it holds the text. */
+static gboolean
+scalar_matches (const DdbEncodedScalar *scalar, gpointer data)
+{
+  DyRowMatch *match = data;
+
+  switch (scalar->type)
+    {
+    case DDB_TYPE_S:
+      return text_matches (match, (const char *) scalar->bytes, scalar->len);
+    case DDB_TYPE_N:
+      g_string_truncate (match->number, 0);
+      ddb_number_append (scalar->number, match->number);
+      return text_matches (match, match->number->str, match->number->len);
+    case DDB_TYPE_BOOL:
+      return text_matches (match, scalar->boolean ? "true" : "false", scalar->boolean ? 4 : 5);
+    case DDB_TYPE_NULL:
+      return text_matches (match, "null", 4);
+    default:
+      return FALSE;
+    }
+}
+
 gboolean
-dy_row_match_encoded (const DyRowMatch *match, const guint8 *bytes, gsize len, gboolean *found,
+dy_row_match_encoded (DyRowMatch *match, const guint8 *bytes, gsize len, gboolean *found,
                       GError **error)
 {
-  g_autoptr (DdbValue) item = NULL;
-
   if (match == NULL)
     {
       *found = TRUE;
@@ -147,9 +171,5 @@ dy_row_match_encoded (const DyRowMatch *match, const guint8 *bytes, gsize len, g
       *found = FALSE;
       return TRUE;
     }
-  item = ddb_item_decode (bytes, len, error);
-  if (item == NULL)
-    return FALSE;
-  *found = value_matches (match, item);
-  return TRUE;
+  return ddb_item_encoded_foreach_scalar (bytes, len, scalar_matches, match, found, error);
 }

@@ -1,7 +1,7 @@
 /* dy-row-match.h: whether a loaded row holds a text (the grid's Find in Loaded Rows): in a
  * string, a number as the grid shows it, true, false or null, at any depth of maps, lists and
- * sets; case-insensitive. Read from the row's stored encoding, decoding only the rows that may
- * hold it. GTK-free; used from the worker that arranges the grid's rows. */
+ * sets; case-insensitive. Read from the row's stored encoding without building the item.
+ * GTK-free; used from the worker that arranges the grid's rows. */
 #pragma once
 
 #include <glib.h>
@@ -19,9 +19,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DyRowMatch, dy_row_match_free)
 
 /* Whether ITEM holds the text in one of its values. */
 gboolean dy_row_match_item (const DyRowMatch *match, const DdbValue *item);
-/* The same of the item encoded as BYTES (ddb_item_encode); FALSE with ERROR when they do not
- * decode. */
-gboolean dy_row_match_encoded (const DyRowMatch *match, const guint8 *bytes, gsize len,
-                               gboolean *found, GError **error);
+/* The same of the item encoded as BYTES (ddb_item_encode), without building it; FALSE with
+ * ERROR when they do not decode. MATCH holds scratch space: one thread at a time. */
+gboolean dy_row_match_encoded (DyRowMatch *match, const guint8 *bytes, gsize len, gboolean *found,
+                               GError **error);
 
 G_END_DECLS

@@ -149,7 +149,7 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
 typedef struct {
   SortData *data;
   const char **names; /* the keys' attribute names */
-  const DyRowMatch *match;
+  DyRowMatch *match;
   GArray *kept; /* guint32: the rows kept, in their loaded order */
 } SortRead;
 
