@@ -19,8 +19,10 @@
 
 #include "cli/interrupt.h"
 #include "cli/compare-cmd.h"
+#include "cli/mfa-prompt.h"
 #include "compare/compare.h"
 #include "cli/staging-cmd.h"
+#include "exports/s3-import.h"
 #include "compare/push.h"
 #include "core/ddbjson.h"
 #include "core/error.h"
@@ -34,6 +36,44 @@
       "[--base PATH | --no-base] [--filter JSON] [--partition VALUE …] [--map-keys] " \
       "[--exclude PATH …] [--segments N] [--json] " \
       "[--stage [--staging PATH]]")
+
+/* How many of WITH_EXPORT and INCREMENTALS are s3:// URLs. */
+static guint
+s3_urls (const char *with_export, char **incrementals)
+{
+  guint n = with_export != NULL && g_str_has_prefix (with_export, "s3://");
+
+  for (guint i = 0; incrementals != NULL && incrementals[i] != NULL; i++)
+    n += g_str_has_prefix (incrementals[i], "s3://");
+  return n;
+}
+
+/* The exports at the s3:// URLs WITH_EXPORT and INCREMENTALS located in their bucket, read
+ * through S3 with this side's session (--profile, --region, --ca-bundle; AWS_ENDPOINT_URL_S3
+ * and the rest of the environment). */
+static DdbS3Exports *
+open_s3_exports (const CliTarget *target, const char *with_export, char **incrementals,
+                 GCancellable *cancellable, DdbS3 **s3, gboolean *config_error, GError **error)
+{
+  DdbS3Options options = { 0 };
+  g_autoptr (GPtrArray) urls = g_ptr_array_new ();
+
+  options.profile = target->profile;
+  options.region = target->region;
+  options.ca_bundle = target->ca_bundle;
+  options.mfa_prompt = cli_mfa_prompt;
+  *s3 = ddb_s3_new (&options, error);
+  if (*s3 == NULL)
+    {
+      *config_error = TRUE;
+      return NULL;
+    }
+  g_ptr_array_add (urls, (gpointer) with_export);
+  for (guint i = 0; incrementals != NULL && incrementals[i] != NULL; i++)
+    g_ptr_array_add (urls, incrementals[i]);
+  g_ptr_array_add (urls, NULL);
+  return ddb_s3_exports_open (*s3, (const char *const *) urls->pdata, NULL, cancellable, error);
+}
 
 static void
 show_progress (guint side, guint64 items, double rate, gpointer data)
@@ -272,6 +312,9 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
   g_autoptr (DdbBackend) there = NULL;
   g_autoptr (DdbCompareResult) result = NULL;
   g_autoptr (GCancellable) cancellable = NULL;
+  g_autoptr (DdbS3) s3 = NULL;
+  g_autoptr (DdbS3Exports) s3_exports = NULL;
+  guint n_s3;
   gboolean config_error = FALSE;
   CliTarget other = { 0 };
   DdbCompareOptions options = { 0 };
@@ -284,8 +327,8 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
       N_ ("The other side: an endpoint (with this side's --profile, --region and --ca-bundle)"),
       N_ ("URL") },
     { "with-export", 0, 0, G_OPTION_ARG_FILENAME, &with_export,
-      N_ ("The other side: a folder in the S3 export layout or an export file, read without "
-          "importing it"),
+      N_ ("The other side: a folder in the S3 export layout, an export file, or an export in "
+          "its bucket (s3://BUCKET/PREFIX, as import takes it), read without importing it"),
       N_ ("PATH") },
     { "with-incremental", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &incrementals,
       N_ ("An incremental export applied on top of --with-export's full export (repeat it for "
@@ -373,6 +416,14 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
                _ ("--with-incremental goes with --with-export (the full export it applies to)"));
       return 2;
     }
+  n_s3 = s3_urls (with_export, incrementals);
+  if (n_s3 > 0 && n_s3 != 1 + (incrementals != NULL ? g_strv_length (incrementals) : 0))
+    {
+      fprintf (stderr, COMPARE_PREFIX "%s\n",
+               _ ("--with-export and --with-incremental must be all s3:// URLs or all local "
+                  "paths"));
+      return 2;
+    }
   if (base != NULL && no_base)
     {
       fprintf (stderr, COMPARE_PREFIX "%s\n", _ ("--base and --no-base exclude each other"));
@@ -432,6 +483,25 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
   options.there.table = with_table != NULL ? with_table : table;
   options.there.export_path = with_export;
   options.there.export_incrementals = (const char *const *) incrementals;
+  cancellable = g_cancellable_new ();
+  if (n_s3 > 0)
+    {
+      /* The exports in S3: read from their bucket, as an import reads them. */
+      const char *const *keys;
+
+      s3_exports = open_s3_exports (target, with_export, incrementals, cancellable, &s3,
+                                    &config_error, &error);
+      if (s3_exports == NULL)
+        {
+          fprintf (stderr, COMPARE_PREFIX "%s\n", error->message);
+          json_decref (filter);
+          return config_error ? 2 : 3;
+        }
+      keys = ddb_s3_exports_get_summaries (s3_exports);
+      options.there.export_path = keys[0];
+      options.there.export_incrementals = keys[1] != NULL ? keys + 1 : NULL;
+      options.there.export_store = ddb_s3_exports_get_store (s3_exports);
+    }
   options.exclude = (const char *const *) exclude;
   options.segments = (guint) segments;
   options.base_path = base;
@@ -439,7 +509,6 @@ cli_compare_main (const CliTarget *target, int argc, char **argv)
   options.filter = filter;
   options.partitions = (const char *const *) partitions;
   options.map_keys = map_keys;
-  cancellable = g_cancellable_new ();
   cli_interrupt_cancels (cancellable);
   progress = isatty (STDERR_FILENO);
   result = ddb_compare_run (&options, progress ? show_progress : NULL, NULL, cancellable, &error);

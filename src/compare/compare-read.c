@@ -214,10 +214,11 @@ change_remove (const DdbValue *keys, gpointer data, GError **error)
   return remove_row (data, keys, error);
 }
 
-/* Reads an export (S3 folder or file) item by item, on this thread, then applies the
- * INCREMENTALS (may be NULL) on top. */
+/* Reads an export (S3 folder or file, or the objects of STORE when not NULL) item by item, on
+ * this thread, then applies the INCREMENTALS (may be NULL) on top. */
 static gboolean
-read_export (Reader *rd, const char *path, const char *const *incrementals, GError **error)
+read_export (Reader *rd, const char *path, const char *const *incrementals,
+             const DdbSnapshotStore *store, GError **error)
 {
   DdbCompareResult *r = rd->result;
   g_autofree char *spec = compare_key_spec (&r->keys);
@@ -236,6 +237,7 @@ read_export (Reader *rd, const char *path, const char *const *incrementals, GErr
   io.key = spec;
   io.cancellable = rd->inner;
   io.incrementals = incrementals;
+  io.store = store;
   reader = ddb_snapshot_reader_open (path, &io, error);
   if (reader == NULL)
     return FALSE;
@@ -301,7 +303,8 @@ read_into (DdbCompareResult *r, guint side, const DdbCompareSide *s, const char 
     handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel),
                                      g_object_ref (rd.inner), g_object_unref);
   if (path != NULL)
-    ok = read_export (&rd, path, side < 2 ? s->export_incrementals : NULL, &read_error);
+    ok = read_export (&rd, path, side < 2 ? s->export_incrementals : NULL,
+                      side < 2 ? s->export_store : NULL, &read_error);
   else if (r->partitions != NULL)
     ok = compare_query_partitions (r, s->backend, s->table,
                                    side == 1 && r->rename ? r->there_names[0] : r->keys.name[0],

@@ -15,6 +15,7 @@
 #include <gio/gio.h>
 
 #include "backend/backend.h"
+#include "engine/snapshot.h"
 #include "core/value.h"
 
 G_BEGIN_DECLS
@@ -51,6 +52,9 @@ typedef struct {
    * applied on top of it, the side being the table as of the last one's end. Compared with the
    * full export's snapshot, the differences are what they changed. */
   const char *const *export_incrementals;
+  /* Non-NULL: EXPORT_PATH and EXPORT_INCREMENTALS are keys of this store's objects (an S3
+   * bucket: exports/s3-import.h's ddb_s3_exports_open), not paths on disk. Borrowed. */
+  const DdbSnapshotStore *export_store;
 } DdbCompareSide;
 
 typedef struct {

@@ -1,11 +1,74 @@
 /* s3-import.c: an export (and its incremental exports) imported straight from S3
  * (s3-import.h's ddb_s3_import): each URL located, the engine's import run over the bucket's
- * store (s3-store.h), the table's base recorded as the export's folder. */
+ * store (s3-store.h), the table's base recorded as the export's folder; and the same exports
+ * opened for another reader (ddb_s3_exports_open: compare's). */
 #include <jansson.h>
 #include <string.h>
 
 #include "exports/s3-import.h"
 #include "exports/s3-store.h"
+
+struct _DdbS3Exports {
+  char *bucket;
+  GPtrArray *summaries; /* char *: the manifest-summary.json keys, NULL-terminated */
+  DdbS3Store *store;
+};
+
+void
+ddb_s3_exports_free (DdbS3Exports *exports)
+{
+  if (exports == NULL)
+    return;
+  g_clear_pointer (&exports->store, ddb_s3_store_free);
+  g_ptr_array_unref (exports->summaries);
+  g_free (exports->bucket);
+  g_free (exports);
+}
+
+DdbS3Exports *
+ddb_s3_exports_open (DdbS3 *s3, const char *const *urls, const DdbS3ImportOptions *s3_options,
+                     GCancellable *cancellable, GError **error)
+{
+  g_autoptr (DdbS3Exports) exports = g_new0 (DdbS3Exports, 1);
+
+  g_return_val_if_fail (s3 != NULL && urls != NULL && urls[0] != NULL, NULL);
+  exports->summaries = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; urls[i] != NULL; i++)
+    {
+      g_autofree char *b = NULL;
+      char *summary = NULL;
+
+      if (!ddb_s3_export_locate (s3, urls[i], &b, &summary, cancellable, error))
+        return NULL;
+      g_ptr_array_add (exports->summaries, summary);
+      if (exports->bucket == NULL)
+        exports->bucket = g_steal_pointer (&b);
+      else if (strcmp (exports->bucket, b) != 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       "%s: the exports must all be in one bucket (the first is in %s)", urls[i],
+                       exports->bucket);
+          return NULL;
+        }
+    }
+  g_ptr_array_add (exports->summaries, NULL);
+  exports->store = ddb_s3_store_new_for_bucket (
+      s3, exports->bucket, s3_options != NULL ? s3_options->parallel : 0,
+      s3_options != NULL ? s3_options->memory_budget : 0, cancellable);
+  return g_steal_pointer (&exports);
+}
+
+const DdbSnapshotStore *
+ddb_s3_exports_get_store (DdbS3Exports *exports)
+{
+  return ddb_s3_store_get (exports->store);
+}
+
+const char *const *
+ddb_s3_exports_get_summaries (DdbS3Exports *exports)
+{
+  return (const char *const *) exports->summaries->pdata;
+}
 
 /* The exportToTime of the export whose summary is SUMMARY_KEY, in microseconds (0 when it
  * cannot be read: the import itself will say why). */
@@ -43,10 +106,9 @@ ddb_s3_import (DdbEngine *engine, DdbS3 *s3, const char *const *urls,
                const DdbImportOptions *options, const DdbS3ImportOptions *s3_options,
                DdbSnapshotProgress *out, GError **error)
 {
-  g_autoptr (GPtrArray) summaries = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *bucket = NULL;
+  g_autoptr (DdbS3Exports) exports = NULL;
+  GPtrArray *summaries;
   g_autofree char *base_source = NULL;
-  g_autoptr (DdbS3Store) store = NULL;
   DdbImportOptions opts = *options;
   const char *last;
   gint64 best = 0;
@@ -55,30 +117,11 @@ ddb_s3_import (DdbEngine *engine, DdbS3 *s3, const char *const *urls,
   g_return_val_if_fail (options != NULL, FALSE);
   if (out != NULL)
     memset (out, 0, sizeof *out);
-  for (guint i = 0; urls[i] != NULL; i++)
-    {
-      g_autofree char *b = NULL;
-      char *summary = NULL;
-
-      if (!ddb_s3_export_locate (s3, urls[i], &b, &summary, options->cancellable, error))
-        return FALSE;
-      g_ptr_array_add (summaries, summary);
-      if (bucket == NULL)
-        bucket = g_steal_pointer (&b);
-      else if (strcmp (bucket, b) != 0)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       "%s: the exports must all be in one bucket (the first is in %s)", urls[i],
-                       bucket);
-          return FALSE;
-        }
-    }
-  g_ptr_array_add (summaries, NULL);
-
-  store = ddb_s3_store_new_for_bucket (s3, bucket, s3_options != NULL ? s3_options->parallel : 0,
-                                       s3_options != NULL ? s3_options->memory_budget : 0,
-                                       options->cancellable);
-  opts.store = ddb_s3_store_get (store);
+  exports = ddb_s3_exports_open (s3, urls, s3_options, options->cancellable, error);
+  if (exports == NULL)
+    return FALSE;
+  summaries = exports->summaries;
+  opts.store = ddb_s3_exports_get_store (exports);
   opts.incrementals = (const char *const *) summaries->pdata + 1;
   /* The base is the export the table ends as of: the full one, or the incremental export that
    * ends last (the engine applies them in that order). */
@@ -93,7 +136,7 @@ ddb_s3_import (DdbEngine *engine, DdbS3 *s3, const char *const *urls,
           last = g_ptr_array_index (summaries, i);
         }
     }
-  base_source = export_folder_url (bucket, last);
+  base_source = export_folder_url (exports->bucket, last);
   if (opts.base_source == NULL)
     {
       opts.base_source = base_source;

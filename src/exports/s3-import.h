@@ -39,4 +39,20 @@ gboolean ddb_s3_import (DdbEngine *engine, DdbS3 *s3, const char *const *urls,
                         const DdbImportOptions *options, const DdbS3ImportOptions *s3_options,
                         DdbSnapshotProgress *out, GError **error);
 
+/* The exports URLS[0] (a full export) and URLS[1..] (its incremental exports; NULL-terminated)
+ * located as ddb_s3_export_locate does, all in one bucket, and the store to read them through
+ * (DdbImportOptions.store): for a reader other than the import (compare reads an export side
+ * so). Errors as ddb_s3_import's. */
+typedef struct _DdbS3Exports DdbS3Exports;
+
+DdbS3Exports *ddb_s3_exports_open (DdbS3 *s3, const char *const *urls,
+                                   const DdbS3ImportOptions *s3_options, GCancellable *cancellable,
+                                   GError **error);
+void ddb_s3_exports_free (DdbS3Exports *exports);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DdbS3Exports, ddb_s3_exports_free)
+/* The store (valid while EXPORTS is), and the keys of the exports' manifest-summary.json in the
+ * order of the URLs, NULL-terminated: the source and the incrementals a reader takes. */
+const DdbSnapshotStore *ddb_s3_exports_get_store (DdbS3Exports *exports);
+const char *const *ddb_s3_exports_get_summaries (DdbS3Exports *exports);
+
 G_END_DECLS

@@ -798,6 +798,38 @@ class ImportTests(unittest.TestCase):
                     self.assertIn(incrementals[1], out.stdout)
                     self.assertTrue(out.stdout.rstrip().endswith(" arn=" + summary["exportArn"]),
                                     out.stdout)
+                    # compare reads the exports where they lie: the full export with both
+                    # incrementals on top is the imported table; against a snapshot of the full
+                    # export alone, the differences are what the incrementals changed.
+                    on_top = ("--with-export", full, "--with-incremental", incrementals[1],
+                              "--with-incremental", incrementals[0] + "manifest-summary.json")
+                    out = self.cli("--db", db, "compare", "--table", "Catalog", *on_top, "--json")
+                    self.assert_ok(out)
+                    head = json.loads(out.stdout.splitlines()[0])
+                    self.assertEqual((head["same"], head["changed"], head["only_here"],
+                                      head["only_there"]), (len(want), 0, 0, 0))
+                    full_db = db + ".full"
+                    self.assert_ok(self.import_s3(full_db, "Catalog", full))
+                    out = self.cli("--db", full_db, "compare", "--table", "Catalog", *on_top,
+                                   "--json")
+                    self.assertEqual(out.returncode, 1, out.stderr)
+                    before = {x["Id"]["N"]: norm_item(x) for x in full_items}
+                    after = {k: norm_item(x) for k, x in want.items()}
+                    kinds = {}
+                    for line in out.stdout.splitlines()[1:]:
+                        d = json.loads(line)
+                        if "kind" in d:
+                            kinds[d["key"]["Id"]["N"]] = d["kind"]
+                    self.assertEqual(kinds, {
+                        **{k: "only-here" for k in before if k not in after},
+                        **{k: "only-there" for k in after if k not in before},
+                        **{k: "changed" for k in before
+                           if k in after and before[k] != after[k]}})
+                    self.assertTrue(kinds)
+                    out = self.cli("--db", full_db, "compare", "--table", "Catalog",
+                                   "--with-export", full, "--with-incremental", self.dir)
+                    self.assertEqual(out.returncode, 2, out.stderr)
+                    self.assertIn("all s3:// URLs or all local paths", out.stderr)
 
     # ---- locating ----
 
