@@ -164,6 +164,18 @@ gui_run (DyTableView *view, const char *action)
   gui_settle ();
 }
 
+void
+gui_call (DdbBackend *backend, const char *operation, json_t *request)
+{
+  g_autoptr (GError) error = NULL;
+  json_t *response = NULL;
+
+  if (!ddb_backend_call (backend, operation, request, NULL, &response, &error))
+    g_error ("%s: %s", operation, error->message);
+  json_decref (request);
+  json_decref (response);
+}
+
 DyTableView *
 gui_open_table (const char *table)
 {

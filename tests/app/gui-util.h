@@ -28,6 +28,9 @@ void gui_settle_for (guint ms);
 void gui_screenshot_after (const char *name, guint pause_ms);
 void gui_screenshot (const char *name);
 
+/* Calls OPERATION with REQUEST (taken) on BACKEND; fails the test when it fails. */
+void gui_call (DdbBackend *backend, const char *operation, json_t *request);
+
 /* The demo database's connection (it lives in the test's cache folder), or NULL. */
 DyConnection *gui_demo_connection (void);
 /* TRUE once the demo connection lists its tables. */

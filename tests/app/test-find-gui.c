@@ -14,18 +14,6 @@
 #define TABLE "Finds"
 #define N_ITEMS 3000
 
-static void
-call (DdbBackend *backend, const char *operation, json_t *request)
-{
-  g_autoptr (GError) error = NULL;
-  json_t *response = NULL;
-
-  if (!ddb_backend_call (backend, operation, request, NULL, &response, &error))
-    g_error ("%s: %s", operation, error->message);
-  json_decref (request);
-  json_decref (response);
-}
-
 /* Item I: in collection "T#<I/3>", sort key I, a name ("Needle I" every seventh, else
  * "hay I"), an amount "I.25" and a flag. */
 static gboolean
@@ -43,12 +31,12 @@ create_table (void)
   gui_wait_for (gui_demo_tables_listed, NULL, "the demo database");
   backend = dy_connection_open_backend (gui_demo_connection (), 0, &error);
   g_assert_no_error (error);
-  call (backend, "CreateTable",
-        json_pack ("{ss s[{ssss}{ssss}] s[{ssss}{ssss}] ss}", "TableName", TABLE,
-                   "AttributeDefinitions", "AttributeName", "pk", "AttributeType", "S",
-                   "AttributeName", "sk", "AttributeType", "N", "KeySchema", "AttributeName", "pk",
-                   "KeyType", "HASH", "AttributeName", "sk", "KeyType", "RANGE", "BillingMode",
-                   "PAY_PER_REQUEST"));
+  gui_call (backend, "CreateTable",
+            json_pack ("{ss s[{ssss}{ssss}] s[{ssss}{ssss}] ss}", "TableName", TABLE,
+                       "AttributeDefinitions", "AttributeName", "pk", "AttributeType", "S",
+                       "AttributeName", "sk", "AttributeType", "N", "KeySchema", "AttributeName",
+                       "pk", "KeyType", "HASH", "AttributeName", "sk", "KeyType", "RANGE",
+                       "BillingMode", "PAY_PER_REQUEST"));
   for (guint i = 0; i < N_ITEMS; i += 25)
     {
       json_t *puts = json_array ();
@@ -65,7 +53,7 @@ create_table (void)
                                             "Item", "pk", "S", pk, "sk", "N", sk, "name", "S", name,
                                             "amount", "N", amount, "flag", "BOOL", j % 2));
         }
-      call (backend, "BatchWriteItem", json_pack ("{s{so}}", "RequestItems", TABLE, puts));
+      gui_call (backend, "BatchWriteItem", json_pack ("{s{so}}", "RequestItems", TABLE, puts));
     }
   ddb_backend_free (backend);
 }

@@ -18,18 +18,6 @@
 
 static gint64 now;
 
-static void
-call (DdbBackend *backend, const char *operation, json_t *request)
-{
-  g_autoptr (GError) error = NULL;
-  json_t *response = NULL;
-
-  if (!ddb_backend_call (backend, operation, request, NULL, &response, &error))
-    g_error ("%s: %s", operation, error->message);
-  json_decref (request);
-  json_decref (response);
-}
-
 /* Four items: a to d. The TTL attribute: in 3 days (and a minute, so that the phrase holds
  * while the test runs), 4 hours (and a minute) ago, a string, none. */
 static void
@@ -44,10 +32,10 @@ create_table (void)
   gui_wait_for (gui_demo_tables_listed, NULL, "the demo database");
   backend = dy_connection_open_backend (gui_demo_connection (), 0, &error);
   g_assert_no_error (error);
-  call (backend, "CreateTable",
-        json_pack ("{ss s[{ssss}] s[{ssss}] ss}", "TableName", TABLE, "AttributeDefinitions",
-                   "AttributeName", "pk", "AttributeType", "S", "KeySchema", "AttributeName",
-                   "pk", "KeyType", "HASH", "BillingMode", "PAY_PER_REQUEST"));
+  gui_call (backend, "CreateTable",
+            json_pack ("{ss s[{ssss}] s[{ssss}] ss}", "TableName", TABLE, "AttributeDefinitions",
+                       "AttributeName", "pk", "AttributeType", "S", "KeySchema", "AttributeName",
+                       "pk", "KeyType", "HASH", "BillingMode", "PAY_PER_REQUEST"));
   for (guint i = 0; i < G_N_ELEMENTS (pks); i++)
     {
       g_autofree char *count = g_strdup_printf ("%u", 7 + i);
@@ -63,11 +51,11 @@ create_table (void)
         json_object_set_new (item, "expiresAt", json_pack ("{ss}", "N", past));
       else if (i == 2)
         json_object_set_new (item, "expiresAt", json_pack ("{ss}", "S", "never"));
-      call (backend, "PutItem", json_pack ("{ss so}", "TableName", TABLE, "Item", item));
+      gui_call (backend, "PutItem", json_pack ("{ss so}", "TableName", TABLE, "Item", item));
     }
-  call (backend, "UpdateTimeToLive",
-        json_pack ("{ss s{sbss}}", "TableName", TABLE, "TimeToLiveSpecification", "Enabled", 1,
-                   "AttributeName", "expiresAt"));
+  gui_call (backend, "UpdateTimeToLive",
+            json_pack ("{ss s{sbss}}", "TableName", TABLE, "TimeToLiveSpecification", "Enabled", 1,
+                       "AttributeName", "expiresAt"));
   ddb_backend_free (backend);
 }
 
