@@ -329,7 +329,7 @@ show_sorted (DyTableView *self, Arrange *job, GArray *positions)
   g_clear_object (&self->order);
   self->order = dy_row_list_new (self->items, positions);
   self->sort_dirty = FALSE;
-  self->found = job->match != NULL ? job->kept : n;
+  self->found = job->match != NULL ? job->kept : job->n;
   /* Rows loaded while it sorted go at the end, until the next sort (or are looked at by the
    * next Find, after their page). */
   if (job->n < n)
