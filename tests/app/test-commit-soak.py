@@ -342,6 +342,9 @@ class Soak:
             while not done and sum(self.kills.values()) < self.args.kills:
                 kills_left = self.args.kills - sum(self.kills.values())
                 done = self.commit_run(self.next_kill(kills_left))
+                # A kill that came once the last change was committed (before the app ended):
+                # nothing is left for another run to commit.
+                done = done or self.open_changes() == 0
             if not done:
                 done = self.commit_run(None)
             seconds = time.monotonic() - t1

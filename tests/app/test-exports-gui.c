@@ -51,6 +51,9 @@ spawn_serve (const char *db, const char *extra, char **url)
   GError *error = NULL;
 
   g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  /* A serve exporting into a folder: not into the S3 endpoint the test set for the app. */
+  if (extra != NULL)
+    g_subprocess_launcher_unsetenv (launcher, "AWS_ENDPOINT_URL_S3");
   p = extra != NULL ? g_subprocess_launcher_spawn (launcher, &error, cli, "--db", db, "serve",
                                                    "--port", "0", "--export-dir", extra, NULL)
                     : g_subprocess_launcher_spawn (launcher, &error, cli, "--db", db, "serve",
@@ -129,6 +132,13 @@ start_s3 (const char *dir)
   port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
   g_socket_close (probe, NULL);
   port_text = g_strdup_printf ("%u", port);
+  url = g_strdup_printf ("http://127.0.0.1:%u", port);
+  /* what the app's S3 client and serve's `dynoscope-cli s3 put` read; set before anything is
+   * spawned, while the process has one thread (setenv races getenv on another thread) */
+  g_setenv ("AWS_ENDPOINT_URL_S3", url, TRUE);
+  g_setenv ("AWS_ACCESS_KEY_ID", "S3RVER", TRUE);
+  g_setenv ("AWS_SECRET_ACCESS_KEY", "S3RVER", TRUE);
+  g_setenv ("AWS_REGION", "us-east-1", TRUE);
   g_assert_cmpint (g_mkdir_with_parents (data, 0700), ==, 0);
   s3rver_dir = g_strdup (data);
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE
@@ -138,12 +148,6 @@ start_s3 (const char *dir)
                                         "-d", data, "-a", "127.0.0.1", "-p", port_text,
                                         "--configure-bucket", "snapbucket", "--silent", NULL);
   g_assert_no_error (error);
-  url = g_strdup_printf ("http://127.0.0.1:%u", port);
-  /* what the app's S3 client and serve's `dynoscope-cli s3 put` read */
-  g_setenv ("AWS_ENDPOINT_URL_S3", url, TRUE);
-  g_setenv ("AWS_ACCESS_KEY_ID", "S3RVER", TRUE);
-  g_setenv ("AWS_SECRET_ACCESS_KEY", "S3RVER", TRUE);
-  g_setenv ("AWS_REGION", "us-east-1", TRUE);
   make_posts_db (db);
   s3_server = spawn_serve (db, NULL, &s3_server_url);
   return TRUE;
@@ -767,8 +771,9 @@ main (int argc, char **argv)
   int status;
 
   g_setenv ("DYNOSCOPE_EXPORT_POLL_MS", "50", TRUE);
-  start_server (dir);
+  /* s3rver first: it sets the environment, which must happen before any thread starts */
   start_s3 (dir);
+  start_server (dir);
   g_test_add_func ("/exports-gui/exports", test_exports);
   g_test_add_func ("/exports-gui/open-as-snapshot", test_open_as_snapshot);
   g_test_add_func ("/exports-gui/open-as-snapshot-in-one-step", test_open_as_snapshot_in_one_step);

@@ -62,7 +62,8 @@ class BashCompletion(unittest.TestCase):
 
     def test_options_of_compare(self):
         self.assertEqual(complete("--db", self.db, "compare", "--with-"),
-                         ["--with-db", "--with-endpoint", "--with-export", "--with-table"])
+                         ["--with-db", "--with-endpoint", "--with-export", "--with-incremental",
+                          "--with-table"])
         opts = complete("--db", self.db, "compare", "--table", "Blog", "--")
         for opt in ("--table", "--base", "--exclude", "--json", "--stage", "--staging", "--help"):
             self.assertIn(opt, opts)
