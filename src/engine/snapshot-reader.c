@@ -480,23 +480,12 @@ ddb_snapshot_reader_total_bytes (DdbSnapshotReader *r)
   return r->s.total_bytes;
 }
 
-static json_t *
-key_schema_json (const DdbKeyDef *key)
-{
-  json_t *schema = json_pack ("[{ssss}]", "AttributeName", key->hash_name, "KeyType", "HASH");
-
-  if (key->range_name != NULL)
-    json_array_append_new (
-        schema, json_pack ("{ssss}", "AttributeName", key->range_name, "KeyType", "RANGE"));
-  return schema;
-}
-
 json_t *
 ddb_snapshot_reader_create_table_request (DdbSnapshotReader *r)
 {
   const DdbTableDef *def = r->def;
   json_t *req = json_pack ("{ss so sO ss}", "TableName", def->name, "KeySchema",
-                           key_schema_json (&def->key), "AttributeDefinitions",
+                           ddb_key_def_to_json (&def->key), "AttributeDefinitions",
                            json_object_get (def->meta, "AttributeDefinitions"), "BillingMode",
                            "PAY_PER_REQUEST");
 
@@ -509,7 +498,7 @@ ddb_snapshot_reader_create_table_request (DdbSnapshotReader *r)
           const DdbIndexDef *index = g_ptr_array_index (def->indexes, i);
 
           json_array_append_new (gsis, json_pack ("{ss so s{ss}}", "IndexName", index->name,
-                                                  "KeySchema", key_schema_json (&index->key),
+                                                  "KeySchema", ddb_key_def_to_json (&index->key),
                                                   "Projection", "ProjectionType", "ALL"));
         }
       json_object_set_new (req, "GlobalSecondaryIndexes", gsis);

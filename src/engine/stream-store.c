@@ -204,17 +204,6 @@ ddb_stream_record (DdbStore *store, const DdbTableDef *def, const DdbValue *old_
   return run (store, stmt, error);
 }
 
-static json_t *
-key_schema_json (const DdbKeyDef *key)
-{
-  json_t *out = json_pack ("[{ss ss}]", "AttributeName", key->hash_name, "KeyType", "HASH");
-
-  if (key->range_name != NULL)
-    json_array_append_new (
-        out, json_pack ("{ss ss}", "AttributeName", key->range_name, "KeyType", "RANGE"));
-  return out;
-}
-
 gboolean
 ddb_stream_sync_table (DdbStore *store, const DdbTableDef *def, gboolean deleted, GError **error)
 {
@@ -229,7 +218,7 @@ ddb_stream_sync_table (DdbStore *store, const DdbTableDef *def, gboolean deleted
       const char *view = json_string_value (json_object_get (spec, "StreamViewType"));
       const char *label = json_string_value (json_object_get (def->meta, "LatestStreamLabel"));
       g_autofree char *keys = NULL;
-      json_t *schema = key_schema_json (&def->key);
+      json_t *schema = ddb_key_def_to_json (&def->key);
 
       keys = json_dumps (schema, JSON_COMPACT | JSON_PRESERVE_ORDER);
       json_decref (schema);

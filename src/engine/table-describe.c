@@ -10,19 +10,6 @@ ddb_table_throughput_json (gint64 read, gint64 write)
 }
 
 static json_t *
-key_schema_json (const DdbKeyDef *key)
-{
-  json_t *ks = json_array ();
-
-  json_array_append_new (ks, json_pack ("{ss ss}", "AttributeName", key->hash_name, "KeyType",
-                                        "HASH"));
-  if (key->range_name != NULL)
-    json_array_append_new (ks, json_pack ("{ss ss}", "AttributeName", key->range_name, "KeyType",
-                                          "RANGE"));
-  return ks;
-}
-
-static json_t *
 projection_json (const DdbIndexDef *index)
 {
   static const char *const names[] = {
@@ -66,7 +53,7 @@ ddb_table_describe (DdbStore *store, const DdbTableDef *def, const char *status,
     goto fail;
   copy_meta (d, def, "AttributeDefinitions");
   json_object_set_new (d, "TableName", json_string (def->name));
-  json_object_set_new (d, "KeySchema", key_schema_json (&def->key));
+  json_object_set_new (d, "KeySchema", ddb_key_def_to_json (&def->key));
   json_object_set_new (d, "TableStatus", json_string (status));
   copy_meta (d, def, "CreationDateTime");
   copy_meta (d, def, "ProvisionedThroughput");
@@ -87,7 +74,7 @@ ddb_table_describe (DdbStore *store, const DdbTableDef *def, const char *status,
           goto fail;
         }
       json_object_set_new (ix, "IndexName", json_string (index->name));
-      json_object_set_new (ix, "KeySchema", key_schema_json (&index->key));
+      json_object_set_new (ix, "KeySchema", ddb_key_def_to_json (&index->key));
       json_object_set_new (ix, "Projection", projection_json (index));
       if (index->global)
         {

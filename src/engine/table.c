@@ -114,6 +114,17 @@ ddb_table_def_index (const DdbTableDef *def, const char *name)
   return NULL;
 }
 
+json_t *
+ddb_key_def_to_json (const DdbKeyDef *key)
+{
+  json_t *schema = json_pack ("[{ss ss}]", "AttributeName", key->hash_name, "KeyType", "HASH");
+
+  if (key->range_name != NULL)
+    json_array_append_new (
+        schema, json_pack ("{ss ss}", "AttributeName", key->range_name, "KeyType", "RANGE"));
+  return schema;
+}
+
 void
 ddb_key_def_schema (const DdbKeyDef *key, DdbKeySchema *out)
 {

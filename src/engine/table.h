@@ -60,6 +60,10 @@ gboolean ddb_table_def_has_lsi (const DdbTableDef *def);
 /* The index named `name`, or NULL. */
 DdbIndexDef *ddb_table_def_index (const DdbTableDef *def, const char *name);
 
+/* The key schema as the API writes it: [{"AttributeName": …, "KeyType": "HASH"}, (RANGE)].
+ * New reference. */
+json_t *ddb_key_def_to_json (const DdbKeyDef *key);
+
 /* The key schema as the core's key-condition analysis wants it. */
 void ddb_key_def_schema (const DdbKeyDef *key, DdbKeySchema *out);
 
