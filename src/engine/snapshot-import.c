@@ -11,7 +11,6 @@
 #include "core/error.h"
 #include "engine/base-store.h"
 #include "engine/engine-private.h"
-#include "engine/item-ops.h"
 #include "engine/snapshot-private.h"
 #include "engine/store.h"
 
