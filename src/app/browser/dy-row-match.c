@@ -86,52 +86,23 @@ ascii_find (const char *hay, gsize len, const char *needle, gsize n)
 static gboolean
 text_matches (const DyRowMatch *match, const char *text, gsize len)
 {
-  g_autofree char *folded = NULL;
+  const char *end = text + len;
 
   if (match->ascii)
     return ascii_find (text, len, match->folded, match->len);
-  folded = g_utf8_casefold (text, (gssize) len);
-  return strstr (folded, match->folded) != NULL;
-}
-
-static gboolean
-value_matches (const DyRowMatch *match, const DdbValue *value)
-{
-  switch (value->type)
+  /* Folded a piece at a time between NUL characters (a string may hold them; the text cannot),
+   * so that what follows one is looked at too. */
+  while (text <= end)
     {
-    case DDB_TYPE_S:
-      return text_matches (match, value->bytes.data, value->bytes.len);
-      case DDB_TYPE_N: {
-        g_autofree char *text = ddb_number_to_string (&value->number);
+      const char *nul = memchr (text, '\0', (gsize) (end - text));
+      const char *piece_end = nul != NULL ? nul : end;
+      g_autofree char *folded = g_utf8_casefold (text, piece_end - text);
 
-        return text_matches (match, text, strlen (text));
-      }
-    case DDB_TYPE_BOOL:
-      return text_matches (match, value->boolean ? "true" : "false", value->boolean ? 4 : 5);
-    case DDB_TYPE_NULL:
-      return text_matches (match, "null", 4);
-    case DDB_TYPE_M:
-      for (guint i = 0; i < value->attrs->len; i++)
-        if (value_matches (match, g_array_index (value->attrs, DdbAttr, i).value))
-          return TRUE;
-      return FALSE;
-    case DDB_TYPE_L:
-    case DDB_TYPE_SS:
-    case DDB_TYPE_NS:
-      for (guint i = 0; i < value->elems->len; i++)
-        if (value_matches (match, g_ptr_array_index (value->elems, i)))
-          return TRUE;
-      return FALSE;
-    default:
-      /* Binary values and sets of them: not text. */
-      return FALSE;
+      if (strstr (folded, match->folded) != NULL)
+        return TRUE;
+      text = piece_end + 1;
     }
-}
-
-gboolean
-dy_row_match_item (const DyRowMatch *match, const DdbValue *item)
-{
-  return match == NULL || value_matches (match, item);
+  return FALSE;
 }
 
 /* One scalar of the encoding: TRUE (stop) when it holds the text. */

@@ -17,10 +17,9 @@ DyRowMatch *dy_row_match_new (const char *text);
 void dy_row_match_free (DyRowMatch *match);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DyRowMatch, dy_row_match_free)
 
-/* Whether ITEM holds the text in one of its values. */
-gboolean dy_row_match_item (const DyRowMatch *match, const DdbValue *item);
-/* The same of the item encoded as BYTES (ddb_item_encode), without building it; FALSE with
- * ERROR when they do not decode. MATCH holds scratch space: one thread at a time. */
+/* Whether the item encoded as BYTES (ddb_item_encode) holds the text in one of its values, read
+ * without building the item (MATCH NULL: every item does); FALSE with ERROR when the bytes do not
+ * decode. MATCH holds scratch space: one thread at a time. */
 gboolean dy_row_match_encoded (DyRowMatch *match, const guint8 *bytes, gsize len, gboolean *found,
                                GError **error);
 
