@@ -116,7 +116,7 @@ test_order_and_refusals (void)
           g_autofree char *where = where_of (reader);
           const DdbValue *pk;
 
-          while (line <= N_LINES && line_is_bad (line))
+          if (line_is_bad (line))
             g_error ("line %u is refused, but an item came in its place", line);
           g_assert_no_error (error);
           pk = ddb_value_map_get (item, "pk");
