@@ -1,8 +1,9 @@
 /* sts-gmarkup.h: STS's answers read as net/sts.c read them with GMarkup before it had an XML
  * reader of its own (issue 27: GMarkup frees its buffers unwiped), kept as the reference that
  * tests/net/test-sts.c and fuzz/fuzz-sts.c compare the reader with. The same handlers, paths
- * and messages; one change: G_MARKUP_TREAT_CDATA_AS_TEXT, since a CDATA section is text in XML
- * (the old code passed 0 and so dropped it).
+ * and messages; two changes: G_MARKUP_TREAT_CDATA_AS_TEXT, since a CDATA section is text in XML
+ * (the old code passed 0 and so dropped it), and the line ends normalized first, in CDATA
+ * sections too.
  *
  * Both readings are turned into one string per (operation, status), for comparing:
  * "credentials" or "identity" with the fields (each as length:text, "-" for none), or "error"
@@ -112,9 +113,30 @@ sts_reference_trim (GString *s)
   g_string_truncate (s, end - start);
 }
 
+/* BODY with its line ends as XML reads them (2.11: each \r\n and lone \r as \n, before
+ * parsing): GMarkup does so in text, but not in a CDATA section, which it hands over as it
+ * is. A \r from "&#13;" stays: GMarkup makes it after this. */
+static GString *
+sts_reference_line_ends (const char *body, gsize len)
+{
+  GString *out = g_string_sized_new (len);
+
+  for (gsize i = 0; i < len; i++)
+    if (body[i] != '\r')
+      g_string_append_c (out, body[i]);
+    else
+      {
+        g_string_append_c (out, '\n');
+        if (i + 1 < len && body[i + 1] == '\n')
+          i++;
+      }
+  return out;
+}
+
 static void
 sts_reference_parse (StsReference *st, const char *operation, const char *body, gsize len)
 {
+  GString *normalized = sts_reference_line_ends (body, len);
   static const GMarkupParser parser
       = { sts_reference_start, sts_reference_end, sts_reference_text, NULL, NULL };
   char *result = g_strconcat (operation, "Result", NULL);
@@ -125,9 +147,10 @@ sts_reference_parse (StsReference *st, const char *operation, const char *body, 
   st->stack = g_ptr_array_new_with_free_func (g_free);
   st->text = g_string_new (NULL);
   ctx = g_markup_parse_context_new (&parser, G_MARKUP_TREAT_CDATA_AS_TEXT, st, NULL);
-  st->parsed = g_markup_parse_context_parse (ctx, body, (gssize) len, NULL)
+  st->parsed = g_markup_parse_context_parse (ctx, normalized->str, (gssize) normalized->len, NULL)
                && g_markup_parse_context_end_parse (ctx, NULL);
   g_markup_parse_context_free (ctx);
+  g_string_free (normalized, TRUE);
   st->result = NULL;
   g_free (result);
   sts_reference_trim (st->access_key_id);
@@ -153,53 +176,22 @@ sts_reference_clear (StsReference *st)
       g_string_free (*all[i], TRUE);
 }
 
-/* Line ends as XML normalizes them (GMarkup does too, but not in CDATA sections), in the
- * outcomes of a body that holds a \r: for comparing. */
-static gboolean sts_outcome_normalizing;
-
-static void
-sts_outcome_append (GString *out, const char *text)
-{
-  if (!sts_outcome_normalizing)
-    {
-      g_string_append (out, text);
-      return;
-    }
-  for (const char *p = text; *p != '\0'; p++)
-    if (*p != '\r')
-      g_string_append_c (out, *p);
-    else
-      {
-        g_string_append_c (out, '\n');
-        if (p[1] == '\n')
-          p++;
-      }
-}
-
 /* One field of an outcome: its length and text, or "-". */
 static void
 sts_outcome_add (GString *out, const char *field)
 {
-  GString *text;
-
   if (field == NULL)
     {
       g_string_append (out, " -");
       return;
     }
-  text = g_string_new (NULL);
-  sts_outcome_append (text, field);
-  g_string_append_printf (out, " %" G_GSIZE_FORMAT ":%s", text->len, text->str);
-  g_string_free (text, TRUE);
+  g_string_append_printf (out, " %" G_GSIZE_FORMAT ":%s", strlen (field), field);
 }
 
 static char *
 sts_outcome_error (const char *message)
 {
-  GString *out = g_string_new ("error ");
-
-  sts_outcome_append (out, message);
-  return g_string_free (out, FALSE);
+  return g_strconcat ("error ", message, NULL);
 }
 
 static char *
@@ -361,8 +353,6 @@ sts_outcome_compare (const char *body, gsize len, guint status)
       = { "AssumeRole", "AssumeRoleWithWebIdentity", "GetCallerIdentity" };
   char *diff = NULL;
 
-  sts_outcome_normalizing = memchr (body, '\r', len) != NULL;
-
   for (guint i = 0; i < G_N_ELEMENTS (operations); i++)
     {
       char *ours = sts_outcome_ours (operations[i], status, body, len);
@@ -373,6 +363,5 @@ sts_outcome_compare (const char *body, gsize len, guint status)
       g_free (ours);
       g_free (reference);
     }
-  sts_outcome_normalizing = FALSE;
   return diff;
 }

@@ -696,6 +696,8 @@ static const Case cases[] = {
   { "cdata", CREDS_DOC (" <![CDATA[a<b>&amp;]]]]><![CDATA[>]]> "), 0, TRUE, TRUE },
   { "cdata-line-ends", CREDS_DOC ("<![CDATA[a\r\nb\rc]]>"), 0, TRUE, TRUE },
   { "line-ends", ERROR_DOC ("a\r\nb\rc&#13;\r"), 0, TRUE, TRUE },
+  /* The \r ends a CDATA section, the \n follows it: two line ends (the fuzzer's find). */
+  { "cdata-cr-then-newline", ERROR_DOC ("a\n<![CDATA[x\r]]>\n "), 0, TRUE, TRUE },
   { "attributes",
     "<r a='1' b = \"&amp;'\" xmlns:s='" NS "'><s:x/>"
     "<GetCallerIdentityResult><Arn c='>'>arn</Arn></GetCallerIdentityResult></r>",
