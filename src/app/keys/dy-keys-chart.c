@@ -67,8 +67,7 @@ show_at (cairo_t *cr, PangoLayout *layout, double x, double y)
 static void
 metrics (GtkWidget *area, int *line, int *row)
 {
-  g_autoptr (PangoLayout) layout = layout_of (area, "0123456789", NULL, line);
-
+  g_object_unref (layout_of (area, "0123456789", NULL, line));
   *row = MAX (24, *line + 10);
 }
 
@@ -96,11 +95,9 @@ draw_chart (GtkDrawingArea *drawing, cairo_t *cr, int width, int height, gpointe
     {
       g_autofree char *label = ddb_keys_bucket_label (b);
       g_autofree char *count = dy_format_count (chart->buckets[b]);
-      g_autoptr (PangoLayout) l1 = layout_of (area, label, &w, &h);
-      g_autoptr (PangoLayout) l2 = layout_of (area, count, NULL, NULL);
-
+      g_object_unref (layout_of (area, label, &w, &h));
       label_w = MAX (label_w, w);
-      pango_layout_get_pixel_size (l2, &w, &h);
+      g_object_unref (layout_of (area, count, &w, &h));
       count_w = MAX (count_w, w);
       most = MAX (most, chart->buckets[b]);
     }
