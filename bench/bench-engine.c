@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/malloc-init.h"
 #include "engine/engine.h"
 #include "engine/snapshot.h"
 
@@ -122,7 +123,10 @@ main (int argc, char **argv)
   DdbSnapshotProgress progress;
   gint64 t0;
   guint calls;
-  GRand *rand = g_rand_new_with_seed (7);
+  GRand *rand;
+
+  ddb_malloc_init ();
+  rand = g_rand_new_with_seed (7);
 
   if (argc == 4 && strcmp (argv[1], "--input") == 0)
     {

@@ -33,6 +33,7 @@
 #include "app/window/dy-application.h"
 #include "app/staging/dy-staging.h"
 #include "app/window/dy-window.h"
+#include "core/malloc-init.h"
 #include "engine/engine.h"
 #include "engine/snapshot.h"
 
@@ -626,6 +627,7 @@ main (int argc, char **argv)
   char *app_argv[3];
   DyApplication *app;
 
+  ddb_malloc_init ();
   dy_application_prepare_environment ();
   if (reuse != NULL && g_file_test (reuse, G_FILE_TEST_IS_REGULAR))
     db_path = g_canonicalize_filename (reuse, NULL);

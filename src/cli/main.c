@@ -23,6 +23,7 @@
 #include "cli/target.h"
 #include "cli/whoami-cmd.h"
 #include "core/i18n.h"
+#include "core/malloc-init.h"
 #include "net/hash.h"
 
 typedef struct {
@@ -257,6 +258,7 @@ main (int argc, char **argv)
   gboolean read_only_env = FALSE;
   int i = 1;
 
+  ddb_malloc_init ();
   ddb_i18n_init ();
 
   /* Global options come before the command, so that a command's own options never clash. */

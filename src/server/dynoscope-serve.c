@@ -6,13 +6,13 @@
  */
 #include <glib/gi18n.h>
 #include <locale.h>
-#include <malloc.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/serve.h"
 #include "core/i18n.h"
+#include "core/malloc-init.h"
 
 int
 main (int argc, char **argv)
@@ -20,11 +20,7 @@ main (int argc, char **argv)
   const char *db_path = NULL;
   int first = 1;
 
-  /* An answer frees thousands of small blocks at once (a 100-item Query's JSON trees). Kept in
-   * glibc's fast bins, they are all merged again by the next large allocation, in whichever
-   * thread makes it: that merging was a fifth of a Query's time. Without fast bins, blocks merge
-   * as they are freed. */
-  mallopt (M_MXFAST, 0);
+  ddb_malloc_init ();
   /* SQLite's memory statistics (which nothing here reads) take one global lock on every
    * allocation, which the connection threads would contend for. Before SQLite starts. */
   sqlite3_config (SQLITE_CONFIG_MEMSTATUS, 0);

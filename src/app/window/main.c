@@ -5,12 +5,14 @@
 
 #include "app/window/dy-application.h"
 #include "core/i18n.h"
+#include "core/malloc-init.h"
 
 int
 main (int argc, char **argv)
 {
   g_autoptr (DyApplication) app = NULL;
 
+  ddb_malloc_init ();
   dy_application_prepare_environment ();
   ddb_i18n_init ();
 
