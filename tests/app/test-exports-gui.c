@@ -280,6 +280,44 @@ open_exports_with_pitr (const char *shot)
   return dialog;
 }
 
+/* The rows of the open dialog still being read (DescribeExport on its way). */
+static GPtrArray *
+rows_reading (void)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+  DyExportsDialog *dialog = find_dialog ();
+  GtkListBoxRow *row;
+
+  for (int i = 0;
+       dialog != NULL
+       && (row = gtk_list_box_get_row_at_index (dy_exports_dialog_get_list (dialog), i)) != NULL;
+       i++)
+    if (ADW_IS_ACTION_ROW (row)
+        && g_strcmp0 (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "Reading the export…")
+               == 0)
+      g_ptr_array_add (rows, row);
+  return rows;
+}
+
+static gboolean
+some_rows_reading (gpointer data)
+{
+  g_autoptr (GPtrArray) rows = rows_reading ();
+
+  return rows->len > 0;
+}
+
+static gboolean
+all_gone (gpointer data)
+{
+  GPtrArray *weak = data;
+
+  for (guint i = 0; i < weak->len; i++)
+    if (g_ptr_array_index (weak, i) != NULL)
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 row_says_or_error (gpointer data)
 {
@@ -451,6 +489,27 @@ test_exports (void)
     g_assert_nonnull (open);
     g_assert_nonnull (strstr (g_object_get_data (G_OBJECT (open), "url"), newest_id));
     gtk_window_destroy (GTK_WINDOW (dialog));
+  }
+
+  /* Closed while its exports are being read: the answers (cancelled) find no dialog, and touch
+   * nothing of it (they once read the freed dialog, and crashed). Each row still being read is
+   * let go by its answer's callback, the last to hold it. */
+  {
+    g_autoptr (GPtrArray) reading = NULL;
+    g_autoptr (GPtrArray) weak = g_ptr_array_new ();
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.table-exports", NULL));
+    gui_wait_for (some_rows_reading, NULL, "the exports to be listed, not yet read");
+    reading = rows_reading ();
+    g_ptr_array_set_size (weak, (gint) reading->len);
+    for (guint i = 0; i < reading->len; i++)
+      {
+        weak->pdata[i] = reading->pdata[i];
+        g_object_add_weak_pointer (G_OBJECT (weak->pdata[i]), &weak->pdata[i]);
+      }
+    gtk_window_destroy (GTK_WINDOW (find_dialog ()));
+    gui_wait_for (all_gone, weak, "the rows being read to be let go by their answers");
+    g_assert_null (find_dialog ());
   }
 }
 

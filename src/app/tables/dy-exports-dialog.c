@@ -353,12 +353,18 @@ static void
 export_described (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   GtkWidget *placeholder = user_data;
-  DyExportsDialog *self = g_object_get_data (G_OBJECT (placeholder), "dialog");
+  /* The dialog whose list still holds the row: none once the dialog is closed (its list then
+   * lets its rows go) or the list refreshed. Never a pointer kept from when the call was sent:
+   * the dialog may be gone by the answer. */
+  GtkWidget *list = gtk_widget_get_parent (placeholder);
+  DyExportsDialog *self
+      = list != NULL ? (DyExportsDialog *) gtk_widget_get_ancestor (list, DY_TYPE_EXPORTS_DIALOG)
+                     : NULL;
   g_autoptr (GError) error = NULL;
   json_auto_t *resp = dy_connection_call_finish (DY_CONNECTION (source), result, &error);
   json_t *d = resp != NULL ? json_object_get (resp, "ExportDescription") : NULL;
 
-  if (self != NULL && gtk_widget_get_parent (placeholder) == GTK_WIDGET (self->list))
+  if (self != NULL && list == GTK_WIDGET (self->list))
     {
       GtkWidget *row = d != NULL ? export_row (self, d) : NULL;
       int index = gtk_list_box_row_get_index (GTK_LIST_BOX_ROW (placeholder));
@@ -455,7 +461,6 @@ show_listing (DyExportsDialog *self, json_t *listing)
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (placeholder), arn != NULL ? arn : "?");
       adw_action_row_set_subtitle (ADW_ACTION_ROW (placeholder), _ ("Reading the export…"));
-      g_object_set_data (G_OBJECT (placeholder), "dialog", self);
       gtk_list_box_append (self->list, placeholder);
       dy_connection_call_async (self->connection, "DescribeExport", req, self->cancellable,
                                 export_described, g_object_ref (placeholder));
