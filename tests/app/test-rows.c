@@ -281,7 +281,7 @@ test_feed (void)
 
   /* Draining: the rows around the one given stay (the old items), the source is emptied and
    * filled again, and once drained the feed shows what the source holds. */
-  dy_row_feed_drain (feed, 2500);
+  dy_row_feed_set_source (feed, G_LIST_MODEL (rows), 2500);
   g_assert_cmpuint (g_list_model_get_n_items (model), >, 0);
   g_assert_cmpuint (g_list_model_get_n_items (model), <, 5000);
   {
@@ -301,6 +301,46 @@ test_feed (void)
     g_autoptr (DyItem) item = g_list_model_get_item (model, 39);
 
     assert_item (item, 9039);
+  }
+  g_assert_cmpuint (dy_row_feed_get_source_position (feed, 39), ==, 39);
+
+  /* Another source (an order of the rows): the rows shown go (in steps: those kept), then the
+   * order's rows come, each mapped back to its row. */
+  {
+    GArray *positions = g_array_new (FALSE, FALSE, sizeof (guint32));
+    g_autoptr (DyRowList) order = NULL;
+
+    for (guint32 i = 40; i-- > 0;)
+      g_array_append_val (positions, i);
+    order = dy_row_list_new (rows, positions);
+    changes = 0;
+    dy_row_feed_set_source (feed, G_LIST_MODEL (order), 0);
+    g_assert_true (dy_row_feed_get_source (feed) == G_LIST_MODEL (order));
+    g_assert_true (dy_row_feed_get_pending (feed));
+    /* while the old rows are taken away, no position maps to a row */
+    g_assert_cmpuint (dy_row_feed_get_source_position (feed, 0), ==, G_MAXUINT);
+    run_feed (feed);
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, 40);
+    g_assert_cmpint (changes, ==, 0); /* 40 out, 40 in */
+    for (guint i = 0; i < 40; i++)
+      {
+        g_autoptr (DyItem) item = g_list_model_get_item (model, i);
+
+        assert_item (item, 9039 - i);
+        g_assert_cmpuint (dy_row_feed_get_source_position (feed, i), ==, 39 - i);
+      }
+    g_assert_cmpuint (dy_row_feed_get_source_position (feed, 40), ==, G_MAXUINT);
+
+    /* Out of the grid (no widgets): what was shown goes at once, and the rows come as usual. */
+    dy_row_feed_set_source (feed, G_LIST_MODEL (rows), G_MAXUINT);
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, 20);
+    run_feed (feed);
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, 40);
+    {
+      g_autoptr (DyItem) item = g_list_model_get_item (model, 0);
+
+      assert_item (item, 9000);
+    }
   }
 }
 

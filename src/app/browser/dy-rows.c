@@ -712,9 +712,11 @@ dy_row_list_append_range (DyRowList *self, guint from, guint to)
 
 /* ---- DyRowFeed ---- */
 
-/* Rows shown per main-loop iteration (each costs a widget per column), and up to how many
+/* Rows shown per main-loop iteration (each costs a widget per column), rows taken away per
+ * iteration (destroying a row's widgets costs GTK a third of making them), and up to how many
  * rows the feed goes step by step. */
 #define FEED_STEP 20
+#define FEED_DRAIN_STEP 60
 #define FEED_STEPPED 256
 /* Rows kept around the first one visible when draining: more than the list view realizes. */
 #define FEED_KEEP_BEFORE 120
@@ -770,7 +772,7 @@ feed_step (DyRowFeed *self)
 
   if (self->kept != NULL)
     {
-      guint take = MIN (self->kept->len, FEED_STEP);
+      guint take = MIN (self->kept->len, FEED_DRAIN_STEP);
 
       g_ptr_array_remove_range (self->kept, self->kept->len - take, take);
       g_list_model_items_changed (G_LIST_MODEL (self), self->kept->len, take, 0);
@@ -864,12 +866,24 @@ dy_row_feed_new (GListModel *source)
   return self;
 }
 
-void
-dy_row_feed_drain (DyRowFeed *self, guint keep_start)
+/* Keeps the rows around KEEP_START (those with widgets), takes the others away at once and the
+ * kept ones a few per iteration; what SOURCE holds then is shown after. KEEP_START G_MAXUINT:
+ * no row has a widget, all go at once. */
+static void
+feed_drain (DyRowFeed *self, guint keep_start)
 {
   guint n = dy_row_feed_get_n_items (G_LIST_MODEL (self));
   guint start, end;
 
+  if (keep_start == G_MAXUINT)
+    {
+      g_clear_handle_id (&self->idle_id, g_source_remove);
+      g_clear_pointer (&self->kept, g_ptr_array_unref);
+      self->shown = 0;
+      if (n > 0)
+        g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
+      return;
+    }
   if (self->kept != NULL || n == 0)
     return; /* already draining: the rows kept are from before */
   start = keep_start > FEED_KEEP_BEFORE ? keep_start - FEED_KEEP_BEFORE : 0;
@@ -885,6 +899,41 @@ dy_row_feed_drain (DyRowFeed *self, guint keep_start)
   if (start > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, start, 0);
   feed_schedule (self);
+}
+
+void
+dy_row_feed_set_source (DyRowFeed *self, GListModel *source, guint keep_start)
+{
+  g_return_if_fail (DY_IS_ROW_FEED (self));
+  g_return_if_fail (G_IS_LIST_MODEL (source));
+
+  feed_drain (self, keep_start);
+  if (source != self->source)
+    {
+      g_signal_handlers_disconnect_by_func (self->source, source_changed, self);
+      g_set_object (&self->source, source);
+      g_signal_connect (source, "items-changed", G_CALLBACK (source_changed), self);
+    }
+  if (self->kept == NULL && self->shown == 0)
+    source_changed (source, 0, 0, g_list_model_get_n_items (source), self);
+}
+
+GListModel *
+dy_row_feed_get_source (DyRowFeed *self)
+{
+  g_return_val_if_fail (DY_IS_ROW_FEED (self), NULL);
+  return self->source;
+}
+
+guint
+dy_row_feed_get_source_position (DyRowFeed *self, guint position)
+{
+  g_return_val_if_fail (DY_IS_ROW_FEED (self), G_MAXUINT);
+  if (self->kept != NULL || position >= self->shown)
+    return G_MAXUINT;
+  if (DY_IS_ROW_LIST (self->source))
+    return dy_row_list_get_source_position (DY_ROW_LIST (self->source), position);
+  return position;
 }
 
 gboolean

@@ -99,9 +99,17 @@ G_DECLARE_FINAL_TYPE (DyRowFeed, dy_row_feed, DY, ROW_FEED, GObject)
  * change; a feed hands rows over a few dozen per main-loop iteration until that many are
  * shown (then the rest at once, as they need no widgets), so that no iteration stalls. */
 DyRowFeed *dy_row_feed_new (GListModel *source);
-/* Before SOURCE is emptied: keeps the rows around KEEP_START (those with widgets) and takes
- * them away a few per iteration, the others at once; what SOURCE holds meanwhile is shown
- * after. */
-void dy_row_feed_drain (DyRowFeed *self, guint keep_start);
+/* Shows SOURCE (the rows as loaded, a DyRows, or an order of them, a DyRowList) anew, in place
+ * of what is shown, which may be the same model about to be emptied. The rows shown around
+ * KEEP_START (those with widgets) are kept and taken away a few per iteration, the others at
+ * once (all of them when KEEP_START is G_MAXUINT: the feed is not in the grid, no row has a
+ * widget); then SOURCE's rows are shown a few per iteration. The grid keeps its model (the feed):
+ * GTK 4.8 would destroy and make again the widgets of every row it realized (a couple of
+ * hundred, a cell per column) in one iteration, stalling the window for half a second. */
+void dy_row_feed_set_source (DyRowFeed *self, GListModel *source, guint keep_start);
+GListModel *dy_row_feed_get_source (DyRowFeed *self);
+/* The position in the DyRows of the row shown at POSITION; G_MAXUINT while the rows of the
+ * previous source are being taken away (or past the end). */
+guint dy_row_feed_get_source_position (DyRowFeed *self, guint position);
 /* TRUE while rows wait to be shown or taken away. */
 gboolean dy_row_feed_get_pending (DyRowFeed *self);

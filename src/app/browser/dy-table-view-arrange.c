@@ -334,7 +334,7 @@ show_sorted (DyTableView *self, Arrange *job, GArray *positions)
    * next Find, after their page). */
   if (job->n < n)
     dy_table_view_rows_added (self, job->n, n);
-  dy_row_selection_set_model (self->selection, G_LIST_MODEL (self->order));
+  dy_table_view_show_flat (self, G_LIST_MODEL (self->order));
   dy_table_view_find_update (self);
 }
 
@@ -469,7 +469,7 @@ dy_table_view_rebuild_rows (DyTableView *self)
       /* Without a sort column the grid shows the rows as loaded, in DynamoDB's order, at no
        * cost. */
       g_clear_object (&self->order);
-      dy_row_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
+      dy_table_view_show_flat (self, G_LIST_MODEL (self->items));
       if (keys != NULL)
         g_ptr_array_unref (keys);
       self->found = g_list_model_get_n_items (G_LIST_MODEL (self->items));
@@ -481,12 +481,38 @@ dy_table_view_rebuild_rows (DyTableView *self)
   /* Until the new order is made, the grid shows the previous one (rows loaded since at its
    * end), or the rows as loaded. */
   if (self->order == NULL
-      || dy_row_selection_get_model (self->selection) != G_LIST_MODEL (self->order))
+      || dy_row_selection_get_model (self->selection) != G_LIST_MODEL (self->feed)
+      || dy_row_feed_get_source (self->feed) != G_LIST_MODEL (self->order))
     {
       g_clear_object (&self->order);
-      dy_row_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
+      dy_table_view_show_flat (self, G_LIST_MODEL (self->items));
     }
   arrange (self, keys);
+}
+
+guint
+dy_table_view_first_visible_row (DyTableView *self)
+{
+  GtkAdjustment *adjustment;
+  double upper;
+  guint n;
+
+  if (dy_row_selection_get_model (self->selection) != G_LIST_MODEL (self->feed))
+    return G_MAXUINT;
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+  upper = adjustment != NULL ? gtk_adjustment_get_upper (adjustment) : 0;
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->feed));
+  return upper > 0 ? (guint) (gtk_adjustment_get_value (adjustment) / upper * n) : 0;
+}
+
+void
+dy_table_view_show_flat (DyTableView *self, GListModel *source)
+{
+  if (dy_row_selection_get_model (self->selection) == G_LIST_MODEL (self->feed)
+      && dy_row_feed_get_source (self->feed) == source)
+    return;
+  dy_row_feed_set_source (self->feed, source, dy_table_view_first_visible_row (self));
+  dy_row_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
 }
 
 void

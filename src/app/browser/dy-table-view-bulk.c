@@ -107,27 +107,30 @@ selected_values (DyTableView *self)
 
 /* The selected rows' positions in the view's rows (guint32), when the grid shows them flat, as
  * loaded or in a column's order: a worker then reads the items from a snapshot of the rows,
- * so that the main loop decodes none. NULL when grouped. */
+ * so that the main loop decodes none. NULL when grouped, or while the rows shown before are
+ * being taken away. */
 static GArray *
 selected_positions (DyTableView *self)
 {
-  GListModel *model = dy_row_selection_get_model (self->selection);
   g_autoptr (GtkBitset) set = NULL;
   GtkBitsetIter iter;
   GArray *positions;
   guint position;
 
-  if (model != G_LIST_MODEL (self->feed) && !DY_IS_ROW_LIST (model))
+  if (dy_row_selection_get_model (self->selection) != G_LIST_MODEL (self->feed))
     return NULL;
   set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
   positions = g_array_sized_new (FALSE, FALSE, sizeof (guint32), gtk_bitset_get_size (set));
   for (gboolean more = gtk_bitset_iter_init_first (&iter, set, &position); more;
        more = gtk_bitset_iter_next (&iter, &position))
     {
-      guint32 at = DY_IS_ROW_LIST (model)
-                       ? dy_row_list_get_source_position (DY_ROW_LIST (model), position)
-                       : position;
+      guint at = dy_row_feed_get_source_position (self->feed, position);
 
+      if (at == G_MAXUINT)
+        {
+          g_array_unref (positions);
+          return NULL;
+        }
       g_array_append_val (positions, at);
     }
   return positions;

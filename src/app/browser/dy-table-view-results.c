@@ -325,19 +325,13 @@ static void
 clear_items (DyTableView *self)
 {
   g_cancellable_cancel (self->arrange_cancellable);
-  g_clear_object (&self->order);
+  /* The rows with widgets (around the first one visible) go a few at a time. */
   if (dy_row_selection_get_model (self->selection) == G_LIST_MODEL (self->feed))
-    {
-      /* The rows with widgets (around the first one visible) go a few at a time. */
-      GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
-      double upper = adjustment != NULL ? gtk_adjustment_get_upper (adjustment) : 0;
-      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->feed));
-      guint first = upper > 0 ? (guint) (gtk_adjustment_get_value (adjustment) / upper * n) : 0;
-
-      dy_row_feed_drain (self->feed, first);
-    }
+    dy_row_feed_set_source (self->feed, G_LIST_MODEL (self->items),
+                            dy_table_view_first_visible_row (self));
   else
     dy_row_selection_set_model (self->selection, NULL);
+  g_clear_object (&self->order);
   dy_rows_clear (self->items);
 }
 

@@ -67,8 +67,7 @@ inspect_selection (DyTableView *self)
 static gboolean
 rows_settled (DyTableView *self)
 {
-  return !self->running && !dy_table_view_get_arranging (self)
-         && !dy_row_feed_get_pending (self->feed);
+  return !self->running && !dy_table_view_get_arranging (self);
 }
 
 gboolean

@@ -581,7 +581,8 @@ dy_table_view_get_arranging (DyTableView *self)
 
   return self->arranging
          || (GTK_IS_SORT_LIST_MODEL (model)
-             && gtk_sort_list_model_get_pending (GTK_SORT_LIST_MODEL (model)) > 0);
+             && gtk_sort_list_model_get_pending (GTK_SORT_LIST_MODEL (model)) > 0)
+         || (model == G_LIST_MODEL (self->feed) && dy_row_feed_get_pending (self->feed));
 }
 
 gboolean

@@ -31,8 +31,8 @@ GListModel *dy_table_view_get_items (DyTableView *self);
 /* The grid's rows: DyItem, in the order shown (a column's when sorted); when grouped,
  * GtkTreeListRow of DyGroup (collections and shard sets) and of DyItem. */
 GtkSelectionModel *dy_table_view_get_rows (DyTableView *self);
-/* TRUE while the rows are being sorted or grouped (on a worker, for many rows): the grid
- * shows them as before until it is done. */
+/* TRUE while the rows are being sorted or grouped (on a worker, for many rows), or handed to
+ * the grid a few at a time: the grid shows them as before until it is done. */
 gboolean dy_table_view_get_arranging (DyTableView *self);
 /* TRUE once DescribeTable and DescribeTimeToLive have answered (the description popover,
  * template child describe_grid, is filled). */
