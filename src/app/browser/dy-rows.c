@@ -754,10 +754,17 @@ dy_row_feed_get_item (GListModel *model, guint position)
   return position < self->shown ? g_list_model_get_item (self->source, position) : NULL;
 }
 
+/* DyItem, or GtkTreeListRow from a grouping's model. */
+static GType
+dy_row_feed_get_item_type (GListModel *model)
+{
+  return G_TYPE_OBJECT;
+}
+
 static void
 dy_row_feed_list_model_init (GListModelInterface *iface)
 {
-  iface->get_item_type = dy_rows_get_item_type;
+  iface->get_item_type = dy_row_feed_get_item_type;
   iface->get_n_items = dy_row_feed_get_n_items;
   iface->get_item = dy_row_feed_get_item;
 }
@@ -817,16 +824,22 @@ source_changed (GListModel *source, guint position, guint removed, guint added, 
 
   if (self->kept != NULL)
     return; /* shown once drained */
-  if (removed > 0 || position < self->shown)
+  if (position + removed <= self->shown && (removed > 0 || position < self->shown))
     {
-      /* Not an append (DyRows only appends and clears): show SOURCE anew. */
+      /* Within the rows shown (a collection opened or closed, DyRows emptied): as it is. */
+      self->shown = self->shown - removed + added;
+      g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
+    }
+  else if (position < self->shown)
+    {
+      /* Across the end of the rows shown so far: SOURCE shown anew. */
       guint before = self->shown;
 
       self->shown = MIN (n, FEED_STEP);
       g_list_model_items_changed (G_LIST_MODEL (self), 0, before, self->shown);
     }
   else if (feed_step (self) == FALSE)
-    return;
+    return; /* rows past those shown: shown step by step */
   if (self->shown < n)
     feed_schedule (self);
 }
@@ -933,7 +946,7 @@ dy_row_feed_get_source_position (DyRowFeed *self, guint position)
     return G_MAXUINT;
   if (DY_IS_ROW_LIST (self->source))
     return dy_row_list_get_source_position (DY_ROW_LIST (self->source), position);
-  return position;
+  return DY_IS_ROWS (self->source) ? position : G_MAXUINT;
 }
 
 gboolean

@@ -99,7 +99,8 @@ G_DECLARE_FINAL_TYPE (DyRowFeed, dy_row_feed, DY, ROW_FEED, GObject)
  * change; a feed hands rows over a few dozen per main-loop iteration until that many are
  * shown (then the rest at once, as they need no widgets), so that no iteration stalls. */
 DyRowFeed *dy_row_feed_new (GListModel *source);
-/* Shows SOURCE (the rows as loaded, a DyRows, or an order of them, a DyRowList) anew, in place
+/* Shows SOURCE (the rows as loaded, a DyRows, an order of them, a DyRowList, or their item
+ * collections, a GtkTreeListModel or a sort of one) anew, in place
  * of what is shown, which may be the same model about to be emptied. The rows shown around
  * KEEP_START (those with widgets) are kept and taken away a few per iteration, the others at
  * once (all of them when KEEP_START is G_MAXUINT: the feed is not in the grid, no row has a
@@ -109,7 +110,7 @@ DyRowFeed *dy_row_feed_new (GListModel *source);
 void dy_row_feed_set_source (DyRowFeed *self, GListModel *source, guint keep_start);
 GListModel *dy_row_feed_get_source (DyRowFeed *self);
 /* The position in the DyRows of the row shown at POSITION; G_MAXUINT while the rows of the
- * previous source are being taken away (or past the end). */
+ * previous source are being taken away, past the end, or when the source is a grouping's. */
 guint dy_row_feed_get_source_position (DyRowFeed *self, guint position);
 /* TRUE while rows wait to be shown or taken away. */
 gboolean dy_row_feed_get_pending (DyRowFeed *self);

@@ -334,7 +334,7 @@ show_sorted (DyTableView *self, Arrange *job, GArray *positions)
    * next Find, after their page). */
   if (job->n < n)
     dy_table_view_rows_added (self, job->n, n);
-  dy_table_view_show_flat (self, G_LIST_MODEL (self->order));
+  dy_table_view_show_rows (self, G_LIST_MODEL (self->order));
   dy_table_view_find_update (self);
 }
 
@@ -352,11 +352,11 @@ show_groups (DyTableView *self, GListModel *groups)
         GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (column_sorter (self)))));
 
       gtk_sort_list_model_set_incremental (sorted, TRUE);
-      dy_row_selection_set_model (self->selection, G_LIST_MODEL (sorted));
+      dy_table_view_show_rows (self, G_LIST_MODEL (sorted));
       g_object_unref (sorted);
     }
   else
-    dy_row_selection_set_model (self->selection, G_LIST_MODEL (tree));
+    dy_table_view_show_rows (self, G_LIST_MODEL (tree));
   gtk_column_view_column_set_visible (self->tree_column, TRUE);
   /* The first collection opens at once, so grouping shows items, not only headings. */
   if (g_list_model_get_n_items (G_LIST_MODEL (tree)) > 0)
@@ -469,7 +469,7 @@ dy_table_view_rebuild_rows (DyTableView *self)
       /* Without a sort column the grid shows the rows as loaded, in DynamoDB's order, at no
        * cost. */
       g_clear_object (&self->order);
-      dy_table_view_show_flat (self, G_LIST_MODEL (self->items));
+      dy_table_view_show_rows (self, G_LIST_MODEL (self->items));
       if (keys != NULL)
         g_ptr_array_unref (keys);
       self->found = g_list_model_get_n_items (G_LIST_MODEL (self->items));
@@ -485,7 +485,7 @@ dy_table_view_rebuild_rows (DyTableView *self)
       || dy_row_feed_get_source (self->feed) != G_LIST_MODEL (self->order))
     {
       g_clear_object (&self->order);
-      dy_table_view_show_flat (self, G_LIST_MODEL (self->items));
+      dy_table_view_show_rows (self, G_LIST_MODEL (self->items));
     }
   arrange (self, keys);
 }
@@ -506,7 +506,7 @@ dy_table_view_first_visible_row (DyTableView *self)
 }
 
 void
-dy_table_view_show_flat (DyTableView *self, GListModel *source)
+dy_table_view_show_rows (DyTableView *self, GListModel *source)
 {
   if (dy_row_selection_get_model (self->selection) == G_LIST_MODEL (self->feed)
       && dy_row_feed_get_source (self->feed) == source)

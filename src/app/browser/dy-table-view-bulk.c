@@ -117,7 +117,9 @@ selected_positions (DyTableView *self)
   GArray *positions;
   guint position;
 
-  if (dy_row_selection_get_model (self->selection) != G_LIST_MODEL (self->feed))
+  if (dy_row_selection_get_model (self->selection) != G_LIST_MODEL (self->feed)
+      || (!DY_IS_ROWS (dy_row_feed_get_source (self->feed))
+          && !DY_IS_ROW_LIST (dy_row_feed_get_source (self->feed))))
     return NULL;
   set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
   positions = g_array_sized_new (FALSE, FALSE, sizeof (guint32), gtk_bitset_get_size (set));

@@ -97,7 +97,7 @@ struct _DyTableView {
   DyRows *items;
   DyRowSelection *selection; /* the grid's rows, several selected at once */
   DyRowList *order; /* the rows in a column's order, when sorted and not grouped */
-  DyRowFeed *feed;  /* the rows as loaded or in order, handed to the grid a few at a time */
+  DyRowFeed *feed;  /* the grid's rows (as loaded, in order or grouped), a few at a time */
   GHashTable *columns; /* attribute name -> GtkColumnViewColumn (owned by the view) */
   GHashTable *bound_cells; /* GtkListItem of the attribute cells bound now: tinted again when
                             * what is staged changes */
@@ -253,9 +253,10 @@ void dy_table_view_rebuild_rows (DyTableView *self);
 void dy_table_view_rows_added (DyTableView *self, guint from, guint to);
 /* After a page or Load All: the order or the collections take in the new rows. */
 void dy_table_view_rearrange (DyTableView *self);
-/* The grid shows SOURCE (self->items, or self->order) through the feed, the rows it showed
- * taken away a few at a time (dy_row_feed_set_source); nothing changes if it shows it already. */
-void dy_table_view_show_flat (DyTableView *self, GListModel *source);
+/* The grid shows SOURCE (self->items, self->order, or the item collections) through the feed,
+ * the rows it showed taken away a few at a time (dy_row_feed_set_source); nothing changes if it
+ * shows it already. */
+void dy_table_view_show_rows (DyTableView *self, GListModel *source);
 /* The first row the grid shows, from its scroll position; G_MAXUINT when the grid shows
  * something else than the feed, whose rows then have no widgets. */
 guint dy_table_view_first_visible_row (DyTableView *self);

@@ -577,12 +577,16 @@ dy_table_view_get_rows (DyTableView *self)
 gboolean
 dy_table_view_get_arranging (DyTableView *self)
 {
-  GListModel *model = dy_row_selection_get_model (self->selection);
+  GListModel *source;
 
-  return self->arranging
-         || (GTK_IS_SORT_LIST_MODEL (model)
-             && gtk_sort_list_model_get_pending (GTK_SORT_LIST_MODEL (model)) > 0)
-         || (model == G_LIST_MODEL (self->feed) && dy_row_feed_get_pending (self->feed));
+  if (self->arranging)
+    return TRUE;
+  if (dy_row_selection_get_model (self->selection) != G_LIST_MODEL (self->feed))
+    return FALSE;
+  source = dy_row_feed_get_source (self->feed);
+  return dy_row_feed_get_pending (self->feed)
+         || (GTK_IS_SORT_LIST_MODEL (source)
+             && gtk_sort_list_model_get_pending (GTK_SORT_LIST_MODEL (source)) > 0);
 }
 
 gboolean
