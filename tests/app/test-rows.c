@@ -254,6 +254,64 @@ run_feed (DyRowFeed *feed)
     }
 }
 
+typedef struct {
+  guint position, removed, added, count;
+} LastChange;
+
+static void
+note_last (GListModel *model, guint position, guint removed, guint added, LastChange *last)
+{
+  last->position = position;
+  last->removed = removed;
+  last->added = added;
+  last->count++;
+}
+
+/* A change within the rows a feed shows (a collection opened or closed in a grouping) is passed
+ * on as it is, not shown anew; one past them waits for the feed's steps. */
+static void
+test_feed_passes_changes (void)
+{
+  g_autoptr (GListStore) store = g_list_store_new (DY_TYPE_ITEM);
+  g_autoptr (DyRowFeed) feed = NULL;
+  LastChange last = { 0 };
+
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autoptr (DyItem) item = dy_item_new (ddb_value_new_m ());
+
+      g_list_store_append (store, item);
+    }
+  feed = dy_row_feed_new (G_LIST_MODEL (store));
+  run_feed (feed);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (feed)), ==, 30);
+  g_signal_connect (feed, "items-changed", G_CALLBACK (note_last), &last);
+  {
+    g_autoptr (DyItem) a = dy_item_new (ddb_value_new_m ());
+    g_autoptr (DyItem) b = dy_item_new (ddb_value_new_m ());
+    gpointer two[] = { a, b };
+
+    g_list_store_splice (store, 5, 0, two, 2);
+    g_assert_cmpuint (last.count, ==, 1);
+    g_assert_cmpuint (last.position, ==, 5);
+    g_assert_cmpuint (last.removed, ==, 0);
+    g_assert_cmpuint (last.added, ==, 2);
+    {
+      g_autoptr (DyItem) at = g_list_model_get_item (G_LIST_MODEL (feed), 6);
+
+      g_assert_true (at == b);
+    }
+  }
+  g_list_store_splice (store, 10, 3, NULL, 0);
+  g_assert_cmpuint (last.count, ==, 2);
+  g_assert_cmpuint (last.position, ==, 10);
+  g_assert_cmpuint (last.removed, ==, 3);
+  g_assert_cmpuint (last.added, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (feed)), ==, 29);
+  /* not a list of rows: no position in one */
+  g_assert_cmpuint (dy_row_feed_get_source_position (feed, 0), ==, G_MAXUINT);
+}
+
 static void
 test_feed (void)
 {
@@ -763,6 +821,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rows/snapshot-on-thread", test_snapshot_on_thread);
   g_test_add_func ("/rows/row-list", test_row_list);
   g_test_add_func ("/rows/feed", test_feed);
+  g_test_add_func ("/rows/feed-passes-changes", test_feed_passes_changes);
   g_test_add_func ("/rows/selection", test_selection);
   g_test_add_func ("/rows/collections", test_collections);
   status = g_test_run ();
