@@ -480,9 +480,7 @@ dy_table_view_rebuild_rows (DyTableView *self)
     keys = g_ptr_array_new_with_free_func ((GDestroyNotify) sort_key_free);
   /* Until the new order is made, the grid shows the previous one (rows loaded since at its
    * end), or the rows as loaded. */
-  if (self->order == NULL
-      || dy_row_selection_get_model (self->selection) != G_LIST_MODEL (self->feed)
-      || dy_row_feed_get_source (self->feed) != G_LIST_MODEL (self->order))
+  if (self->order == NULL || dy_row_feed_get_source (self->feed) != G_LIST_MODEL (self->order))
     {
       g_clear_object (&self->order);
       dy_table_view_show_rows (self, G_LIST_MODEL (self->items));

@@ -326,11 +326,8 @@ clear_items (DyTableView *self)
 {
   g_cancellable_cancel (self->arrange_cancellable);
   /* The rows with widgets (around the first one visible) go a few at a time. */
-  if (dy_row_selection_get_model (self->selection) == G_LIST_MODEL (self->feed))
-    dy_row_feed_set_source (self->feed, G_LIST_MODEL (self->items),
-                            dy_table_view_first_visible_row (self));
-  else
-    dy_row_selection_set_model (self->selection, NULL);
+  dy_row_feed_set_source (self->feed, G_LIST_MODEL (self->items),
+                          dy_table_view_first_visible_row (self));
   g_clear_object (&self->order);
   dy_rows_clear (self->items);
 }
