@@ -213,7 +213,7 @@ static DdbValue *read_value (DdbIonReader *r, GString **scratch, guint level);
 static DdbValue *
 read_map (DdbIonReader *r, GString **scratch, guint level)
 {
-  DdbValue *map = ddb_value_new_m_sized (8); /* most items have fewer attributes: no regrowth */
+  DdbValue *map = ddb_value_new_m ();
   IonNames names = { 0 };
 
   r->p++;
