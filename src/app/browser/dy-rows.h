@@ -94,19 +94,21 @@ G_END_DECLS
 #define DY_TYPE_ROW_FEED (dy_row_feed_get_type ())
 G_DECLARE_FINAL_TYPE (DyRowFeed, dy_row_feed, DY, ROW_FEED, GObject)
 
-/* The grid's view of a growing list model (DyRows): GTK 4.8's list views make widgets for
- * about two hundred rows at once, every cell of every column, in the handler of the model's
- * change; a feed hands rows over a few dozen per main-loop iteration until that many are
- * shown (then the rest at once, as they need no widgets), so that no iteration stalls. */
+/* The grid's model, in front of the rows it shows (SOURCE: as loaded, in order or grouped).
+ * GTK 4.8's list views make widgets for about two hundred rows at once, every cell of every
+ * column, in the handler of the model's change; a feed hands rows over a few dozen per
+ * main-loop iteration until that many are shown (then the rest at once, as they need no
+ * widgets), so that no iteration stalls. Changes of SOURCE within the rows shown (a collection
+ * opened) are passed on as they are. */
 DyRowFeed *dy_row_feed_new (GListModel *source);
-/* Shows SOURCE (the rows as loaded, a DyRows, an order of them, a DyRowList, or their item
- * collections, a GtkTreeListModel or a sort of one) anew, in place
- * of what is shown, which may be the same model about to be emptied. The rows shown around
- * KEEP_START (those with widgets) are kept and taken away a few per iteration, the others at
- * once (all of them when KEEP_START is G_MAXUINT: the feed is not in the grid, no row has a
- * widget); then SOURCE's rows are shown a few per iteration. The grid keeps its model (the feed):
- * GTK 4.8 would destroy and make again the widgets of every row it realized (a couple of
- * hundred, a cell per column) in one iteration, stalling the window for half a second. */
+/* Shows SOURCE (the rows as loaded, a DyRows; an order of them, a DyRowList; or their item
+ * collections, a GtkTreeListModel or a sort of one) anew, in place of what is shown, which may
+ * be the same model about to be emptied. The rows shown around KEEP_START (those with widgets)
+ * are kept and taken away a few per iteration, the others at once (all of them when KEEP_START
+ * is G_MAXUINT: the feed is not in the grid, no row has a widget); then SOURCE's rows are
+ * shown a few per iteration. The grid keeps its model: a new one would make GTK 4.8 destroy
+ * and make again the widgets of every row it realized in one iteration, stalling the window
+ * for half a second. */
 void dy_row_feed_set_source (DyRowFeed *self, GListModel *source, guint keep_start);
 GListModel *dy_row_feed_get_source (DyRowFeed *self);
 /* The position in the DyRows of the row shown at POSITION; G_MAXUINT while the rows of the
