@@ -3,7 +3,8 @@
  *
  *   dy-table-view.c          the class: properties, construction, DescribeTable, public getters
  *   dy-table-view-filter.c   the filter row: index and key conditions, filters, the preview
- *   dy-table-view-results.c  paging and results: Run, Load More, Load All, footer, request text
+ *   dy-table-view-results.c  paging and results: Run, Load More, footer, request text
+ *   dy-table-view-load-all.c Load All: every remaining page, a remote Scan in parallel segments
  *   dy-table-view-columns.c  the grid: columns, cells and their tints, the column chooser
  *   dy-table-view-times.c    the grid's time columns (Off, Beside, Instead) and the TTL attribute
  *   dy-table-view-arrange.c  the grid's order: sorted by columns or grouped into collections
@@ -31,6 +32,9 @@ typedef struct {
   char *sk; /* NULL: no sort key */
   DdbType sk_type;
 } DyTableViewKeys;
+
+/* Keys of rows shown (dy-table-view-load-all.c): the items a parallel Scan reads again. */
+typedef struct _DyTableViewSeen DyTableViewSeen;
 
 /* What failed and may succeed when sent again (dy_connection_error_is_retryable): the error
  * bar's Retry runs it again, and so does the connection's session renewed (signed in again). */
@@ -108,7 +112,10 @@ struct _DyTableView {
   gboolean follow_up; /* the Run's first, small page is out: the rest of a full page follows */
   GtkColumnViewColumn *tree_column;
   json_t *request;  /* of the current results, without ExclusiveStartKey */
-  json_t *last_key; /* LastEvaluatedKey of the last page */
+  json_t *last_key; /* LastEvaluatedKey of the last page; {}: the start of self->segment */
+  guint total_segments;  /* Load All read the Scan in this many segments (0: it did not) */
+  guint segment;         /* the segment of the last page shown */
+  DyTableViewSeen *seen; /* keys of the rows shown before the segments began */
   char *operation;
   GCancellable *cancellable;
   gboolean ready;
@@ -199,6 +206,36 @@ void dy_table_view_staging_committed (DyStaging *staging, DyConnection *connecti
 /* Gives the memory freed on this worker thread back to the system (malloc_trim): a page's or
  * a sort's millions of small blocks would otherwise stay in its malloc arena. */
 void dy_table_view_release_freed_memory (void);
+
+/* A page read on a worker: its rows in the store, and the response's figures (without Items). */
+typedef struct {
+  json_t *response;
+  DyRowPage *rows;
+} DyTableViewPage;
+
+/* Reads a page of OPERATION's REQUEST into STORE, the items SEEN holds (if not NULL) left out. */
+DyTableViewPage *dy_table_view_read_page (DyConnection *connection, const char *operation,
+                                          json_t *request, DyRowStore *store,
+                                          const DyTableViewSeen *seen, GCancellable *cancellable,
+                                          GError **error);
+void dy_table_view_page_free (DyTableViewPage *page);
+/* Adds PAGE's rows and figures to the results; its LastEvaluatedKey becomes the view's (or,
+ * at the end of a segment, the next segment's start). Main thread. */
+void dy_table_view_apply_page (DyTableView *self, DyTableViewPage *page);
+
+/* dy-table-view-load-all.c */
+/* Reads every page after the last one shown (view.load-all; Retry of a failed one). */
+void dy_table_view_load_all (DyTableView *self);
+/* Load All is over (done, failed or cancelled): the view's state follows. */
+void dy_table_view_finish_load_all (DyTableView *self);
+/* How many segments Load All reads the results' Scan in: 1 for a local table, a Query, or a
+ * Scan whose items may lack their keys; else the "scan-segments" setting, or by the table's
+ * size when it is 0 (automatic). */
+guint dy_table_view_scan_segments (DyTableView *self);
+DyTableViewSeen *dy_table_view_seen_ref (DyTableViewSeen *seen);
+void dy_table_view_seen_unref (DyTableViewSeen *seen);
+/* ITEM's key is among the rows SEEN holds. Any thread. */
+gboolean dy_table_view_seen_has (const DyTableViewSeen *seen, const DdbValue *item);
 
 /* dy-table-view-columns.c */
 void dy_table_view_columns_class_init (GtkWidgetClass *widget_class);

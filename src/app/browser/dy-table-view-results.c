@@ -1,18 +1,12 @@
 /* dy-table-view-results.c: the table view's paging and results: Run (the filter row's request,
- * or one built elsewhere), Load More from LastEvaluatedKey, Load All with progress and Cancel,
- * the pages read on workers, the footer's figures, the request text, the error bar and the bar
- * saying that a commit made the results stale. */
+ * or one built elsewhere), Load More from LastEvaluatedKey, Cancel, the pages read on workers,
+ * the footer's figures, the request text, the error bar and the bar saying that a commit made
+ * the results stale. (Load All: dy-table-view-load-all.c.) */
 #define G_LOG_DOMAIN "dynoscope-table-view"
 
 #include <glib/gi18n.h>
 #ifdef __GLIBC__
 #include <malloc.h>
-#endif
-#ifdef __linux__
-#include <errno.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 #endif
 
 #include "app/common/dy-copy-as.h"
@@ -127,13 +121,8 @@ dy_table_view_staging_committed (DyStaging *staging, DyConnection *connection,
 
 /* Pages. */
 
-typedef struct {
-  json_t *response; /* only the page's figures */
-  DyRowPage *rows;
-} Page;
-
-static void
-page_free (Page *page)
+void
+dy_table_view_page_free (DyTableViewPage *page)
 {
   json_decref (page->response);
   dy_row_page_free (page->rows);
@@ -144,6 +133,7 @@ typedef struct {
   char *operation;
   json_t *request;
   DyRowStore *store;
+  DyTableViewSeen *seen;
 } PageRequest;
 
 static void
@@ -152,35 +142,55 @@ page_request_free (PageRequest *data)
   g_free (data->operation);
   json_decref (data->request);
   dy_row_store_unref (data->store);
+  g_clear_pointer (&data->seen, dy_table_view_seen_unref);
   g_free (data);
+}
+
+typedef struct {
+  DyRowPageBuilder *builder;
+  const DyTableViewSeen *seen;
+} PageReader;
+
+/* The items of the page that are not shown already. */
+static void
+take_unseen (DdbValue *item, gpointer user_data)
+{
+  PageReader *reader = user_data;
+
+  if (dy_table_view_seen_has (reader->seen, item))
+    ddb_value_free (item);
+  else
+    dy_row_page_builder_take (item, reader->builder);
 }
 
 /* Reads OPERATION's REQUEST through CONNECTION, each item encoded into STORE as the reader hands
  * it over and its attribute names collected, on the worker: a 1 MB page can hold thousands of
  * items, and a database's build no JSON at all. Only the page's figures (the response without
  * its Items) go to the main thread. */
-static Page *
-read_page (DyConnection *connection, const char *operation, json_t *request, DyRowStore *store,
-           GCancellable *cancellable, GError **error)
+DyTableViewPage *
+dy_table_view_read_page (DyConnection *connection, const char *operation, json_t *request,
+                         DyRowStore *store, const DyTableViewSeen *seen, GCancellable *cancellable,
+                         GError **error)
 {
-  DyRowPageBuilder *builder = dy_row_page_builder_new (store, 0);
+  PageReader reader = { dy_row_page_builder_new (store, 0), seen };
   json_t *response = dy_connection_read_sync (
-      connection, operation, request, dy_row_page_builder_take, builder, cancellable, error);
+      connection, operation, request, seen != NULL ? take_unseen : dy_row_page_builder_take,
+      seen != NULL ? (gpointer) &reader : (gpointer) reader.builder, cancellable, error);
   DyRowPage *rows;
-  Page *page;
+  DyTableViewPage *page;
 
   if (response == NULL)
     {
-      dy_row_page_builder_free (builder);
+      dy_row_page_builder_free (reader.builder);
       return NULL;
     }
-  rows = dy_row_page_builder_finish (builder, error);
+  rows = dy_row_page_builder_finish (reader.builder, error);
   if (rows == NULL)
     {
       json_decref (response);
       return NULL;
     }
-  page = g_new0 (Page, 1);
+  page = g_new0 (DyTableViewPage, 1);
   page->rows = rows;
   page->response = response;
   return page;
@@ -203,8 +213,8 @@ page_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   DyTableView *self = source;
   PageRequest *data = task_data;
   GError *error = NULL;
-  Page *page = read_page (self->connection, data->operation, data->request, data->store,
-                          cancellable, &error);
+  DyTableViewPage *page = dy_table_view_read_page (self->connection, data->operation, data->request,
+                                                   data->store, data->seen, cancellable, &error);
 
   if (page == NULL)
     {
@@ -212,12 +222,11 @@ page_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
       return;
     }
   dy_table_view_release_freed_memory ();
-  g_task_return_pointer (task, page, (GDestroyNotify) page_free);
+  g_task_return_pointer (task, page, (GDestroyNotify) dy_table_view_page_free);
 }
 
-/* Adds a page's items to the results, on the main thread. */
-static void
-apply_page (DyTableView *self, Page *page)
+void
+dy_table_view_apply_page (DyTableView *self, DyTableViewPage *page)
 {
   json_t *capacity;
   json_t *last_key;
@@ -233,7 +242,14 @@ apply_page (DyTableView *self, Page *page)
   self->capacity += json_number_value (capacity);
   last_key = json_object_get (page->response, "LastEvaluatedKey");
   g_clear_pointer (&self->last_key, json_decref);
-  self->last_key = last_key != NULL ? json_incref (last_key) : NULL;
+  if (last_key != NULL)
+    self->last_key = json_incref (last_key);
+  else if (self->total_segments > 0 && self->segment + 1 < self->total_segments)
+    {
+      /* The next segment, from its start. */
+      self->segment++;
+      self->last_key = json_object ();
+    }
 }
 
 static void send_next_page (DyTableView *self);
@@ -243,7 +259,7 @@ page_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   DyTableView *self = DY_TABLE_VIEW (source);
   g_autoptr (GError) error = NULL;
-  Page *page = g_task_propagate_pointer (G_TASK (result), &error);
+  DyTableViewPage *page = g_task_propagate_pointer (G_TASK (result), &error);
   gint64 t0 = g_get_monotonic_time ();
 
   if (page == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -261,7 +277,7 @@ page_done (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
   dy_table_view_show_error (self, NULL);
-  apply_page (self, page);
+  dy_table_view_apply_page (self, page);
   if (self->follow_up && self->last_key != NULL)
     {
       self->follow_up = FALSE;
@@ -278,7 +294,7 @@ page_done (GObject *source, GAsyncResult *result, gpointer user_data)
   dy_table_view_update_footer (self);
   g_debug ("page of %u items applied in %.1f ms", page->rows->lengths->len,
            (g_get_monotonic_time () - t0) / 1000.0);
-  page_free (page);
+  dy_table_view_page_free (page);
 }
 
 static void
@@ -298,6 +314,7 @@ send_page (DyTableView *self, json_t *request)
   data->operation = g_strdup (self->operation);
   data->request = json_deep_copy (request);
   data->store = dy_row_store_ref (dy_rows_get_store (self->items));
+  data->seen = self->seen != NULL ? dy_table_view_seen_ref (self->seen) : NULL;
   set_request (self, request);
   self->requests++;
   dy_table_view_set_running (self, TRUE);
@@ -307,13 +324,20 @@ send_page (DyTableView *self, json_t *request)
   g_task_run_in_thread (task, page_thread);
 }
 
-/* The page after the last one, as the results' request continues. */
+/* The page after the last one, as the results' request continues (in the segment Load All
+ * stopped in, if it read segments). */
 static void
 send_next_page (DyTableView *self)
 {
   json_t *request = json_deep_copy (self->request);
 
-  json_object_set (request, "ExclusiveStartKey", self->last_key);
+  if (self->total_segments > 0)
+    {
+      json_object_set_new (request, "Segment", json_integer (self->segment));
+      json_object_set_new (request, "TotalSegments", json_integer (self->total_segments));
+    }
+  if (json_object_size (self->last_key) > 0)
+    json_object_set (request, "ExclusiveStartKey", self->last_key);
   send_page (self, request);
   json_decref (request);
 }
@@ -348,6 +372,9 @@ start_run (DyTableView *self, const char *operation, json_t *request)
   self->pages = 0;
   self->requests = 0;
   self->capacity = 0;
+  self->total_segments = 0;
+  self->segment = 0;
+  g_clear_pointer (&self->seen, dy_table_view_seen_unref);
   clear_items (self);
   g_hash_table_remove_all (self->seen_columns);
   self->prune_columns = TRUE;
@@ -411,245 +438,10 @@ load_more_action (GtkWidget *widget, const char *action_name, GVariant *paramete
   dy_table_view_update_footer (self);
 }
 
-/* Load all: every remaining page, read on a worker that hands each page to the main thread
- * as it comes (at most two waiting, so memory stays bounded), with progress and a rate. */
-
-typedef struct {
-  DyTableView *view; /* a reference */
-  char *operation;
-  json_t *request;
-  json_t *start_key;
-  DyRowStore *store;
-  GMutex lock;
-  GCond cond;
-  guint waiting; /* pages handed over and not yet applied */
-} LoadAll;
-
-/* LoadAll is shared (atomic reference count) by the task and each page on its way. */
-static void
-load_all_clear (LoadAll *data)
-{
-  g_object_unref (data->view);
-  g_free (data->operation);
-  json_decref (data->request);
-  if (data->start_key != NULL)
-    json_decref (data->start_key);
-  dy_row_store_unref (data->store);
-  g_mutex_clear (&data->lock);
-  g_cond_clear (&data->cond);
-}
-
-static void
-load_all_release (LoadAll *data)
-{
-  g_atomic_rc_box_release_full (data, (GDestroyNotify) load_all_clear);
-}
-
-typedef struct {
-  LoadAll *load;
-  GCancellable *cancellable;
-  Page *page;
-} Delivery;
-
-static void
-update_progress (DyTableView *self)
-{
-  gint64 elapsed = g_get_monotonic_time () - self->load_started;
-  guint64 scanned = self->scanned - self->load_scanned_before;
-  guint64 rate = elapsed > 0 ? scanned * G_USEC_PER_SEC / (guint64) elapsed : 0;
-  gint64 total = json_integer_value (json_object_get (self->description, "ItemCount"));
-  g_autofree char *text = NULL;
-
-  {
-    guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->items));
-    g_autofree char *read = dy_format_count (self->scanned);
-    g_autofree char *per_second = dy_format_count (rate);
-    /* The progress of Load All: items shown, items read, pages, items read a second. */
-    char *parts[5] = {
-      g_strdup_printf (ngettext ("%u item", "%u items", shown), shown),
-      /* TRANSLATORS: items read so far by Load All */
-      g_strdup_printf (_("%s read"), read),
-      g_strdup_printf (ngettext ("%u page", "%u pages", self->pages), self->pages),
-      g_strdup_printf (_("%s items/s"), per_second),
-      NULL,
-    };
-
-    text = g_strjoinv (" · ", parts);
-    for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
-      g_free (parts[i]);
-  }
-  gtk_progress_bar_set_text (self->progress_bar, text);
-  /* ItemCount is DynamoDB's estimate (refreshed about every six hours): a guide only. */
-  if (total > 0 && self->operation != NULL && g_str_equal (self->operation, "Scan"))
-    gtk_progress_bar_set_fraction (self->progress_bar, MIN (1.0, (double) self->scanned / (double) total));
-  else
-    gtk_progress_bar_pulse (self->progress_bar);
-}
-
-static gboolean
-deliver_page (gpointer user_data)
-{
-  Delivery *delivery = user_data;
-  DyTableView *self = delivery->load->view;
-
-  /* A cancelled load drops what was still on its way: LastEvaluatedKey stays that of the last
-   * page shown, so Load More resumes with no gap and no duplicate. */
-  if (!g_cancellable_is_cancelled (delivery->cancellable))
-    {
-      self->requests++;
-      apply_page (self, delivery->page);
-      update_progress (self);
-      dy_table_view_update_footer (self);
-    }
-  g_mutex_lock (&delivery->load->lock);
-  delivery->load->waiting--;
-  g_cond_signal (&delivery->load->cond);
-  g_mutex_unlock (&delivery->load->lock);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-delivery_free (Delivery *delivery)
-{
-  load_all_release (delivery->load);
-  page_free (delivery->page);
-  g_object_unref (delivery->cancellable);
-  g_free (delivery);
-}
-
-static void
-load_all_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  LoadAll *data = task_data;
-  json_t *key = data->start_key != NULL ? json_incref (data->start_key) : NULL;
-
-  while (key != NULL)
-    {
-      json_t *request = json_deep_copy (data->request);
-      GError *error = NULL;
-      Page *page;
-      Delivery *delivery;
-      json_t *next;
-
-      g_mutex_lock (&data->lock);
-      while (data->waiting >= 2 && !g_cancellable_is_cancelled (cancellable))
-        g_cond_wait_until (&data->cond, &data->lock, g_get_monotonic_time () + 50 * G_TIME_SPAN_MILLISECOND);
-      g_mutex_unlock (&data->lock);
-      json_object_set_new (request, "ExclusiveStartKey", key);
-      page = read_page (data->view->connection, data->operation, request, data->store, cancellable,
-                        &error);
-      json_decref (request);
-      if (page == NULL)
-        {
-          g_task_return_error (task, error);
-          return;
-        }
-      if (g_task_return_error_if_cancelled (task))
-        {
-          page_free (page);
-          return;
-        }
-      next = json_object_get (page->response, "LastEvaluatedKey");
-      key = next != NULL ? json_incref (next) : NULL;
-      delivery = g_new0 (Delivery, 1);
-      delivery->load = g_atomic_rc_box_acquire (data);
-      delivery->cancellable = g_object_ref (cancellable);
-      delivery->page = page;
-      g_mutex_lock (&data->lock);
-      data->waiting++;
-      g_mutex_unlock (&data->lock);
-      g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, deliver_page, delivery,
-                                  (GDestroyNotify) delivery_free);
-    }
-  dy_table_view_release_freed_memory ();
-  /* Done once the last page is applied: the main loop runs the deliveries in order, and the
-   * task's callback after them. */
-  g_task_return_boolean (task, TRUE);
-}
-
-/* Load All reads on a thread of its own at a lower priority than the window's: on a busy
- * machine the main thread gets a core first, and a scan of millions of items never makes it
- * wait. Nice 4, not more: against a busy loop on the other core, nice 10 left the reader a
- * tenth of a core (Load All at 29 % of the engine's rate, 43 % at nice 4) and held up the
- * window no less (bench-gui). (A thread of the shared pool could not get its priority back.) */
-#define LOAD_ALL_NICE 4
-static gpointer
-load_all_main (gpointer data)
-{
-  GTask *task = data;
-
-#ifdef __linux__
-  if (setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), LOAD_ALL_NICE) != 0)
-    g_debug ("Load All at the usual priority: %s", g_strerror (errno));
-#endif
-  load_all_thread (task, g_task_get_source_object (task), g_task_get_task_data (task),
-                   g_task_get_cancellable (task));
-  g_object_unref (task);
-  return NULL;
-}
-
-static void
-finish_load_all (DyTableView *self)
-{
-  self->loading_all = FALSE;
-  self->follow_up = FALSE;
-  if (self->prune_columns)
-    dy_table_view_prune_columns (self);
-  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
-  dy_table_view_set_running (self, FALSE);
-  dy_table_view_rearrange (self);
-  dy_table_view_update_actions (self);
-  dy_table_view_update_footer (self);
-}
-
-static void
-load_all_done (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  DyTableView *self = DY_TABLE_VIEW (source);
-  g_autoptr (GError) error = NULL;
-
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return; /* cancel_action has finished it (or a new Run replaced it) */
-      /* the pages read stay, and LastEvaluatedKey is the last one's: Retry goes on from it */
-      dy_table_view_show_failure (self, error, DY_TABLE_VIEW_RETRY_ALL);
-    }
-  finish_load_all (self);
-}
-
 static void
 load_all_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  DyTableView *self = DY_TABLE_VIEW (widget);
-  g_autoptr (GTask) task = NULL;
-  LoadAll *data;
-
-  if (self->running || self->last_key == NULL || self->request == NULL)
-    return;
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->cancellable = g_cancellable_new ();
-  data = g_atomic_rc_box_new0 (LoadAll);
-  data->view = g_object_ref (self);
-  data->operation = g_strdup (self->operation);
-  data->request = json_deep_copy (self->request);
-  data->start_key = json_incref (self->last_key);
-  data->store = dy_row_store_ref (dy_rows_get_store (self->items));
-  g_mutex_init (&data->lock);
-  g_cond_init (&data->cond);
-  self->loading_all = TRUE;
-  self->load_started = g_get_monotonic_time ();
-  self->load_scanned_before = self->scanned;
-  gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), TRUE);
-  dy_table_view_show_error (self, NULL);
-  dy_table_view_set_running (self, TRUE);
-  update_progress (self);
-  task = g_task_new (self, self->cancellable, load_all_done, NULL);
-  g_task_set_source_tag (task, load_all_action);
-  g_task_set_task_data (task, data, (GDestroyNotify) load_all_release);
-  g_thread_unref (g_thread_new ("dy-load-all", load_all_main, g_object_ref (task)));
+  dy_table_view_load_all (DY_TABLE_VIEW (widget));
 }
 
 static void
@@ -660,7 +452,7 @@ cancel_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   if (!self->running)
     return;
   g_cancellable_cancel (self->cancellable);
-  finish_load_all (self);
+  dy_table_view_finish_load_all (self);
 }
 
 static void
@@ -720,7 +512,7 @@ dy_table_view_rerun (DyTableView *self, DyTableViewRetry retry)
         }
       break;
     case DY_TABLE_VIEW_RETRY_ALL:
-      load_all_action (GTK_WIDGET (self), NULL, NULL);
+      dy_table_view_load_all (self);
       break;
     case DY_TABLE_VIEW_RETRY_NONE:
     case DY_TABLE_VIEW_RETRY_DESCRIBE:

@@ -294,6 +294,7 @@ dy_table_view_finalize (GObject *object)
   g_hash_table_unref (self->seen_columns);
   g_clear_pointer (&self->request, json_decref);
   g_clear_pointer (&self->last_key, json_decref);
+  g_clear_pointer (&self->seen, dy_table_view_seen_unref);
   g_clear_pointer (&self->description, json_decref);
   g_clear_pointer (&self->ttl, json_decref);
   g_free (self->ttl_error);

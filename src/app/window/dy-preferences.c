@@ -1,14 +1,17 @@
-/* dy-preferences.c: the Preferences window: production and read-only patterns, and a mark per
- * connection. Changes are saved at once (a pattern row when applied). */
+/* dy-preferences.c: the Preferences window: production and read-only patterns, a mark per
+ * connection, and the parallel Scan segments of Load All. Changes are saved at once (a pattern row
+ * when applied). */
 #define G_LOG_DOMAIN "dynoscope-window"
 
 #include <glib/gi18n.h>
+#include <stdlib.h>
 
 #include "app/connections/dy-marks.h"
 #include "app/window/dy-preferences.h"
 
 #define PATTERN_ROWS_KEY "dy-pattern-rows"
 #define MARK_ROWS_KEY "dy-mark-rows"
+#define SEGMENTS_ROW_KEY "dy-segments-row"
 
 /* The choices of a connection's row, in order: no mark of its own, then the marks. */
 static const char *const choices[] = { "pattern", "normal", "production", "read-only" };
@@ -93,6 +96,69 @@ mark_row (GSettings *settings, DyConnection *connection)
   return row;
 }
 
+/* The choices of the Scan segments row: automatic (0), then counts. */
+static const int segment_choices[] = { 0, 1, 2, 4, 8, 16 };
+
+static void
+segments_selected (AdwComboRow *row, GParamSpec *pspec, GSettings *settings)
+{
+  guint selected = adw_combo_row_get_selected (row);
+  GListModel *model = adw_combo_row_get_model (row);
+  const char *text;
+
+  if (selected == 0)
+    g_settings_set_int (settings, "scan-segments", 0);
+  else if (selected < g_list_model_get_n_items (model)
+           && (text = gtk_string_list_get_string (GTK_STRING_LIST (model), selected)) != NULL)
+    g_settings_set_int (settings, "scan-segments", atoi (text));
+}
+
+static GtkWidget *
+segments_row (GSettings *settings)
+{
+  GtkWidget *row = adw_combo_row_new ();
+  g_autoptr (GtkStringList) model = gtk_string_list_new (NULL);
+  int value = g_settings_get_int (settings, "scan-segments");
+  guint selected = G_MAXUINT;
+
+  /* TRANSLATORS: the number of parallel Scan segments, chosen by the table's size */
+  gtk_string_list_append (model, _ ("Automatic"));
+  for (guint i = 1; i < G_N_ELEMENTS (segment_choices); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("%d", segment_choices[i]);
+
+      gtk_string_list_append (model, text);
+      if (segment_choices[i] == value)
+        selected = i;
+    }
+  if (value == 0)
+    selected = 0;
+  else if (selected == G_MAXUINT)
+    {
+      /* a count set elsewhere (gsettings) is one of the choices too */
+      g_autofree char *text = g_strdup_printf ("%d", value);
+
+      gtk_string_list_append (model, text);
+      selected = G_N_ELEMENTS (segment_choices);
+    }
+  adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (model));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _ ("Parallel _Scan segments"));
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
+  adw_action_row_set_subtitle (
+      ADW_ACTION_ROW (row),
+      _ ("Load All reads a remote table’s Scan in this many parts at once; automatic: one per "
+         "8 MiB of the table, at most 8"));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (row), selected);
+  g_signal_connect_object (row, "notify::selected", G_CALLBACK (segments_selected), settings, 0);
+  return row;
+}
+
+GtkWidget *
+dy_preferences_get_segments_row (GtkWidget *preferences)
+{
+  return g_object_get_data (G_OBJECT (preferences), SEGMENTS_ROW_KEY);
+}
+
 GtkWidget *
 dy_preferences_new (DyWindow *window)
 {
@@ -100,6 +166,7 @@ dy_preferences_new (DyWindow *window)
   GtkWidget *page = adw_preferences_page_new ();
   GtkWidget *patterns = adw_preferences_group_new ();
   GtkWidget *marks = adw_preferences_group_new ();
+  GtkWidget *loading = adw_preferences_group_new ();
   GSettings *settings = dy_window_get_settings (window);
   GListModel *connections = dy_window_get_connections (window);
   GPtrArray *pattern_rows = g_ptr_array_new ();
@@ -143,6 +210,12 @@ dy_preferences_new (DyWindow *window)
           g_ptr_array_add (mark_rows, row);
           adw_preferences_group_add (ADW_PREFERENCES_GROUP (marks), row);
         }
+      {
+        GtkWidget *segments = segments_row (settings);
+
+        g_object_set_data (G_OBJECT (prefs), SEGMENTS_ROW_KEY, segments);
+        adw_preferences_group_add (ADW_PREFERENCES_GROUP (loading), segments);
+      }
     }
   else
     adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (patterns),
@@ -154,6 +227,8 @@ dy_preferences_new (DyWindow *window)
                           (GDestroyNotify) g_ptr_array_unref);
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (patterns));
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (marks));
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (loading), _ ("Loading"));
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (loading));
   adw_preferences_window_add (ADW_PREFERENCES_WINDOW (prefs), ADW_PREFERENCES_PAGE (page));
   return prefs;
 }

@@ -1,6 +1,6 @@
 /* dy-preferences.h: the Preferences window (app.preferences, Ctrl+comma): which connections
  * are production or read-only, by glob patterns on profile names and account ids, and each
- * listed connection's own mark. */
+ * listed connection's own mark; how many parallel segments Load All reads a remote Scan in. */
 #pragma once
 
 #include <adwaita.h>
@@ -17,5 +17,7 @@ GtkWidget *dy_preferences_new (DyWindow *window);
  * Read-only), or NULL. */
 GtkWidget *dy_preferences_get_patterns_row (GtkWidget *preferences, const char *mark);
 GtkWidget *dy_preferences_get_mark_row (GtkWidget *preferences, DyConnection *connection);
+/* The Scan segments row (an AdwComboRow: Automatic, 1, 2, 4, 8, 16), or NULL. */
+GtkWidget *dy_preferences_get_segments_row (GtkWidget *preferences);
 
 G_END_DECLS
