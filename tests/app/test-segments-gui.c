@@ -4,8 +4,9 @@
  * (the first page's items, which the segments read again, are not shown twice), in the order of
  * a single Scan (segment after segment, each in key order), the footer's figures are those of
  * the pages shown; cancelled mid-way, Load More goes on in the segment where it stopped and
- * Load All finishes with the same rows; set to 1, Load All reads page after page as before; the
- * Preferences row sets the count. */
+ * Load All finishes with the same rows; set to 1, Load All reads page after page as before;
+ * scrolled near the last row, the grid reads the next page ahead; the Preferences row sets the
+ * count. */
 #define G_LOG_DOMAIN "test-segments-gui"
 
 #include <signal.h>
@@ -287,6 +288,67 @@ test_one_segment (void)
   g_settings_set_int (dy_window_get_settings (gui_window), "scan-segments", SEGMENTS);
 }
 
+static gboolean
+scrollable (gpointer data)
+{
+  GtkAdjustment *adjustment = data;
+
+  return gtk_adjustment_get_upper (adjustment) > 2 * gtk_adjustment_get_page_size (adjustment)
+         && gtk_adjustment_get_page_size (adjustment) > 0;
+}
+
+static gboolean
+rows_are (gpointer data)
+{
+  return n_rows () == GPOINTER_TO_UINT (data) && !dy_table_view_get_running (view);
+}
+
+/* As a user holding the scroll bar at the bottom: scrolled to the end as the grid grows. */
+static gboolean
+at_end_rows_are (gpointer data)
+{
+  GtkAdjustment *adjustment
+      = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (gui_child (view, "column_view")));
+
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment)
+                                            - gtk_adjustment_get_page_size (adjustment));
+  return rows_are (data);
+}
+
+/* Scrolled near the last row, the next page is read without a click; scrolled back up, nothing
+ * more. */
+static void
+test_read_ahead (void)
+{
+  json_t *request = json_pack ("{sssi}", "TableName", TABLE, "Limit", 200);
+  GtkAdjustment *adjustment
+      = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (gui_child (view, "column_view")));
+  guint64 scanned;
+  guint pages, requests;
+  double capacity;
+
+  if (view == NULL)
+    {
+      json_decref (request);
+      return;
+    }
+  dy_table_view_run_request (view, "Scan", request);
+  json_decref (request);
+  gui_wait_for (rows_are, GUINT_TO_POINTER (200), "the first page");
+  gui_wait_for (scrollable, adjustment, "the rows laid out");
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_page_size (adjustment));
+  gui_settle ();
+  g_assert_cmpuint (n_rows (), ==, 200); /* far from the end: nothing read */
+  gui_wait_for (at_end_rows_are, GUINT_TO_POINTER (400), "the page read ahead");
+  dy_table_view_get_stats (view, &scanned, &pages, &requests, &capacity);
+  g_assert_cmpuint (requests, ==, 2);
+  g_assert_cmpuint (scanned, ==, 400);
+  g_assert_true (dy_table_view_get_can_load_more (view));
+  gtk_adjustment_set_value (adjustment, 0);
+  gui_settle ();
+  g_assert_cmpuint (n_rows (), ==, 400);
+}
+
 /* Preferences: the row shows the count and sets it. */
 static void
 test_preferences (void)
@@ -334,6 +396,7 @@ main (int argc, char **argv)
   g_test_add_func ("/segments-gui/load-all", test_load_all);
   g_test_add_func ("/segments-gui/cancel-resume", test_cancel_resume);
   g_test_add_func ("/segments-gui/one-segment", test_one_segment);
+  g_test_add_func ("/segments-gui/read-ahead", test_read_ahead);
   g_test_add_func ("/segments-gui/preferences", test_preferences);
   status = gui_run_tests ();
   if (server != NULL)

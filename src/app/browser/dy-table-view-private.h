@@ -191,6 +191,8 @@ void dy_table_view_update_key_labels (DyTableView *self);
 /* dy-table-view-results.c (and dy_table_view_run_request, public: the seam through which a
  * request built elsewhere runs as Run does) */
 void dy_table_view_results_class_init (GtkWidgetClass *widget_class);
+/* The grid's scrolling reads the next page ahead (after the template). */
+void dy_table_view_results_init (DyTableView *self);
 /* MESSAGE in the error bar, without Retry; NULL hides the bar. Either way what failed before
  * is forgotten (self->retry). */
 void dy_table_view_show_error (DyTableView *self, const char *message);

@@ -438,6 +438,41 @@ load_more_action (GtkWidget *widget, const char *action_name, GVariant *paramete
   dy_table_view_update_footer (self);
 }
 
+/* Read ahead: scrolled to within this many screens of the last row, the next page is asked for
+ * without a click, so that rows are there when the user reaches the end. */
+#define READ_AHEAD_SCREENS 2
+
+static void
+scrolled (GtkAdjustment *adjustment, DyTableView *self)
+{
+  double page = gtk_adjustment_get_page_size (adjustment);
+  double upper = gtk_adjustment_get_upper (adjustment);
+  double shown = g_list_model_get_n_items (G_LIST_MODEL (self->feed));
+  double loaded = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+
+  /* Only the rows as loaded end where the next page begins (not a sort, collections or Find);
+   * not while the error bar tells a failure, nor while a request runs. The rows the feed has
+   * yet to show count: the end is that of the rows loaded. */
+  if (self->running || self->last_key == NULL || self->request == NULL || page <= 0 || upper <= 0
+      || gtk_revealer_get_reveal_child (self->error_revealer)
+      || dy_row_feed_get_source (self->feed) != G_LIST_MODEL (self->items)
+      || (gtk_adjustment_get_value (adjustment) + page) / upper * shown
+             < loaded - READ_AHEAD_SCREENS * page / upper * shown)
+    return;
+  g_debug ("scrolled near the last row: reading the next page ahead");
+  send_next_page (self);
+  dy_table_view_update_footer (self);
+}
+
+void
+dy_table_view_results_init (DyTableView *self)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+
+  g_return_if_fail (adjustment != NULL);
+  g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (scrolled), self, 0);
+}
+
 static void
 load_all_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {

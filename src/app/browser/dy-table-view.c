@@ -517,6 +517,7 @@ dy_table_view_init (DyTableView *self)
   dy_table_view_columns_init (self);
   dy_table_view_panes_init (self);
   dy_table_view_find_init (self);
+  dy_table_view_results_init (self);
   dy_table_view_rebuild_rows (self);
 }
 
