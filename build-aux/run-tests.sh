@@ -15,7 +15,7 @@ build-aux/install-deps.sh --tests || exit 1
 
 fuzz_seconds=${FUZZ_SECONDS:-20}
 fuzz_targets="ddbjson plainjson expr codegen requests serve model infer awsconfig tokencache sts ion
-  snapshot sigv4 answer itemcodec"
+  snapshot sigv4 answer itemcodec page"
 passed=0
 failed=0
 skipped=0

@@ -178,7 +178,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   parse_answer ((const char *) data, size, &resp);
   body = g_bytes_get_data (resp.body, &len);
-  r = ddb_client_read_answer (&resp, ENDPOINT, &response, &ok, &error);
+  r = ddb_client_read_answer (&resp, ENDPOINT, &response, NULL, &ok, &error);
 
   if (r != DDB_CLIENT_ANSWER_DONE && r != DDB_CLIENT_ANSWER_RETRY)
     finding ("neither done nor retry", &resp, r, ok, response, error);

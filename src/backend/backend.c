@@ -141,6 +141,7 @@ ddb_backend_read (DdbBackend *backend, const char *operation, json_t *request, D
   json_t *items;
   size_t i;
   json_t *item;
+  GPtrArray *values = NULL;
 
   *response = NULL;
   if (g_cancellable_set_error_if_cancelled (cancellable, error)
@@ -149,8 +150,17 @@ ddb_backend_read (DdbBackend *backend, const char *operation, json_t *request, D
   if (backend->kind == DDB_BACKEND_ENGINE)
     return ddb_engine_read (backend->engine, operation, request, each, user_data, response,
                             error);
-  if (!ddb_client_call (backend->client, operation, request, cancellable, response, NULL, error))
+  if (!ddb_client_read (backend->client, operation, request, cancellable, response, &values, NULL,
+                        error))
     return FALSE;
+  if (values != NULL)
+    {
+      /* Read without a tree: each value handed over as it is. */
+      for (guint k = 0; k < values->len; k++)
+        each (g_steal_pointer (&values->pdata[k]), user_data);
+      g_ptr_array_unref (values);
+      return TRUE;
+    }
   items = json_object_get (*response, "Items");
   json_array_foreach (items, i, item)
     {

@@ -65,6 +65,16 @@ char *ddb_json_format_item (const DdbValue *item);
 #define DDB_JSON_NULL_IN_SET_MESSAGE \
   "One or more parameter values were invalid: A set may not contain null"
 
+/* A Query's or Scan's answer TEXT read with its MEMBER (an array of items, "Items") parsed
+ * directly into values (no json_t tree of them): TRUE, *REST the other members (jansson's
+ * object, JSON_ALLOW_NUL) and *ITEMS the items (DdbValue*, freed with the array; empty without
+ * MEMBER), exactly what json_loadb (text, JSON_ALLOW_NUL) and ddb_json_to_item of each element
+ * give. FALSE when TEXT is not such an answer, or is one written in a way the direct parser
+ * leaves to jansson (a name with escapes, an item with a duplicate name...): read it then with
+ * jansson. */
+gboolean ddb_json_read_page (const char *text, gsize len, const char *member, json_t **rest,
+                             GPtrArray **items);
+
 /* Append the compact text to `out` (what ddb_json_format_value/item return). */
 void ddb_json_append_value (GString *out, const DdbValue *value);
 void ddb_json_append_item (GString *out, const DdbValue *item);

@@ -18,8 +18,9 @@ typedef enum {
  * - an x-amz-crc32 that does not match the body: RETRY, DDB_HTTP_ERROR_IO (botocore's
  *   still_retry_crc32 policy), *RESPONSE untouched;
  * - a 200: DONE; with a JSON object, or no body at all (TagResource), *OK and *RESPONSE the
- *   object (a new reference); else DDB_HTTP_ERROR_FAILED (not a JSON object, or a key holding
- *   U+0000), *RESPONSE untouched;
+ *   object (a new reference), its Items read into *ITEMS when ITEMS is not NULL and
+ *   ddb_json_read_page takes the body (*ITEMS untouched otherwise); else DDB_HTTP_ERROR_FAILED (not
+ * a JSON object, or a key holding U+0000), *RESPONSE untouched;
  * - any other status: a DynamoDB error (DDB_ERROR, as ddb_client_call describes it: the code of
  *   the name in __type or x-amzn-ErrorType, DDB_ERROR_INTERNAL with "__type" in *RESPONSE for a
  *   name no code names, made UTF-8 if the header's is not), *RESPONSE the error body's other
@@ -27,6 +28,7 @@ typedef enum {
  *   answered HTTP N without a message"); RETRY when the SDKs retry that name at that status
  *   (ddb_client_error_is_retryable), else DONE. */
 DdbClientAnswer ddb_client_read_answer (const DdbHttpResponse *resp, const char *endpoint,
-                                        json_t **response, gboolean *ok, GError **error);
+                                        json_t **response, GPtrArray **items, gboolean *ok,
+                                        GError **error);
 
 G_END_DECLS

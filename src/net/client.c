@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ddbjson.h"
 #include "net/client.h"
 #include "net/client-private.h"
 
@@ -436,7 +437,7 @@ crc_header_matches (const char *header, guint32 crc)
 
 DdbClientAnswer
 ddb_client_read_answer (const DdbHttpResponse *resp, const char *endpoint, json_t **response,
-                        gboolean *ok, GError **error)
+                        GPtrArray **items, gboolean *ok, GError **error)
 {
   const char *crc_header;
   g_autofree char *type = NULL;
@@ -459,8 +460,16 @@ ddb_client_read_answer (const DdbHttpResponse *resp, const char *endpoint, json_
   if (resp->status == 200)
     {
       json_error_t jerr;
+      json_t *root;
+
+      /* A page's items read straight into values (the same as from the tree below). */
+      if (items != NULL && len > 0 && ddb_json_read_page (data, len, "Items", response, items))
+        {
+          *ok = TRUE;
+          return DDB_CLIENT_ANSWER_DONE;
+        }
       /* TagResource and UntagResource answer with no body at all. */
-      json_t *root = len == 0 ? json_object () : json_loadb (data, len, JSON_ALLOW_NUL, &jerr);
+      root = len == 0 ? json_object () : json_loadb (data, len, JSON_ALLOW_NUL, &jerr);
 
       if (root == NULL && json_error_code (&jerr) == json_error_null_byte_in_key)
         {
@@ -491,8 +500,8 @@ ddb_client_read_answer (const DdbHttpResponse *resp, const char *endpoint, json_
 
 static DdbClientAnswer
 attempt (DdbClient *client, const char *target, const char *body, gsize body_len,
-         GCancellable *cancellable, json_t **response, DdbClientCallInfo *info, gboolean *ok,
-         GError **error)
+         GCancellable *cancellable, json_t **response, GPtrArray **items, DdbClientCallInfo *info,
+         gboolean *ok, GError **error)
 {
   g_autoptr (DdbAwsCredentials) creds = NULL;
   DdbHttpHeader headers[12];
@@ -540,15 +549,14 @@ attempt (DdbClient *client, const char *target, const char *body, gsize body_len
     return ddb_http_error_is_transient (*error) ? DDB_CLIENT_ANSWER_RETRY : DDB_CLIENT_ANSWER_DONE;
 
   info->last_status = resp.status;
-  r = ddb_client_read_answer (&resp, client->endpoint, response, ok, error);
+  r = ddb_client_read_answer (&resp, client->endpoint, response, items, ok, error);
   ddb_http_response_clear (&resp);
   return r;
 }
 
-gboolean
-ddb_client_call (DdbClient *client, const char *operation, json_t *request,
-                 GCancellable *cancellable, json_t **response, DdbClientCallInfo *info,
-                 GError **error)
+static gboolean
+call (DdbClient *client, const char *operation, json_t *request, GCancellable *cancellable,
+      json_t **response, GPtrArray **items, DdbClientCallInfo *info, GError **error)
 {
   /* A name with its API ("DynamoDBStreams_20120810.GetRecords") is the whole target. */
   g_autofree char *target = strchr (operation, '.') != NULL
@@ -577,8 +585,8 @@ ddb_client_call (DdbClient *client, const char *operation, json_t *request,
   for (guint n = 1;; n++)
     {
       GError *attempt_error = NULL;
-      DdbClientAnswer r = attempt (client, target, body, body_len, cancellable, response, info, &ok,
-                                   &attempt_error);
+      DdbClientAnswer r = attempt (client, target, body, body_len, cancellable, response, items,
+                                   info, &ok, &attempt_error);
 
       if (r == DDB_CLIENT_ANSWER_DONE && !ok && !reresolved && attempt_error != NULL
           && attempt_error->domain == DDB_ERROR
@@ -611,4 +619,21 @@ ddb_client_call (DdbClient *client, const char *operation, json_t *request,
     }
   free (body);
   return ok;
+}
+
+gboolean
+ddb_client_call (DdbClient *client, const char *operation, json_t *request,
+                 GCancellable *cancellable, json_t **response, DdbClientCallInfo *info,
+                 GError **error)
+{
+  return call (client, operation, request, cancellable, response, NULL, info, error);
+}
+
+gboolean
+ddb_client_read (DdbClient *client, const char *operation, json_t *request,
+                 GCancellable *cancellable, json_t **response, GPtrArray **items,
+                 DdbClientCallInfo *info, GError **error)
+{
+  *items = NULL;
+  return call (client, operation, request, cancellable, response, items, info, error);
 }

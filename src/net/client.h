@@ -79,6 +79,14 @@ gboolean ddb_client_call (DdbClient *client, const char *operation, json_t *requ
                           GCancellable *cancellable, json_t **response, DdbClientCallInfo *info,
                           GError **error);
 
+/* ddb_client_call of a Query or Scan whose answer's Items are read straight into values
+ * (ddb_json_read_page), without a tree of them: on success *ITEMS holds them (DdbValue*, freed
+ * with the array) and *RESPONSE the other members; or *ITEMS is NULL and *RESPONSE holds Items
+ * as ddb_client_call's does, when the answer is written in a way only jansson reads. */
+gboolean ddb_client_read (DdbClient *client, const char *operation, json_t *request,
+                          GCancellable *cancellable, json_t **response, GPtrArray **items,
+                          DdbClientCallInfo *info, GError **error);
+
 /* The exception name of a DDB_ERROR from ddb_client_call (or from the engine, with EXTRA
  * NULL or without "__type"). */
 const char *ddb_client_error_name (const GError *error, json_t *extra);

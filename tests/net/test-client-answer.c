@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "core/ddbjson.h"
 #include "core/error.h"
 #include "net/client-private.h"
 #include "net/client.h"
@@ -26,9 +27,73 @@ read_answer (guint status, const char *const *headers, const char *body, json_t 
   for (guint i = 0; headers != NULL && headers[i] != NULL; i += 2)
     g_hash_table_replace (resp.headers, g_strdup (headers[i]), g_strdup (headers[i + 1]));
   *response = NULL;
-  r = ddb_client_read_answer (&resp, "http://answer.test", response, ok, error);
+  r = ddb_client_read_answer (&resp, "http://answer.test", response, NULL, ok, error);
   ddb_http_response_clear (&resp);
   return r;
+}
+
+/* A page's answer read with its items apart (ddb_client_read): Items read straight into
+ * values, the other members in the response; an answer only jansson reads (a name written with
+ * escapes) with its Items in the response as before; a damaged one asked again either way. */
+static void
+test_answer_page_items (void)
+{
+  static const char page[] = "{\"Items\":[{\"pk\":{\"S\":\"a\"}},{\"pk\":{\"N\":\"1.50\"}}],"
+                             "\"Count\":2,\"LastEvaluatedKey\":{\"pk\":{\"N\":\"1.5\"}}}";
+  static const char escaped[] = "{\"\\u0049tems\":[{\"pk\":{\"S\":\"a\"}}],\"Count\":1}";
+  const char *const bad_crc[] = { "x-amz-crc32", "1", NULL };
+  const char *bodies[] = { page, escaped, page };
+  const char *const *headers[] = { NULL, NULL, bad_crc };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bodies); i++)
+    {
+      DdbHttpResponse resp = { 0 };
+      json_t *response = NULL;
+      GPtrArray *items = NULL;
+      GError *error = NULL;
+      gboolean ok;
+      DdbClientAnswer r;
+
+      resp.status = 200;
+      resp.body = g_bytes_new (bodies[i], strlen (bodies[i]));
+      resp.headers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      for (guint h = 0; headers[i] != NULL && headers[i][h] != NULL; h += 2)
+        g_hash_table_replace (resp.headers, g_strdup (headers[i][h]), g_strdup (headers[i][h + 1]));
+      r = ddb_client_read_answer (&resp, "http://answer.test", &response, &items, &ok, &error);
+      ddb_http_response_clear (&resp);
+      if (i == 2)
+        {
+          g_assert_cmpint (r, ==, DDB_CLIENT_ANSWER_RETRY);
+          g_assert_error (error, DDB_HTTP_ERROR, DDB_HTTP_ERROR_IO);
+          g_assert_null (items);
+          g_assert_null (response);
+          g_clear_error (&error);
+          continue;
+        }
+      g_assert_cmpint (r, ==, DDB_CLIENT_ANSWER_DONE);
+      g_assert_no_error (error);
+      g_assert_true (ok);
+      g_assert_cmpint (json_integer_value (json_object_get (response, "Count")), ==,
+                       i == 0 ? 2 : 1);
+      if (i == 0)
+        {
+          g_autofree char *second = NULL;
+
+          g_assert_nonnull (items);
+          g_assert_cmpuint (items->len, ==, 2);
+          second = ddb_json_format_item (items->pdata[1]);
+          g_assert_cmpstr (second, ==, "{\"pk\":{\"N\":\"1.5\"}}");
+          g_assert_null (json_object_get (response, "Items"));
+          g_assert_nonnull (json_object_get (response, "LastEvaluatedKey"));
+          g_ptr_array_unref (items);
+        }
+      else
+        {
+          g_assert_null (items);
+          g_assert_cmpuint (json_array_size (json_object_get (response, "Items")), ==, 1);
+        }
+      json_decref (response);
+    }
 }
 
 static void
@@ -174,6 +239,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_log_writer_default_set_use_stderr (TRUE);
   g_test_add_func ("/client/answer/outcomes", test_answer_outcomes);
+  g_test_add_func ("/client/answer/page-items", test_answer_page_items);
   g_test_add_func ("/client/answer/odd-errors", test_answer_odd_errors);
   return g_test_run ();
 }
