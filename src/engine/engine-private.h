@@ -22,9 +22,9 @@ struct _DdbEngine {
 
   /* Group commit (file databases): writing calls queue up; one caller at a time, the leader,
    * takes the queue and runs its calls in one transaction (a savepoint each), commits once (one
-   * fsync for the group) and only then wakes their callers with their answers. */
+   * fsync for the group) and only then wakes their callers with their answers, each on a
+   * condition of its own (engine.c), and the first caller left in the queue, to lead next. */
   GMutex queue_lock;
-  GCond queue_done;
   GQueue queue;     /* of the waiting calls (engine.c), oldest first */
   gboolean leading; /* a leader is running a group */
   /* Under queue_lock, for tests: groups committed and the calls they held. */
