@@ -22,8 +22,15 @@
  * unless BENCH_GUI_DB names an existing database (table "bench") to reuse; BENCH_GUI_KEEP=1
  * keeps the generated one and prints its path; BENCH_GUI_FIRST_ROWS_ONLY=1 measures launch to
  * first rows only (no engine Scan before it, to profile the start). BENCH_GUI_SCREENSHOT=FILE.png
- * writes the screen, scrolled to the end, there (with ImageMagick's import). */
+ * writes the screen, scrolled to the end, there (with ImageMagick's import).
+ * BENCH_GUI_REMOTE=1 measures instead Load All of a remote table: the database served by
+ * `dynoscope-cli serve` on loopback (BENCH_GUI_CLI, else the build's), its Scan read first by a
+ * plain client (the DynamoDB client, threads reading BENCH_GUI_SEGMENTS segments, default 4, the
+ * items read into values and counted), then by the app's Load All with the "scan-segments" setting
+ * at the same count: its rate as a share of the plain client's, its longest stall and peak RSS. */
 #include <glib/gstdio.h>
+#include <malloc.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +40,7 @@
 #include "app/window/dy-application.h"
 #include "app/staging/dy-staging.h"
 #include "app/window/dy-window.h"
+#include "backend/backend.h"
 #include "core/malloc-init.h"
 #include "engine/engine.h"
 #include "engine/snapshot.h"
@@ -41,6 +49,7 @@
 #define GOAL_RSS_MB 150
 #define GOAL_STALL_MS 50
 #define GOAL_LOAD_PERCENT 40 /* Load All's rate, of the engine's own read rate */
+#define GOAL_REMOTE_PERCENT 60 /* remote Load All's rate, of a plain client's Scan of serve */
 #define GOAL_ARRANGE_MS 1000
 #define GOAL_STAGE_MS 3000
 #define N_SELECTED 10000
@@ -280,6 +289,7 @@ engine_scan_rate (void)
 }
 
 static void bench_selection (DyTableView *view);
+static void bench_remote (DyWindow *window);
 
 static GtkWidget *
 view_child (DyTableView *view, const char *name)
@@ -417,6 +427,13 @@ run_bench (GApplication *application)
   guint n;
 
   wait_for (connection_ready, window, "the table list", 120);
+  if (g_getenv ("BENCH_GUI_REMOTE") != NULL)
+    {
+      bench_remote (window);
+      status = 0;
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
   listed = g_get_monotonic_time ();
   connection = dy_window_find_connection (window, DY_CONNECTION_DATABASE, db_path);
   view = dy_window_open_table (window, connection, "bench");
@@ -503,6 +520,175 @@ run_bench (GApplication *application)
     bench_selection (view);
   status = 0;
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* ---- A remote table (BENCH_GUI_REMOTE) ---- */
+
+static char *self_path; /* argv[0] */
+
+/* `dynoscope-cli serve` on the database, on a free loopback port; its URL. */
+static char *
+start_serve (GSubprocess **server)
+{
+  g_autofree char *exe_dir = g_path_get_dirname (self_path);
+  g_autofree char *built = g_build_filename (exe_dir, "..", "src", "cli", "dynoscope-cli", NULL);
+  const char *cli = g_getenv ("BENCH_GUI_CLI") != NULL ? g_getenv ("BENCH_GUI_CLI") : built;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDataInputStream) out = NULL;
+  g_autofree char *line = NULL;
+
+  *server = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, cli, "--db", db_path, "serve",
+                              "--port", "0", NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (*server));
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (line != NULL && g_str_has_prefix (line, "Listening on "));
+  return g_strdup (line + strlen ("Listening on "));
+}
+
+typedef struct {
+  DdbBackend *backend;
+  guint segment;
+  guint segments;
+  guint64 items;
+} PlainSegment;
+
+static gpointer
+plain_segment (gpointer data)
+{
+  PlainSegment *job = data;
+  json_t *start_key = NULL;
+
+  do
+    {
+      json_t *request = json_pack ("{ss}", "TableName", "bench");
+      json_t *response = NULL;
+      g_autoptr (GError) error = NULL;
+
+      if (job->segments > 1)
+        {
+          json_object_set_new (request, "Segment", json_integer (job->segment));
+          json_object_set_new (request, "TotalSegments", json_integer (job->segments));
+        }
+      if (start_key != NULL)
+        json_object_set_new (request, "ExclusiveStartKey", start_key);
+      if (!ddb_backend_read (job->backend, "Scan", request, count_item, &job->items, NULL,
+                             &response, &error))
+        g_error ("bench-gui: the plain client's Scan failed: %s", error->message);
+      start_key = json_object_get (response, "LastEvaluatedKey");
+      if (start_key != NULL)
+        json_incref (start_key);
+      json_decref (request);
+      json_decref (response);
+    }
+  while (start_key != NULL);
+  return NULL;
+}
+
+/* A plain client's Scan of the served table in SEGMENTS threads (the items read into values,
+ * as the app's reader reads them, and counted), in items/s. */
+static double
+plain_scan_rate (const char *url, guint segments)
+{
+  const char *const envp[] = { "AWS_ACCESS_KEY_ID=bench", "AWS_SECRET_ACCESS_KEY=bench", NULL };
+  DdbClientOptions options = { .region = "us-east-1", .endpoint_url = url, .envp = envp };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DdbBackend) backend = ddb_backend_open_remote (&options, &error);
+  g_autofree PlainSegment *jobs = g_new0 (PlainSegment, segments);
+  g_autofree GThread **threads = g_new0 (GThread *, segments);
+  gint64 t0 = g_get_monotonic_time ();
+  guint64 n = 0;
+  double seconds;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < segments; i++)
+    {
+      jobs[i] = (PlainSegment){ backend, i, segments, 0 };
+      threads[i] = g_thread_new ("plain-scan", plain_segment, &jobs[i]);
+    }
+  for (guint i = 0; i < segments; i++)
+    {
+      g_thread_join (threads[i]);
+      n += jobs[i].items;
+    }
+  seconds = (g_get_monotonic_time () - t0) / 1e6;
+  printf ("plain client's Scan of serve, %u segment%s: %" G_GUINT64_FORMAT " items in %.2f s, "
+          "%.0f items/s (load average %s)\n",
+          segments, segments == 1 ? "" : "s", n, seconds, n / seconds, load_average ());
+  return n / seconds;
+}
+
+typedef struct {
+  DyWindow *window;
+  const char *url;
+} EndpointWait;
+
+static gboolean
+endpoint_ready (gpointer data)
+{
+  EndpointWait *wait = data;
+  DyConnection *c = dy_window_find_connection (wait->window, DY_CONNECTION_ENDPOINT, wait->url);
+
+  return c != NULL && dy_connection_get_loaded (c) && !dy_connection_get_loading (c);
+}
+
+static void
+bench_remote (DyWindow *window)
+{
+  const char *wanted = g_getenv ("BENCH_GUI_SEGMENTS");
+  guint segments = wanted != NULL ? (guint) CLAMP (strtoul (wanted, NULL, 10), 1, 16) : 4;
+  GSubprocess *server = NULL;
+  g_autofree char *url = start_serve (&server);
+  g_autoptr (GError) error = NULL;
+  EndpointWait wait = { window, url };
+  DyConnection *connection;
+  DyTableView *view;
+  GListModel *items;
+  Monitor monitor = { 0 };
+  guint monitor_id;
+  gint64 t0;
+  double plain_rate, seconds;
+  guint n;
+
+  plain_rate = plain_scan_rate (url, segments);
+  if (segments > 1)
+    plain_scan_rate (url, 1);
+  /* What the plain client's threads freed is not the app's. */
+  malloc_trim (0);
+  printf ("RSS before the remote Load All: %.1f MB\n", rss_kb ("VmRSS:") / 1024.0);
+  g_settings_set_int (dy_window_get_settings (window), "scan-segments", (int) segments);
+  connection = dy_window_add_endpoint (window, url, "us-east-1", FALSE, &error);
+  g_assert_no_error (error);
+  dy_window_expand_connection (window, connection);
+  wait_for (endpoint_ready, &wait, "the endpoint's tables", 120);
+  view = dy_window_open_table (window, connection, "bench");
+  items = dy_table_view_get_items (view);
+  wait_for (view_ready, view, "DescribeTable", 120);
+  reset_peak_rss ();
+  monitor_id = g_timeout_add_full (G_PRIORITY_HIGH, TICK_MS, tick, &monitor, NULL);
+  settle (300);
+  t0 = g_get_monotonic_time ();
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  wait_for (view_idle, view, "the first page of the scan", 120);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.load-all", NULL));
+  wait_for (view_idle, view, "the remote table's Load All", 3600);
+  seconds = (g_get_monotonic_time () - t0) / 1e6;
+  n = g_list_model_get_n_items (items);
+  settle (300);
+  g_source_remove (monitor_id);
+  printf ("remote Load All, %u segments: %u items in %.1f s, %.0f items/s; RSS then %.1f MB "
+          "(load average %s)\n",
+          segments, n, seconds, n / seconds, rss_kb ("VmRSS:") / 1024.0, load_average ());
+  report_at_least ("remote Load All's rate, % of the plain client's",
+                   100.0 * n / seconds / plain_rate, "%", GOAL_REMOTE_PERCENT);
+  report ("peak RSS during the remote Load All", rss_kb ("VmHWM:") / 1024.0, "MB", GOAL_RSS_MB);
+  printf ("most main-thread CPU time between two ticks: %.1f ms\n", monitor.worst_cpu / 1000.0);
+  report ("longest main-loop stall during the remote Load All", monitor.worst / 1000.0, "ms",
+          GOAL_STALL_MS);
+  g_subprocess_send_signal (server, SIGTERM);
+  g_subprocess_wait (server, NULL, NULL);
+  g_object_unref (server);
 }
 
 static gboolean
@@ -628,6 +814,7 @@ main (int argc, char **argv)
   DyApplication *app;
 
   ddb_malloc_init ();
+  self_path = argv[0];
   dy_application_prepare_environment ();
   if (reuse != NULL && g_file_test (reuse, G_FILE_TEST_IS_REGULAR))
     db_path = g_canonicalize_filename (reuse, NULL);
@@ -640,7 +827,7 @@ main (int argc, char **argv)
   g_setenv ("DYNOSCOPE_NO_DEMO", "1", TRUE);
 
   first_rows_only = g_getenv ("BENCH_GUI_FIRST_ROWS_ONLY") != NULL;
-  if (!first_rows_only)
+  if (!first_rows_only && g_getenv ("BENCH_GUI_REMOTE") == NULL)
     engine_rate = engine_scan_rate ();
   launched = g_get_monotonic_time ();
   status = 1;

@@ -16,6 +16,10 @@
 #   bench/bench-serve.sh [path/to/dynoscope-cli] [seconds per operation, default 5]
 # BENCH_PEERS=0 leaves the peers out (a quick look at dynoscope alone). Start times are the median
 # of BENCH_STARTS starts (default 5).
+# Last, the app's Load All of a remote table: bench-gui's BENCH_GUI_REMOTE run (a table of
+# BENCH_SERVE_LOAD_ALL_ITEMS items, default 1000000, served on loopback; the app's parallel Load
+# All next to a plain client's Scan of serve, in the same run), when the build has bench-gui and
+# xvfb-run is there; BENCH_SERVE_LOAD_ALL=0 leaves it out.
 set -euo pipefail
 
 cli=${1:-build/src/cli/dynoscope-cli}
@@ -199,3 +203,11 @@ if [ "${BENCH_PEERS:-1}" != 0 ] && [ -f "$dynalite" ] && command -v node >/dev/n
 fi
 print_ratios
 echo "(dynoscope serve's first start, which creates the database file: $new_ms ms)"
+
+build=${cli%/src/cli/dynoscope-cli}
+if [ "${BENCH_SERVE_LOAD_ALL:-1}" != 0 ] && [ "$build" != "$cli" ] && command -v xvfb-run >/dev/null \
+   && ninja -C "$build" bench/bench-gui >/dev/null 2>&1; then
+  echo "remote Load All (bench-gui, BENCH_GUI_REMOTE):"
+  BENCH_GUI_REMOTE=1 BENCH_GUI_BUSY=0 "$(dirname "$0")/bench-gui.sh" "$build" \
+    "${BENCH_SERVE_LOAD_ALL_ITEMS:-1000000}" 2>/dev/null | grep -v '^stall'
+fi
