@@ -196,6 +196,7 @@ typedef struct {
   guint n_segments;
   guint current; /* the segment whose pages are shown now */
   gboolean pump_queued;
+  gint64 shown_at; /* monotonic µs: the progress and footer last told */
   GError *error; /* the first failure */
 } LoadAll;
 
@@ -323,8 +324,13 @@ pump (gpointer user_data)
         }
       self->requests++;
       dy_table_view_apply_page (self, page);
-      update_progress (self);
-      dy_table_view_update_footer (self);
+      /* The figures a few times a second: each new text lays the window out again. */
+      if (g_get_monotonic_time () - data->shown_at > 250 * G_TIME_SPAN_MILLISECOND)
+        {
+          data->shown_at = g_get_monotonic_time ();
+          update_progress (self);
+          dy_table_view_update_footer (self);
+        }
     }
   dy_table_view_page_free (page);
   return G_SOURCE_REMOVE;
