@@ -2,6 +2,9 @@
 #define G_LOG_DOMAIN "test-gui"
 
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
 
 #include "core/i18n.h"
 #include "gui-util.h"
@@ -202,6 +205,40 @@ activated (GApplication *application)
   g_assert_nonnull (gui_window);
   status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (gui_window));
+}
+
+static void
+die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
+
+GSubprocess *
+gui_start_serve (const char *db, char **url)
+{
+  const char *cli = g_getenv ("DYNOSCOPE_CLI");
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autoptr (GDataInputStream) out = NULL;
+  g_autofree char *line = NULL;
+  g_autoptr (GError) error = NULL;
+  GSubprocess *server;
+
+  *url = NULL;
+  if (cli == NULL)
+    return NULL;
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  /* A test that aborts must not leave the server holding the test's output open. */
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  server = g_subprocess_launcher_spawn (launcher, &error, cli, "--db", db, "serve", "--port", "0",
+                                        NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "Listening on http://"));
+  *url = g_strdup (line + strlen ("Listening on "));
+  return server;
 }
 
 void

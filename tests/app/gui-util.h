@@ -64,6 +64,10 @@ char *gui_string_attr (DyItem *item, const char *name);
  * returned) with a data folder in it (XDG_DATA_HOME: the staging store, imported databases;
  * DYNOSCOPE_TEST_DATA_HOME instead when set, and kept) and in-memory settings. Call before anything asks GLib for those folders (it reads them once). */
 const char *gui_init (int *argc, char ***argv);
+/* `dynoscope-cli serve` (DYNOSCOPE_CLI) on the database DB, on a free loopback port, stopped
+ * with the test program (PR_SET_PDEATHSIG); *URL its http://127.0.0.1:PORT. NULL (and *URL
+ * NULL) when DYNOSCOPE_CLI is not set. */
+GSubprocess *gui_start_serve (const char *db, char **url);
 /* Removes PATH and everything under it. */
 void gui_remove_tree (const char *path);
 

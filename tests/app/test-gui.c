@@ -5,7 +5,6 @@
 
 #include <glib/gstdio.h>
 #include <signal.h>
-#include <sys/prctl.h>
 
 #include "backend/backend.h"
 #include "core/number.h"
@@ -700,12 +699,6 @@ test_profiles (void)
   gui_screenshot ("08-connections.png");
 }
 
-static void
-die_with_parent (gpointer data)
-{
-  prctl (PR_SET_PDEATHSIG, SIGTERM);
-}
-
 /* A database with N_LOCAL_TABLES tables (two items in Local007), served over HTTP by
  * `dynoscope-cli serve`, and AWS config files whose profiles point at it or fail. */
 static void
@@ -718,9 +711,6 @@ start_server (const char *dir)
   g_autofree char *script = g_build_filename (dir, "expired.sh", NULL);
   g_autofree char *config_text = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GDataInputStream) out = NULL;
-  g_autofree char *line = NULL;
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
   DdbBackend *backend;
 
   if (cli == NULL)
@@ -804,18 +794,7 @@ start_server (const char *dir)
   }
   ddb_backend_free (backend);
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  /* A test that aborts must not leave the server holding the test's output open. */
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
-  server = g_subprocess_launcher_spawn (launcher, &error, cli, "--db", db, "serve", "--port", "0",
-                                        NULL);
-  g_assert_no_error (error);
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "Listening on http://"));
-  server_url = g_strdup (line + strlen ("Listening on "));
+  server = gui_start_serve (db, &server_url);
 
   config_text = g_strdup_printf ("[profile local]\nregion = eu-west-1\nendpoint_url = %s\n\n"
                                  "[profile nokeys]\nregion = us-west-2\n\n"

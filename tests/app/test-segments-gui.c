@@ -11,7 +11,6 @@
 
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 #include "app/window/dy-preferences.h"
 #include "gui-util.h"
@@ -25,12 +24,6 @@ static GSubprocess *server;
 static char *server_url;
 static GPtrArray *scan_order; /* "pk/sk" of each item, in the order of a Scan without segments */
 static DyTableView *view;
-
-static void
-die_with_parent (gpointer data)
-{
-  prctl (PR_SET_PDEATHSIG, SIGTERM);
-}
 
 static char *
 key_of (json_t *item)
@@ -47,9 +40,6 @@ start_server (const char *dir)
   const char *cli = g_getenv ("DYNOSCOPE_CLI");
   g_autofree char *db = g_build_filename (dir, "segments.db", NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (GDataInputStream) out = NULL;
-  g_autofree char *line = NULL;
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autofree char *payload = g_strnfill (300, 'p');
   json_t *start = NULL;
   DdbBackend *backend;
@@ -104,17 +94,7 @@ start_server (const char *dir)
   g_assert_cmpuint (scan_order->len, ==, N_ITEMS);
   ddb_backend_free (backend);
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
-  server = g_subprocess_launcher_spawn (launcher, &error, cli, "--db", db, "serve", "--port", "0",
-                                        NULL);
-  g_assert_no_error (error);
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "Listening on http://"));
-  server_url = g_strdup (line + strlen ("Listening on "));
+  server = gui_start_serve (db, &server_url);
 }
 
 static guint

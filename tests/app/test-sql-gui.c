@@ -9,7 +9,6 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <signal.h>
 
 #include "app/common/dy-copy-as.h"
@@ -486,12 +485,6 @@ test_export (void)
   g_rmdir (dir);
 }
 
-static void
-die_with_parent (gpointer data)
-{
-  prctl (PR_SET_PDEATHSIG, SIGTERM);
-}
-
 static gboolean
 confirm_asked (gpointer data)
 {
@@ -724,9 +717,7 @@ test_confirm_live_scan (void)
   const char *cli = g_getenv ("DYNOSCOPE_CLI");
   g_autofree char *db = g_build_filename (g_get_user_cache_dir (), "served.db", NULL);
   g_autofree char *data_dir = dy_demo_data_dir ();
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
-  g_autoptr (GDataInputStream) out = NULL;
-  g_autofree char *line = NULL;
+  g_autofree char *url = NULL;
   g_autoptr (GError) error = NULL;
   DyConnection *endpoint;
   DySqlView *view;
@@ -739,17 +730,8 @@ test_confirm_live_scan (void)
     }
   g_assert_true (dy_demo_ensure (db, data_dir, NULL, &error));
   g_assert_no_error (error);
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
-  server = g_subprocess_launcher_spawn (launcher, &error, cli, "--db", db, "serve", "--port", "0",
-                                        NULL);
-  g_assert_no_error (error);
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_str_has_prefix (line, "Listening on http://"));
-  endpoint
-      = dy_window_add_endpoint (gui_window, line + strlen ("Listening on "), NULL, FALSE, &error);
+  server = gui_start_serve (db, &url);
+  endpoint = dy_window_add_endpoint (gui_window, url, NULL, FALSE, &error);
   g_assert_no_error (error);
   view = dy_sql_view_open (gui_window, endpoint);
   g_assert_true (dy_sql_view_get_connection (view) == endpoint);
