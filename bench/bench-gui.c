@@ -408,6 +408,29 @@ group (DyTableView *view)
   g_assert_true (gtk_widget_activate_action (window, "win.group", NULL));
 }
 
+/* Run from the start, then Load All to the end, with MONITOR watching the main loop and the
+ * peak RSS reset first; the seconds both took. */
+static double
+run_and_load_all (DyWindow *window, DyTableView *view, Monitor *monitor, const char *what)
+{
+  guint monitor_id;
+  gint64 t0;
+  double seconds;
+
+  reset_peak_rss ();
+  monitor_id = g_timeout_add_full (G_PRIORITY_HIGH, TICK_MS, tick, monitor, NULL);
+  settle (300);
+  t0 = g_get_monotonic_time ();
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  wait_for (view_idle, view, "the first page of the scan", 120);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.load-all", NULL));
+  wait_for (view_idle, view, what, 3600);
+  seconds = (g_get_monotonic_time () - t0) / 1e6;
+  settle (300);
+  g_source_remove (monitor_id);
+  return seconds;
+}
+
 static void
 run_bench (GApplication *application)
 {
@@ -421,8 +444,6 @@ run_bench (GApplication *application)
   gint64 first_rows, listed, described;
   GtkAdjustment *adjustment;
   Monitor monitor = { 0 };
-  guint monitor_id;
-  gint64 scan_start;
   double seconds;
   guint n;
 
@@ -464,18 +485,8 @@ run_bench (GApplication *application)
 
   /* Load All of the whole table: Run from the start, then Load All. */
   wait_for (view_idle, view, "the first page", 120);
-  reset_peak_rss ();
-  monitor_id = g_timeout_add_full (G_PRIORITY_HIGH, TICK_MS, tick, &monitor, NULL);
-  settle (300);
-  scan_start = g_get_monotonic_time ();
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
-  wait_for (view_idle, view, "the first page of the scan", 120);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.load-all", NULL));
-  wait_for (view_idle, view, "the full-table scan", 3600);
-  seconds = (g_get_monotonic_time () - scan_start) / 1e6;
+  seconds = run_and_load_all (window, view, &monitor, "the full-table scan");
   n = g_list_model_get_n_items (items);
-  settle (300);
-  g_source_remove (monitor_id);
   printf ("Load All: %u items in %.1f s, %.0f items/s; RSS then %.1f MB\n", n, seconds, n / seconds,
           rss_kb ("VmRSS:") / 1024.0);
   report_at_least ("Load All's rate, % of the engine's", 100.0 * n / seconds / engine_rate, "%",
@@ -646,8 +657,6 @@ bench_remote (DyWindow *window)
   DyTableView *view;
   GListModel *items;
   Monitor monitor = { 0 };
-  guint monitor_id;
-  gint64 t0;
   double plain_rate, seconds;
   guint n;
 
@@ -665,18 +674,8 @@ bench_remote (DyWindow *window)
   view = dy_window_open_table (window, connection, "bench");
   items = dy_table_view_get_items (view);
   wait_for (view_ready, view, "DescribeTable", 120);
-  reset_peak_rss ();
-  monitor_id = g_timeout_add_full (G_PRIORITY_HIGH, TICK_MS, tick, &monitor, NULL);
-  settle (300);
-  t0 = g_get_monotonic_time ();
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
-  wait_for (view_idle, view, "the first page of the scan", 120);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.load-all", NULL));
-  wait_for (view_idle, view, "the remote table's Load All", 3600);
-  seconds = (g_get_monotonic_time () - t0) / 1e6;
+  seconds = run_and_load_all (window, view, &monitor, "the remote table's Load All");
   n = g_list_model_get_n_items (items);
-  settle (300);
-  g_source_remove (monitor_id);
   printf ("remote Load All, %u segments: %u items in %.1f s, %.0f items/s; RSS then %.1f MB "
           "(load average %s)\n",
           segments, n, seconds, n / seconds, rss_kb ("VmRSS:") / 1024.0, load_average ());
