@@ -6,7 +6,7 @@
  * the pages shown; cancelled mid-way, Load More goes on in the segment where it stopped and
  * Load All finishes with the same rows; set to 1, Load All reads page after page as before;
  * scrolled near the last row, the grid reads the next page ahead; the Preferences row sets the
- * count. */
+ * count; the table deleted in the middle, the rows shown stay, the first ones of a Scan. */
 #define G_LOG_DOMAIN "test-segments-gui"
 
 #include <signal.h>
@@ -329,6 +329,55 @@ test_read_ahead (void)
   g_assert_cmpuint (n_rows (), ==, 400);
 }
 
+/* The table deleted in the middle of a parallel Load All (a failure no retry cures): the error
+ * is told, the rows shown stay and are the first ones of a single Scan, each once. Last: the
+ * table is gone. */
+static void
+test_failure_midway (void)
+{
+  /* Fewer than segment 0 holds (about a quarter): its reader, which keeps at most two pages
+   * waiting to be shown, still has pages to read when the table goes. */
+  AtLeast some = { N_ITEMS / 8 };
+  g_autoptr (GError) error = NULL;
+  DdbBackend *backend;
+  GListModel *items;
+  guint n;
+
+  if (view == NULL)
+    return;
+  {
+    json_t *request = json_pack ("{sssi}", "TableName", TABLE, "Limit", 5);
+
+    dy_table_view_run_request (view, "Scan", request);
+    json_decref (request);
+    gui_wait_for (gui_view_idle, view, "the first page");
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.load-all", NULL));
+  gui_wait_long (rows_at_least, &some, "an eighth of the rows", 180);
+  g_assert_true (dy_table_view_get_running (view));
+  backend = dy_connection_open_backend (dy_table_view_get_connection (view), 1, &error);
+  g_assert_no_error (error);
+  gui_call (backend, "DeleteTable", json_pack ("{ss}", "TableName", TABLE));
+  ddb_backend_free (backend);
+  gui_wait_long (gui_view_idle, view, "Load All to fail", 180);
+  g_assert_true (
+      gtk_revealer_get_reveal_child (GTK_REVEALER (gui_child (view, "error_revealer"))));
+  items = dy_table_view_get_items (view);
+  n = g_list_model_get_n_items (items);
+  g_assert_cmpuint (n, >=, some.rows);
+  g_assert_cmpuint (n, <, N_ITEMS);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (DyItem) item = g_list_model_get_item (items, i);
+      g_autofree char *pk = gui_string_attr (item, "pk");
+      g_autofree char *sk = gui_string_attr (item, "sk");
+      g_autofree char *key = g_strdup_printf ("%s/%s", pk, sk);
+
+      g_assert_cmpstr (key, ==, scan_order->pdata[i]);
+    }
+  g_assert_true (dy_table_view_get_can_load_more (view));
+}
+
 /* Preferences: the row shows the count and sets it. */
 static void
 test_preferences (void)
@@ -378,6 +427,7 @@ main (int argc, char **argv)
   g_test_add_func ("/segments-gui/one-segment", test_one_segment);
   g_test_add_func ("/segments-gui/read-ahead", test_read_ahead);
   g_test_add_func ("/segments-gui/preferences", test_preferences);
+  g_test_add_func ("/segments-gui/failure-midway", test_failure_midway);
   status = gui_run_tests ();
   if (server != NULL)
     {
