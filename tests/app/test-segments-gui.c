@@ -360,8 +360,7 @@ test_failure_midway (void)
   gui_call (backend, "DeleteTable", json_pack ("{ss}", "TableName", TABLE));
   ddb_backend_free (backend);
   gui_wait_long (gui_view_idle, view, "Load All to fail", 180);
-  g_assert_true (
-      gtk_revealer_get_reveal_child (GTK_REVEALER (gui_child (view, "error_revealer"))));
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (gui_child (view, "error_revealer"))));
   items = dy_table_view_get_items (view);
   n = g_list_model_get_n_items (items);
   g_assert_cmpuint (n, >=, some.rows);
