@@ -47,7 +47,7 @@ cli_model_infer_main (const CliTarget *target, int argc, char **argv)
       g_free (table);
       return 2;
     }
-  g_autofree char *table_owned = table;
+  G_GNUC_UNUSED g_autofree char *table_owned = table;
   if (rest != NULL && rest[0] != NULL)
     {
       fprintf (stderr, INFER_PREFIX "%s\n%s\n", _ ("too many arguments"), _ (INFER_USAGE));

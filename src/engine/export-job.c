@@ -93,7 +93,7 @@ write_full (DdbEngine *e, DdbStore *store, DdbExportJobSpec *spec, DdbExportLayo
     return FALSE;
   while ((item = ddb_store_cursor_next (cursor, NULL, &local)) != NULL)
     {
-      g_autoptr (DdbValue) owned = item;
+      G_GNUC_UNUSED g_autoptr (DdbValue) owned = item; /* freed at the end of each turn */
       g_autoptr (GBytes) key = ddb_pitr_item_key (spec->def, item, error);
       Pending *pd;
       gboolean ok;

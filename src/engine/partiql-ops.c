@@ -280,7 +280,7 @@ mistyped (const Select *q, const DdbNode *n)
       for (guint i = 0; i < 2; i++)
         if (n->args[i]->kind == DDB_NODE_VALUE && !is_scalar_value (n->args[i]))
           return FALSE;
-      /* fall through */
+      G_GNUC_FALLTHROUGH;
     case DDB_NODE_EQ:
     case DDB_NODE_NE:
       return (key_type_of (q, n->args[0], &t) && !value_of_type (n->args[1], t))
