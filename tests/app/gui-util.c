@@ -242,6 +242,16 @@ gui_start_serve (const char *db, char **url)
 }
 
 void
+gui_stop_serve (GSubprocess **server)
+{
+  if (*server == NULL)
+    return;
+  g_subprocess_send_signal (*server, SIGTERM);
+  g_subprocess_wait (*server, NULL, NULL);
+  g_clear_object (server);
+}
+
+void
 gui_remove_tree (const char *path)
 {
   g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);

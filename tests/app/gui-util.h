@@ -68,6 +68,8 @@ const char *gui_init (int *argc, char ***argv);
  * with the test program (PR_SET_PDEATHSIG); *URL its http://127.0.0.1:PORT. NULL (and *URL
  * NULL) when DYNOSCOPE_CLI is not set. */
 GSubprocess *gui_start_serve (const char *db, char **url);
+/* Stops *SERVER (SIGTERM, then waits for it), if any, and clears it. */
+void gui_stop_serve (GSubprocess **server);
 /* Removes PATH and everything under it. */
 void gui_remove_tree (const char *path);
 

@@ -1376,12 +1376,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/sidebar-toggle", test_sidebar_toggle);
 
   status = gui_run_tests ();
-  if (server != NULL)
-    {
-      g_subprocess_send_signal (server, SIGTERM);
-      g_subprocess_wait (server, NULL, NULL);
-      g_object_unref (server);
-    }
+  gui_stop_serve (&server);
   g_free (server_url);
   return status;
 }

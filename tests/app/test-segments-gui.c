@@ -103,14 +103,15 @@ n_rows (void)
   return g_list_model_get_n_items (dy_table_view_get_items (view));
 }
 
-/* The rows are the table's items, each once, in the order of a Scan without segments. */
+/* The rows shown are the first ones of a Scan without segments, each once. */
 static void
-assert_scan_order (void)
+assert_scan_prefix (void)
 {
   GListModel *items = dy_table_view_get_items (view);
+  guint n = g_list_model_get_n_items (items);
 
-  g_assert_cmpuint (g_list_model_get_n_items (items), ==, N_ITEMS);
-  for (guint i = 0; i < N_ITEMS; i++)
+  g_assert_cmpuint (n, <=, N_ITEMS);
+  for (guint i = 0; i < n; i++)
     {
       g_autoptr (DyItem) item = g_list_model_get_item (items, i);
       g_autofree char *pk = gui_string_attr (item, "pk");
@@ -119,6 +120,14 @@ assert_scan_order (void)
 
       g_assert_cmpstr (key, ==, scan_order->pdata[i]);
     }
+}
+
+/* The rows are the table's items, each once, in the order of a Scan without segments. */
+static void
+assert_scan_order (void)
+{
+  g_assert_cmpuint (n_rows (), ==, N_ITEMS);
+  assert_scan_prefix ();
   g_assert_false (dy_table_view_get_can_load_more (view));
 }
 
@@ -316,16 +325,16 @@ test_read_ahead (void)
   json_decref (request);
   gui_wait_for (rows_are, GUINT_TO_POINTER (200), "the first page");
   gui_wait_for (scrollable, adjustment, "the rows laid out");
+  /* value-changed is handled as it is emitted: a page asked for would be running already */
   gtk_adjustment_set_value (adjustment, gtk_adjustment_get_page_size (adjustment));
-  gui_settle ();
-  g_assert_cmpuint (n_rows (), ==, 200); /* far from the end: nothing read */
+  g_assert_false (dy_table_view_get_running (view)); /* far from the end: nothing asked */
   gui_wait_for (at_end_rows_are, GUINT_TO_POINTER (400), "the page read ahead");
   dy_table_view_get_stats (view, &scanned, &pages, &requests, &capacity);
   g_assert_cmpuint (requests, ==, 2);
   g_assert_cmpuint (scanned, ==, 400);
   g_assert_true (dy_table_view_get_can_load_more (view));
   gtk_adjustment_set_value (adjustment, 0);
-  gui_settle ();
+  g_assert_false (dy_table_view_get_running (view));
   g_assert_cmpuint (n_rows (), ==, 400);
 }
 
@@ -340,8 +349,6 @@ test_failure_midway (void)
   AtLeast some = { N_ITEMS / 8 };
   g_autoptr (GError) error = NULL;
   DdbBackend *backend;
-  GListModel *items;
-  guint n;
 
   if (view == NULL)
     return;
@@ -361,19 +368,9 @@ test_failure_midway (void)
   ddb_backend_free (backend);
   gui_wait_long (gui_view_idle, view, "Load All to fail", 180);
   g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (gui_child (view, "error_revealer"))));
-  items = dy_table_view_get_items (view);
-  n = g_list_model_get_n_items (items);
-  g_assert_cmpuint (n, >=, some.rows);
-  g_assert_cmpuint (n, <, N_ITEMS);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (DyItem) item = g_list_model_get_item (items, i);
-      g_autofree char *pk = gui_string_attr (item, "pk");
-      g_autofree char *sk = gui_string_attr (item, "sk");
-      g_autofree char *key = g_strdup_printf ("%s/%s", pk, sk);
-
-      g_assert_cmpstr (key, ==, scan_order->pdata[i]);
-    }
+  g_assert_cmpuint (n_rows (), >=, some.rows);
+  g_assert_cmpuint (n_rows (), <, N_ITEMS);
+  assert_scan_prefix ();
   g_assert_true (dy_table_view_get_can_load_more (view));
 }
 
@@ -428,12 +425,7 @@ main (int argc, char **argv)
   g_test_add_func ("/segments-gui/preferences", test_preferences);
   g_test_add_func ("/segments-gui/failure-midway", test_failure_midway);
   status = gui_run_tests ();
-  if (server != NULL)
-    {
-      g_subprocess_send_signal (server, SIGTERM);
-      g_subprocess_wait (server, NULL, NULL);
-      g_object_unref (server);
-    }
+  gui_stop_serve (&server);
   g_free (server_url);
   g_clear_pointer (&scan_order, g_ptr_array_unref);
   return status;

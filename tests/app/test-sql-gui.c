@@ -823,8 +823,7 @@ test_confirm_live_scan (void)
     g_assert_cmpstr (nickname, ==, "M.");
     g_assert_cmpstr (name, ==, "Mara Vance");
   }
-  g_subprocess_force_exit (server);
-  g_clear_object (&server);
+  gui_stop_serve (&server);
 }
 
 int
