@@ -2,9 +2,11 @@
  * (ddb_json_read_page) against the client's other path, jansson's object and ddb_json_to_item
  * of each element of Items: the answers DynamoDB Local and dynalite wrote (fuzz/corpus/page,
  * every type, escapes, deep nesting, counts, LastEvaluatedKey, ConsumedCapacity, Select
- * COUNT) are read directly and to the same members and items; answers written in ways the
+ * COUNT) are read directly and to the same members and items, and so are values at the deepest
+ * nesting DynamoDB takes, U+0000 escaped in a string and long values; answers written in ways the
  * direct reading leaves to jansson (a name with escapes, Items twice, an item with a name twice,
- * malformed text) are left to it; and a thousand pages of random items, written compactly,
+ * nesting past 32 levels, bytes that are not UTF-8, a raw control character, malformed text)
+ * are left to it; and a thousand pages of random items, written compactly,
  * indented, ASCII-escaped or with escaped slashes, are read directly to the same values. */
 #include <string.h>
 
@@ -91,9 +93,10 @@ test_corpus (void)
       gsize len;
       gboolean direct;
       /* Written by a server, or by hand in a way the direct reading takes. */
-      gboolean expected = !g_str_has_prefix (name, "edge-")
-                          || g_str_equal (name, "edge-pretty.json")
-                          || g_str_equal (name, "edge-empty.json");
+      gboolean expected
+          = !g_str_has_prefix (name, "edge-") || g_str_equal (name, "edge-pretty.json")
+            || g_str_equal (name, "edge-empty.json") || g_str_equal (name, "edge-nesting-31.json")
+            || g_str_equal (name, "edge-nul-escape.json");
 
       g_assert_true (g_file_get_contents (path, &text, &len, NULL));
       direct = read_both (text, len);
@@ -258,11 +261,34 @@ test_random_pages (void)
     }
 }
 
+/* Long values: a 300,000-character string of two-byte characters with escapes, a 2,048-byte key
+ * and a 64 KiB binary, read directly to the same values. */
+static void
+test_long_values (void)
+{
+  GString *text = g_string_new ("{\"Items\":[{\"pk\":{\"S\":\"");
+  g_autofree guchar *bytes = g_malloc (65536);
+  g_autofree char *b64 = NULL;
+
+  for (guint i = 0; i < 2048; i++)
+    g_string_append_c (text, (char) ('a' + i % 26));
+  g_string_append (text, "\"},\"v\":{\"S\":\"");
+  for (guint i = 0; i < 300000; i++)
+    g_string_append (text, i % 1000 == 999 ? "\\\"" : "\xc3\xa9");
+  for (guint i = 0; i < 65536; i++)
+    bytes[i] = (guchar) (i * 7);
+  b64 = g_base64_encode (bytes, 65536);
+  g_string_append_printf (text, "\"},\"b\":{\"B\":\"%s\"}}],\"Count\":1}", b64);
+  g_assert_true (read_both (text->str, text->len));
+  g_string_free (text, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ddbjson-page/corpus", test_corpus);
   g_test_add_func ("/ddbjson-page/random-pages", test_random_pages);
+  g_test_add_func ("/ddbjson-page/long-values", test_long_values);
   return g_test_run ();
 }
