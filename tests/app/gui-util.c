@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "app/browser/dy-grid.h"
 #include "core/i18n.h"
 #include "gui-util.h"
 
@@ -367,4 +368,13 @@ gui_action_button (GtkWidget *widget, const char *action)
         return found;
     }
   return NULL;
+}
+
+gpointer
+gui_grid_row (gpointer rows, guint position)
+{
+  g_autoptr (GObject) slot = g_list_model_get_item (G_LIST_MODEL (rows), position);
+  gpointer row = slot != NULL ? dy_grid_row (slot) : NULL;
+
+  return row != NULL ? g_object_ref (row) : NULL;
 }

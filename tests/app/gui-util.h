@@ -35,6 +35,9 @@ void gui_call (DdbBackend *backend, const char *operation, json_t *request);
 DyConnection *gui_demo_connection (void);
 /* TRUE once the demo connection lists its tables. */
 gboolean gui_demo_tables_listed (gpointer data);
+/* The row a grid shows at POSITION of ROWS (dy_table_view_get_rows, a GListModel of
+ * DyRowSlot): a DyItem, or a GtkTreeListRow when grouped; a new reference, NULL past the end. */
+gpointer gui_grid_row (gpointer rows, guint position);
 /* Opens TABLE of the demo database and waits for DescribeTable. */
 DyTableView *gui_open_table (const char *table);
 /* TRUE once the view DATA knows its table (DescribeTable answered). */

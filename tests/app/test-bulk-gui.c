@@ -233,7 +233,7 @@ grouped_shown (gpointer data)
 
   if (dy_table_view_get_arranging (view) || g_list_model_get_n_items (rows) == 0)
     return FALSE;
-  first = g_list_model_get_item (rows, 0);
+  first = gui_grid_row (rows, 0);
   return GTK_IS_TREE_LIST_ROW (first);
 }
 
@@ -355,7 +355,7 @@ test_copy_as (void)
   gui_wait_for (grouped_shown, view, "the collections");
   {
     GListModel *rows = G_LIST_MODEL (dy_table_view_get_rows (view));
-    g_autoptr (GtkTreeListRow) first = g_list_model_get_item (rows, 0);
+    g_autoptr (GtkTreeListRow) first = gui_grid_row (rows, 0);
     g_autoptr (GObject) group = gtk_tree_list_row_get_item (first);
     g_autofree char *text = NULL;
     g_auto (GStrv) lines = NULL;
@@ -400,7 +400,7 @@ test_export (void)
   gtk_selection_model_select_range (dy_table_view_get_rows (view), 1, 4, TRUE);
   for (guint i = 1; i < 5; i++)
     {
-      g_autoptr (DyItem) item = g_list_model_get_item (rows, i);
+      g_autoptr (DyItem) item = gui_grid_row (rows, i);
 
       g_ptr_array_add (want, ddb_value_copy (dy_item_get_value (item)));
     }
@@ -432,7 +432,7 @@ test_stage_delete (void)
   g_assert_cmpuint (changes->len, ==, 3);
   for (guint i = 0; i < 3; i++)
     {
-      g_autoptr (DyItem) item = g_list_model_get_item (rows, i);
+      g_autoptr (DyItem) item = gui_grid_row (rows, i);
       gboolean found = FALSE;
 
       for (guint k = 0; k < changes->len && !found; k++)

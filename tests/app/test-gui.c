@@ -137,7 +137,7 @@ test_grouping (void)
   for (guint e = 0; e < G_N_ELEMENTS (expected); e++)
     for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (rows)); i++)
       {
-        g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (rows), i);
+        g_autoptr (GtkTreeListRow) row = gui_grid_row (G_LIST_MODEL (rows), i);
         g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
 
         if (!DY_IS_GROUP (object)
@@ -153,7 +153,7 @@ test_grouping (void)
             gtk_tree_list_row_set_expanded (row, TRUE);
             for (guint k = 0; k < 4; k++)
               {
-                g_autoptr (GtkTreeListRow) sub = g_list_model_get_item (G_LIST_MODEL (rows), i + 1 + k);
+                g_autoptr (GtkTreeListRow) sub = gui_grid_row (G_LIST_MODEL (rows), i + 1 + k);
                 g_autoptr (GObject) item = gtk_tree_list_row_get_item (sub);
                 g_autofree char *detail = NULL;
 
@@ -168,7 +168,7 @@ test_grouping (void)
   /* Exactly these three collections, no more. */
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (rows)); i++)
     {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (rows), i);
+      g_autoptr (GtkTreeListRow) row = gui_grid_row (G_LIST_MODEL (rows), i);
 
       if (gtk_tree_list_row_get_depth (row) == 0)
         found += 0x100;
@@ -216,7 +216,7 @@ test_inspector_exact_number (void)
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (rows)); i++)
     {
       /* Flat, the grid's rows are the items themselves. */
-      g_autoptr (GObject) object = g_list_model_get_item (G_LIST_MODEL (rows), i);
+      g_autoptr (GObject) object = gui_grid_row (G_LIST_MODEL (rows), i);
 
       g_assert_false (GTK_IS_TREE_LIST_ROW (object));
       if (DY_IS_ITEM (object))
@@ -891,7 +891,7 @@ grid_items (DyTableView *view)
 
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
-      GObject *object = g_list_model_get_item (rows, i);
+      GObject *object = gui_grid_row (rows, i);
 
       g_assert_true (DY_IS_ITEM (object));
       g_ptr_array_add (items, object);
@@ -1180,7 +1180,7 @@ test_collection_flags (void)
   gui_settle ();
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (GtkTreeListRow) row = gui_grid_row (rows, i);
       g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
 
       if (gtk_tree_list_row_get_depth (row) == 0)
@@ -1197,7 +1197,7 @@ test_collection_flags (void)
   g_assert_cmpuint (top, ==, 3);
   g_assert_cmpuint (set_row, !=, G_MAXUINT);
   {
-    g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, set_row + 3);
+    g_autoptr (GtkTreeListRow) row = gui_grid_row (rows, set_row + 3);
     g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
 
     g_assert_cmpuint (gtk_tree_list_row_get_depth (row), ==, 1);
@@ -1308,7 +1308,7 @@ test_load_all_cancel (void)
 
     for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
       {
-        g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+        g_autoptr (GtkTreeListRow) row = gui_grid_row (rows, i);
         g_autoptr (GObject) object = gtk_tree_list_row_get_item (row);
 
         if (gtk_tree_list_row_get_depth (row) > 0)

@@ -266,7 +266,7 @@ test_run_reachable_with_panels (void)
   gui_run (view, "win.run");
 
   /* The inspector shows the first item; the staging panel opens beside the tabs. */
-  first = g_list_model_get_item (G_LIST_MODEL (dy_table_view_get_rows (view)), 0);
+  first = gui_grid_row (G_LIST_MODEL (dy_table_view_get_rows (view)), 0);
   g_assert_true (DY_IS_ITEM (first));
   wanted_item = DY_ITEM (first);
   gtk_selection_model_select_item (dy_table_view_get_rows (view), 0, TRUE);
@@ -383,7 +383,7 @@ test_collection_key_columns (void)
   g_assert_true (dy_table_view_get_grouped (view));
   gui_settle ();
   /* The inspector shows an item of the first collection (grouping opens it). */
-  row = g_list_model_get_item (G_LIST_MODEL (dy_table_view_get_rows (view)), 1);
+  row = gui_grid_row (G_LIST_MODEL (dy_table_view_get_rows (view)), 1);
   item = gtk_tree_list_row_get_item (row);
   g_assert_true (DY_IS_ITEM (item));
   wanted_item = DY_ITEM (item);
@@ -473,7 +473,7 @@ test_inspector_pane (void)
       g_assert_false (gtk_widget_get_visible (inspector_widget ()));
       g_assert_cmpint (gtk_widget_get_width (grid), ==, gtk_widget_get_width (GTK_WIDGET (panes)));
     }
-  first = g_list_model_get_item (G_LIST_MODEL (dy_table_view_get_rows (pane_view)), 0);
+  first = gui_grid_row (G_LIST_MODEL (dy_table_view_get_rows (pane_view)), 0);
   wanted_item = DY_ITEM (first);
   gtk_selection_model_select_item (dy_table_view_get_rows (pane_view), 0, TRUE);
   gui_wait_for (inspector_shows, pane_view, "the inspector to show the selected item");
@@ -563,7 +563,7 @@ test_headers_readable (void)
       graphene_rect_t area;
 
       gui_run (view, "win.run");
-      first = g_list_model_get_item (G_LIST_MODEL (dy_table_view_get_rows (view)), 0);
+      first = gui_grid_row (G_LIST_MODEL (dy_table_view_get_rows (view)), 0);
       wanted_item = DY_ITEM (first);
       gtk_selection_model_select_item (dy_table_view_get_rows (view), 0, TRUE);
       gui_wait_for (inspector_shows, view, "the inspector to show the selected item");

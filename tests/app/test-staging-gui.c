@@ -128,7 +128,7 @@ select_item (DyTableView *view, const char *pk, const char *sk)
   rows = G_LIST_MODEL (dy_table_view_get_rows (view));
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
-      g_autoptr (GObject) row = g_list_model_get_item (rows, i);
+      g_autoptr (GObject) row = gui_grid_row (rows, i);
       g_autoptr (GObject) object = GTK_IS_TREE_LIST_ROW (row)
                                        ? gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (row))
                                        : g_object_ref (row);

@@ -346,7 +346,7 @@ test_inspector (void)
 
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (rows)); i++)
     {
-      g_autoptr (DyItem) item = g_list_model_get_item (G_LIST_MODEL (rows), i);
+      g_autoptr (DyItem) item = gui_grid_row (G_LIST_MODEL (rows), i);
       const DdbValue *expires = dy_item_get_attribute (item, "expiresAt");
 
       if (expires != NULL && expires->type == DDB_TYPE_N)

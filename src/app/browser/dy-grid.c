@@ -6,13 +6,69 @@
 #include "app/browser/dy-grid.h"
 #include "app/common/dy-item.h"
 
+gpointer
+dy_grid_row (gpointer item)
+{
+  return DY_IS_ROW_SLOT (item) ? dy_row_slot_get_row (item) : item;
+}
+
 /* The grid's rows are items (flat) or tree rows of collections and items (grouped). */
 GObject *
 dy_grid_row_item (gpointer row)
 {
+  row = dy_grid_row (row);
   if (GTK_IS_TREE_LIST_ROW (row))
     return gtk_tree_list_row_get_item (row);
   return row != NULL ? g_object_ref (row) : NULL;
+}
+
+/* A cell bound to a slot: the slot shows another row, so the cell is bound again. */
+static void
+slot_changed (DyRowSlot *slot, GtkListItem *list_item)
+{
+  GtkListItemFactory *factory = g_object_get_data (G_OBJECT (list_item), "dy-factory");
+
+  g_object_set_data (G_OBJECT (list_item), "dy-rebinding", GINT_TO_POINTER (TRUE));
+  g_signal_emit_by_name (factory, "unbind", list_item);
+  g_signal_emit_by_name (factory, "bind", list_item);
+  g_object_set_data (G_OBJECT (list_item), "dy-rebinding", NULL);
+}
+
+static gboolean
+rebinding (GtkListItem *list_item)
+{
+  return g_object_get_data (G_OBJECT (list_item), "dy-rebinding") != NULL;
+}
+
+static void
+follow_bind (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  gpointer item = gtk_list_item_get_item (list_item);
+  gulong handler;
+
+  if (!DY_IS_ROW_SLOT (item) || rebinding (list_item))
+    return;
+  handler = g_signal_connect (item, "changed", G_CALLBACK (slot_changed), list_item);
+  g_object_set_data (G_OBJECT (list_item), "dy-factory", factory);
+  g_object_set_data (G_OBJECT (list_item), "dy-slot-handler", GSIZE_TO_POINTER (handler));
+}
+
+static void
+follow_unbind (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  gulong handler = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (list_item), "dy-slot-handler"));
+
+  if (handler == 0 || rebinding (list_item))
+    return;
+  g_signal_handler_disconnect (gtk_list_item_get_item (list_item), handler);
+  g_object_set_data (G_OBJECT (list_item), "dy-slot-handler", NULL);
+}
+
+void
+dy_grid_follow_slots (GtkListItemFactory *factory)
+{
+  g_signal_connect (factory, "bind", G_CALLBACK (follow_bind), NULL);
+  g_signal_connect (factory, "unbind", G_CALLBACK (follow_unbind), NULL);
 }
 
 gboolean
@@ -189,6 +245,7 @@ dy_grid_cell_factory_new (const char *attribute)
   g_object_set_data_full (G_OBJECT (factory), "attribute", g_strdup (attribute), g_free);
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), NULL);
+  dy_grid_follow_slots (factory);
   return factory;
 }
 

@@ -6,12 +6,20 @@
 #include <gtk/gtk.h>
 
 #include "app/browser/dy-group.h"
+#include "app/browser/dy-row-feed.h"
 #include "app/browser/dy-rows.h"
 
 G_BEGIN_DECLS
 
-/* The object a grid row holds (DyItem, or what a GtkTreeListRow holds), new reference. */
+/* The row a grid's list item shows: its item, or the row of the DyRowSlot it is (a DyItem or
+ * a GtkTreeListRow). Borrowed. */
+gpointer dy_grid_row (gpointer item);
+/* The object a grid row holds (DyItem, or what a GtkTreeListRow holds), new reference; ROW
+ * may be a DyRowSlot. */
 GObject *dy_grid_row_item (gpointer row);
+/* FACTORY's cells bound to a DyRowSlot are bound again (its "unbind" and "bind" handlers run)
+ * whenever the slot shows another row. */
+void dy_grid_follow_slots (GtkListItemFactory *factory);
 /* A "query-tooltip" handler showing the widget's "tooltip" data (a string), if any. */
 gboolean dy_grid_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard,
                                 GtkTooltip *tooltip, gpointer user_data);

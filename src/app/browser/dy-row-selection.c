@@ -1,12 +1,15 @@
 /* dy-row-selection.c: a multiple selection kept as positions only (see the header). */
 #include "app/browser/dy-row-selection.h"
 
+#include "app/browser/dy-row-feed.h"
+
 struct _DyRowSelection {
   GObject parent_instance;
 
   GListModel *model;
   GtkBitset *selected;
   gulong items_handler;
+  gulong replaced_handler;
 };
 
 static void dy_row_selection_list_model_init (GListModelInterface *iface);
@@ -105,6 +108,26 @@ model_items_changed (DyRowSelection *self, guint position, guint removed, guint 
   g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
 }
 
+/* A feed's rows that show other rows now, in place (dy-row-feed.h), are not selected. */
+static void
+model_rows_replaced (DyRowSelection *self, guint position, guint n_items)
+{
+  g_autoptr (GtkBitset) range = gtk_bitset_new_range (position, n_items);
+  g_autoptr (GtkBitset) unselected = gtk_bitset_new_empty ();
+
+  gtk_bitset_intersect (range, self->selected);
+  if (!gtk_bitset_is_empty (range))
+    set_selection (GTK_SELECTION_MODEL (self), unselected, range);
+}
+
+static void
+disconnect_model (DyRowSelection *self)
+{
+  g_clear_signal_handler (&self->items_handler, self->model);
+  g_clear_signal_handler (&self->replaced_handler, self->model);
+  g_clear_object (&self->model);
+}
+
 void
 dy_row_selection_set_model (DyRowSelection *self, GListModel *model)
 {
@@ -115,10 +138,7 @@ dy_row_selection_set_model (DyRowSelection *self, GListModel *model)
   if (self->model == model)
     return;
   if (self->model != NULL)
-    {
-      g_clear_signal_handler (&self->items_handler, self->model);
-      g_clear_object (&self->model);
-    }
+    disconnect_model (self);
   gtk_bitset_remove_all (self->selected);
   /* Every row out, then every row in, in two emissions: given one (0, BEFORE, AFTER), GTK
    * 4.8's list views look for each item they track (the scroll anchor, the focus) among the
@@ -130,6 +150,9 @@ dy_row_selection_set_model (DyRowSelection *self, GListModel *model)
       self->model = g_object_ref (model);
       self->items_handler = g_signal_connect_swapped (model, "items-changed",
                                                       G_CALLBACK (model_items_changed), self);
+      if (DY_IS_ROW_FEED (model))
+        self->replaced_handler = g_signal_connect_swapped (model, "rows-replaced",
+                                                           G_CALLBACK (model_rows_replaced), self);
     }
   after = get_n_items (G_LIST_MODEL (self));
   if (after > 0)
@@ -186,10 +209,7 @@ dy_row_selection_dispose (GObject *object)
   DyRowSelection *self = DY_ROW_SELECTION (object);
 
   if (self->model != NULL)
-    {
-      g_clear_signal_handler (&self->items_handler, self->model);
-      g_clear_object (&self->model);
-    }
+    disconnect_model (self);
   G_OBJECT_CLASS (dy_row_selection_parent_class)->dispose (object);
 }
 

@@ -90,29 +90,3 @@ guint dy_row_list_get_source_position (DyRowList *self, guint position);
 void dy_row_list_append_range (DyRowList *self, guint from, guint to);
 
 G_END_DECLS
-
-#define DY_TYPE_ROW_FEED (dy_row_feed_get_type ())
-G_DECLARE_FINAL_TYPE (DyRowFeed, dy_row_feed, DY, ROW_FEED, GObject)
-
-/* The grid's model, in front of the rows it shows (SOURCE: as loaded, in order or grouped).
- * GTK 4.8's list views make widgets for about two hundred rows at once, every cell of every
- * column, in the handler of the model's change; a feed hands rows over a few dozen per
- * main-loop iteration until that many are shown (then the rest at once, as they need no
- * widgets), so that no iteration stalls. Changes of SOURCE within the rows shown (a collection
- * opened) are passed on as they are. */
-DyRowFeed *dy_row_feed_new (GListModel *source);
-/* Shows SOURCE (the rows as loaded, a DyRows; an order of them, a DyRowList; or their item
- * collections, a GtkTreeListModel or a sort of one) anew, in place of what is shown, which may
- * be the same model about to be emptied. The rows shown around KEEP_START (those with widgets)
- * are kept and taken away a few per iteration, the others at once (all of them when KEEP_START
- * is G_MAXUINT: the feed is not in the grid, no row has a widget); then SOURCE's rows are
- * shown a few per iteration. The grid keeps its model: a new one would make GTK 4.8 destroy
- * and make again the widgets of every row it realized in one iteration, stalling the window
- * for half a second. */
-void dy_row_feed_set_source (DyRowFeed *self, GListModel *source, guint keep_start);
-GListModel *dy_row_feed_get_source (DyRowFeed *self);
-/* The position in the DyRows of the row shown at POSITION; G_MAXUINT while the rows of the
- * previous source are being taken away, past the end, or when the source is a grouping's. */
-guint dy_row_feed_get_source_position (DyRowFeed *self, guint position);
-/* TRUE while rows wait to be shown or taken away. */
-gboolean dy_row_feed_get_pending (DyRowFeed *self);

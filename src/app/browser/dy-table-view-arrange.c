@@ -488,19 +488,13 @@ dy_table_view_rebuild_rows (DyTableView *self)
   arrange (self, keys);
 }
 
-guint
-dy_table_view_first_visible_row (DyTableView *self)
+void
+dy_table_view_scroll_to_top (DyTableView *self)
 {
-  GtkAdjustment *adjustment;
-  double upper;
-  guint n;
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
 
-  if (dy_row_selection_get_model (self->selection) != G_LIST_MODEL (self->feed))
-    return G_MAXUINT;
-  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
-  upper = adjustment != NULL ? gtk_adjustment_get_upper (adjustment) : 0;
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->feed));
-  return upper > 0 ? (guint) (gtk_adjustment_get_value (adjustment) / upper * n) : 0;
+  if (adjustment != NULL)
+    gtk_adjustment_set_value (adjustment, 0);
 }
 
 void
@@ -509,8 +503,9 @@ dy_table_view_show_rows (DyTableView *self, GListModel *source)
   if (dy_row_selection_get_model (self->selection) == G_LIST_MODEL (self->feed)
       && dy_row_feed_get_source (self->feed) == source)
     return;
-  dy_row_feed_set_source (self->feed, source, dy_table_view_first_visible_row (self));
+  dy_row_feed_set_source (self->feed, source);
   dy_row_selection_set_model (self->selection, G_LIST_MODEL (self->feed));
+  dy_table_view_scroll_to_top (self);
 }
 
 void

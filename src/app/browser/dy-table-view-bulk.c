@@ -81,7 +81,7 @@ selected_values (DyTableView *self)
   for (gboolean more = gtk_bitset_iter_init_first (&iter, set, &position); more;
        more = gtk_bitset_iter_next (&iter, &position))
     {
-      g_autoptr (GObject) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+      g_autoptr (GObject) row = dy_row_feed_get_row (self->feed, position);
       GObject *held = dy_grid_row_item (row);
 
       if (DY_IS_GROUP (held))
@@ -92,7 +92,7 @@ selected_values (DyTableView *self)
   for (gboolean more = gtk_bitset_iter_init_first (&iter, set, &position); more;
        more = gtk_bitset_iter_next (&iter, &position))
     {
-      g_autoptr (GObject) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+      g_autoptr (GObject) row = dy_row_feed_get_row (self->feed, position);
       g_autoptr (GObject) held = dy_grid_row_item (row);
 
       if (inside_selected_group (row, groups))

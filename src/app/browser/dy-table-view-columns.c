@@ -145,10 +145,14 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
   g_autofree char *tooltip = NULL;
   int level = 0;
 
-  if (!GTK_IS_TREE_LIST_ROW (gtk_list_item_get_item (list_item)))
-    return; /* the column is hidden when the rows are flat */
+  if (!GTK_IS_TREE_LIST_ROW (dy_grid_row (gtk_list_item_get_item (list_item))))
+    {
+      /* the column is hidden when the rows are flat */
+      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), NULL);
+      return;
+    }
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander),
-                                  gtk_list_item_get_item (list_item));
+                                  dy_grid_row (gtk_list_item_get_item (list_item)));
   gtk_widget_remove_css_class (flag, "warning");
   gtk_widget_remove_css_class (flag, "error");
   gtk_widget_remove_css_class (flag, "accent");
@@ -399,6 +403,7 @@ dy_table_view_columns_init (DyTableView *self)
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (setup_tree_cell), self);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_tree_cell), self);
+  dy_grid_follow_slots (factory);
   self->tree_column = gtk_column_view_column_new (_("Collection"), factory);
   gtk_column_view_column_set_resizable (self->tree_column, TRUE);
   gtk_column_view_column_set_fixed_width (self->tree_column, 280);

@@ -18,6 +18,7 @@
 
 #include "app/browser/dy-query.h"
 #include "app/browser/dy-row-selection.h"
+#include "app/browser/dy-row-feed.h"
 #include "app/browser/dy-rows.h"
 #include "app/staging/dy-staging.h"
 #include "app/browser/dy-table-view.h"
@@ -292,12 +293,11 @@ void dy_table_view_rebuild_rows (DyTableView *self);
 void dy_table_view_rows_added (DyTableView *self, guint from, guint to);
 /* After a page or Load All: the order or the collections take in the new rows. */
 void dy_table_view_rearrange (DyTableView *self);
-/* The grid shows SOURCE (self->items, self->order, or the item collections) through the feed,
- * the rows it showed taken away a few at a time (dy_row_feed_set_source); nothing changes if it
- * shows it already. */
+/* The grid shows SOURCE (self->items, self->order, or the item collections) through the feed
+ * from its first row (dy_row_feed_set_source: the rows with widgets are given the new rows in
+ * place), scrolled to the top; nothing changes if it shows it already. */
 void dy_table_view_show_rows (DyTableView *self, GListModel *source);
-/* The first row the grid shows, from its scroll position; G_MAXUINT when the grid shows
- * something else than the feed, whose rows then have no widgets. */
-guint dy_table_view_first_visible_row (DyTableView *self);
+/* Scrolls the grid to its first row. */
+void dy_table_view_scroll_to_top (DyTableView *self);
 
 G_END_DECLS

@@ -344,16 +344,16 @@ send_next_page (DyTableView *self)
 
 /* Running. */
 
-/* Empties the results: the grid first lets go of its rows, so that it does not walk them. */
+/* Empties the results; the grid shows the rows loaded next from the top. */
 static void
 clear_items (DyTableView *self)
 {
   g_cancellable_cancel (self->arrange_cancellable);
-  /* The rows with widgets (around the first one visible) go a few at a time. */
-  dy_row_feed_set_source (self->feed, G_LIST_MODEL (self->items),
-                          dy_table_view_first_visible_row (self));
-  g_clear_object (&self->order);
+  /* The rows with widgets stay until the new rows take their places (dy-row-feed.h). */
   dy_rows_clear (self->items);
+  dy_table_view_show_rows (self, G_LIST_MODEL (self->items));
+  dy_table_view_scroll_to_top (self);
+  g_clear_object (&self->order);
 }
 
 /* Replaces the results with those of OPERATION's REQUEST (taken), from its first page. */

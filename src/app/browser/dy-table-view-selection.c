@@ -44,8 +44,7 @@ inspect_selection (DyTableView *self)
 
   if (gtk_bitset_get_size (set) == 1)
     {
-      g_autoptr (GObject) row = g_list_model_get_item (G_LIST_MODEL (self->selection),
-                                                       gtk_bitset_get_minimum (set));
+      g_autoptr (GObject) row = dy_row_feed_get_row (self->feed, gtk_bitset_get_minimum (set));
 
       object = dy_grid_row_item (row);
     }

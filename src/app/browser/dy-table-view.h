@@ -28,8 +28,9 @@ gboolean dy_table_view_get_grouped (DyTableView *self);
 /* The current results: every item loaded since the last Run (or dy_table_view_run_request),
  * DyItem, in the order DynamoDB returned them. */
 GListModel *dy_table_view_get_items (DyTableView *self);
-/* The grid's rows: DyItem, in the order shown (a column's when sorted); when grouped,
- * GtkTreeListRow of DyGroup (collections and shard sets) and of DyItem. */
+/* The grid's rows, as DyRowSlot (dy-row-feed.h) showing each a DyItem, in the order shown (a
+ * column's when sorted); when grouped, a GtkTreeListRow of DyGroup (collections and shard
+ * sets) or of DyItem. */
 GtkSelectionModel *dy_table_view_get_rows (DyTableView *self);
 /* TRUE while the rows are being sorted or grouped (on a worker, for many rows), or handed to
  * the grid a few at a time: the grid shows them as before until it is done. */

@@ -14,6 +14,7 @@
 
 #include <gtksourceview/gtksource.h>
 
+#include "app/browser/dy-row-feed.h"
 #include "app/browser/dy-rows.h"
 #include "app/sql/dy-sql-view.h"
 
