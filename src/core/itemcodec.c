@@ -278,7 +278,7 @@ remaining (const Reader *r)
 }
 
 static gboolean
-get_varint (Reader *r, guint64 *out)
+get_long_varint (Reader *r, guint64 *out)
 {
   guint64 v = 0;
 
@@ -304,9 +304,21 @@ get_varint (Reader *r, guint64 *out)
   return malformed (r, "length out of range");
 }
 
+static inline gboolean
+get_varint (Reader *r, guint64 *out)
+{
+  /* Names and lengths below 128 are one byte: most of them. */
+  if (G_LIKELY (r->p < r->end && *r->p < 0x80))
+    {
+      *out = *r->p++;
+      return TRUE;
+    }
+  return get_long_varint (r, out);
+}
+
 /* The length or count carried by a tag; `min_size` is the fewest bytes each unit takes, so that
  * a count that cannot fit in what is left is refused before anything is allocated for it. */
-static gboolean
+static inline gboolean
 get_len (Reader *r, guint8 tag, gsize min_size, gsize *out)
 {
   guint64 v = TAG_K (tag);
@@ -327,15 +339,19 @@ get_len (Reader *r, guint8 tag, gsize min_size, gsize *out)
   return TRUE;
 }
 
-static gboolean
-get_number (Reader *r, guint8 tag, DdbNumber *n)
+/* The digit count, exponent and sign of the number whose encoding follows TAG; R steps past
+ * it, its framing checked (the digit count, the exponent in range, the digit pairs there) as
+ * read_number checks it, its digits not looked at. */
+static inline gboolean
+read_number_head (Reader *r, guint8 tag, guint *ndigits_out, gint32 *exponent, gboolean *negative)
 {
   guint ndigits = TAG_K (tag);
   guint64 zz;
   gint64 e;
-  guint npairs;
 
-  memset (n, 0, sizeof *n);
+  *ndigits_out = 0;
+  *exponent = 0;
+  *negative = FALSE;
   if (ndigits == 0)
     return TRUE;
   if (ndigits == K_EXTENDED)
@@ -350,34 +366,77 @@ get_number (Reader *r, guint8 tag, DdbNumber *n)
     return malformed (r, "number has too many digits");
   if (!get_varint (r, &zz))
     return FALSE;
-  n->negative = (zz & 1) != 0;
+  *negative = (zz & 1) != 0;
   zz >>= 1;
   if (zz > 1000)
     return malformed (r, "number exponent out of range");
   e = (zz & 1) ? -(gint64) (zz >> 1) - 1 : (gint64) (zz >> 1);
   if (e < NUM_MIN_EXPONENT || e > NUM_MAX_EXPONENT)
     return malformed (r, "number exponent out of range");
-  n->exponent = (gint32) e;
-
-  npairs = (ndigits + 1) / 2;
-  if (remaining (r) < npairs)
+  *exponent = (gint32) e;
+  if (remaining (r) < (ndigits + 1) / 2)
     return malformed (r, "truncated number");
-  for (guint i = 0; i < npairs; i++)
-    {
-      guint b = r->p[i];
+  *ndigits_out = ndigits;
+  return TRUE;
+}
 
-      if (b > 99)
-        return malformed (r, "invalid number digits");
-      n->d[2 * i] = (guint8) (b / 10);
-      if (2 * i + 1 < ndigits)
-        n->d[2 * i + 1] = (guint8) (b % 10);
-      else if (b % 10 != 0)
-        return malformed (r, "invalid number digits");
-    }
-  r->p += npairs;
-  n->ndigits = (guint8) ndigits;
-  if (n->d[0] == 0 || n->d[ndigits - 1] == 0)
+/* Steps over a number as read_number_head reads it and past its digit pairs. */
+static inline gboolean
+skip_number (Reader *r, guint8 tag, guint *ndigits, gint32 *exponent, gboolean *negative)
+{
+  if (!read_number_head (r, tag, ndigits, exponent, negative))
+    return FALSE;
+  r->p += (*ndigits + 1) / 2;
+  return TRUE;
+}
+
+/* Steps over a number's encoding after its TAG, checked as a whole (digit count, exponent,
+ * digits, normalization) but its digits left packed: *NDIGITS (0 for zero), *EXPONENT and
+ * *NEGATIVE are DdbNumber's, *PAIRS the (NDIGITS + 1) / 2 bytes of digit pairs. */
+static gboolean
+read_number (Reader *r, guint8 tag, guint *ndigits_out, gint32 *exponent, gboolean *negative,
+             const guint8 **pairs)
+{
+  guint ndigits, npairs, last;
+
+  *pairs = NULL;
+  if (!read_number_head (r, tag, &ndigits, exponent, negative))
+    return FALSE;
+  *ndigits_out = ndigits;
+  if (ndigits == 0)
+    return TRUE;
+  npairs = (ndigits + 1) / 2;
+  for (guint i = 0; i < npairs; i++)
+    if (r->p[i] > 99)
+      return malformed (r, "invalid number digits");
+  /* An odd count's last pair holds a 0 beside its digit. */
+  last = r->p[npairs - 1];
+  if (ndigits % 2 == 1 && last % 10 != 0)
+    return malformed (r, "invalid number digits");
+  /* No leading zero (the first pair's first digit), no trailing zero (the last digit). */
+  if (r->p[0] < 10 || (ndigits % 2 == 0 ? last % 10 : last / 10) == 0)
     return malformed (r, "number not normalized");
+  *pairs = r->p;
+  r->p += npairs;
+  return TRUE;
+}
+
+static gboolean
+get_number (Reader *r, guint8 tag, DdbNumber *n)
+{
+  guint ndigits;
+  const guint8 *pairs;
+
+  memset (n, 0, sizeof *n);
+  if (!read_number (r, tag, &ndigits, &n->exponent, &n->negative, &pairs))
+    return FALSE;
+  for (guint i = 0; i < ndigits; i += 2)
+    {
+      n->d[i] = (guint8) (pairs[i / 2] / 10);
+      if (i + 1 < ndigits)
+        n->d[i + 1] = (guint8) (pairs[i / 2] % 10);
+    }
+  n->ndigits = (guint8) ndigits;
   return TRUE;
 }
 
@@ -424,58 +483,69 @@ names_unique (const DdbValue *m)
     }
 }
 
-/* Hands SCALAR to the reader's visitor, if it has one and has not stopped. */
-static inline void
-visit (Reader *r, const DdbEncodedScalar *scalar)
+/* Hands a scalar to the reader's visitor, if it has one and has not stopped. */
+static void
+visit (Reader *r, DdbType type, const guint8 *bytes, gsize len, const DdbNumber *number,
+       gboolean boolean)
 {
-  if (r->visit != NULL && !r->stopped)
-    r->stopped = r->visit (scalar, r->visit_data);
+  DdbEncodedScalar scalar = { type, bytes, len, number, boolean };
+
+  if (!r->stopped)
+    r->stopped = r->visit (&scalar, r->visit_data);
 }
 
 /* Steps over a value not wanted, allocating nothing: its framing is checked (nothing is read
- * past the end, counts and nesting within bounds), its contents are not. SIZE (may be NULL)
- * grows by the value's size as DynamoDB counts it (itemsize.c's rules). The reader's visitor
- * sees each scalar. */
+ * past the end, counts and nesting within bounds), its contents are not (a number's digits
+ * are when the visitor is handed the number). SIZE grows by the value's size as DynamoDB counts it
+ * (itemsize.c's rules). The reader's visitor (if any) sees each scalar. */
 static gboolean
 skip_value (Reader *r, guint level, gsize *size)
 {
   guint8 tag;
-  gsize count, ignored = 0;
-  DdbNumber n;
-  DdbEncodedScalar scalar = { 0 };
-
-  if (size == NULL)
-    size = &ignored;
+  gsize count;
 
   if (r->p >= r->end)
     return malformed (r, "truncated value");
   if (level > DDB_MAX_NESTING)
     return malformed (r, "nested too deep");
   tag = *r->p++;
-  scalar.type = TAG_TYPE (tag);
   switch (TAG_TYPE (tag))
     {
     case DDB_TYPE_S:
     case DDB_TYPE_B:
       if (!get_len (r, tag, 1, &count))
         return FALSE;
-      scalar.bytes = r->p;
-      scalar.len = count;
-      visit (r, &scalar);
+      if (r->visit != NULL)
+        visit (r, TAG_TYPE (tag), r->p, count, NULL, FALSE);
       r->p += count;
       *size += count;
       return TRUE;
     case DDB_TYPE_N:
-      if (!get_number (r, tag, &n))
-        return FALSE;
-      scalar.number = &n;
-      visit (r, &scalar);
-      *size += ddb_number_size (&n);
+      if (r->visit == NULL)
+        {
+          /* Its size needs no digit of it. */
+          guint ndigits;
+          gint32 exponent;
+          gboolean negative;
+
+          if (!skip_number (r, tag, &ndigits, &exponent, &negative))
+            return FALSE;
+          *size += ddb_number_size_of (ndigits, exponent, negative);
+        }
+      else
+        {
+          DdbNumber n;
+
+          if (!get_number (r, tag, &n))
+            return FALSE;
+          visit (r, DDB_TYPE_N, NULL, 0, &n, FALSE);
+          *size += ddb_number_size (&n);
+        }
       return TRUE;
     case DDB_TYPE_BOOL:
     case DDB_TYPE_NULL:
-      scalar.boolean = TAG_K (tag) != 0;
-      visit (r, &scalar);
+      if (r->visit != NULL)
+        visit (r, TAG_TYPE (tag), NULL, 0, NULL, TAG_K (tag) != 0);
       *size += 1;
       return TRUE;
     case DDB_TYPE_M:
@@ -574,7 +644,9 @@ get_map (Reader *r, guint8 tag, guint level)
       r->p += name_len;
       if (level == 1 && r->wanted != NULL && !is_wanted (r, name, (gsize) name_len))
         {
-          if (!skip_value (r, level, NULL))
+          gsize ignored = 0;
+
+          if (!skip_value (r, level, &ignored))
             goto fail;
           continue;
         }
@@ -850,4 +922,147 @@ ddb_item_decode_keyed (const guint8 *data, gsize len, const char *const *key_nam
                        DdbValue **key_values, guint n, GError **error)
 {
   return ddb_item_decode_keyed_some (data, len, key_names, key_values, n, NULL, 0, error);
+}
+
+gboolean
+ddb_item_encoded_lookup (const guint8 *data, gsize len, const char *const *names, guint n,
+                         DdbEncodedValue *values, gsize *size, GError **error)
+{
+  Reader r = { data, data + len, error, NULL, NULL, 0, NULL, 0, NULL, NULL, FALSE };
+  gsize small_lens[8];
+  g_autofree gsize *big_lens = NULL;
+  gsize *lens = n <= G_N_ELEMENTS (small_lens) ? small_lens : (big_lens = g_new (gsize, n));
+  guint missing = n;
+  gsize count, total = 0;
+
+  g_return_val_if_fail (data != NULL || len == 0, FALSE);
+  g_return_val_if_fail (names != NULL || n == 0, FALSE);
+  g_return_val_if_fail (values != NULL || n == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  for (guint j = 0; j < n; j++)
+    {
+      lens[j] = strlen (names[j]);
+      values[j].data = NULL;
+      values[j].len = 0;
+      values[j].type = DDB_TYPE_NULL;
+    }
+  if (len == 0)
+    return malformed (&r, "empty");
+  if (TAG_TYPE (data[0]) != DDB_TYPE_M)
+    return malformed (&r, "not a map");
+  r.p++;
+  if (!get_len (&r, data[0], 2, &count))
+    return FALSE;
+  for (gsize i = 0; i < count && (missing > 0 || size != NULL); i++)
+    {
+      guint64 name_len;
+      const guint8 *name, *value;
+
+      if (!get_varint (&r, &name_len))
+        return FALSE;
+      if (name_len > remaining (&r))
+        return malformed (&r, "truncated attribute name");
+      name = r.p;
+      r.p += name_len;
+      total += name_len;
+      value = r.p;
+      /* The item's own attributes are at level 1; it is no nested map itself. */
+      if (!skip_value (&r, 1, &total))
+        return FALSE;
+      for (guint j = 0; j < n && missing > 0; j++)
+        if (values[j].data == NULL && lens[j] == name_len && memcmp (names[j], name, name_len) == 0)
+          {
+            values[j].data = value;
+            values[j].len = (gsize) (r.p - value);
+            values[j].type = TAG_TYPE (*value);
+            missing--;
+          }
+    }
+  if (size != NULL)
+    {
+      if (r.p != r.end)
+        return malformed (&r, "trailing bytes");
+      *size = total;
+    }
+  return TRUE;
+}
+
+gboolean
+ddb_encoded_value_get_scalar (const DdbEncodedValue *value, DdbEncodedScalar *scalar,
+                              DdbNumber *number, GError **error)
+{
+  Reader r = { NULL, NULL, error, NULL, NULL, 0, NULL, 0, NULL, NULL, FALSE };
+  guint8 tag;
+
+  g_return_val_if_fail (value != NULL && value->data != NULL, FALSE);
+  g_return_val_if_fail (scalar != NULL && number != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  memset (scalar, 0, sizeof *scalar);
+  r.p = value->data;
+  r.end = value->data + value->len;
+  if (r.p >= r.end)
+    return malformed (&r, "truncated value");
+  tag = *r.p++;
+  scalar->type = TAG_TYPE (tag);
+  switch (TAG_TYPE (tag))
+    {
+    case DDB_TYPE_S:
+    case DDB_TYPE_B:
+      if (!get_len (&r, tag, 1, &scalar->len))
+        return FALSE;
+      if (TAG_TYPE (tag) == DDB_TYPE_S && !ddb_utf8_validate ((const char *) r.p, scalar->len))
+        return malformed (&r, "string is not valid UTF-8");
+      scalar->bytes = r.p;
+      r.p += scalar->len;
+      break;
+    case DDB_TYPE_N:
+      if (!get_number (&r, tag, number))
+        return FALSE;
+      scalar->number = number;
+      break;
+    case DDB_TYPE_BOOL:
+      if (TAG_K (tag) > 1)
+        return malformed (&r, "invalid boolean");
+      scalar->boolean = TAG_K (tag) == 1;
+      break;
+    case DDB_TYPE_NULL:
+      if (TAG_K (tag) != 0)
+        return malformed (&r, "invalid null");
+      break;
+    case DDB_TYPE_M:
+    case DDB_TYPE_L:
+    case DDB_TYPE_SS:
+    case DDB_TYPE_NS:
+    case DDB_TYPE_BS:
+      /* Not a scalar: its type is all that is said. */
+      return TRUE;
+    default:
+      return malformed (&r, "unknown type tag");
+    }
+  if (r.p != r.end)
+    return malformed (&r, "trailing bytes");
+  return TRUE;
+}
+
+DdbValue *
+ddb_encoded_value_decode (const DdbEncodedValue *value, GError **error)
+{
+  Reader r = { NULL, NULL, error, NULL, NULL, 0, NULL, 0, NULL, NULL, FALSE };
+  DdbValue *v;
+
+  g_return_val_if_fail (value != NULL && value->data != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  r.p = value->data;
+  r.end = value->data + value->len;
+  /* An item's own attribute is at level 1. */
+  v = get_value (&r, 1);
+  if (v != NULL && r.p != r.end)
+    {
+      malformed (&r, "trailing bytes");
+      g_clear_pointer (&v, ddb_value_free);
+    }
+  return v;
 }

@@ -42,7 +42,8 @@ DdbValue *ddb_item_decode_keyed_some (const guint8 *data, gsize len, const char 
 /* The item's size as DynamoDB counts it (ddb_item_size), read from ddb_item_encode()'s bytes
  * (not a keyless encoding's) without building the item; FALSE (the error set) when they are
  * malformed. The framing is checked as ddb_item_decode() checks it; names and strings are not
- * checked for UTF-8, nor sets for duplicates. */
+ * checked for UTF-8, nor sets for duplicates, nor numbers' digits (their count, exponent and
+ * sign, all their size depends on, are). */
 gboolean ddb_item_encoded_size (const guint8 *data, gsize len, gsize *size, GError **error);
 
 /* A scalar value of an encoded item as ddb_item_encoded_foreach_scalar hands it over: a string's
@@ -65,5 +66,36 @@ typedef gboolean (*DdbEncodedScalarFunc) (const DdbEncodedScalar *scalar, gpoint
  * framing checked as ddb_item_encoded_size checks it. */
 gboolean ddb_item_encoded_foreach_scalar (const guint8 *data, gsize len, DdbEncodedScalarFunc func,
                                           gpointer user_data, gboolean *stopped, GError **error);
+
+/* Where the value of one of an item's own attributes lies in ddb_item_encode()'s bytes: its
+ * encoding (LEN bytes from DATA, its tag first) and type; DATA NULL when the item has no such
+ * attribute. Points into the bytes it was found in. */
+typedef struct {
+  const guint8 *data;
+  gsize len;
+  DdbType type;
+} DdbEncodedValue;
+
+/* Finds the item's own attributes NAMES (N of them) in the bytes ddb_item_encode() wrote (not a
+ * keyless encoding's), building and (for up to 8 names) allocating nothing: VALUES[i] is where
+ * the value of NAMES[i] lies, or says it is missing. The walk stops once every name is found,
+ * unless SIZE is given: then it goes on to the end, checks that nothing follows and sets *SIZE
+ * as ddb_item_encoded_size does. The attributes walked have their framing checked as
+ * ddb_item_encoded_size checks it, and nothing is read past LEN; FALSE (the error set) when
+ * they are malformed. Bytes after the last attribute walked are not looked at, and an item
+ * holding a name twice gives its first. */
+gboolean ddb_item_encoded_lookup (const guint8 *data, gsize len, const char *const *names, guint n,
+                                  DdbEncodedValue *values, gsize *size, GError **error);
+
+/* Reads VALUE (one ddb_item_encoded_lookup found) into *SCALAR as
+ * ddb_item_encoded_foreach_scalar hands scalars over, a number into *NUMBER (SCALAR->number
+ * then points at it), checked as ddb_item_decode() checks the value (a string's UTF-8
+ * included); of an M, L or set only SCALAR->type is set. FALSE (the error set) when malformed. */
+gboolean ddb_encoded_value_get_scalar (const DdbEncodedValue *value, DdbEncodedScalar *scalar,
+                                       DdbNumber *number, GError **error);
+
+/* VALUE (one ddb_item_encoded_lookup found) built, checked as ddb_item_decode() checks an
+ * attribute's value; NULL (the error set) when malformed. */
+DdbValue *ddb_encoded_value_decode (const DdbEncodedValue *value, GError **error);
 
 G_END_DECLS

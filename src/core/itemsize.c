@@ -35,24 +35,30 @@ floor_half (gint32 x)
 }
 
 gsize
-ddb_number_size (const DdbNumber *n)
+ddb_number_size_of (guint ndigits, gint32 exponent, gboolean negative)
 {
   gint32 first_pair, last_pair;
   gsize size;
 
-  g_return_val_if_fail (n != NULL, 0);
-
-  if (n->ndigits == 0)
+  if (ndigits == 0)
     return 1;
 
   /* The value is 0.d[0]d[1].. * 10^exponent, so d[i] is the digit of 10^(exponent - 1 - i);
    * base-100 digit k holds the decimal digits of 10^(2k+1) and 10^(2k). */
-  first_pair = floor_half (n->exponent - 1);
-  last_pair = floor_half (n->exponent - (gint32) n->ndigits);
+  first_pair = floor_half (exponent - 1);
+  last_pair = floor_half (exponent - (gint32) ndigits);
   size = 1 + (gsize) (first_pair - last_pair + 1);
-  if (n->negative)
+  if (negative)
     size++;
   return MIN (size, NUMBER_MAX_SIZE);
+}
+
+gsize
+ddb_number_size (const DdbNumber *n)
+{
+  g_return_val_if_fail (n != NULL, 0);
+
+  return ddb_number_size_of (n->ndigits, n->exponent, n->negative);
 }
 
 gsize

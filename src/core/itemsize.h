@@ -19,5 +19,8 @@ gsize ddb_value_size (const DdbValue *value);
 gsize ddb_item_size (const DdbValue *item);
 /* Size of a number value (1 to 21 bytes). */
 gsize ddb_number_size (const DdbNumber *n);
+/* The same from what it depends on: a normalized number's digit count (0: zero), exponent and
+ * sign, as DdbNumber holds them; for readers that do not unpack the digits. */
+gsize ddb_number_size_of (guint ndigits, gint32 exponent, gboolean negative);
 
 G_END_DECLS

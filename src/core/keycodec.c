@@ -32,11 +32,11 @@
 #define NUM_END 0x00
 #define NUM_MAX_PAIRS ((DDB_NUMBER_MAX_DIGITS + 1) / 2)
 
-static void
-encode_bytes (const DdbBytes *bytes, GByteArray *out)
+void
+ddb_key_encode_bytes (const void *data, gsize len, GByteArray *out)
 {
-  const guint8 *p = (const guint8 *) bytes->data;
-  const guint8 *end = p + bytes->len;
+  const guint8 *p = data;
+  const guint8 *end = p + len;
   static const guint8 escaped_zero[2] = { STR_ESCAPE, STR_ESCAPED_ZERO };
   static const guint8 terminator[2] = { STR_ESCAPE, STR_END };
 
@@ -58,8 +58,8 @@ encode_bytes (const DdbBytes *bytes, GByteArray *out)
   g_byte_array_append (out, terminator, sizeof terminator);
 }
 
-static gboolean
-encode_number (const DdbNumber *n, GByteArray *out, GError **error)
+gboolean
+ddb_key_encode_number (const DdbNumber *n, GByteArray *out, GError **error)
 {
   guint8 buf[2 + NUM_MAX_PAIRS + 1];
   gsize len = 0;
@@ -92,23 +92,6 @@ encode_number (const DdbNumber *n, GByteArray *out, GError **error)
                            "than supported range");
       return FALSE;
     }
-  /* A non-normalized number would get a second encoding and break key equality. */
-  for (guint i = 0; i < n->ndigits; i++)
-    {
-      if (n->d[i] > 9)
-        {
-          g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
-                               "Cannot encode a key number: digit out of range");
-          return FALSE;
-        }
-    }
-  if (n->d[0] == 0 || n->d[n->ndigits - 1] == 0)
-    {
-      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
-                           "Cannot encode a key number: not normalized");
-      return FALSE;
-    }
-
   flip = n->negative ? 0xFF : 0x00;
   buf[len++] = n->negative ? NUM_NEGATIVE : NUM_POSITIVE;
   buf[len++] = (guint8) (n->exponent - NUM_MIN_EXPONENT) ^ flip;
@@ -117,7 +100,20 @@ encode_number (const DdbNumber *n, GByteArray *out, GError **error)
       guint hi = n->d[i];
       guint lo = i + 1 < n->ndigits ? n->d[i + 1] : 0;
 
+      /* A non-normalized number would get a second encoding and break key equality. */
+      if (hi > 9 || lo > 9)
+        {
+          g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                               "Cannot encode a key number: digit out of range");
+          return FALSE;
+        }
       buf[len++] = (guint8) (1 + 10 * hi + lo) ^ flip;
+    }
+  if (n->d[0] == 0 || n->d[n->ndigits - 1] == 0)
+    {
+      g_set_error_literal (error, DDB_ERROR, DDB_ERROR_INTERNAL,
+                           "Cannot encode a key number: not normalized");
+      return FALSE;
     }
   buf[len++] = NUM_END ^ flip;
 
@@ -162,8 +158,8 @@ ddb_key_encode (const DdbValue *key, GByteArray *out, GError **error)
   if (!check_key_type (key->type, "encode", error))
     return FALSE;
   if (key->type == DDB_TYPE_N)
-    return encode_number (&key->number, out, error);
-  encode_bytes (&key->bytes, out);
+    return ddb_key_encode_number (&key->number, out, error);
+  ddb_key_encode_bytes (key->bytes.data, key->bytes.len, out);
   return TRUE;
 }
 

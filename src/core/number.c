@@ -53,7 +53,7 @@
 #define MAX_LEAD_EXPONENT 125    /* and of 9.99...E+125 */
 
 /* sign + "0." + 129 zeros + 38 digits (170 bytes) is the longest canonical text. */
-#define MAX_TEXT 176
+#define MAX_TEXT DDB_NUMBER_MAX_TEXT
 
 /* Places a sum of two in-range numbers can touch: 10^126 (carry) down to 10^-167. */
 #define SUM_PLACES 296
@@ -330,6 +330,15 @@ ddb_number_to_string (const DdbNumber *n)
 
   len = format_number (n, buf);
   return g_strndup (buf, len);
+}
+
+gsize
+ddb_number_write (const DdbNumber *n, char *buf)
+{
+  g_return_val_if_fail (n != NULL, 0);
+  g_return_val_if_fail (buf != NULL, 0);
+
+  return format_number (n, buf);
 }
 
 void

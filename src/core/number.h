@@ -35,6 +35,13 @@ gboolean ddb_number_parse (DdbNumber *out, const char *text, gssize len, GError 
  * "-0" -> "0"). Newly allocated. */
 char *ddb_number_to_string (const DdbNumber *n);
 
+/* The longest canonical text, in bytes (170 and a margin). */
+#define DDB_NUMBER_MAX_TEXT 176
+
+/* Writes the canonical text into BUF (DDB_NUMBER_MAX_TEXT bytes), not NUL-terminated; returns its
+ * length. */
+gsize ddb_number_write (const DdbNumber *n, char *buf);
+
 /* Appends the canonical text to a GString. */
 void ddb_number_append (const DdbNumber *n, GString *out);
 

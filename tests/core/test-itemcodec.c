@@ -73,8 +73,84 @@ walk_scalar (const DdbEncodedScalar *scalar, gpointer data)
   return ++w->seen == w->stop_at;
 }
 
+/* VALUE (found by ddb_item_encoded_lookup) is WANT: decoded, and read as a scalar. */
+static void
+assert_encoded_value (const DdbEncodedValue *value, const DdbValue *want)
+{
+  GError *error = NULL;
+  g_autoptr (DdbValue) built = ddb_encoded_value_decode (value, &error);
+  DdbEncodedScalar scalar;
+  DdbNumber number;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (built);
+  g_assert_true (ddb_value_equal (built, want));
+  g_assert_cmpint (value->type, ==, want->type);
+  g_assert_true (ddb_encoded_value_get_scalar (value, &scalar, &number, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (scalar.type, ==, want->type);
+  switch (want->type)
+    {
+    case DDB_TYPE_S:
+    case DDB_TYPE_B:
+      g_assert_cmpmem (scalar.bytes, scalar.len, want->bytes.data, want->bytes.len);
+      break;
+    case DDB_TYPE_N:
+      g_assert_true (scalar.number == &number);
+      g_assert_true (ddb_number_equal (&number, &want->number));
+      g_assert_cmpint (number.ndigits, ==, want->number.ndigits);
+      break;
+    case DDB_TYPE_BOOL:
+      g_assert_cmpint (scalar.boolean, ==, want->boolean);
+      break;
+    default:
+      break;
+    }
+}
+
+/* Each of the item's attributes is found where it lies, alone and all at once (with the item's
+ * size), a name it does not hold is missing. */
+static void
+assert_lookup (const guint8 *data, gsize len, const DdbValue *item)
+{
+  guint n = ddb_value_map_size (item);
+  g_autofree const char **names = g_new0 (const char *, n + 2);
+  g_autofree DdbEncodedValue *values = g_new0 (DdbEncodedValue, n + 2);
+  GError *error = NULL;
+  gsize size = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const DdbAttr *a = ddb_value_map_nth (item, i);
+      DdbEncodedValue one;
+
+      /* A name holding U+0000 cannot be asked for by a C string. */
+      if (strlen (a->name) != a->name_len)
+        return;
+      names[n - 1 - i] = a->name;
+      g_assert_true (ddb_item_encoded_lookup (data, len, &names[n - 1 - i], 1, &one, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_nonnull (one.data);
+      g_assert_true (one.data > data && one.data + one.len <= data + len);
+      assert_encoded_value (&one, a->value);
+    }
+  names[n] = "not an attribute of it";
+  names[n + 1] = n > 0 ? names[0] : "nor this";
+  g_assert_true (ddb_item_encoded_lookup (data, len, names, n + 2, values, &size, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (size, ==, ddb_item_size (item));
+  for (guint i = 0; i < n; i++)
+    assert_encoded_value (&values[i], ddb_value_map_get (item, names[i]));
+  g_assert_null (values[n].data);
+  if (n > 0)
+    {
+      g_assert_true (values[n + 1].data == values[0].data);
+      g_assert_cmpuint (values[n + 1].len, ==, values[0].len);
+    }
+}
+
 /* The size read from the encoding is the item's size, and the scalars walked in it are the
- * item's, in order; a walk told to stop stops there. */
+ * item's, in order; a walk told to stop stops there. Its attributes are found where they lie. */
 static void
 assert_encoded_size (const guint8 *data, gsize len, const DdbValue *item)
 {
@@ -105,6 +181,7 @@ assert_encoded_size (const guint8 *data, gsize len, const DdbValue *item)
       g_assert_cmpuint (walk.seen, ==, all / 2);
     }
   g_string_free (walk.out, TRUE);
+  assert_lookup (data, len, item);
 }
 
 /* Encodes, decodes, and checks the result is written back as the same DynamoDB JSON text, which
@@ -429,6 +506,32 @@ test_truncation (void)
         g_clear_error (&error);
         g_string_free (walk.out, TRUE);
       }
+      {
+        /* With the size, the whole item is walked: refused. Without, an attribute found before
+         * the cut is whole and reads as it is. */
+        const char *names[] = { "PK", "budget", "meta", "none" };
+        DdbEncodedValue values[G_N_ELEMENTS (names)];
+        gsize size;
+
+        g_assert_false (
+            ddb_item_encoded_lookup (copy, n, names, G_N_ELEMENTS (names), values, &size, &error));
+        g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+        g_clear_error (&error);
+        for (guint j = 0; j < G_N_ELEMENTS (names); j++)
+          {
+            DdbEncodedValue one;
+
+            if (!ddb_item_encoded_lookup (copy, n, &names[j], 1, &one, NULL, &error))
+              {
+                g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+                g_clear_error (&error);
+                continue;
+              }
+            g_assert_nonnull (one.data);
+            g_assert_true (one.data + one.len <= copy + n);
+            assert_encoded_value (&one, ddb_value_map_get (item, names[j]));
+          }
+      }
       g_free (copy);
     }
 }
@@ -469,6 +572,42 @@ test_corruption (void)
             if (!ddb_item_encoded_size (copy, len, &size, &error))
               g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
             g_clear_error (&error);
+            /* And so may a lookup; what it finds lies within the bytes, and reads or is
+             * refused. */
+            {
+              const char *names[] = { "PK", "budget", "active", "meta", "none" };
+              DdbEncodedValue values[G_N_ELEMENTS (names)];
+
+              for (guint with_size = 0; with_size < 2; with_size++)
+                {
+                  if (!ddb_item_encoded_lookup (copy, len, names, G_N_ELEMENTS (names), values,
+                                                with_size ? &size : NULL, &error))
+                    {
+                      g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+                      g_clear_error (&error);
+                      continue;
+                    }
+                  for (guint j = 0; j < G_N_ELEMENTS (names); j++)
+                    {
+                      DdbEncodedScalar scalar;
+                      DdbNumber number;
+                      DdbValue *built;
+
+                      if (values[j].data == NULL)
+                        continue;
+                      g_assert_true (values[j].data > copy);
+                      g_assert_true (values[j].data + values[j].len <= copy + len);
+                      if (!ddb_encoded_value_get_scalar (&values[j], &scalar, &number, &error))
+                        g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+                      g_clear_error (&error);
+                      built = ddb_encoded_value_decode (&values[j], &error);
+                      if (built == NULL)
+                        g_assert_error (error, DDB_ERROR, DDB_ERROR_INTERNAL);
+                      g_clear_error (&error);
+                      g_clear_pointer (&built, ddb_value_free);
+                    }
+                }
+            }
           }
         g_free (copy);
       }
@@ -532,6 +671,136 @@ test_malformed (void)
   assert_malformed (huge_count, sizeof huge_count, "length out of range");
   assert_malformed (varint_over, sizeof varint_over, "length out of range");
 #undef M1
+}
+
+/* The value of attribute NAME of the item DATA (LEN bytes) is refused as a scalar with WHAT. */
+static void
+assert_bad_scalar (const guint8 *data, gsize len, const char *name, const char *what)
+{
+  DdbEncodedValue value;
+  DdbEncodedScalar scalar;
+  DdbNumber number;
+  GError *error = NULL;
+  g_autofree char *msg = g_strconcat ("Malformed stored item: ", what, NULL);
+
+  g_assert_true (ddb_item_encoded_lookup (data, len, &name, 1, &value, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (value.data);
+  g_assert_false (ddb_encoded_value_get_scalar (&value, &scalar, &number, &error));
+  tu_assert_error (error, DDB_ERROR_INTERNAL, msg);
+  g_clear_error (&error);
+  g_assert_null (ddb_encoded_value_decode (&value, &error));
+  tu_assert_error (error, DDB_ERROR_INTERNAL, msg);
+  g_clear_error (&error);
+}
+
+static void
+assert_lookup_fails (const guint8 *data, gsize len, const char *name, gboolean with_size,
+                     const char *what)
+{
+  DdbEncodedValue value;
+  gsize size;
+  GError *error = NULL;
+  g_autofree char *msg = g_strconcat ("Malformed stored item: ", what, NULL);
+
+  g_assert_false (
+      ddb_item_encoded_lookup (data, len, &name, 1, &value, with_size ? &size : NULL, &error));
+  tu_assert_error (error, DDB_ERROR_INTERNAL, msg);
+  g_clear_error (&error);
+}
+
+/* Attributes found where they lie: the walk stops at the last one asked for (what follows is not
+ * looked at, unless the size is asked for too), their contents are checked only when read. */
+static void
+test_lookup (void)
+{
+#define M1 0x15, 0x01, 'a'
+#define M2 0x25, 0x01, 'a'
+  static const guint8 then_bad_tag[] = { M2, 0x10, 'x', 0x01, 'b', 0x0A };
+  static const guint8 then_cut[] = { M2, 0x10, 'x', 0x01, 'b', 0x30, 'y' };
+  static const guint8 dup_names[] = { 0x25, 0x01, 'a', 0x10, '1', 0x01, 'a', 0x10, '2' };
+  static const guint8 bad_utf8[] = { M1, 0x10, 0xC0 };
+  static const guint8 bad_bool[] = { M1, 0x23 };
+  static const guint8 bad_null[] = { M1, 0x14 };
+  static const guint8 bad_digit[] = { M1, 0x11, 0x04, 100 };
+  static const guint8 pad_digit[] = { M1, 0x11, 0x04, 51 };
+  static const guint8 lead_zero[] = { M1, 0x21, 0x04, 5 };
+  static const guint8 trail_zero[] = { M1, 0x21, 0x04, 50 };
+  static const guint8 exp_big[] = { M1, 0x11, 0xFC, 0x03, 50 };
+  static const guint8 many_digits[] = { M1, 0xF1, 39 };
+  static const guint8 short_number[] = { M1, 0x31, 0x04, 12 };
+  static const guint8 not_map[] = { 0x10, 'x' };
+  static const guint8 empty_set[] = { M1, 0x07 };
+  const char *a = "a", *b = "b";
+  DdbEncodedValue values[12];
+  const char *names[12];
+  GError *error = NULL;
+  gsize size = 0;
+
+  /* Found before what is wrong: no error, unless the whole item is walked for its size. */
+  g_assert_true (
+      ddb_item_encoded_lookup (then_bad_tag, sizeof then_bad_tag, &a, 1, values, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (values[0].data, values[0].len, then_bad_tag + 3, 2);
+  assert_lookup_fails (then_bad_tag, sizeof then_bad_tag, a, TRUE, "unknown type tag");
+  assert_lookup_fails (then_bad_tag, sizeof then_bad_tag, b, FALSE, "unknown type tag");
+  g_assert_true (ddb_item_encoded_lookup (then_cut, sizeof then_cut, &a, 1, values, NULL, &error));
+  assert_lookup_fails (then_cut, sizeof then_cut, b, FALSE, "truncated value");
+  assert_lookup_fails (then_cut, sizeof then_cut, a, TRUE, "truncated value");
+  /* A name held twice: the first. */
+  g_assert_true (
+      ddb_item_encoded_lookup (dup_names, sizeof dup_names, &a, 1, values, &size, &error));
+  g_assert_cmpmem (values[0].data, values[0].len, dup_names + 3, 2);
+  /* What decoding checks in a value, reading it checks. */
+  assert_bad_scalar (bad_utf8, sizeof bad_utf8, a, "string is not valid UTF-8");
+  assert_bad_scalar (bad_bool, sizeof bad_bool, a, "invalid boolean");
+  assert_bad_scalar (bad_null, sizeof bad_null, a, "invalid null");
+  assert_bad_scalar (bad_digit, sizeof bad_digit, a, "invalid number digits");
+  assert_bad_scalar (pad_digit, sizeof pad_digit, a, "invalid number digits");
+  assert_bad_scalar (lead_zero, sizeof lead_zero, a, "number not normalized");
+  assert_bad_scalar (trail_zero, sizeof trail_zero, a, "number not normalized");
+  /* A number's digits do not make its size: not looked at by the walk; its framing is. */
+  g_assert_true (ddb_item_encoded_size (bad_digit, sizeof bad_digit, &size, &error));
+  g_assert_cmpuint (size, ==, 1 + 2);
+  assert_lookup_fails (exp_big, sizeof exp_big, a, FALSE, "number exponent out of range");
+  assert_lookup_fails (many_digits, sizeof many_digits, a, FALSE, "number has too many digits");
+  assert_lookup_fails (short_number, sizeof short_number, a, FALSE, "truncated number");
+  assert_lookup_fails (not_map, sizeof not_map, a, FALSE, "not a map");
+  assert_lookup_fails (not_map, 0, a, FALSE, "empty");
+  /* A set is read as its type only, and decoded whole (here refused). */
+  {
+    DdbEncodedScalar scalar;
+    DdbNumber number;
+
+    g_assert_true (
+        ddb_item_encoded_lookup (empty_set, sizeof empty_set, &a, 1, values, NULL, &error));
+    g_assert_true (ddb_encoded_value_get_scalar (&values[0], &scalar, &number, &error));
+    g_assert_cmpint (scalar.type, ==, DDB_TYPE_SS);
+    g_assert_null (ddb_encoded_value_decode (&values[0], &error));
+    tu_assert_error (error, DDB_ERROR_INTERNAL, "Malformed stored item: empty set");
+    g_clear_error (&error);
+  }
+  /* More names than are counted on the stack. */
+  {
+    g_autoptr (DdbValue) item = realistic_item ();
+    g_autoptr (GBytes) enc = encode (item);
+    gsize len;
+    const guint8 *data = g_bytes_get_data (enc, &len);
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      names[i] = i < ddb_value_map_size (item) ? ddb_value_map_nth (item, i)->name : "absent";
+    g_assert_true (
+        ddb_item_encoded_lookup (data, len, names, G_N_ELEMENTS (names), values, &size, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (size, ==, ddb_item_size (item));
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      if (i < ddb_value_map_size (item))
+        assert_encoded_value (&values[i], ddb_value_map_nth (item, i)->value);
+      else
+        g_assert_null (values[i].data);
+  }
+#undef M1
+#undef M2
 }
 
 /* The demo items (the seeds' shapes) are stored in at most 0.6 of their DynamoDB JSON size. */
@@ -720,6 +989,7 @@ main (int argc, char **argv)
   g_test_add_func ("/itemcodec/corruption", test_corruption);
   g_test_add_func ("/itemcodec/malformed", test_malformed);
   g_test_add_func ("/itemcodec/size", test_size);
+  g_test_add_func ("/itemcodec/lookup", test_lookup);
 
   return g_test_run ();
 }
