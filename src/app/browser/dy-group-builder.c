@@ -13,7 +13,8 @@ typedef struct {
 } Collection;
 
 struct _DyGroupBuilder {
-  GHashTable *by_key; /* key text (in keys) -> collection index + 1 */
+  GHashTable *by_key; /* key text (in keys) -> collection index + 1, of the first n_hashed */
+  guint n_hashed;     /* collections made by dy_group_builder_add_collection are hashed later */
   GStringChunk *keys;
   GPtrArray *key_of;   /* const char *, per collection, first seen first */
   GArray *collections; /* Collection */
@@ -217,29 +218,50 @@ dy_group_builder_free (DyGroupBuilder *builder)
   g_free (builder);
 }
 
-void
+guint
+dy_group_builder_add_collection (DyGroupBuilder *builder, const char *key_text)
+{
+  const char *key = g_string_chunk_insert (builder->keys, key_text);
+  Collection c = { 0 };
+
+  g_array_append_val (builder->collections, c);
+  g_ptr_array_add (builder->key_of, (gpointer) key);
+  return builder->collections->len - 1;
+}
+
+guint
 dy_group_builder_add (DyGroupBuilder *builder, const char *key_text, guint32 position, guint64 size)
 {
-  gpointer found = g_hash_table_lookup (builder->by_key, key_text);
-  guint32 pair[2];
+  gpointer found;
   guint index;
 
+  for (; builder->n_hashed < builder->collections->len; builder->n_hashed++)
+    g_hash_table_insert (builder->by_key, builder->key_of->pdata[builder->n_hashed],
+                         GUINT_TO_POINTER (builder->n_hashed + 1));
+  found = g_hash_table_lookup (builder->by_key, key_text);
   if (found == NULL)
     {
-      const char *key = g_string_chunk_insert (builder->keys, key_text);
-      Collection c = { 0 };
-
-      index = builder->collections->len;
-      g_array_append_val (builder->collections, c);
-      g_ptr_array_add (builder->key_of, (gpointer) key);
-      g_hash_table_insert (builder->by_key, (gpointer) key, GUINT_TO_POINTER (index + 1));
+      index = dy_group_builder_add_collection (builder, key_text);
+      g_hash_table_insert (builder->by_key, builder->key_of->pdata[index],
+                           GUINT_TO_POINTER (index + 1));
+      builder->n_hashed++;
     }
   else
     index = GPOINTER_TO_UINT (found) - 1;
-  g_array_index (builder->collections, Collection, index).n++;
-  g_array_index (builder->collections, Collection, index).size += size;
-  pair[0] = position;
-  pair[1] = index;
+  dy_group_builder_add_to (builder, index, position, size);
+  return index;
+}
+
+void
+dy_group_builder_add_to (DyGroupBuilder *builder, guint index, guint32 position, guint64 size)
+{
+  guint32 pair[2] = { position, index };
+  Collection *c;
+
+  g_return_if_fail (index < builder->collections->len);
+  c = &g_array_index (builder->collections, Collection, index);
+  c->n++;
+  c->size += size;
   g_array_append_val (builder->rows, pair);
 }
 
@@ -262,6 +284,7 @@ dy_group_builder_finish (DyGroupBuilder *builder, DyRows *rows, GCompareDataFunc
   built->keys = builder->keys;
   builder->keys = g_string_chunk_new (64 * 1024);
   g_hash_table_remove_all (builder->by_key);
+  builder->n_hashed = 0;
 
   /* Each collection's rows together, in the order they were added, then sorted. */
   fill = g_new (guint32, MAX (n, 1));
@@ -280,9 +303,17 @@ dy_group_builder_finish (DyGroupBuilder *builder, DyRows *rows, GCompareDataFunc
     }
   g_array_set_size (builder->rows, 0);
   for (guint i = 0; compare != NULL && i < n; i++)
-    if (built->collections[i].n > 1)
-      g_qsort_with_data (built->positions + built->collections[i].offset,
-                         (gint) built->collections[i].n, sizeof (guint32), compare, user_data);
+    {
+      guint32 *p = built->positions + built->collections[i].offset;
+      guint32 c = built->collections[i].n, j = 1;
+
+      /* Rows mostly come in their order already (a Query's, a Scan's within a partition): the
+       * sort, stable, would leave them as they are. */
+      while (j < c && compare (&p[j - 1], &p[j], user_data) <= 0)
+        j++;
+      if (j < c)
+        g_qsort_with_data (p, (gint) c, sizeof (guint32), compare, user_data);
+    }
 
   built->plan = dy_shard_plan_new (built->key_of, n);
   list = g_object_new (DY_TYPE_COLLECTIONS, NULL);

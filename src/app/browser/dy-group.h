@@ -36,9 +36,17 @@ typedef struct _DyGroupBuilder DyGroupBuilder;
 DyGroupBuilder *dy_group_builder_new (void);
 void dy_group_builder_free (DyGroupBuilder *builder);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DyGroupBuilder, dy_group_builder_free)
-/* Puts row POSITION (SIZE bytes) in the collection whose partition key shows as KEY_TEXT. */
-void dy_group_builder_add (DyGroupBuilder *builder, const char *key_text, guint32 position,
-                           guint64 size);
+/* Puts row POSITION (SIZE bytes) in the collection whose partition key shows as KEY_TEXT;
+ * returns the collection's index, for dy_group_builder_add_to. */
+guint dy_group_builder_add (DyGroupBuilder *builder, const char *key_text, guint32 position,
+                            guint64 size);
+/* A new collection (no row yet) whose partition key shows as KEY_TEXT, for a caller that knows
+ * no collection of the builder shows so; returns its index, for dy_group_builder_add_to. */
+guint dy_group_builder_add_collection (DyGroupBuilder *builder, const char *key_text);
+/* Puts row POSITION (SIZE bytes) in collection INDEX, as dy_group_builder_add or
+ * dy_group_builder_add_collection returned it: for callers that know a row's collection without
+ * its key text. */
+void dy_group_builder_add_to (DyGroupBuilder *builder, guint index, guint32 position, guint64 size);
 /* The collections (DyGroup) in first-seen order, each showing its rows of ROWS in the order
  * COMPARE (on guint32 positions, may be NULL: as added) gives, with the shard sets gathered
  * (dy_group_collect_shards). The builder is left empty. */

@@ -1,9 +1,10 @@
 /* dy-row-match.c: Find in Loaded Rows' test of a row, on its encoding (core/itemcodec.h),
  * building no item: its scalars are walked where they lie (ddb_item_encoded_foreach_scalar), a
- * number written out as the grid shows it. A string's bytes stand as they are in the encoding,
- * so a text that only a string can hold (not a number's digits, not part of true, false or
- * null) is first looked for in the whole of the bytes: a row without it is passed over at
- * once. Case is folded: ASCII letters in place, any other text through g_utf8_casefold. */
+ * number written out as the grid shows it, into a buffer on the stack (unless the text has more
+ * than digits, '-' and '.': then no number can hold it). A string's bytes stand as they are in
+ * the encoding, so a text that only a string can hold (not a number's digits, not part of true,
+ * false or null) is first looked for in the whole of the bytes: a row without it is passed over
+ * at once. Case is folded: ASCII letters in place, any other text through g_utf8_casefold. */
 #include "app/browser/dy-row-match.h"
 
 #include <string.h>
@@ -16,7 +17,7 @@ struct _DyRowMatch {
   gsize len;
   gboolean ascii;        /* only ASCII: folded by g_ascii_tolower, and compared so */
   gboolean strings_only; /* only a string can hold it: look in the encoded bytes first */
-  GString *number;       /* a number's text, written for the test */
+  gboolean in_numbers;   /* a number's text may hold it: it has only digits, '-' and '.' */
 };
 
 DyRowMatch *
@@ -34,8 +35,8 @@ dy_row_match_new (const char *text)
     if ((guchar) *p >= 0x80)
       match->ascii = FALSE;
   match->folded = match->ascii ? g_ascii_strdown (text, -1) : g_utf8_casefold (text, -1);
-  match->number = g_string_new (NULL);
   match->len = strlen (match->folded);
+  match->in_numbers = strspn (match->folded, "0123456789-.") == match->len;
   /* A number shows digits, a sign, a point and an exponent's e. */
   for (const char *p = match->folded; *p != '\0'; p++)
     if (!g_ascii_isdigit (*p) && strchr ("+-.e", *p) == NULL)
@@ -53,32 +54,47 @@ dy_row_match_free (DyRowMatch *match)
   if (match == NULL)
     return;
   g_free (match->folded);
-  g_string_free (match->number, TRUE);
   g_free (match);
 }
 
-/* Whether HAY (LEN bytes) holds the ASCII-folded NEEDLE, ASCII letters of HAY folded. */
+static inline char
+ascii_lower (char c)
+{
+  return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
+}
+
+/* Whether HAY (LEN bytes) holds the ASCII-folded NEEDLE, ASCII letters of HAY folded: where its
+ * first character is, either case, found by memchr. */
 static gboolean
 ascii_find (const char *hay, gsize len, const char *needle, gsize n)
 {
-  char first_lower, first_upper;
+  char lower, upper;
+  const char *end, *next_lower, *next_upper;
 
   if (n == 0)
     return TRUE;
   if (len < n)
     return FALSE;
-  first_lower = needle[0];
-  first_upper = g_ascii_toupper (needle[0]);
-  for (gsize i = 0; i + n <= len; i++)
+  lower = needle[0];
+  upper = g_ascii_toupper (lower);
+  end = hay + len - n + 1; /* where the last place it may start is */
+  next_lower = memchr (hay, lower, (gsize) (end - hay));
+  next_upper = upper != lower ? memchr (hay, upper, (gsize) (end - hay)) : NULL;
+  while (next_lower != NULL || next_upper != NULL)
     {
+      const char *at = next_upper == NULL || (next_lower != NULL && next_lower < next_upper)
+                           ? next_lower
+                           : next_upper;
       gsize j;
 
-      if (hay[i] != first_lower && hay[i] != first_upper)
-        continue;
-      for (j = 1; j < n && g_ascii_tolower (hay[i + j]) == needle[j]; j++)
+      for (j = 1; j < n && ascii_lower (at[j]) == needle[j]; j++)
         ;
       if (j == n)
         return TRUE;
+      if (at == next_lower)
+        next_lower = memchr (at + 1, lower, (gsize) (end - at - 1));
+      else
+        next_upper = memchr (at + 1, upper, (gsize) (end - at - 1));
     }
   return FALSE;
 }
@@ -115,10 +131,12 @@ scalar_matches (const DdbEncodedScalar *scalar, gpointer data)
     {
     case DDB_TYPE_S:
       return text_matches (match, (const char *) scalar->bytes, scalar->len);
-    case DDB_TYPE_N:
-      g_string_truncate (match->number, 0);
-      ddb_number_append (scalar->number, match->number);
-      return text_matches (match, match->number->str, match->number->len);
+      case DDB_TYPE_N: {
+        char text[DDB_NUMBER_MAX_TEXT];
+
+        return match->in_numbers
+               && text_matches (match, text, ddb_number_write (scalar->number, text));
+      }
     case DDB_TYPE_BOOL:
       return text_matches (match, scalar->boolean ? "true" : "false", scalar->boolean ? 4 : 5);
     case DDB_TYPE_NULL:

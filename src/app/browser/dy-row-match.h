@@ -19,7 +19,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DyRowMatch, dy_row_match_free)
 
 /* Whether the item encoded as BYTES (ddb_item_encode) holds the text in one of its values, read
  * without building the item (MATCH NULL: every item does); FALSE with ERROR when the bytes do not
- * decode. MATCH holds scratch space: one thread at a time. */
+ * decode. */
 gboolean dy_row_match_encoded (DyRowMatch *match, const guint8 *bytes, gsize len, gboolean *found,
                                GError **error);
 

@@ -7,12 +7,10 @@
 
 #include <glib/gi18n.h>
 
-#include "app/common/dy-format.h"
 #include "app/browser/dy-group.h"
 #include "app/common/dy-item.h"
-#include "app/browser/dy-row-match.h"
+#include "app/browser/dy-row-arrange.h"
 #include "app/browser/dy-table-view-private.h"
-#include "core/itemcodec.h"
 
 static GtkSorter *
 column_sorter (DyTableView *self)
@@ -26,19 +24,7 @@ column_sorter (DyTableView *self)
 
 /* Client-side sorting by columns: the column view's sorter says which columns sort, in which
  * priority and direction, only through comparisons, so ask it with probe items holding one or
- * two attributes. Returns SortKey*, the primary column first. */
-typedef struct {
-  char *name;
-  gboolean descending;
-} SortKey;
-
-static void
-sort_key_free (SortKey *key)
-{
-  g_free (key->name);
-  g_free (key);
-}
-
+ * two attributes. Returns DyRowSortKey*, the primary column first. */
 static DyItem *
 probe_item (const char *name, const char *text, const char *name2, const char *text2)
 {
@@ -63,8 +49,8 @@ probe (DyTableView *self, const char *name, gboolean a_first, const char *name2,
 static int
 compare_priority (gconstpointer a, gconstpointer b, gpointer user_data)
 {
-  const SortKey *ka = *(SortKey **) a;
-  const SortKey *kb = *(SortKey **) b;
+  const DyRowSortKey *ka = *(DyRowSortKey **) a;
+  const DyRowSortKey *kb = *(DyRowSortKey **) b;
   int first = ka->descending ? GTK_ORDERING_LARGER : GTK_ORDERING_SMALLER;
 
   /* A's column alone would answer FIRST, B's the opposite: the answer says which one leads. */
@@ -75,7 +61,7 @@ compare_priority (gconstpointer a, gconstpointer b, gpointer user_data)
 static GPtrArray *
 sort_keys (DyTableView *self)
 {
-  GPtrArray *keys = g_ptr_array_new_with_free_func ((GDestroyNotify) sort_key_free);
+  GPtrArray *keys = g_ptr_array_new_with_free_func ((GDestroyNotify) dy_row_sort_key_free);
   GHashTableIter iter;
   gpointer name;
 
@@ -83,14 +69,9 @@ sort_keys (DyTableView *self)
   while (g_hash_table_iter_next (&iter, &name, NULL))
     {
       int order = probe (self, name, TRUE, NULL, FALSE);
-      SortKey *key;
 
-      if (order == GTK_ORDERING_EQUAL)
-        continue;
-      key = g_new0 (SortKey, 1);
-      key->name = g_strdup (name);
-      key->descending = order == GTK_ORDERING_LARGER;
-      g_ptr_array_add (keys, key);
+      if (order != GTK_ORDERING_EQUAL)
+        g_ptr_array_add (keys, dy_row_sort_key_new (name, order == GTK_ORDERING_LARGER));
     }
   g_ptr_array_sort_with_data (keys, compare_priority, self);
   return keys;
@@ -102,7 +83,7 @@ typedef struct {
   guint n;           /* rows in the snapshot */
   DyRowMatch *match; /* the rows kept: those holding Find's text; NULL: all */
   guint kept;        /* how many, once arranged */
-  GPtrArray *keys;   /* SortKey*: sorting (none: the rows kept in their loaded order) */
+  GPtrArray *keys;   /* DyRowSortKey*: sorting (none: the rows kept in their loaded order) */
   char *pk;        /* grouping */
   char *sk;
   gboolean descending;
@@ -122,175 +103,23 @@ arrange_free (Arrange *job)
   g_free (job);
 }
 
-typedef struct {
-  DdbValue **values; /* n_keys per row */
-  GPtrArray *keys;
-} SortData;
-
-static int
-compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
+/* The job's sort (a GArray of positions) or grouping (a GListModel); NULL if cancelled or
+ * unreadable. */
+static gpointer
+arrange_rows (Arrange *job, GCancellable *cancellable, GError **error)
 {
-  const SortData *data = user_data;
-  guint ra = *(const guint32 *) a;
-  guint rb = *(const guint32 *) b;
-  guint k = data->keys->len;
-
-  for (guint j = 0; j < k; j++)
+  if (job->keys != NULL)
     {
-      const SortKey *key = data->keys->pdata[j];
-      int c = dy_format_compare_cells (data->values[ra * k + j], data->values[rb * k + j]);
+      GArray *positions
+          = dy_row_arrange_sort (job->snapshot, job->match, job->keys, cancellable, error);
 
-      if (c != 0)
-        return key->descending ? -c : c;
+      if (positions != NULL)
+        job->kept = positions->len;
+      return positions;
     }
-  return ra < rb ? -1 : ra > rb;
-}
-
-typedef struct {
-  SortData *data;
-  const char **names; /* the keys' attribute names */
-  DyRowMatch *match;
-  GArray *kept; /* guint32: the rows kept, in their loaded order */
-} SortRead;
-
-/* Keeps row ROW, if Find's text is in it, and its values of the sort keys, decoding only
- * those. */
-static gboolean
-read_sort_values (guint row, const guint8 *bytes, gsize len, gpointer user_data, GError **error)
-{
-  SortRead *r = user_data;
-  guint k = r->data->keys->len;
-  g_autoptr (DdbValue) item = NULL;
-  gboolean found;
-  guint32 position = row;
-
-  if (!dy_row_match_encoded (r->match, bytes, len, &found, error))
-    return FALSE;
-  if (!found)
-    return TRUE;
-  g_array_append_val (r->kept, position);
-  if (k == 0)
-    return TRUE;
-  item = ddb_item_decode_keyed_some (bytes, len, NULL, NULL, 0, r->names, k, error);
-  if (item == NULL)
-    return FALSE;
-  for (guint j = 0; j < k; j++)
-    {
-      const DdbValue *value = ddb_value_map_get (item, r->names[j]);
-
-      r->data->values[(gsize) row * k + j] = value != NULL ? ddb_value_copy (value) : NULL;
-    }
-  return TRUE;
-}
-
-/* The positions of the rows kept, in the keys' order (in their loaded order without keys);
- * NULL if cancelled or unreadable. */
-static GArray *
-sort_rows (Arrange *job, GCancellable *cancellable, GError **error)
-{
-  guint n = job->n;
-  guint k = job->keys->len;
-  SortData data = { g_new0 (DdbValue *, MAX ((gsize) n * k, 1)), job->keys };
-  g_autofree const char **names = g_new0 (const char *, MAX (k, 1));
-  GArray *positions = g_array_sized_new (FALSE, FALSE, sizeof (guint32), job->match ? 0 : n);
-  SortRead read = { &data, names, job->match, positions };
-
-  for (guint j = 0; j < k; j++)
-    names[j] = ((SortKey *) job->keys->pdata[j])->name;
-  if (dy_rows_snapshot_foreach (job->snapshot, read_sort_values, &read, cancellable, error))
-    {
-      if (k > 0)
-        g_qsort_with_data (positions->data, (int) positions->len, sizeof (guint32), compare_rows,
-                           &data);
-      job->kept = positions->len;
-    }
-  else
-    g_clear_pointer (&positions, g_array_unref);
-  for (gsize i = 0; i < (gsize) n * k; i++)
-    g_clear_pointer (&data.values[i], ddb_value_free);
-  g_free (data.values);
-  return positions;
-}
-
-typedef struct {
-  DdbValue **sk;
-  gboolean descending;
-} GroupSort;
-
-static int
-compare_in_collection (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  const GroupSort *data = user_data;
-  const DdbValue *va = data->sk[*(const guint32 *) a];
-  const DdbValue *vb = data->sk[*(const guint32 *) b];
-  int c;
-
-  /* Items of a GSI may lack its sort key only if they are not in it; keep them last anyway. */
-  if (va == NULL || vb == NULL)
-    c = (va == NULL) - (vb == NULL);
-  else
-    c = dy_format_compare_keys (va, vb);
-  return data->descending ? -c : c;
-}
-
-typedef struct {
-  Arrange *job;
-  DyGroupBuilder *builder;
-  GroupSort *sort;
-} GroupRead;
-
-/* Puts row ROW in its collection, keeping its sort key's value. */
-static gboolean
-read_group_row (guint row, const guint8 *bytes, gsize len, gpointer user_data, GError **error)
-{
-  GroupRead *r = user_data;
-  const char *keys[] = { r->job->pk, r->job->sk };
-  g_autoptr (DdbValue) item = NULL;
-  const DdbValue *pk;
-  g_autofree char *text = NULL;
-  gsize size = 0;
-  gboolean found;
-
-  if (!dy_row_match_encoded (r->job->match, bytes, len, &found, error))
-    return FALSE;
-  if (!found)
-    return TRUE;
-  /* Only the key attributes are built; the size is read from the encoding. */
-  item = ddb_item_decode_keyed_some (bytes, len, NULL, NULL, 0, keys, r->job->sk != NULL ? 2 : 1,
-                                     error);
-  if (item == NULL || !ddb_item_encoded_size (bytes, len, &size, error))
-    return FALSE;
-  pk = ddb_value_map_get (item, r->job->pk);
-  text = pk != NULL ? dy_format_key (pk) : g_strdup (_ ("(no partition key)"));
-  dy_group_builder_add (r->builder, text, row, size);
-  r->job->kept++;
-  if (r->sort->sk != NULL)
-    {
-      const DdbValue *sk = ddb_value_map_get (item, r->job->sk);
-
-      r->sort->sk[row] = sk != NULL ? ddb_value_copy (sk) : NULL;
-    }
-  return TRUE;
-}
-
-/* The collections (DyGroup) of the rows by partition key, in first-seen order, each with its
- * items in sort-key order, then shard sets gathered; NULL if cancelled or unreadable. */
-static GListModel *
-group_rows (Arrange *job, GCancellable *cancellable, GError **error)
-{
-  guint n = job->n;
-  g_autoptr (DyGroupBuilder) builder = dy_group_builder_new ();
-  GroupSort sort = { job->sk != NULL ? g_new0 (DdbValue *, MAX (n, 1)) : NULL, job->descending };
-  GroupRead read = { job, builder, &sort };
-  GListModel *groups = NULL;
-
-  if (dy_rows_snapshot_foreach (job->snapshot, read_group_row, &read, cancellable, error))
-    groups = dy_group_builder_finish (builder, job->rows,
-                                      sort.sk != NULL ? compare_in_collection : NULL, &sort);
-  for (guint i = 0; sort.sk != NULL && i < n; i++)
-    g_clear_pointer (&sort.sk[i], ddb_value_free);
-  g_free (sort.sk);
-  return groups;
+  return dy_row_arrange_group (job->rows, job->snapshot, job->match, job->pk, job->sk,
+                               job->descending, _ ("(no partition key)"), &job->kept, cancellable,
+                               error);
 }
 
 static void
@@ -309,8 +138,7 @@ arrange_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
 {
   Arrange *job = task_data;
   GError *error = NULL;
-  gpointer done = job->keys != NULL ? (gpointer) sort_rows (job, cancellable, &error)
-                                    : (gpointer) group_rows (job, cancellable, &error);
+  gpointer done = arrange_rows (job, cancellable, &error);
 
   dy_table_view_release_freed_memory ();
   if (done == NULL)
@@ -431,8 +259,7 @@ arrange (DyTableView *self, GPtrArray *keys)
     {
       /* Few rows: the result is shown before this returns. */
       g_autoptr (GError) error = NULL;
-      gpointer done = keys != NULL ? (gpointer) sort_rows (job, NULL, &error)
-                                   : (gpointer) group_rows (job, NULL, &error);
+      gpointer done = arrange_rows (job, NULL, &error);
 
       show_arranged (self, job, done, error);
       arrange_free (job);
@@ -477,7 +304,7 @@ dy_table_view_rebuild_rows (DyTableView *self)
       return;
     }
   if (keys == NULL)
-    keys = g_ptr_array_new_with_free_func ((GDestroyNotify) sort_key_free);
+    keys = g_ptr_array_new_with_free_func ((GDestroyNotify) dy_row_sort_key_free);
   /* Until the new order is made, the grid shows the previous one (rows loaded since at its
    * end), or the rows as loaded. */
   if (self->order == NULL || dy_row_feed_get_source (self->feed) != G_LIST_MODEL (self->order))
