@@ -124,6 +124,63 @@ shown_keys (DyTableView *view)
   return keys;
 }
 
+typedef struct {
+  double y;
+  const char *text;
+} Cell;
+
+static int
+compare_cells (gconstpointer a, gconstpointer b)
+{
+  double ya = ((const Cell *) a)->y, yb = ((const Cell *) b)->y;
+
+  return ya < yb ? -1 : ya > yb;
+}
+
+static void
+collect_cells (GtkWidget *widget, GtkWidget *grid, GArray *cells)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      graphene_point_t at;
+
+      if (GTK_IS_INSCRIPTION (child)
+          && g_strcmp0 (g_object_get_data (G_OBJECT (child), "attribute"), "sk") == 0
+          && gtk_widget_get_mapped (child)
+          && gtk_widget_compute_point (child, grid, &GRAPHENE_POINT_INIT (0, 0), &at) && at.y >= 0
+          && at.y < gtk_widget_get_height (grid))
+        {
+          Cell cell = { at.y, gtk_inscription_get_text (GTK_INSCRIPTION (child)) };
+
+          g_array_append_val (cells, cell);
+        }
+      collect_cells (child, grid, cells);
+    }
+}
+
+/* The cells the grid draws (its "sk" column, top to bottom) show its first rows' values: the
+ * cells follow the rows given to their slots. */
+static void
+assert_cells_show_rows (DyTableView *view)
+{
+  GtkWidget *grid = gui_child (view, "column_view");
+  g_autoptr (GArray) cells = g_array_new (FALSE, FALSE, sizeof (Cell));
+  g_autoptr (GArray) keys = shown_keys (view);
+
+  gui_settle ();
+  collect_cells (grid, grid, cells);
+  g_array_sort (cells, compare_cells);
+  g_assert_cmpuint (cells->len, >, 5);
+  g_assert_cmpuint (cells->len, <=, keys->len);
+  for (guint i = 0; i < cells->len; i++)
+    {
+      g_autofree char *want = g_strdup_printf ("%u", g_array_index (keys, guint, i));
+
+      g_assert_cmpstr (g_array_index (cells, Cell, i).text, ==, want);
+    }
+}
+
 /* The most row widgets GTK made, and destroyed, in one main-loop iteration, counted by one
  * column's cells (GTK 4.8 makes every cell of every column of a row at once: a couple of hundred
  * rows in one iteration stalled the window half a second). A source whose prepare runs once per
@@ -257,6 +314,7 @@ test_find (void)
     g_assert_cmpuint (k, ==, keys->len);
     g_assert_nonnull (strstr (gui_label_text (view, "find_label"), count));
   }
+  assert_cells_show_rows (view);
   gui_screenshot ("01-find.png");
 
   /* Numbers as the grid shows them. */
@@ -286,6 +344,7 @@ test_find (void)
     gui_wait_for (shows, &s, "the rows kept, sorted");
     /* the rows with widgets show the sorted rows in place: none made */
     g_assert_cmpuint (churn->all_made, ==, made);
+    assert_cells_show_rows (view);
     keys = shown_keys (view);
     g_assert_cmpuint (keys->len, ==, needles);
     for (guint i = 0; i < keys->len; i++)

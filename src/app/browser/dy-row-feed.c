@@ -10,6 +10,9 @@
 #define FEED_STEP 20
 #define FEED_DRAIN_STEP 60
 #define FEED_STEPPED 256
+/* Slots given a new row told per iteration (each binds a row's cells anew): the first ones,
+ * those on screen, at once, the others in the next iterations. */
+#define FEED_REBIND_STEP 40
 
 /* ---- DyRowSlot ---- */
 
@@ -18,6 +21,7 @@ struct _DyRowSlot {
   GObject *row;
   DyRowFeed *feed; /* NULL once the slot has left the feed */
   guint position;
+  gboolean stale; /* shows another row than its cells, until told */
 };
 
 enum { SLOT_CHANGED, N_SLOT_SIGNALS };
@@ -32,6 +36,7 @@ struct _DyRowFeed {
   GPtrArray *kept;   /* rows shown after them, from before, going (GObject, or NULL) */
   guint retiring;    /* while rows go at once: rows after KEPT not gone yet */
   GHashTable *slots; /* position -> DyRowSlot, not referenced: a slot leaves when finalized */
+  GQueue stale;      /* DyRowSlot (referenced) to tell of their new row, first rows first */
   guint idle_id;
 };
 
@@ -70,18 +75,18 @@ dy_row_slot_get_row (DyRowSlot *self)
   return self->row;
 }
 
-/* SELF shows ROW (taken) now. */
-static void
+/* SELF shows ROW (taken) now; TRUE if it is another one (its cells not told yet). */
+static gboolean
 slot_show (DyRowSlot *self, GObject *row)
 {
   if (self->row == row)
     {
       g_clear_object (&row);
-      return;
+      return FALSE;
     }
   g_clear_object (&self->row);
   self->row = row;
-  g_signal_emit (self, slot_signals[SLOT_CHANGED], 0);
+  return TRUE;
 }
 
 /* ---- The feed's rows and slots ---- */
@@ -205,7 +210,21 @@ changed (DyRowFeed *self, guint position, guint removed, guint added)
   g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
 }
 
-/* The slots of rows FROM .. TO-1 show the rows there now, in place. */
+/* Tells up to N slots given a new row, the first rows first. */
+static void
+tell_stale (DyRowFeed *self, guint n)
+{
+  for (guint i = 0; i < n && !g_queue_is_empty (&self->stale); i++)
+    {
+      g_autoptr (DyRowSlot) slot = g_queue_pop_head (&self->stale);
+
+      slot->stale = FALSE;
+      g_signal_emit (slot, slot_signals[SLOT_CHANGED], 0);
+    }
+}
+
+/* The slots of rows FROM .. TO-1 show the rows there now, in place: those at the top are
+ * told at once, the others over the next iterations. */
 static void
 replace (DyRowFeed *self, guint from, guint to)
 {
@@ -218,10 +237,15 @@ replace (DyRowFeed *self, guint from, guint to)
     {
       DyRowSlot *slot = slots->pdata[i];
 
-      if (slot->feed == self && slot->position < to)
-        slot_show (slot, row_at (self, slot->position));
+      if (slot->feed == self && slot->position < to
+          && slot_show (slot, row_at (self, slot->position)) && !slot->stale)
+        {
+          slot->stale = TRUE;
+          g_queue_push_tail (&self->stale, g_object_ref (slot));
+        }
     }
   g_signal_emit (self, feed_signals[ROWS_REPLACED], 0, from, to - from);
+  tell_stale (self, FEED_REBIND_STEP);
 }
 
 /* The rows from FROM on go: those with slots (widgets) stay for now, moved up to FROM, the
@@ -261,8 +285,9 @@ retire (DyRowFeed *self, guint from)
     }
 }
 
-/* Rows of SOURCE past those shown take the places of the rows kept from before, in place. */
-static void
+/* Rows of SOURCE past those shown take the places of the rows kept from before, in place;
+ * FALSE if there were none. */
+static gboolean
 absorb (DyRowFeed *self)
 {
   guint n = g_list_model_get_n_items (self->source);
@@ -270,11 +295,12 @@ absorb (DyRowFeed *self)
   guint take;
 
   if (self->kept->len == 0 || n <= self->shown)
-    return;
+    return FALSE;
   take = MIN (self->kept->len, n - self->shown);
   g_ptr_array_remove_range (self->kept, 0, take);
   self->shown += take;
   replace (self, from, from + take);
+  return TRUE;
 }
 
 /* Shows more of SOURCE: a few rows while they may need widgets, then the rest at once. */
@@ -295,17 +321,22 @@ grow (DyRowFeed *self)
 static gboolean
 pending (DyRowFeed *self)
 {
-  return self->kept->len > 0 || self->shown < g_list_model_get_n_items (self->source);
+  return !g_queue_is_empty (&self->stale) || self->kept->len > 0
+         || self->shown < g_list_model_get_n_items (self->source);
 }
 
-/* One step: the kept rows SOURCE has no row for lose a few, or more of SOURCE is shown. */
+/* One step: slots told of their new rows, or SOURCE's new rows taking the kept ones' places,
+ * or kept rows SOURCE has no row for taken away, or more of SOURCE shown. */
 static gboolean
 feed_idle (gpointer data)
 {
   DyRowFeed *self = data;
 
-  absorb (self);
-  if (self->kept->len > 0)
+  if (!g_queue_is_empty (&self->stale))
+    tell_stale (self, FEED_REBIND_STEP);
+  else if (absorb (self))
+    ;
+  else if (self->kept->len > 0)
     {
       guint take = MIN (self->kept->len, FEED_DRAIN_STEP);
       guint at = self->shown + self->kept->len - take;
@@ -380,6 +411,7 @@ dy_row_feed_dispose (GObject *object)
   while (g_hash_table_iter_next (&iter, NULL, &slot))
     DY_ROW_SLOT (slot)->feed = NULL;
   g_hash_table_remove_all (self->slots);
+  g_queue_clear_full (&self->stale, g_object_unref);
   G_OBJECT_CLASS (dy_row_feed_parent_class)->dispose (object);
 }
 
