@@ -262,6 +262,25 @@ typedef struct {
   gboolean stopped;
 } Reader;
 
+/* A reader of LEN bytes from DATA that builds everything and visits nothing. Field by field:
+ * an initializer would clear the whole struct first, a cost the lookups of a million rows
+ * notice. */
+static inline void
+reader_init (Reader *r, const guint8 *data, gsize len, GError **error)
+{
+  r->p = data;
+  r->end = data + len;
+  r->error = error;
+  r->key_names = NULL;
+  r->key_values = NULL;
+  r->n_keys = 0;
+  r->wanted = NULL;
+  r->n_wanted = 0;
+  r->visit = NULL;
+  r->visit_data = NULL;
+  r->stopped = FALSE;
+}
+
 static gboolean
 malformed (Reader *r, const char *what)
 {
@@ -498,6 +517,61 @@ visit (Reader *r, DdbType type, const guint8 *bytes, gsize len, const DdbNumber 
  * past the end, counts and nesting within bounds), its contents are not (a number's digits
  * are when the visitor is handed the number). SIZE grows by the value's size as DynamoDB counts it
  * (itemsize.c's rules). The reader's visitor (if any) sees each scalar. */
+static gboolean skip_value (Reader *r, guint level, gsize *size);
+
+/* skip_value without a call for the values items are mostly made of (a string or binary of up
+ * to 142 bytes, a number, a boolean, a null), with the same checks and errors; anything else,
+ * or a reader with a visitor, goes through skip_value. */
+static inline gboolean
+skip_value_fast (Reader *r, guint level, gsize *size)
+{
+  guint8 tag;
+
+  if (r->visit != NULL || r->p >= r->end || level > DDB_MAX_NESTING)
+    return skip_value (r, level, size);
+  tag = *r->p;
+  switch (TAG_TYPE (tag))
+    {
+    case DDB_TYPE_S:
+      case DDB_TYPE_B: {
+        gsize count = TAG_K (tag), head = 1;
+
+        if (count == K_EXTENDED)
+          {
+            /* A one-byte varint of the length past 15. */
+            if (r->end - r->p < 2 || r->p[1] >= 0x80)
+              break;
+            count += r->p[1];
+            head = 2;
+          }
+        if (count > (gsize) (r->end - r->p) - head)
+          break;
+        r->p += head + count;
+        *size += count;
+        return TRUE;
+      }
+      case DDB_TYPE_N: {
+        guint ndigits;
+        gint32 exponent;
+        gboolean negative;
+
+        r->p++;
+        if (!skip_number (r, tag, &ndigits, &exponent, &negative))
+          return FALSE;
+        *size += ddb_number_size_of (ndigits, exponent, negative);
+        return TRUE;
+      }
+    case DDB_TYPE_BOOL:
+    case DDB_TYPE_NULL:
+      r->p++;
+      *size += 1;
+      return TRUE;
+    default:
+      break;
+    }
+  return skip_value (r, level, size);
+}
+
 static gboolean
 skip_value (Reader *r, guint level, gsize *size)
 {
@@ -562,7 +636,7 @@ skip_value (Reader *r, guint level, gsize *size)
             return malformed (r, "truncated attribute name");
           r->p += name_len;
           *size += DDB_ITEM_ELEMENT_OVERHEAD + name_len;
-          if (!skip_value (r, level + 1, size))
+          if (!skip_value_fast (r, level + 1, size))
             return FALSE;
         }
       return TRUE;
@@ -575,7 +649,7 @@ skip_value (Reader *r, guint level, gsize *size)
       if (TAG_TYPE (tag) == DDB_TYPE_L)
         *size += DDB_ITEM_NESTED_OVERHEAD + count * DDB_ITEM_ELEMENT_OVERHEAD;
       for (gsize i = 0; i < count; i++)
-        if (!skip_value (r, TAG_TYPE (tag) == DDB_TYPE_L ? level + 1 : level, size))
+        if (!skip_value_fast (r, TAG_TYPE (tag) == DDB_TYPE_L ? level + 1 : level, size))
           return FALSE;
       return TRUE;
     default:
@@ -881,7 +955,7 @@ skip_item (Reader *r, const guint8 *data, gsize *size)
         return malformed (r, "truncated attribute name");
       r->p += name_len;
       total += name_len;
-      if (!skip_value (r, 1, &total))
+      if (!skip_value_fast (r, 1, &total))
         return FALSE;
     }
   if (r->p != r->end)
@@ -894,13 +968,16 @@ gboolean
 ddb_item_encoded_foreach_scalar (const guint8 *data, gsize len, DdbEncodedScalarFunc func,
                                  gpointer user_data, gboolean *stopped, GError **error)
 {
-  Reader r = { data, data + len, error, NULL, NULL, 0, NULL, 0, func, user_data, FALSE };
+  Reader r;
   gsize size;
   gboolean ok;
 
   g_return_val_if_fail (data != NULL || len == 0, FALSE);
   g_return_val_if_fail (func != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  reader_init (&r, data, len, error);
+  r.visit = func;
+  r.visit_data = user_data;
   ok = skip_item (&r, data, &size);
   if (stopped != NULL)
     *stopped = ok && r.stopped;
@@ -910,10 +987,11 @@ ddb_item_encoded_foreach_scalar (const guint8 *data, gsize len, DdbEncodedScalar
 gboolean
 ddb_item_encoded_size (const guint8 *data, gsize len, gsize *size, GError **error)
 {
-  Reader r = { data, data + len, error, NULL, NULL, 0, NULL, 0, NULL, NULL, FALSE };
+  Reader r;
 
   g_return_val_if_fail (data != NULL || len == 0, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  reader_init (&r, data, len, error);
   return skip_item (&r, data, size);
 }
 
@@ -924,14 +1002,22 @@ ddb_item_decode_keyed (const guint8 *data, gsize len, const char *const *key_nam
   return ddb_item_decode_keyed_some (data, len, key_names, key_values, n, NULL, 0, error);
 }
 
+/* Whether NAME (a C string) is the LEN bytes at P, read no further than its end. */
+static inline gboolean
+name_is (const char *name, const guint8 *p, gsize len)
+{
+  gsize i = 0;
+
+  while (i < len && name[i] != '\0' && (guint8) name[i] == p[i])
+    i++;
+  return i == len && name[i] == '\0';
+}
+
 gboolean
 ddb_item_encoded_lookup (const guint8 *data, gsize len, const char *const *names, guint n,
                          DdbEncodedValue *values, gsize *size, GError **error)
 {
-  Reader r = { data, data + len, error, NULL, NULL, 0, NULL, 0, NULL, NULL, FALSE };
-  gsize small_lens[8];
-  g_autofree gsize *big_lens = NULL;
-  gsize *lens = n <= G_N_ELEMENTS (small_lens) ? small_lens : (big_lens = g_new (gsize, n));
+  Reader r;
   guint missing = n;
   gsize count, total = 0;
 
@@ -940,9 +1026,9 @@ ddb_item_encoded_lookup (const guint8 *data, gsize len, const char *const *names
   g_return_val_if_fail (values != NULL || n == 0, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  reader_init (&r, data, len, error);
   for (guint j = 0; j < n; j++)
     {
-      lens[j] = strlen (names[j]);
       values[j].data = NULL;
       values[j].len = 0;
       values[j].type = DDB_TYPE_NULL;
@@ -968,10 +1054,10 @@ ddb_item_encoded_lookup (const guint8 *data, gsize len, const char *const *names
       total += name_len;
       value = r.p;
       /* The item's own attributes are at level 1; it is no nested map itself. */
-      if (!skip_value (&r, 1, &total))
+      if (!skip_value_fast (&r, 1, &total))
         return FALSE;
       for (guint j = 0; j < n && missing > 0; j++)
-        if (values[j].data == NULL && lens[j] == name_len && memcmp (names[j], name, name_len) == 0)
+        if (values[j].data == NULL && name_is (names[j], name, name_len))
           {
             values[j].data = value;
             values[j].len = (gsize) (r.p - value);
@@ -992,7 +1078,7 @@ gboolean
 ddb_encoded_value_get_scalar (const DdbEncodedValue *value, DdbEncodedScalar *scalar,
                               DdbNumber *number, GError **error)
 {
-  Reader r = { NULL, NULL, error, NULL, NULL, 0, NULL, 0, NULL, NULL, FALSE };
+  Reader r;
   guint8 tag;
 
   g_return_val_if_fail (value != NULL && value->data != NULL, FALSE);
@@ -1000,8 +1086,7 @@ ddb_encoded_value_get_scalar (const DdbEncodedValue *value, DdbEncodedScalar *sc
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   memset (scalar, 0, sizeof *scalar);
-  r.p = value->data;
-  r.end = value->data + value->len;
+  reader_init (&r, value->data, value->len, error);
   if (r.p >= r.end)
     return malformed (&r, "truncated value");
   tag = *r.p++;
@@ -1049,14 +1134,13 @@ ddb_encoded_value_get_scalar (const DdbEncodedValue *value, DdbEncodedScalar *sc
 DdbValue *
 ddb_encoded_value_decode (const DdbEncodedValue *value, GError **error)
 {
-  Reader r = { NULL, NULL, error, NULL, NULL, 0, NULL, 0, NULL, NULL, FALSE };
+  Reader r;
   DdbValue *v;
 
   g_return_val_if_fail (value != NULL && value->data != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  r.p = value->data;
-  r.end = value->data + value->len;
+  reader_init (&r, value->data, value->len, error);
   /* An item's own attribute is at level 1. */
   v = get_value (&r, 1);
   if (v != NULL && r.p != r.end)

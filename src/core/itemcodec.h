@@ -77,8 +77,8 @@ typedef struct {
 } DdbEncodedValue;
 
 /* Finds the item's own attributes NAMES (N of them) in the bytes ddb_item_encode() wrote (not a
- * keyless encoding's), building and (for up to 8 names) allocating nothing: VALUES[i] is where
- * the value of NAMES[i] lies, or says it is missing. The walk stops once every name is found,
+ * keyless encoding's), building and allocating nothing: VALUES[i] is where the value of
+ * NAMES[i] lies, or says it is missing. The walk stops once every name is found,
  * unless SIZE is given: then it goes on to the end, checks that nothing follows and sets *SIZE
  * as ddb_item_encoded_size does. The attributes walked have their framing checked as
  * ddb_item_encoded_size checks it, and nothing is read past LEN; FALSE (the error set) when

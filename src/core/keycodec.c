@@ -40,7 +40,18 @@ ddb_key_encode_bytes (const void *data, gsize len, GByteArray *out)
   static const guint8 escaped_zero[2] = { STR_ESCAPE, STR_ESCAPED_ZERO };
   static const guint8 terminator[2] = { STR_ESCAPE, STR_END };
 
-  /* Copy runs between zero bytes in one go: keys rarely contain any. */
+  /* Most keys hold no zero byte: the bytes and the terminator at once. */
+  if (len == 0 || memchr (p, 0, len) == NULL)
+    {
+      guint at = out->len;
+
+      g_byte_array_set_size (out, at + (guint) len + sizeof terminator);
+      if (len > 0)
+        memcpy (out->data + at, p, len);
+      memcpy (out->data + at + len, terminator, sizeof terminator);
+      return;
+    }
+  /* Copy runs between zero bytes in one go. */
   while (p < end)
     {
       const guint8 *zero = memchr (p, 0, (gsize) (end - p));
