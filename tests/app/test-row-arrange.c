@@ -407,7 +407,8 @@ plain_group (DyRows *rows, GPtrArray *items, const char *sk, gboolean descending
   return dy_group_builder_finish (builder, rows, sk != NULL ? plain_in_collection : NULL, &plain);
 }
 
-/* The collections as text: each key, count and size, and its rows, or its collections. */
+/* The collections as text: each key, shard marks, count and size, and its rows, or its
+ * collections. */
 static void
 describe (GString *out, GListModel *groups, guint depth)
 {
@@ -415,9 +416,12 @@ describe (GString *out, GListModel *groups, guint depth)
     {
       g_autoptr (DyGroup) group = g_list_model_get_item (groups, i);
       GListModel *children = dy_group_get_items (group);
+      const char *suffix = dy_group_get_shard_suffix (group);
 
-      g_string_append_printf (out, "%*s%s: %u items, %" G_GUINT64_FORMAT " B:", (int) depth * 2, "",
-                              dy_group_get_key_text (group), dy_group_get_n_items (group),
+      g_string_append_printf (out, "%*s%s (%s%s): %u items, %" G_GUINT64_FORMAT " B:",
+                              (int) depth * 2, "", dy_group_get_key_text (group),
+                              dy_group_is_shard_set (group) ? "set" : "",
+                              suffix != NULL ? suffix : "", dy_group_get_n_items (group),
                               dy_group_get_total_size (group));
       if (g_list_model_get_item_type (children) == DY_TYPE_GROUP)
         {

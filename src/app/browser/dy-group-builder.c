@@ -205,6 +205,15 @@ dy_group_builder_new (void)
 }
 
 void
+dy_group_builder_reserve (DyGroupBuilder *builder, guint n_rows)
+{
+  g_return_if_fail (builder->rows->len == 0);
+
+  g_array_unref (builder->rows);
+  builder->rows = g_array_sized_new (FALSE, FALSE, 2 * sizeof (guint32), n_rows);
+}
+
+void
 dy_group_builder_free (DyGroupBuilder *builder)
 {
   if (builder == NULL)
@@ -308,10 +317,23 @@ dy_group_builder_finish (DyGroupBuilder *builder, DyRows *rows, GCompareDataFunc
       guint32 c = built->collections[i].n, j = 1;
 
       /* Rows mostly come in their order already (a Query's, a Scan's within a partition): the
-       * sort, stable, would leave them as they are. */
+       * sort, stable, would leave them as they are; or in the reverse of it, each before the
+       * next (none equal): then reversed is sorted. */
       while (j < c && compare (&p[j - 1], &p[j], user_data) <= 0)
         j++;
-      if (j < c)
+      if (j == c)
+        continue;
+      for (j = 1; j < c && compare (&p[j - 1], &p[j], user_data) > 0; j++)
+        ;
+      if (j == c)
+        for (guint32 a = 0, b = c - 1; a < b; a++, b--)
+          {
+            guint32 t = p[a];
+
+            p[a] = p[b];
+            p[b] = t;
+          }
+      else
         g_qsort_with_data (p, (gint) c, sizeof (guint32), compare, user_data);
     }
 

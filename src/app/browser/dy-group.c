@@ -226,8 +226,12 @@ dy_shard_plan_new (const char *const *keys, guint n)
   DyShardPlan *plan = g_new0 (DyShardPlan, 1);
   g_autoptr (GHashTable) families
       = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) family_free);
-  g_autoptr (GHashTable) all = g_hash_table_new (g_str_hash, g_str_equal);
+  /* The bases of lone numbered keys -> non-NULL once a key is that base: a million keys are
+   * looked at only when there is such a base. */
+  g_autoptr (GHashTable) lone_bases = g_hash_table_new (g_str_hash, g_str_equal);
   g_autofree Family **family_of = g_new0 (Family *, MAX (n, 1));
+  GHashTableIter iter;
+  Family *family;
 
   plan->entries = g_array_new (FALSE, FALSE, sizeof (DyShardEntry));
   plan->sets = g_ptr_array_new_with_free_func ((GDestroyNotify) shard_set_free);
@@ -237,9 +241,7 @@ dy_shard_plan_new (const char *const *keys, guint n)
     {
       char *base = NULL;
       char *suffix = NULL;
-      Family *family;
 
-      g_hash_table_add (all, (gpointer) keys[i]);
       if (!dy_shard_split (keys[i], &base, &suffix))
         continue;
       family = g_hash_table_lookup (families, base);
@@ -262,12 +264,19 @@ dy_shard_plan_new (const char *const *keys, guint n)
       g_ptr_array_add (family->suffixes, suffix);
       family_of[i] = family;
     }
+  g_hash_table_iter_init (&iter, families);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &family))
+    if (family->members->len == 1 && family->padded)
+      g_hash_table_insert (lone_bases, family->base, NULL);
+  for (guint i = 0; i < n && g_hash_table_size (lone_bases) > 0; i++)
+    if (g_hash_table_contains (lone_bases, keys[i]))
+      g_hash_table_insert (lone_bases, (gpointer) keys[i], GINT_TO_POINTER (1));
 
   for (guint i = 0; i < n; i++)
     {
-      Family *family = family_of[i];
       DyShardEntry entry = { i, FALSE };
 
+      family = family_of[i];
       if (family != NULL && family->members->len >= 2 && family->padded && family->one_width)
         {
           DyShardSet *set;
@@ -300,7 +309,7 @@ dy_shard_plan_new (const char *const *keys, guint n)
       /* A lone numbered key beside its base (WS#acme#01 next to WS#acme): a shard all the
        * same, flagged where it is. */
       else if (family != NULL && family->members->len == 1 && family->padded
-               && g_hash_table_contains (all, family->base))
+               && g_hash_table_lookup (lone_bases, family->base) != NULL)
         mark (plan, i, family->base, family->suffixes->pdata[0], 1);
       g_array_append_val (plan->entries, entry);
     }

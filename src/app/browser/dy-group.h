@@ -35,6 +35,8 @@ typedef struct _DyGroupBuilder DyGroupBuilder;
 
 DyGroupBuilder *dy_group_builder_new (void);
 void dy_group_builder_free (DyGroupBuilder *builder);
+/* Makes room for N_ROWS rows at once (before any is added). */
+void dy_group_builder_reserve (DyGroupBuilder *builder, guint n_rows);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DyGroupBuilder, dy_group_builder_free)
 /* Puts row POSITION (SIZE bytes) in the collection whose partition key shows as KEY_TEXT;
  * returns the collection's index, for dy_group_builder_add_to. */

@@ -47,15 +47,10 @@ dy_row_sort_key_free (DyRowSortKey *key)
 
 #define KEY_MISSING 0xFF
 
-/* How a key compares values of one type besides S, N and B: as cells (BOOL false first, the
- * others by text: dy_format_compare_cells) or as keys (all equal: dy_format_compare_keys). */
-typedef enum { COMPARE_CELLS, COMPARE_KEYS } Compare;
-
 /* Appends to OUT the sort key of VALUE (one ddb_item_encoded_lookup found, or missing), its
  * bytes inverted when DESCENDING. */
 static gboolean
-append_sort_key (const DdbEncodedValue *value, Compare compare, gboolean descending,
-                 GByteArray *out, GError **error)
+append_sort_key (const DdbEncodedValue *value, gboolean descending, GByteArray *out, GError **error)
 {
   guint start = out->len;
   DdbEncodedScalar scalar;
@@ -85,22 +80,19 @@ append_sort_key (const DdbEncodedValue *value, Compare compare, gboolean descend
           break;
         case DDB_TYPE_BOOL:
           byte = scalar.boolean ? 1 : 0;
-          if (compare == COMPARE_CELLS)
-            g_byte_array_append (out, &byte, 1);
+          g_byte_array_append (out, &byte, 1);
           break;
         case DDB_TYPE_NULL:
           break;
-        default:
-          if (compare == COMPARE_CELLS)
-            {
-              g_autoptr (DdbValue) built = ddb_encoded_value_decode (value, error);
-              g_autofree char *text = NULL;
+          default: {
+            g_autoptr (DdbValue) built = ddb_encoded_value_decode (value, error);
+            g_autofree char *text = NULL;
 
-              if (built == NULL)
-                return FALSE;
-              text = dy_format_value (built);
-              g_byte_array_append (out, (const guint8 *) text, (guint) strlen (text) + 1);
-            }
+            if (built == NULL)
+              return FALSE;
+            text = dy_format_value (built);
+            g_byte_array_append (out, (const guint8 *) text, (guint) strlen (text) + 1);
+          }
           break;
         }
     }
@@ -301,7 +293,7 @@ read_sort_key (guint row, const guint8 *bytes, gsize len, gpointer user_data, GE
   if (!ddb_item_encoded_lookup (bytes, len, r->names, r->k, r->values, NULL, error))
     return FALSE;
   for (guint j = 0; j < r->k; j++)
-    if (!append_sort_key (&r->values[j], COMPARE_CELLS, r->descending[j], r->keys, error))
+    if (!append_sort_key (&r->values[j], r->descending[j], r->keys, error))
       return FALSE;
   entry.row = row;
   entry.index = r->entries->len;
@@ -336,7 +328,7 @@ dy_row_arrange_sort (DyRowsSnapshot *snapshot, DyRowMatch *match, GPtrArray *key
       return read.kept;
     }
   read.entries = g_array_sized_new (FALSE, FALSE, sizeof (Entry), sized);
-  read.keys = g_byte_array_sized_new (sized * 8);
+  read.keys = g_byte_array_sized_new (sized * 16);
   read.starts = g_array_sized_new (FALSE, FALSE, sizeof (guint64), sized + 1);
   g_array_append_val (read.starts, (guint64){ 0 });
   if (dy_rows_snapshot_foreach (snapshot, read_sort_key, &read, cancellable, error))
@@ -395,12 +387,16 @@ hash_bytes (const char *p, gsize len)
   return h;
 }
 
+/* A table for up to N_ROWS rows: sized for as many keys (up to a few million) at once, so that
+ * it need not grow as a million rows come. */
 static void
-key_table_init (KeyTable *t)
+key_table_init (KeyTable *t, guint n_rows)
 {
-  t->bytes = g_byte_array_new ();
-  t->known = g_array_new (FALSE, FALSE, sizeof (Known));
+  t->bytes = g_byte_array_sized_new (n_rows * 4);
+  t->known = g_array_sized_new (FALSE, FALSE, sizeof (Known), n_rows / 4);
   t->mask = 1023;
+  while (t->mask < MIN (n_rows, 1u << 22))
+    t->mask = 2 * t->mask + 1;
   t->slots = g_new0 (Slot, t->mask + 1);
   t->last = 0;
 }
@@ -431,35 +427,58 @@ key_table_slot (KeyTable *t, const char *text, gsize len, guint32 hash)
       return &t->slots[i];
 }
 
-/* The collection of TEXT (LEN bytes), if it was met before. */
-static gboolean
-key_table_lookup (KeyTable *t, const char *text, gsize len, guint *collection)
-{
+/* Where TEXT (LEN bytes) is: the slot that holds it, or where it would go (its known then 0),
+ * and its hash. */
+typedef struct {
   Slot *slot;
+  guint32 hash;
+} Place;
 
+/* The collection of TEXT (LEN bytes) if it is the one found last. */
+static inline gboolean
+key_table_last (const KeyTable *t, const char *text, gsize len, guint *collection)
+{
   if (t->last == 0 || !key_table_is (t, t->last - 1, text, len))
-    {
-      slot = key_table_slot (t, text, len, hash_bytes (text, len));
-      if (slot->known == 0)
-        return FALSE;
-      t->last = slot->known;
-    }
+    return FALSE;
   *collection = g_array_index (t->known, Known, t->last - 1).collection;
   return TRUE;
 }
 
-/* Remembers that TEXT (LEN bytes, not met before) is COLLECTION's. */
-static void
-key_table_add (KeyTable *t, const char *text, gsize len, guint collection)
+/* Starts fetching the slot of HASH into the cache, for a lookup a little later. */
+static inline void
+key_table_prefetch (const KeyTable *t, guint32 hash)
 {
-  guint32 hash = hash_bytes (text, len);
-  Known k = { t->bytes->len, (guint32) len, hash, collection };
-  Slot *slot = key_table_slot (t, text, len, hash);
+#ifdef __GNUC__
+  __builtin_prefetch (&t->slots[hash & t->mask]);
+#endif
+}
+
+/* The collection of TEXT (LEN bytes, hashed HASH), if it was met before; else where it would
+ * go. */
+static gboolean
+key_table_lookup (KeyTable *t, const char *text, gsize len, guint32 hash, guint *collection,
+                  Place *place)
+{
+  place->hash = hash;
+  place->slot = key_table_slot (t, text, len, hash);
+  if (place->slot->known == 0)
+    return FALSE;
+  t->last = place->slot->known;
+  *collection = g_array_index (t->known, Known, t->last - 1).collection;
+  return TRUE;
+}
+
+/* Remembers that TEXT (LEN bytes, not met before) is COLLECTION's, at PLACE (as
+ * key_table_lookup found it). */
+static void
+key_table_add (KeyTable *t, const char *text, gsize len, const Place *place, guint collection)
+{
+  Known k = { t->bytes->len, (guint32) len, place->hash, collection };
 
   g_byte_array_append (t->bytes, (const guint8 *) text, (guint) len);
   g_array_append_val (t->known, k);
-  slot->hash = hash;
-  slot->known = t->known->len;
+  place->slot->hash = place->hash;
+  place->slot->known = t->known->len;
   t->last = t->known->len;
   if (t->known->len > (t->mask + 1) / 2)
     {
@@ -545,6 +564,33 @@ key_text (GroupRead *r, const DdbEncodedValue *pk, const char **text, gsize *len
   return TRUE;
 }
 
+/* Appends to OUT the key of VALUE (a sort key found in a row, or missing) in its collection:
+ * its type's byte (KEY_MISSING if missing) and, for S and B, its bytes, for N its keycodec
+ * bytes; ordered by memcmp and then by length, it orders as dy_format_compare_keys (missing
+ * last). */
+static gboolean
+append_collection_key (const DdbEncodedValue *value, GByteArray *out, GError **error)
+{
+  DdbEncodedScalar scalar;
+  DdbNumber number;
+  guint8 byte = KEY_MISSING;
+
+  if (value->data == NULL)
+    {
+      g_byte_array_append (out, &byte, 1);
+      return TRUE;
+    }
+  if (!ddb_encoded_value_get_scalar (value, &scalar, &number, error))
+    return FALSE;
+  byte = (guint8) (1 + scalar.type);
+  g_byte_array_append (out, &byte, 1);
+  if (scalar.type == DDB_TYPE_S || scalar.type == DDB_TYPE_B)
+    g_byte_array_append (out, scalar.bytes, (guint) scalar.len);
+  else if (scalar.type == DDB_TYPE_N)
+    return ddb_key_encode_number (&number, out, error);
+  return TRUE;
+}
+
 /* Puts row ROW, if Find's text is in it, in its collection, keeping its sort key. */
 static gboolean
 read_group_row (guint row, const guint8 *bytes, gsize len, gpointer user_data, GError **error)
@@ -554,7 +600,9 @@ read_group_row (guint row, const guint8 *bytes, gsize len, gpointer user_data, G
   const char *text;
   gsize text_len, size;
   guint collection;
-  gboolean found;
+  guint32 hash = 0;
+  Place place;
+  gboolean found, last;
 
   if (r->sk != NULL)
     r->sk_starts[row] = r->sk->len;
@@ -566,9 +614,18 @@ read_group_row (guint row, const guint8 *bytes, gsize len, gpointer user_data, G
   if (!ddb_item_encoded_lookup (bytes, len, r->names, r->n_names, values, &size, error)
       || !key_text (r, &values[0], &text, &text_len, error))
     return FALSE;
-  if (!key_table_lookup (&r->table, text, text_len, &collection))
+  /* Its collection: the last row's, mostly; or one looked up in the table, whose slot (likely
+   * not in the cache) is fetched while the sort key is read. */
+  last = key_table_last (&r->table, text, text_len, &collection);
+  if (!last)
     {
-      key_table_add (&r->table, text, text_len, 0);
+      hash = hash_bytes (text, text_len);
+      key_table_prefetch (&r->table, hash);
+    }
+  if (r->sk != NULL && !append_collection_key (&values[1], r->sk, error))
+    return FALSE;
+  if (!last && !key_table_lookup (&r->table, text, text_len, hash, &collection, &place))
+    {
       /* The builder wants it as a string. */
       if (text != r->text->str)
         {
@@ -576,16 +633,15 @@ read_group_row (guint row, const guint8 *bytes, gsize len, gpointer user_data, G
           g_string_append_len (r->text, text, (gssize) text_len);
         }
       collection = dy_group_builder_add_collection (r->builder, r->text->str);
-      g_array_index (r->table.known, Known, r->table.known->len - 1).collection = collection;
+      key_table_add (&r->table, r->text->str, r->text->len, &place, collection);
     }
   dy_group_builder_add_to (r->builder, collection, row, size);
   r->kept++;
-  if (r->sk != NULL)
-    return append_sort_key (&values[1], COMPARE_KEYS, r->descending, r->sk, error);
   return TRUE;
 }
 
-/* The order of rows of a collection (guint32 positions): by sort key, then as loaded. */
+/* The order of rows of a collection (guint32 positions): by sort key (reversed when
+ * descending), then as loaded. */
 static int
 compare_in_collection (gconstpointer a, gconstpointer b, gpointer user_data)
 {
@@ -595,10 +651,10 @@ compare_in_collection (gconstpointer a, gconstpointer b, gpointer user_data)
   gsize lb = (gsize) (r->sk_starts[rb + 1] - r->sk_starts[rb]);
   int c = memcmp (r->sk->data + r->sk_starts[ra], r->sk->data + r->sk_starts[rb], MIN (la, lb));
 
+  if (c == 0 && la != lb)
+    c = la < lb ? -1 : 1;
   if (c != 0)
-    return c;
-  if (la != lb)
-    return la < lb ? -1 : 1;
+    return r->descending ? -c : c;
   return ra < rb ? -1 : ra > rb;
 }
 
@@ -612,11 +668,13 @@ dy_row_arrange_group (DyRows *rows, DyRowsSnapshot *snapshot, DyRowMatch *match,
   GroupRead read = { { pk, sk }, sk != NULL ? 2 : 1, match, no_pk_text, descending, 0, builder };
   GListModel *groups = NULL;
 
-  key_table_init (&read.table);
+  /* Room for every row at once: growing arrays of a million rows step by step costs more. */
+  dy_group_builder_reserve (builder, match != NULL ? 0 : n);
+  key_table_init (&read.table, n);
   read.text = g_string_new (NULL);
   if (sk != NULL)
     {
-      read.sk = g_byte_array_new ();
+      read.sk = g_byte_array_sized_new (match != NULL ? 0 : n * 16);
       read.sk_starts = g_new0 (guint64, (gsize) n + 1);
     }
   if (dy_rows_snapshot_foreach (snapshot, read_group_row, &read, cancellable, error))
