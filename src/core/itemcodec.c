@@ -520,14 +520,14 @@ visit (Reader *r, DdbType type, const guint8 *bytes, gsize len, const DdbNumber 
 static gboolean skip_value (Reader *r, guint level, gsize *size);
 
 /* skip_value without a call for the values items are mostly made of (a string or binary of up
- * to 142 bytes, a number, a boolean, a null), with the same checks and errors; anything else,
- * or a reader with a visitor, goes through skip_value. */
+ * to 142 bytes, a number, a boolean, a null), with the same checks, errors and visits; anything
+ * else goes through skip_value. */
 static inline gboolean
 skip_value_fast (Reader *r, guint level, gsize *size)
 {
   guint8 tag;
 
-  if (r->visit != NULL || r->p >= r->end || level > DDB_MAX_NESTING)
+  if (r->p >= r->end || level > DDB_MAX_NESTING)
     return skip_value (r, level, size);
   tag = *r->p;
   switch (TAG_TYPE (tag))
@@ -546,24 +546,40 @@ skip_value_fast (Reader *r, guint level, gsize *size)
           }
         if (count > (gsize) (r->end - r->p) - head)
           break;
-        r->p += head + count;
+        r->p += head;
+        if (r->visit != NULL)
+          visit (r, TAG_TYPE (tag), r->p, count, NULL, FALSE);
+        r->p += count;
         *size += count;
         return TRUE;
       }
-      case DDB_TYPE_N: {
-        guint ndigits;
-        gint32 exponent;
-        gboolean negative;
+    case DDB_TYPE_N:
+      r->p++;
+      if (r->visit == NULL)
+        {
+          guint ndigits;
+          gint32 exponent;
+          gboolean negative;
 
-        r->p++;
-        if (!skip_number (r, tag, &ndigits, &exponent, &negative))
-          return FALSE;
-        *size += ddb_number_size_of (ndigits, exponent, negative);
-        return TRUE;
-      }
+          if (!skip_number (r, tag, &ndigits, &exponent, &negative))
+            return FALSE;
+          *size += ddb_number_size_of (ndigits, exponent, negative);
+        }
+      else
+        {
+          DdbNumber n;
+
+          if (!get_number (r, tag, &n))
+            return FALSE;
+          visit (r, DDB_TYPE_N, NULL, 0, &n, FALSE);
+          *size += ddb_number_size (&n);
+        }
+      return TRUE;
     case DDB_TYPE_BOOL:
     case DDB_TYPE_NULL:
       r->p++;
+      if (r->visit != NULL)
+        visit (r, TAG_TYPE (tag), NULL, 0, NULL, TAG_K (tag) != 0);
       *size += 1;
       return TRUE;
     default:

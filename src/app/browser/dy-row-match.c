@@ -2,9 +2,10 @@
  * building no item: its scalars are walked where they lie (ddb_item_encoded_foreach_scalar), a
  * number written out as the grid shows it, into a buffer on the stack (unless the text has more
  * than digits, '-' and '.': then no number can hold it). A string's bytes stand as they are in
- * the encoding, so a text that only a string can hold (not a number's digits, not part of true,
- * false or null) is first looked for in the whole of the bytes: a row without it is passed over
- * at once. Case is folded: ASCII letters in place, any other text through g_utf8_casefold. */
+ * the encoding, so an ASCII text is first looked for in the whole of the bytes: a row without it
+ * has no string holding it, and is passed over at once unless a number or true, false or null
+ * could hold it. Case is folded: ASCII letters in place, any other text through
+ * g_utf8_casefold. */
 #include "app/browser/dy-row-match.h"
 
 #include <string.h>
@@ -16,15 +17,21 @@ struct _DyRowMatch {
   char *folded; /* the text, case-folded */
   gsize len;
   gboolean ascii;        /* only ASCII: folded by g_ascii_tolower, and compared so */
-  gboolean strings_only; /* only a string can hold it: look in the encoded bytes first */
+  char first_upper;      /* ASCII: its first character in upper case */
   gboolean in_numbers;   /* a number's text may hold it: it has only digits, '-' and '.' */
+  gboolean in_words;     /* true, false or null may hold it */
 };
+
+/* A row's walk: whether its strings may hold the text (its bytes do). */
+typedef struct {
+  const DyRowMatch *match;
+  gboolean strings;
+} Walk;
 
 DyRowMatch *
 dy_row_match_new (const char *text)
 {
   DyRowMatch *match;
-  gboolean number_like = TRUE;
   static const char *const words[] = { "true", "false", "null" };
 
   if (text == NULL || *text == '\0')
@@ -36,15 +43,12 @@ dy_row_match_new (const char *text)
       match->ascii = FALSE;
   match->folded = match->ascii ? g_ascii_strdown (text, -1) : g_utf8_casefold (text, -1);
   match->len = strlen (match->folded);
+  match->first_upper = g_ascii_toupper (match->folded[0]);
+  /* A number shows digits, a sign and a point (never an exponent). */
   match->in_numbers = strspn (match->folded, "0123456789-.") == match->len;
-  /* A number shows digits, a sign, a point and an exponent's e. */
-  for (const char *p = match->folded; *p != '\0'; p++)
-    if (!g_ascii_isdigit (*p) && strchr ("+-.e", *p) == NULL)
-      number_like = FALSE;
-  match->strings_only = match->ascii && !number_like;
   for (guint i = 0; i < G_N_ELEMENTS (words); i++)
     if (strstr (words[i], match->folded) != NULL)
-      match->strings_only = FALSE;
+      match->in_words = TRUE;
   return match;
 }
 
@@ -63,20 +67,18 @@ ascii_lower (char c)
   return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
 }
 
-/* Whether HAY (LEN bytes) holds the ASCII-folded NEEDLE, ASCII letters of HAY folded: where its
- * first character is, either case, found by memchr. */
+/* Whether HAY (LEN bytes) holds MATCH's ASCII text, ASCII letters of HAY folded: where its first
+ * character is, either case, found by memchr. */
 static gboolean
-ascii_find (const char *hay, gsize len, const char *needle, gsize n)
+ascii_find (const DyRowMatch *match, const char *hay, gsize len)
 {
-  char lower, upper;
+  const char *needle = match->folded;
+  gsize n = match->len;
+  char lower = needle[0], upper = match->first_upper;
   const char *end, *next_lower, *next_upper;
 
-  if (n == 0)
-    return TRUE;
   if (len < n)
     return FALSE;
-  lower = needle[0];
-  upper = g_ascii_toupper (lower);
   end = hay + len - n + 1; /* where the last place it may start is */
   next_lower = memchr (hay, lower, (gsize) (end - hay));
   next_upper = upper != lower ? memchr (hay, upper, (gsize) (end - hay)) : NULL;
@@ -105,7 +107,7 @@ text_matches (const DyRowMatch *match, const char *text, gsize len)
   const char *end = text + len;
 
   if (match->ascii)
-    return ascii_find (text, len, match->folded, match->len);
+    return ascii_find (match, text, len);
   /* Folded a piece at a time between NUL characters (a string may hold them; the text cannot),
    * so that what follows one is looked at too. */
   while (text <= end)
@@ -125,12 +127,13 @@ text_matches (const DyRowMatch *match, const char *text, gsize len)
 static gboolean
 scalar_matches (const DdbEncodedScalar *scalar, gpointer data)
 {
-  DyRowMatch *match = data;
+  const Walk *walk = data;
+  const DyRowMatch *match = walk->match;
 
   switch (scalar->type)
     {
     case DDB_TYPE_S:
-      return text_matches (match, (const char *) scalar->bytes, scalar->len);
+      return walk->strings && text_matches (match, (const char *) scalar->bytes, scalar->len);
       case DDB_TYPE_N: {
         char text[DDB_NUMBER_MAX_TEXT];
 
@@ -138,9 +141,10 @@ scalar_matches (const DdbEncodedScalar *scalar, gpointer data)
                && text_matches (match, text, ddb_number_write (scalar->number, text));
       }
     case DDB_TYPE_BOOL:
-      return text_matches (match, scalar->boolean ? "true" : "false", scalar->boolean ? 4 : 5);
+      return match->in_words
+             && text_matches (match, scalar->boolean ? "true" : "false", scalar->boolean ? 4 : 5);
     case DDB_TYPE_NULL:
-      return text_matches (match, "null", 4);
+      return match->in_words && text_matches (match, "null", 4);
     default:
       return FALSE;
     }
@@ -150,15 +154,21 @@ gboolean
 dy_row_match_encoded (DyRowMatch *match, const guint8 *bytes, gsize len, gboolean *found,
                       GError **error)
 {
+  Walk walk = { match, TRUE };
+
   if (match == NULL)
     {
       *found = TRUE;
       return TRUE;
     }
-  if (match->strings_only && !ascii_find ((const char *) bytes, len, match->folded, match->len))
+  /* A string's bytes are in the encoding as they are: if they are not there, no string holds
+   * the text; and if neither a number nor a word can, no value does. */
+  if (match->ascii)
+    walk.strings = ascii_find (match, (const char *) bytes, len);
+  if (!walk.strings && !match->in_numbers && !match->in_words)
     {
       *found = FALSE;
       return TRUE;
     }
-  return ddb_item_encoded_foreach_scalar (bytes, len, scalar_matches, match, found, error);
+  return ddb_item_encoded_foreach_scalar (bytes, len, scalar_matches, &walk, found, error);
 }
