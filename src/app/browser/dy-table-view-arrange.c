@@ -103,11 +103,15 @@ arrange_free (Arrange *job)
   g_free (job);
 }
 
-/* The job's sort (a GArray of positions) or grouping (a GListModel); NULL if cancelled or
- * unreadable. */
+/* The job's sort (a GArray of positions) or grouping (a GtkTreeListModel of the collections,
+ * the first one open, made here so that the main thread does not make a node per collection);
+ * NULL if cancelled or unreadable. */
 static gpointer
 arrange_rows (Arrange *job, GCancellable *cancellable, GError **error)
 {
+  GListModel *groups;
+  GtkTreeListModel *tree;
+
   if (job->keys != NULL)
     {
       GArray *positions
@@ -117,9 +121,20 @@ arrange_rows (Arrange *job, GCancellable *cancellable, GError **error)
         job->kept = positions->len;
       return positions;
     }
-  return dy_row_arrange_group (job->rows, job->snapshot, job->match, job->pk, job->sk,
-                               job->descending, _ ("(no partition key)"), &job->kept, cancellable,
-                               error);
+  groups = dy_row_arrange_group (job->rows, job->snapshot, job->match, job->pk, job->sk,
+                                 job->descending, _ ("(no partition key)"), &job->kept, cancellable,
+                                 error);
+  if (groups == NULL)
+    return NULL;
+  tree = gtk_tree_list_model_new (groups, FALSE, FALSE, dy_group_tree_children, NULL, NULL);
+  /* The first collection opens at once, so grouping shows items, not only headings. */
+  if (g_list_model_get_n_items (G_LIST_MODEL (tree)) > 0)
+    {
+      g_autoptr (GtkTreeListRow) first = gtk_tree_list_model_get_row (tree, 0);
+
+      gtk_tree_list_row_set_expanded (first, TRUE);
+    }
+  return tree;
 }
 
 static void
@@ -167,11 +182,8 @@ show_sorted (DyTableView *self, Arrange *job, GArray *positions)
 }
 
 static void
-show_groups (DyTableView *self, GListModel *groups)
+show_groups (DyTableView *self, GtkTreeListModel *tree, guint kept)
 {
-  GtkTreeListModel *tree = gtk_tree_list_model_new (g_object_ref (groups), FALSE, FALSE,
-                                                    dy_group_tree_children, NULL, NULL);
-
   /* Sorting by a column header sorts the items within their collection, a step at a time. */
   if (self->sorting)
     {
@@ -186,14 +198,30 @@ show_groups (DyTableView *self, GListModel *groups)
   else
     dy_table_view_show_rows (self, G_LIST_MODEL (tree));
   gtk_column_view_column_set_visible (self->tree_column, TRUE);
-  /* The first collection opens at once, so grouping shows items, not only headings. */
-  if (g_list_model_get_n_items (G_LIST_MODEL (tree)) > 0)
-    {
-      g_autoptr (GtkTreeListRow) first = gtk_tree_list_model_get_row (tree, 0);
+  self->found = kept;
+  dy_table_view_find_update (self);
+}
 
-      gtk_tree_list_row_set_expanded (first, TRUE);
-    }
-  g_object_unref (tree);
+void
+dy_table_view_drop_waiting_groups (DyTableView *self)
+{
+  if (self->groups_idle == 0)
+    return;
+  g_clear_handle_id (&self->groups_idle, g_source_remove);
+  g_clear_object (&self->groups_waiting);
+  self->arranging = FALSE;
+}
+
+static gboolean
+show_waiting_groups (gpointer data)
+{
+  DyTableView *self = data;
+  g_autoptr (GListModel) tree = g_steal_pointer (&self->groups_waiting);
+
+  self->groups_idle = 0;
+  self->arranging = FALSE;
+  show_groups (self, GTK_TREE_LIST_MODEL (tree), self->groups_kept);
+  return G_SOURCE_REMOVE;
 }
 
 /* Shows a sort's or grouping's result DONE (taken), unless the rows changed meanwhile. */
@@ -213,11 +241,21 @@ show_arranged (DyTableView *self, Arrange *job, gpointer done, GError *error)
     }
   else if (job->keys != NULL)
     show_sorted (self, job, done);
+  else if (job->n > ARRANGE_AT_ONCE && !gtk_column_view_column_get_visible (self->tree_column))
+    {
+      /* GTK makes the Collection column's cells of every row with widgets as it is shown, and
+       * the collections take the rows' places in the next iteration, after a frame: each
+       * alone holds the window less than both. */
+      gtk_column_view_column_set_visible (self->tree_column, TRUE);
+      self->arranging = TRUE;
+      self->groups_waiting = done;
+      self->groups_kept = job->kept;
+      self->groups_idle
+          = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, show_waiting_groups, self, NULL);
+    }
   else
     {
-      show_groups (self, done);
-      self->found = job->kept;
-      dy_table_view_find_update (self);
+      show_groups (self, done, job->kept);
       g_object_unref (done);
     }
 }
@@ -279,6 +317,7 @@ dy_table_view_rebuild_rows (DyTableView *self)
   self->sorting = gtk_sorter_get_order (column_sorter (self)) != GTK_SORTER_ORDER_NONE;
   /* A sort or grouping on its way is for rows shown before. */
   g_cancellable_cancel (self->arrange_cancellable);
+  dy_table_view_drop_waiting_groups (self);
   self->arrange_serial++;
   self->arranging = FALSE;
   self->sort_dirty = FALSE;

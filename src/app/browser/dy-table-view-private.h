@@ -127,6 +127,9 @@ struct _DyTableView {
   guint arrange_serial; /* of the last sort or grouping asked for; older ones are dropped */
   gboolean arranging;   /* a sort or grouping runs on a worker */
   GCancellable *arrange_cancellable;
+  GListModel *groups_waiting; /* a grouping shown once its column is */
+  guint groups_kept;
+  guint groups_idle;
   gboolean loading_all;
   gint64 load_started; /* monotonic µs */
   guint64 load_scanned_before;
@@ -299,5 +302,7 @@ void dy_table_view_rearrange (DyTableView *self);
 void dy_table_view_show_rows (DyTableView *self, GListModel *source);
 /* Scrolls the grid to its first row. */
 void dy_table_view_scroll_to_top (DyTableView *self);
+/* Drops a grouping made but not shown yet. */
+void dy_table_view_drop_waiting_groups (DyTableView *self);
 
 G_END_DECLS

@@ -349,6 +349,7 @@ static void
 clear_items (DyTableView *self)
 {
   g_cancellable_cancel (self->arrange_cancellable);
+  dy_table_view_drop_waiting_groups (self);
   /* The rows with widgets stay until the new rows take their places (dy-row-feed.h). */
   dy_rows_clear (self->items);
   dy_table_view_show_rows (self, G_LIST_MODEL (self->items));
