@@ -260,6 +260,23 @@ churn_unwatch (DyTableView *view, const char *name, Churn *churn)
   g_source_destroy ((GSource *) churn);
 }
 
+/* Whether the grid's Collection column is hidden (the rows flat). */
+static gboolean
+collection_column_hidden (gpointer data)
+{
+  GListModel *columns
+      = gtk_column_view_get_columns (GTK_COLUMN_VIEW (gui_child (data, "column_view")));
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (g_strcmp0 (gtk_column_view_column_get_title (column), "Collection") == 0)
+        return !gtk_column_view_column_get_visible (column);
+    }
+  return FALSE;
+}
+
 static void
 test_find (void)
 {
@@ -383,6 +400,7 @@ test_find (void)
   }
   gui_screenshot ("02-find-grouped.png");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (gui_window), "win.group", NULL));
+  gui_wait_for (collection_column_hidden, view, "the Collection column hidden");
 
   /* Closing the bar gives every row back. */
   {

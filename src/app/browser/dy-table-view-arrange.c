@@ -309,6 +309,17 @@ arrange (DyTableView *self, GPtrArray *keys)
   g_task_run_in_thread (task, arrange_thread);
 }
 
+static gboolean
+hide_tree_column (gpointer data)
+{
+  DyTableView *self = data;
+
+  self->tree_hide_idle = 0;
+  if (!self->grouped)
+    gtk_column_view_column_set_visible (self->tree_column, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
 void
 dy_table_view_rebuild_rows (DyTableView *self)
 {
@@ -327,7 +338,11 @@ dy_table_view_rebuild_rows (DyTableView *self)
       arrange (self, NULL);
       return;
     }
-  gtk_column_view_column_set_visible (self->tree_column, FALSE);
+  /* GTK destroys the Collection column's cells of every row with widgets as it hides it: in
+   * the next iteration, after a frame, so that the flat rows' taking the collections' places
+   * and that each hold the window alone. */
+  if (gtk_column_view_column_get_visible (self->tree_column) && self->tree_hide_idle == 0)
+    self->tree_hide_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, hide_tree_column, self, NULL);
   if (self->sorting && self->ready)
     keys = sort_keys (self);
   if ((keys == NULL || keys->len == 0) && !dy_table_view_finding (self))

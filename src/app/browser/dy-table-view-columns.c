@@ -147,8 +147,10 @@ bind_tree_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoin
 
   if (!GTK_IS_TREE_LIST_ROW (dy_grid_row (gtk_list_item_get_item (list_item))))
     {
-      /* the column is hidden when the rows are flat */
+      /* the column is hidden when the rows are flat (once they are) */
       gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), NULL);
+      gtk_label_set_text (GTK_LABEL (label), "");
+      gtk_widget_set_visible (flag, FALSE);
       return;
     }
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander),

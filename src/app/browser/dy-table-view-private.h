@@ -130,6 +130,7 @@ struct _DyTableView {
   GListModel *groups_waiting; /* a grouping shown once its column is */
   guint groups_kept;
   guint groups_idle;
+  guint tree_hide_idle; /* hides the Collection column once rows are flat */
   gboolean loading_all;
   gint64 load_started; /* monotonic µs */
   guint64 load_scanned_before;

@@ -273,6 +273,7 @@ dy_table_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), DY_TYPE_TABLE_VIEW);
   g_cancellable_cancel (self->arrange_cancellable);
   dy_table_view_drop_waiting_groups (self);
+  g_clear_handle_id (&self->tree_hide_idle, g_source_remove);
   g_clear_object (&self->order);
   g_clear_object (&self->selection);
   g_clear_object (&self->feed);
