@@ -522,7 +522,7 @@ static gboolean skip_value (Reader *r, guint level, gsize *size);
 /* skip_value without a call for the values items are mostly made of (a string or binary of up
  * to 142 bytes, a number, a boolean, a null), with the same checks, errors and visits; anything
  * else goes through skip_value. */
-static inline gboolean
+G_ALWAYS_INLINE static inline gboolean
 skip_value_fast (Reader *r, guint level, gsize *size)
 {
   guint8 tag;
@@ -1101,6 +1101,20 @@ ddb_encoded_value_get_scalar (const DdbEncodedValue *value, DdbEncodedScalar *sc
   g_return_val_if_fail (scalar != NULL && number != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  /* Most keys and cells: a string or binary of less than 15 bytes, whole and valid. */
+  tag = value->len >= 1 ? value->data[0] : 0;
+  if ((TAG_TYPE (tag) == DDB_TYPE_S || TAG_TYPE (tag) == DDB_TYPE_B) && value->len >= 1
+      && TAG_K (tag) < K_EXTENDED && value->len == 1 + (gsize) TAG_K (tag)
+      && (TAG_TYPE (tag) == DDB_TYPE_B
+          || ddb_utf8_validate ((const char *) value->data + 1, value->len - 1)))
+    {
+      scalar->type = TAG_TYPE (tag);
+      scalar->bytes = value->data + 1;
+      scalar->len = value->len - 1;
+      scalar->number = NULL;
+      scalar->boolean = FALSE;
+      return TRUE;
+    }
   memset (scalar, 0, sizeof *scalar);
   reader_init (&r, value->data, value->len, error);
   if (r.p >= r.end)

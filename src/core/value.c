@@ -576,12 +576,20 @@ ddb_utf8_validate (const char *data, gsize len)
     {
       gunichar c;
       gsize n;
+      guint64 word;
 
-      if (*p < 0x80)
+      /* ASCII eight bytes at a time, then a byte at a time. */
+      while (end - p >= 8)
         {
-          p++;
-          continue;
+          memcpy (&word, p, 8);
+          if ((word & G_GUINT64_CONSTANT (0x8080808080808080)) != 0)
+            break;
+          p += 8;
         }
+      while (p < end && *p < 0x80)
+        p++;
+      if (p == end)
+        break;
       n = ddb_utf8_decode (p, (gsize) (end - p), &c);
       if (n == 0)
         return FALSE;

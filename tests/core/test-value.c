@@ -479,6 +479,32 @@ test_validate_utf8 (void)
   assert_invalid (m, DDB_INVALID_UTF8_MESSAGE);
 }
 
+/* ddb_utf8_validate takes runs of ASCII eight bytes at a time: a bad or good sequence after a
+ * run of any length, at any offset, reads as GLib reads it (no U+0000 here, which GLib refuses). */
+static void
+test_utf8_runs (void)
+{
+  static const char *const tails[]
+      = { "",         "\xff",         "\xc0\xaf",         "\xed\xa0\x80", "\xf4\x90\x80\x80",
+          "\xe2\x82", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xc3\xa9",     "\x80",
+          "\x7f" };
+
+  for (guint lead = 0; lead < 20; lead++)
+    for (guint t = 0; t < G_N_ELEMENTS (tails); t++)
+      for (guint trail = 0; trail < 10; trail++)
+        {
+          g_autoptr (GString) text = g_string_new (NULL);
+
+          for (guint i = 0; i < lead; i++)
+            g_string_append_c (text, (char) ('a' + i));
+          g_string_append (text, tails[t]);
+          for (guint i = 0; i < trail; i++)
+            g_string_append_c (text, 'z');
+          g_assert_cmpint (ddb_utf8_validate (text->str, text->len), ==,
+                           g_utf8_validate_len (text->str, text->len, NULL));
+        }
+}
+
 /* `levels` values deep: levels - 1 maps around a scalar. */
 static DdbValue *
 nested (guint levels, gboolean use_list)
@@ -581,6 +607,7 @@ main (int argc, char **argv)
   g_test_add_func ("/value/validate-sets", test_validate_sets);
   g_test_add_func ("/value/validate-big-set-duplicates", test_validate_big_set_duplicates);
   g_test_add_func ("/value/validate-utf8", test_validate_utf8);
+  g_test_add_func ("/value/utf8-runs", test_utf8_runs);
   g_test_add_func ("/value/validate-nesting", test_validate_nesting);
   g_test_add_func ("/value/item-validate-not-map", test_item_validate_not_map);
   return g_test_run ();
