@@ -12,7 +12,8 @@
  * that order; or, with --db, read by a Scan of table "bench" of a database bench-gui made
  * (BENCH_GUI_KEEP=1 keeps one), in the order the app's Load All shows them.
  * Usage: bench-arrange [--db PATH] [--runs N] [--only TEXT] [N_ITEMS] (default 1000000 items, 3
- * runs; --only: the figures whose label holds TEXT, for profiling one). */
+ * runs; with --db, all its rows, or about N_ITEMS; --only: the figures whose label holds TEXT, for
+ * profiling one). */
 #include <glib/gstdio.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -90,9 +91,10 @@ load_generated (DyRows *rows, const char *self, guint n)
   g_rmdir (dir);
 }
 
-/* Rows from a Scan of table "bench" of the database PATH, a page at a time. */
+/* Rows from a Scan of table "bench" of the database PATH, a page at a time, until there are
+ * LIMIT of them (about: whole pages). */
 static void
-load_database (DyRows *rows, const char *path)
+load_database (DyRows *rows, const char *path, guint limit)
 {
   GError *error = NULL;
   DdbEngine *engine = ddb_engine_open (path, &error);
@@ -116,7 +118,8 @@ load_database (DyRows *rows, const char *path)
       json_decref (request);
       json_decref (response);
     }
-  while (start_key != NULL);
+  while (start_key != NULL && g_list_model_get_n_items (G_LIST_MODEL (rows)) < limit);
+  json_decref (start_key);
   ddb_engine_free (engine);
 }
 
@@ -204,7 +207,7 @@ int
 main (int argc, char **argv)
 {
   const char *db = NULL;
-  guint runs = 3, n = 1000000;
+  guint runs = 3, n = 0;
   g_autofree char *cache = g_dir_make_tmp ("bench-arrange-cache-XXXXXX", NULL);
   g_autofree char *spill_dir = g_build_filename (cache, "dynoscope", NULL);
   g_autoptr (DyRows) rows = NULL;
@@ -228,9 +231,9 @@ main (int argc, char **argv)
   rows = dy_rows_new ();
   t0 = g_get_monotonic_time ();
   if (db != NULL)
-    load_database (rows, db);
+    load_database (rows, db, n > 0 ? n : G_MAXUINT);
   else
-    load_generated (rows, argv[0], n);
+    load_generated (rows, argv[0], n > 0 ? n : 1000000);
   printf ("%u rows loaded in %.1f s (%s); best of %u runs each:\n",
           g_list_model_get_n_items (G_LIST_MODEL (rows)), (g_get_monotonic_time () - t0) / 1e6,
           db != NULL ? db : "generated", runs);

@@ -18,7 +18,9 @@ struct _DyGroupBuilder {
   GStringChunk *keys;
   GPtrArray *key_of;   /* const char *, per collection, first seen first */
   GArray *collections; /* Collection */
-  GArray *rows;        /* guint32 pairs: position, collection; in the order added */
+  guint32 *rows;       /* pairs: position, collection; in the order added */
+  gsize n_rows;        /* pairs in rows */
+  gsize rows_size;     /* pairs rows has room for */
 };
 
 /* What a built list and the groups it made share (atomically reference-counted: the list may
@@ -200,17 +202,17 @@ dy_group_builder_new (void)
   b->keys = g_string_chunk_new (64 * 1024);
   b->key_of = g_ptr_array_new ();
   b->collections = g_array_new (FALSE, FALSE, sizeof (Collection));
-  b->rows = g_array_new (FALSE, FALSE, 2 * sizeof (guint32));
   return b;
 }
 
 void
 dy_group_builder_reserve (DyGroupBuilder *builder, guint n_rows)
 {
-  g_return_if_fail (builder->rows->len == 0);
+  g_return_if_fail (builder->n_rows == 0);
 
-  g_array_unref (builder->rows);
-  builder->rows = g_array_sized_new (FALSE, FALSE, 2 * sizeof (guint32), n_rows);
+  g_free (builder->rows);
+  builder->rows = g_new (guint32, 2 * (gsize) n_rows);
+  builder->rows_size = n_rows;
 }
 
 void
@@ -223,7 +225,7 @@ dy_group_builder_free (DyGroupBuilder *builder)
     g_string_chunk_free (builder->keys);
   g_ptr_array_unref (builder->key_of);
   g_array_unref (builder->collections);
-  g_array_unref (builder->rows);
+  g_free (builder->rows);
   g_free (builder);
 }
 
@@ -264,14 +266,20 @@ dy_group_builder_add (DyGroupBuilder *builder, const char *key_text, guint32 pos
 void
 dy_group_builder_add_to (DyGroupBuilder *builder, guint index, guint32 position, guint64 size)
 {
-  guint32 pair[2] = { position, index };
   Collection *c;
 
   g_return_if_fail (index < builder->collections->len);
   c = &g_array_index (builder->collections, Collection, index);
   c->n++;
   c->size += size;
-  g_array_append_val (builder->rows, pair);
+  if (builder->n_rows == builder->rows_size)
+    {
+      builder->rows_size = MAX (2 * builder->rows_size, 1024);
+      builder->rows = g_renew (guint32, builder->rows, 2 * builder->rows_size);
+    }
+  builder->rows[2 * builder->n_rows] = position;
+  builder->rows[2 * builder->n_rows + 1] = index;
+  builder->n_rows++;
 }
 
 GListModel *
@@ -304,13 +312,13 @@ dy_group_builder_finish (DyGroupBuilder *builder, DyRows *rows, GCompareDataFunc
       offset += built->collections[i].n;
     }
   built->positions = g_new (guint32, MAX (offset, 1));
-  for (guint r = 0; r < builder->rows->len; r++)
+  for (gsize r = 0; r < builder->n_rows; r++)
     {
-      const guint32 *pair = &g_array_index (builder->rows, guint32, 2 * r);
+      const guint32 *pair = builder->rows + 2 * r;
 
       built->positions[fill[pair[1]]++] = pair[0];
     }
-  g_array_set_size (builder->rows, 0);
+  builder->n_rows = 0;
   for (guint i = 0; compare != NULL && i < n; i++)
     {
       guint32 *p = built->positions + built->collections[i].offset;

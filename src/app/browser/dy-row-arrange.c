@@ -533,12 +533,12 @@ key_text (GroupRead *r, const DdbEncodedValue *pk, const char **text, gsize *len
   g_string_truncate (r->text, 0);
   if (scalar.type == DDB_TYPE_S)
     {
-      gboolean plain = TRUE;
+      guint8 lowest = 0xFF;
 
       /* Shown as it is, unless it holds a control character (written as an escape). */
-      for (gsize i = 0; i < scalar.len && plain; i++)
-        plain = scalar.bytes[i] >= 0x20;
-      if (plain)
+      for (gsize i = 0; i < scalar.len; i++)
+        lowest = MIN (lowest, scalar.bytes[i]);
+      if (lowest >= 0x20)
         {
           *text = (const char *) scalar.bytes;
           *len = scalar.len;
@@ -583,10 +583,17 @@ append_collection_key (const DdbEncodedValue *value, GByteArray *out, GError **e
   if (!ddb_encoded_value_get_scalar (value, &scalar, &number, error))
     return FALSE;
   byte = (guint8) (1 + scalar.type);
-  g_byte_array_append (out, &byte, 1);
   if (scalar.type == DDB_TYPE_S || scalar.type == DDB_TYPE_B)
-    g_byte_array_append (out, scalar.bytes, (guint) scalar.len);
-  else if (scalar.type == DDB_TYPE_N)
+    {
+      guint at = out->len;
+
+      g_byte_array_set_size (out, at + 1 + (guint) scalar.len);
+      out->data[at] = byte;
+      memcpy (out->data + at + 1, scalar.bytes, scalar.len);
+      return TRUE;
+    }
+  g_byte_array_append (out, &byte, 1);
+  if (scalar.type == DDB_TYPE_N)
     return ddb_key_encode_number (&number, out, error);
   return TRUE;
 }
