@@ -3,7 +3,8 @@
  * attributes that matter are found where they lie in each row's encoding
  * (ddb_item_encoded_lookup), and each row's order is written as bytes whose memcmp order is
  * the comparison's (core/keycodec.h for strings, binaries and numbers), so that sorting compares
- * bytes, and a partition key's encoding, not its text, finds its collection.
+ * bytes. A row's collection is found by its partition key's text in a hash table of this file's
+ * (a plain string's text is its bytes, where they lie), most rows by the last row's key.
  *
  * A cell's sort key: a byte for its type (1 + DdbType: values of different types order by type),
  * 0xFF for a missing attribute (after every value); then for S and B the keycodec encoding of
@@ -508,6 +509,10 @@ typedef struct {
   DyGroupBuilder *builder;
   KeyTable table;
   GString *text;
+  /* The last row's partition key as encoded (NULL: none yet; empty: it had none), and its
+   * collection: the same bytes show as the same text. */
+  GByteArray *last_pk;
+  guint last_collection;
   GByteArray *sk;     /* each row's sort key, back to back (none for a row not kept) */
   guint64 *sk_starts; /* where each row's starts, and where the last one ends */
 } GroupRead;
@@ -604,12 +609,12 @@ read_group_row (guint row, const guint8 *bytes, gsize len, gpointer user_data, G
 {
   GroupRead *r = user_data;
   DdbEncodedValue values[2];
-  const char *text;
-  gsize text_len, size;
-  guint collection;
+  const char *text = NULL;
+  gsize text_len = 0, size;
+  guint collection = 0;
   guint32 hash = 0;
   Place place;
-  gboolean found, last;
+  gboolean found, same, last = FALSE;
 
   if (r->sk != NULL)
     r->sk_starts[row] = r->sk->len;
@@ -618,20 +623,29 @@ read_group_row (guint row, const guint8 *bytes, gsize len, gpointer user_data, G
   if (!found)
     return TRUE;
   /* The key attributes, and the size of the whole item. */
-  if (!ddb_item_encoded_lookup (bytes, len, r->names, r->n_names, values, &size, error)
-      || !key_text (r, &values[0], &text, &text_len, error))
+  if (!ddb_item_encoded_lookup (bytes, len, r->names, r->n_names, values, &size, error))
     return FALSE;
-  /* Its collection: the last row's, mostly; or one looked up in the table, whose slot (likely
-   * not in the cache) is fetched while the sort key is read. */
-  last = key_table_last (&r->table, text, text_len, &collection);
-  if (!last)
+  /* Its collection: the last row's, mostly (its key encoded alike, or showing alike); or one
+   * looked up in the table, whose slot (likely not in the cache) is fetched while the sort key
+   * is read. */
+  same = r->last_pk != NULL && r->last_pk->len == values[0].len
+         && (values[0].len == 0 || memcmp (r->last_pk->data, values[0].data, values[0].len) == 0);
+  if (same)
+    collection = r->last_collection;
+  else
     {
-      hash = hash_bytes (text, text_len);
-      key_table_prefetch (&r->table, hash);
+      if (!key_text (r, &values[0], &text, &text_len, error))
+        return FALSE;
+      last = key_table_last (&r->table, text, text_len, &collection);
+      if (!last)
+        {
+          hash = hash_bytes (text, text_len);
+          key_table_prefetch (&r->table, hash);
+        }
     }
   if (r->sk != NULL && !append_collection_key (&values[1], r->sk, error))
     return FALSE;
-  if (!last && !key_table_lookup (&r->table, text, text_len, hash, &collection, &place))
+  if (!same && !last && !key_table_lookup (&r->table, text, text_len, hash, &collection, &place))
     {
       /* The builder wants it as a string. */
       if (text != r->text->str)
@@ -641,6 +655,15 @@ read_group_row (guint row, const guint8 *bytes, gsize len, gpointer user_data, G
         }
       collection = dy_group_builder_add_collection (r->builder, r->text->str);
       key_table_add (&r->table, r->text->str, r->text->len, &place, collection);
+    }
+  if (!same)
+    {
+      if (r->last_pk == NULL)
+        r->last_pk = g_byte_array_new ();
+      g_byte_array_set_size (r->last_pk, 0);
+      if (values[0].data != NULL)
+        g_byte_array_append (r->last_pk, values[0].data, (guint) values[0].len);
+      r->last_collection = collection;
     }
   dy_group_builder_add_to (r->builder, collection, row, size);
   r->kept++;
@@ -693,6 +716,8 @@ dy_row_arrange_group (DyRows *rows, DyRowsSnapshot *snapshot, DyRowMatch *match,
     }
   key_table_clear (&read.table);
   g_string_free (read.text, TRUE);
+  if (read.last_pk != NULL)
+    g_byte_array_unref (read.last_pk);
   if (read.sk != NULL)
     g_byte_array_unref (read.sk);
   g_free (read.sk_starts);
