@@ -329,7 +329,7 @@ dy_row_arrange_sort (DyRowsSnapshot *snapshot, DyRowMatch *match, GPtrArray *key
       return read.kept;
     }
   read.entries = g_array_sized_new (FALSE, FALSE, sizeof (Entry), sized);
-  read.keys = g_byte_array_sized_new (sized * 16);
+  read.keys = g_byte_array_sized_new (MIN (sized, G_MAXUINT / 16) * 16);
   read.starts = g_array_sized_new (FALSE, FALSE, sizeof (guint64), sized + 1);
   g_array_append_val (read.starts, (guint64){ 0 });
   if (dy_rows_snapshot_foreach (snapshot, read_sort_key, &read, cancellable, error))
@@ -393,7 +393,7 @@ hash_bytes (const char *p, gsize len)
 static void
 key_table_init (KeyTable *t, guint n_rows)
 {
-  t->bytes = g_byte_array_sized_new (n_rows * 4);
+  t->bytes = g_byte_array_sized_new (MIN (n_rows, G_MAXUINT / 4) * 4);
   t->known = g_array_sized_new (FALSE, FALSE, sizeof (Known), n_rows / 4);
   t->mask = 1023;
   while (t->mask < MIN (n_rows, 1u << 22))
@@ -704,7 +704,7 @@ dy_row_arrange_group (DyRows *rows, DyRowsSnapshot *snapshot, DyRowMatch *match,
   read.text = g_string_new (NULL);
   if (sk != NULL)
     {
-      read.sk = g_byte_array_sized_new (match != NULL ? 0 : n * 16);
+      read.sk = g_byte_array_sized_new (match != NULL ? 0 : MIN (n, G_MAXUINT / 16) * 16);
       read.sk_starts = g_new0 (guint64, (gsize) n + 1);
     }
   if (dy_rows_snapshot_foreach (snapshot, read_group_row, &read, cancellable, error))
