@@ -284,6 +284,42 @@ visit (Reader *r, DdbType type, const guint8 *bytes, gsize len, const DdbNumber 
  * past the end, counts and nesting within bounds), its contents are not (a number's digits
  * are when the visitor is handed the number). SIZE grows by the value's size as DynamoDB counts it
  * (itemsize.c's rules). The reader's visitor (if any) sees each scalar. */
+/* Steps over a number whose tag TAG was read, SIZE growing by its size (which needs no digit
+ * of it, unless the visitor is to see it). */
+static inline gboolean
+step_number (Reader *r, guint8 tag, gsize *size)
+{
+  if (r->visit == NULL)
+    {
+      guint ndigits;
+      gint32 exponent;
+      gboolean negative;
+
+      if (!skip_number (r, tag, &ndigits, &exponent, &negative))
+        return FALSE;
+      *size += ddb_number_size_of (ndigits, exponent, negative);
+    }
+  else
+    {
+      DdbNumber n;
+
+      if (!get_number (r, tag, &n))
+        return FALSE;
+      visit (r, DDB_TYPE_N, NULL, 0, &n, FALSE);
+      *size += ddb_number_size (&n);
+    }
+  return TRUE;
+}
+
+/* The same for a BOOL or a NULL. */
+static inline void
+step_flag (Reader *r, guint8 tag, gsize *size)
+{
+  if (r->visit != NULL)
+    visit (r, TAG_TYPE (tag), NULL, 0, NULL, TAG_K (tag) != 0);
+  *size += 1;
+}
+
 static gboolean skip_value (Reader *r, guint level, gsize *size);
 
 /* skip_value without a call for the values items are mostly made of (a string or binary of up
@@ -322,32 +358,11 @@ skip_value_fast (Reader *r, guint level, gsize *size)
       }
     case DDB_TYPE_N:
       r->p++;
-      if (r->visit == NULL)
-        {
-          guint ndigits;
-          gint32 exponent;
-          gboolean negative;
-
-          if (!skip_number (r, tag, &ndigits, &exponent, &negative))
-            return FALSE;
-          *size += ddb_number_size_of (ndigits, exponent, negative);
-        }
-      else
-        {
-          DdbNumber n;
-
-          if (!get_number (r, tag, &n))
-            return FALSE;
-          visit (r, DDB_TYPE_N, NULL, 0, &n, FALSE);
-          *size += ddb_number_size (&n);
-        }
-      return TRUE;
+      return step_number (r, tag, size);
     case DDB_TYPE_BOOL:
     case DDB_TYPE_NULL:
       r->p++;
-      if (r->visit != NULL)
-        visit (r, TAG_TYPE (tag), NULL, 0, NULL, TAG_K (tag) != 0);
-      *size += 1;
+      step_flag (r, tag, size);
       return TRUE;
     default:
       break;
@@ -378,32 +393,10 @@ skip_value (Reader *r, guint level, gsize *size)
       *size += count;
       return TRUE;
     case DDB_TYPE_N:
-      if (r->visit == NULL)
-        {
-          /* Its size needs no digit of it. */
-          guint ndigits;
-          gint32 exponent;
-          gboolean negative;
-
-          if (!skip_number (r, tag, &ndigits, &exponent, &negative))
-            return FALSE;
-          *size += ddb_number_size_of (ndigits, exponent, negative);
-        }
-      else
-        {
-          DdbNumber n;
-
-          if (!get_number (r, tag, &n))
-            return FALSE;
-          visit (r, DDB_TYPE_N, NULL, 0, &n, FALSE);
-          *size += ddb_number_size (&n);
-        }
-      return TRUE;
+      return step_number (r, tag, size);
     case DDB_TYPE_BOOL:
     case DDB_TYPE_NULL:
-      if (r->visit != NULL)
-        visit (r, TAG_TYPE (tag), NULL, 0, NULL, TAG_K (tag) != 0);
-      *size += 1;
+      step_flag (r, tag, size);
       return TRUE;
     case DDB_TYPE_M:
       if (!get_len (r, tag, 2, &count))
