@@ -263,6 +263,8 @@ on_completed (void *cls, struct MHD_Connection *connection, void **req_cls,
     }
 }
 
+static void on_mhd_log (void *cls, const char *fmt, va_list ap) G_GNUC_PRINTF (2, 0);
+
 static void
 on_mhd_log (void *cls, const char *fmt, va_list ap)
 {
