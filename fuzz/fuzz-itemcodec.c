@@ -76,8 +76,9 @@ check_bytes (const guint8 *bytes, gsize len)
   gboolean stopped = TRUE;
   gboolean walk_ok = ddb_item_encoded_foreach_scalar (bytes, len, walked, walk, &stopped, NULL);
 
-  /* The size and the walk check the framing alike. */
-  if (sized != walk_ok || (walk_ok && stopped))
+  /* The size checks the framing, the walk the framing and the numbers' digits (it hands each
+   * number over decoded): what the walk takes, the size takes. */
+  if ((walk_ok && !sized) || (walk_ok && stopped))
     abort ();
   if (item == NULL)
     {

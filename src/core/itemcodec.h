@@ -63,7 +63,8 @@ typedef gboolean (*DdbEncodedScalarFunc) (const DdbEncodedScalar *scalar, gpoint
 /* Calls FUNC on every scalar value of the item ddb_item_encode() wrote (not on the attribute
  * names), at any depth, in their stored order, until it returns TRUE (*STOPPED then TRUE; may be
  * NULL), allocating nothing; FALSE (the error set) when the bytes are malformed, with the
- * framing checked as ddb_item_encoded_size checks it. */
+ * framing checked as ddb_item_encoded_size checks it and the numbers' digits too (each number
+ * is handed over decoded). */
 gboolean ddb_item_encoded_foreach_scalar (const guint8 *data, gsize len, DdbEncodedScalarFunc func,
                                           gpointer user_data, gboolean *stopped, GError **error);
 
