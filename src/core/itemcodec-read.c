@@ -128,6 +128,32 @@ get_len (Reader *r, guint8 tag, gsize min_size, gsize *out)
 /* The digit count, exponent and sign of the number whose encoding follows TAG; R steps past
  * it, its framing checked (the digit count, the exponent in range, the digit pairs there) as
  * read_number checks it, its digits not looked at. */
+/* Steps over an attribute's name, which starts at *NAME (may be NULL) and is *LEN bytes. */
+static inline gboolean
+skip_name (Reader *r, const guint8 **name, guint64 *len)
+{
+  if (!get_varint (r, len))
+    return FALSE;
+  if (*len > remaining (r))
+    return malformed (r, "truncated attribute name");
+  if (name != NULL)
+    *name = r->p;
+  r->p += *len;
+  return TRUE;
+}
+
+/* Steps over the tag of the item DATA .. DATA+LEN-1 (a map), which must be there. */
+static gboolean
+open_item (Reader *r, const guint8 *data, gsize len)
+{
+  if (len == 0)
+    return malformed (r, "empty");
+  if (TAG_TYPE (data[0]) != DDB_TYPE_M)
+    return malformed (r, "not a map");
+  r->p++;
+  return TRUE;
+}
+
 static inline gboolean
 read_number_head (Reader *r, guint8 tag, guint *ndigits_out, gint32 *exponent, gboolean *negative)
 {
@@ -406,11 +432,8 @@ skip_value (Reader *r, guint level, gsize *size)
         {
           guint64 name_len;
 
-          if (!get_varint (r, &name_len))
+          if (!skip_name (r, NULL, &name_len))
             return FALSE;
-          if (name_len > remaining (r))
-            return malformed (r, "truncated attribute name");
-          r->p += name_len;
           *size += DDB_ITEM_ELEMENT_OVERHEAD + name_len;
           if (!skip_value_fast (r, level + 1, size))
             return FALSE;
@@ -646,17 +669,8 @@ decode (Reader *r, const guint8 *data, gsize len)
 {
   DdbValue *item;
 
-  if (len == 0)
-    {
-      malformed (r, "empty");
-      return NULL;
-    }
-  if (TAG_TYPE (data[0]) != DDB_TYPE_M)
-    {
-      malformed (r, "not a map");
-      return NULL;
-    }
-  r->p++;
+  if (!open_item (r, data, len))
+    return NULL;
   /* The item's own attributes are at level 1. */
   item = get_map (r, data[0], 1);
   if (item == NULL)
@@ -713,23 +727,15 @@ skip_item (Reader *r, const guint8 *data, gsize *size)
 {
   gsize count, total = 0;
 
-  if (r->p == r->end)
-    return malformed (r, "empty");
-  if (TAG_TYPE (data[0]) != DDB_TYPE_M)
-    return malformed (r, "not a map");
-  r->p++;
-  if (!get_len (r, data[0], 2, &count))
+  if (!open_item (r, data, (gsize) (r->end - r->p)) || !get_len (r, data[0], 2, &count))
     return FALSE;
   /* The item itself is no nested map: its attributes cost their names and values only. */
   for (gsize i = 0; i < count; i++)
     {
       guint64 name_len;
 
-      if (!get_varint (r, &name_len))
+      if (!skip_name (r, NULL, &name_len))
         return FALSE;
-      if (name_len > remaining (r))
-        return malformed (r, "truncated attribute name");
-      r->p += name_len;
       total += name_len;
       if (!skip_value_fast (r, 1, &total))
         return FALSE;
@@ -809,24 +815,15 @@ ddb_item_encoded_lookup (const guint8 *data, gsize len, const char *const *names
       values[j].len = 0;
       values[j].type = DDB_TYPE_NULL;
     }
-  if (len == 0)
-    return malformed (&r, "empty");
-  if (TAG_TYPE (data[0]) != DDB_TYPE_M)
-    return malformed (&r, "not a map");
-  r.p++;
-  if (!get_len (&r, data[0], 2, &count))
+  if (!open_item (&r, data, len) || !get_len (&r, data[0], 2, &count))
     return FALSE;
   for (gsize i = 0; i < count && (missing > 0 || size != NULL); i++)
     {
       guint64 name_len;
       const guint8 *name, *value;
 
-      if (!get_varint (&r, &name_len))
+      if (!skip_name (&r, &name, &name_len))
         return FALSE;
-      if (name_len > remaining (&r))
-        return malformed (&r, "truncated attribute name");
-      name = r.p;
-      r.p += name_len;
       total += name_len;
       value = r.p;
       /* The item's own attributes are at level 1; it is no nested map itself. */
